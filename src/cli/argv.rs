@@ -1,0 +1,259 @@
+//! hp2ps's option syntax, turned into options clap can parse.
+//!
+//! hp2ps reads each `-xyz` argument letter by letter: `p` is a flag and reading goes on
+//! (`-pc` is `-p -c`), while every other letter takes the rest of the argument as its
+//! value or ignores it (`-cp` is just `-c`, `-m5`, `-t0.5`, `-e8in`, `-i-`). Numbers are
+//! read with C's `atoi`/`atof`, which stop at the first character that does not fit.
+//! clap cannot express that, so this one function rewrites such arguments into long
+//! options (`-pc` → `--reuse-aux --colour`, `-m` → `--max-bands=0`) before clap sees
+//! them. Long options, `-o`, `-h`, `-V` and everything after `--` pass through.
+
+use std::ffi::OsString;
+
+/// Long options whose value may come as the next argument.
+const TAKES_VALUE: &[&str] = &["--output", "--eps", "--threshold", "--max-bands"];
+
+/// An hp2ps-style option that is not valid; `arg` quotes it as hp2ps's usage text does.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BadOption {
+    pub arg: String,
+    pub why: String,
+}
+
+/// Rewrites hp2ps-style short options into long ones.
+pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsString>, BadOption> {
+    let mut out = Vec::new();
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let Some(s) = arg.to_str().map(str::to_owned) else {
+            out.push(arg);
+            continue;
+        };
+        let s = s.as_str();
+        if s == "--" {
+            out.push(arg);
+            out.extend(args.by_ref());
+            break;
+        }
+        if s.starts_with("--") {
+            let takes_value = TAKES_VALUE.contains(&s);
+            out.push(arg);
+            if takes_value && let Some(v) = args.next() {
+                out.push(v);
+            }
+            continue;
+        }
+        if !s.starts_with('-') || s == "-" {
+            out.push(arg);
+            continue;
+        }
+        match s.as_bytes()[1] {
+            b'o' => {
+                out.push(arg);
+                if s == "-o"
+                    && let Some(v) = args.next()
+                {
+                    out.push(v);
+                }
+            }
+            b'h' | b'V' if s.len() == 2 => out.push(arg),
+            _ => letters(s, &mut out)?,
+        }
+    }
+    Ok(out)
+}
+
+fn letters(s: &str, out: &mut Vec<OsString>) -> Result<(), BadOption> {
+    let bytes = s.as_bytes();
+    let mut k = 1;
+    while k < bytes.len() {
+        let rest = &s[k + 1..];
+        let flag = |name: &str| OsString::from(format!("--{name}"));
+        let value = |name: &str, v: &str| OsString::from(format!("--{name}={v}"));
+        match bytes[k] {
+            b'p' => {
+                out.push(flag("reuse-aux"));
+                k += 1;
+                continue;
+            }
+            b'b' => out.push(flag("big-title")),
+            b's' => out.push(flag("small-title")),
+            b'd' => out.push(flag("sort-deviation")),
+            b'g' => out.push(flag("portrait")),
+            b'y' => out.push(flag("no-marks")),
+            b'c' => out.push(flag("colour")),
+            b'M' => out.push(flag("multi-page")),
+            b'?' => out.push(flag("help")),
+            b'i' => out.push(value(
+                "sort-name",
+                if rest.starts_with('-') { "desc" } else { "asc" },
+            )),
+            b'e' => out.push(value("eps", rest)),
+            b'm' => {
+                let n = atoi(rest);
+                if n < 0 {
+                    return Err(BadOption {
+                        arg: s[k - 1..].to_string(),
+                        why: format!("the band limit must not be negative (got {n})"),
+                    });
+                }
+                out.push(value("max-bands", &n.to_string()));
+            }
+            b't' => out.push(value("threshold", &atof(rest).to_string())),
+            _ => {
+                let shown = if k == 1 { s } else { &s[k - 1..] };
+                return Err(BadOption {
+                    arg: shown.to_string(),
+                    why: format!(
+                        "unknown option letter `{}`",
+                        &s[k..].chars().next().unwrap_or('?')
+                    ),
+                });
+            }
+        }
+        break;
+    }
+    Ok(())
+}
+
+/// C's `atoi`: optional blanks and sign, then digits; 0 when there are none.
+pub fn atoi(s: &str) -> i64 {
+    let t = s.trim_start();
+    let (neg, digits) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let end = digits
+        .bytes()
+        .position(|c| !c.is_ascii_digit())
+        .unwrap_or(digits.len());
+    let n = digits[..end].bytes().fold(0i64, |n, c| {
+        n.saturating_mul(10).saturating_add(i64::from(c - b'0'))
+    });
+    if neg { -n } else { n }
+}
+
+/// C's `atof` for decimal text: the longest prefix that reads as a number; 0 when there
+/// is none. (Hexadecimal floats are not accepted; nobody writes `-e0x1p8`.)
+pub fn atof(s: &str) -> f64 {
+    let t = s.trim_start();
+    let b = t.as_bytes();
+    let mut i = 0;
+    if matches!(b.first(), Some(b'+' | b'-')) {
+        i += 1;
+    }
+    let lower = t[i..].to_ascii_lowercase();
+    for word in ["infinity", "inf", "nan"] {
+        if lower.starts_with(word) {
+            return t[..i + word.len()].parse().unwrap_or(0.0);
+        }
+    }
+    let digits_from = |mut j: usize| {
+        while j < b.len() && b[j].is_ascii_digit() {
+            j += 1;
+        }
+        j
+    };
+    let int_end = digits_from(i);
+    let mut end = int_end;
+    if b.get(end) == Some(&b'.') {
+        end = digits_from(end + 1);
+    }
+    if end == i || (end == i + 1 && b.get(i) == Some(&b'.')) {
+        return 0.0;
+    }
+    if matches!(b.get(end), Some(b'e' | b'E')) {
+        let mut j = end + 1;
+        if matches!(b.get(j), Some(b'+' | b'-')) {
+            j += 1;
+        }
+        let k = digits_from(j);
+        if k > j {
+            end = k;
+        }
+    }
+    t[..end].parse().unwrap_or(0.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn norm(args: &[&str]) -> Vec<String> {
+        normalise(args.iter().map(OsString::from))
+            .unwrap()
+            .into_iter()
+            .map(|a| a.into_string().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn p_continues_and_other_letters_take_the_rest() {
+        assert_eq!(norm(&["-pc"]), ["--reuse-aux", "--colour"]);
+        assert_eq!(norm(&["-cp"]), ["--colour"]);
+        assert_eq!(norm(&["-bx"]), ["--big-title"]);
+        assert_eq!(
+            norm(&["-ppy"]),
+            ["--reuse-aux", "--reuse-aux", "--no-marks"]
+        );
+    }
+
+    #[test]
+    fn values_are_read_like_atoi_and_atof() {
+        assert_eq!(norm(&["-m"]), ["--max-bands=0"]);
+        assert_eq!(norm(&["-m0"]), ["--max-bands=0"]);
+        assert_eq!(norm(&["-m25"]), ["--max-bands=25"]);
+        assert_eq!(norm(&["-m5x"]), ["--max-bands=5"]);
+        assert_eq!(norm(&["-t"]), ["--threshold=0"]);
+        assert_eq!(norm(&["-t0.5"]), ["--threshold=0.5"]);
+        assert_eq!(norm(&["-t3.5abc"]), ["--threshold=3.5"]);
+        assert_eq!(norm(&["-e8in"]), ["--eps=8in"]);
+        assert_eq!(norm(&["-e120mm"]), ["--eps=120mm"]);
+    }
+
+    #[test]
+    fn i_minus_is_descending_and_anything_else_ascending() {
+        assert_eq!(norm(&["-i-"]), ["--sort-name=desc"]);
+        assert_eq!(norm(&["-i"]), ["--sort-name=asc"]);
+        assert_eq!(norm(&["-i+"]), ["--sort-name=asc"]);
+        assert_eq!(norm(&["-iz"]), ["--sort-name=asc"]);
+    }
+
+    #[test]
+    fn long_options_output_and_files_pass_through() {
+        assert_eq!(
+            norm(&[
+                "-o", "-c", "prof.hp", "--colour", "--eps", "5in", "-", "--", "-b"
+            ]),
+            [
+                "-o", "-c", "prof.hp", "--colour", "--eps", "5in", "-", "--", "-b"
+            ]
+        );
+        assert_eq!(norm(&["-?"]), ["--help"]);
+        assert_eq!(norm(&["-h"]), ["-h"]);
+    }
+
+    #[test]
+    fn unknown_letters_are_reported_as_hp2ps_quotes_them() {
+        let bad = |a: &str| normalise([OsString::from(a)]).unwrap_err().arg;
+        assert_eq!(bad("-x"), "-x");
+        assert_eq!(bad("-l"), "-l");
+        assert_eq!(bad("-px"), "px");
+        assert!(normalise([OsString::from("-m-3")]).is_err());
+    }
+
+    #[test]
+    fn atof_and_atoi_stop_at_the_first_stray_character() {
+        assert_eq!(atof("1e3x"), 1000.0);
+        assert_eq!(atof("2.5in"), 2.5);
+        assert_eq!(atof("in"), 0.0);
+        assert_eq!(atof("."), 0.0);
+        assert_eq!(atof(".5"), 0.5);
+        assert_eq!(atof("-1"), -1.0);
+        assert!(atof("inf").is_infinite());
+        assert_eq!(atoi(" 42abc"), 42);
+        assert_eq!(atoi("-7"), -7);
+        assert_eq!(atoi("x"), 0);
+    }
+}

@@ -1,0 +1,285 @@
+//! The command line: hp2ps's flags and file naming, plus `-o`, `--help` and `--version`.
+
+pub mod argv;
+pub mod naming;
+
+use std::ffi::OsString;
+use std::fs::File;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Context;
+use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
+
+use crate::auxfile::{self, Aux};
+use crate::backend::{Backend, ps::PostScript};
+use crate::error::Error;
+use crate::layout::{KeyPlacement, LayoutOptions, TitleSize};
+use crate::parse::{self, Parsed};
+use crate::scene::{Media, Orientation};
+use crate::select::{NameOrder, SelectOptions};
+use crate::sink;
+use naming::{Input, Output, Plan};
+
+const AFTER_HELP: &str = "\
+Examples:
+  hpgraph prog.hp                 write ./prog.ps and ./prog.aux (as hp2ps does)
+  hpgraph -c -e8in prog           colour EPS, 8 inches wide, from prog.hp
+  hpgraph -m5 -i- prog.hp         five bands (the rest merged into OTHER), names descending
+  hpgraph -p prog.hp              reuse ./prog.aux: same order, shades and minimum ranges
+  prog +RTS -hc -RTS; hpgraph < prog.hp > heap.ps
+
+hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
+-t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
+several files are rendered in turn, and errors exit with 1 (usage errors with 2).";
+
+/// Renders GHC heap profiles (.hp files) as PostScript, byte for byte as hp2ps does.
+#[derive(Debug, Parser)]
+#[command(name = "hpgraph", version, after_help = AFTER_HELP)]
+pub struct Args {
+    /// Heap profiles: FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux.
+    /// None, or -, reads standard input and writes standard output.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+
+    /// Write the picture to FILE (- for standard output); the .aux goes beside it
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+
+    /// Big title box: job and area on two rows (-b)
+    #[arg(short = 'b', long)]
+    pub big_title: bool,
+
+    /// Small title box, job cut to 35 characters (-s)
+    #[arg(short = 's', long)]
+    pub small_title: bool,
+
+    /// Order bands by standard deviation, smoothest at the bottom (-d)
+    #[arg(short = 'd', long)]
+    pub sort_deviation: bool,
+
+    /// Order bands by name: asc puts the greatest on top (-i, -i+), desc the least (-i-)
+    #[arg(short = 'i', long, value_name = "ORDER", num_args = 0..=1,
+          require_equals = true, default_missing_value = "asc")]
+    pub sort_name: Option<SortName>,
+
+    /// Encapsulated PostScript WIDTH wide: 8in, 120mm, 400pt or 400; over 2in (-e)
+    #[arg(short = 'e', long, value_name = "WIDTH", value_parser = eps_width)]
+    pub eps: Option<f64>,
+
+    /// Portrait page, for previewers (-g)
+    #[arg(short = 'g', long)]
+    pub portrait: bool,
+
+    /// Draw at most N bands, the smallest merged into OTHER; 0: no limit and no key.
+    /// Over 20 puts the key on pages of its own. (-mN) [default: 20]
+    #[arg(short = 'm', long, value_name = "N")]
+    pub max_bands: Option<usize>,
+
+    /// Put the key on pages of its own (-M)
+    #[arg(short = 'M', long)]
+    pub multi_page: bool,
+
+    /// Drop the smallest bands that together make less than PERCENT of the total,
+    /// 0 to 5 (-tPERCENT) [default: 1]
+    #[arg(short = 't', long, value_name = "PERCENT", value_parser = threshold)]
+    pub threshold: Option<f64>,
+
+    /// Colour instead of shades of grey (-c)
+    #[arg(short = 'c', long, visible_alias = "color")]
+    pub colour: bool,
+
+    /// Do not draw MARK carets (-y)
+    #[arg(short = 'y', long)]
+    pub no_marks: bool,
+
+    /// Reuse the order, shades and minimum ranges of the .aux file of an earlier run (-p)
+    #[arg(short = 'p', long)]
+    pub reuse_aux: bool,
+}
+
+/// `--sort-name` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortName {
+    Asc,
+    Desc,
+}
+
+/// hp2ps's `-e` width: a number read like `atof`, in inches or millimetres when the text
+/// ends in `in` or `mm`, else in points; more than 2 inches.
+fn eps_width(text: &str) -> Result<f64, String> {
+    let mut w = argv::atof(text);
+    if text.ends_with("in") {
+        w *= 72.0;
+    } else if text.ends_with("mm") {
+        w *= 2.834646;
+    }
+    if !w.is_finite() {
+        return Err("the width must be a finite number".into());
+    }
+    if w <= 144.0 {
+        return Err("the width must be more than 2in (144pt)".into());
+    }
+    Ok(w)
+}
+
+fn threshold(text: &str) -> Result<f64, String> {
+    let t: f64 = text.parse().map_err(|_| format!("not a number: {text}"))?;
+    if !(0.0..=5.0).contains(&t) {
+        return Err("the threshold must be between 0 and 5 percent".into());
+    }
+    Ok(t)
+}
+
+impl Args {
+    fn options(&self) -> (SelectOptions, LayoutOptions) {
+        let band_limit = self.max_bands.unwrap_or(20);
+        let key = if self.multi_page || band_limit > 20 {
+            KeyPlacement::SeparatePages
+        } else if band_limit == 0 {
+            KeyPlacement::None
+        } else {
+            KeyPlacement::Beside
+        };
+        let select = SelectOptions {
+            threshold: self.threshold.unwrap_or(1.0),
+            by_deviation: self.sort_deviation,
+            by_name: self.sort_name.map(|s| match s {
+                SortName::Asc => NameOrder::Ascending,
+                SortName::Desc => NameOrder::Descending,
+            }),
+            band_limit,
+            colour: self.colour,
+        };
+        let layout = LayoutOptions {
+            title: if self.big_title {
+                TitleSize::Big
+            } else if self.small_title {
+                TitleSize::Small
+            } else {
+                TitleSize::Auto
+            },
+            key,
+            marks: !self.no_marks,
+            colour: self.colour,
+            media: Media {
+                orientation: if self.portrait {
+                    Orientation::Portrait
+                } else {
+                    Orientation::Landscape
+                },
+                eps_width: self.eps,
+            },
+        };
+        (select, layout)
+    }
+}
+
+/// Runs hpgraph with the process's arguments.
+pub fn main() -> ExitCode {
+    let args = parse_args(std::env::args_os().skip(1));
+    let plans: Vec<Plan> = if args.files.is_empty() {
+        vec![naming::plan(None, args.output.as_deref())]
+    } else {
+        if args.files.len() > 1 && args.output.is_some() {
+            Args::command()
+                .error(
+                    ErrorKind::ArgumentConflict,
+                    "--output names one file, so it takes a single input",
+                )
+                .exit();
+        }
+        args.files
+            .iter()
+            .map(|f| naming::plan(Some(f), args.output.as_deref()))
+            .collect()
+    };
+    let mut failed = false;
+    for plan in &plans {
+        if let Err(e) = render_one(&args, plan) {
+            let _ = std::io::stdout().flush();
+            eprintln!("hpgraph: {e:#}");
+            failed = true;
+        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Parses the arguments, exiting with a usage message (status 2) when they are wrong.
+fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
+    let normalised = match argv::normalise(raw) {
+        Ok(a) => a,
+        Err(bad) => Args::command()
+            .error(
+                ErrorKind::UnknownArgument,
+                format!("invalid option '{}': {}", bad.arg, bad.why),
+            )
+            .exit(),
+    };
+    Args::parse_from(std::iter::once(OsString::from("hpgraph")).chain(normalised))
+}
+
+fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
+    let name = plan.input.display();
+    let parsed = read_profile(&plan.input)?;
+    for w in &parsed.warnings {
+        match w.line {
+            Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
+            None => eprintln!("hpgraph: warning: {name}: {w}"),
+        }
+    }
+    let aux = match (&plan.aux, args.reuse_aux) {
+        (Some(path), true) => Some(read_aux(path)?),
+        _ => None,
+    };
+    let (select_opts, layout_opts) = args.options();
+    let (selection, scene) =
+        crate::render(&parsed.profile, aux.as_ref(), &select_opts, &layout_opts);
+    let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
+    let backend = PostScript { creator: &creator };
+    let draw = |w: &mut dyn Write| backend.write(&scene, w);
+    match &plan.output {
+        Output::Stdout => sink::write_stdout(draw).map_err(|source| Error::Write {
+            path: "stdout".into(),
+            source,
+        })?,
+        Output::File(path) => sink::write_file(path, draw).map_err(|source| Error::Write {
+            path: path.display().to_string(),
+            source,
+        })?,
+    }
+    if let Some(path) = &plan.aux {
+        sink::write_file(path, |w| auxfile::write(&selection, w))
+            .with_context(|| format!("{}: cannot write the .aux file", path.display()))?;
+    }
+    Ok(())
+}
+
+fn read_profile(input: &Input) -> Result<Parsed, Error> {
+    let path = input.display();
+    let result = match input {
+        Input::Stdin => parse::read(std::io::stdin().lock()),
+        Input::File(p) => {
+            let file = File::open(p).map_err(|source| Error::Read {
+                path: path.clone(),
+                source,
+            })?;
+            parse::read(file)
+        }
+    };
+    result.map_err(|error| Error::Parse { path, error })
+}
+
+fn read_aux(path: &std::path::Path) -> Result<Aux, Error> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| Error::AuxRead {
+        path: shown.clone(),
+        source,
+    })?;
+    auxfile::parse(&bytes).map_err(|error| Error::Aux { path: shown, error })
+}

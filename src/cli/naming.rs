@@ -1,0 +1,136 @@
+//! Which file is read and which files are written, following hp2ps (spec §7.3).
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+/// Where the profile comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Input {
+    Stdin,
+    File(PathBuf),
+}
+
+/// Where the picture goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    Stdout,
+    File(PathBuf),
+}
+
+/// The files of one rendering.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Plan {
+    pub input: Input,
+    pub output: Output,
+    /// The `.aux` file written after the picture (and read with `-p`); none when reading
+    /// standard input or writing standard output, as in hp2ps's filter mode.
+    pub aux: Option<PathBuf>,
+}
+
+impl Input {
+    /// The name used in messages (`stdin`, as hp2ps says).
+    pub fn display(&self) -> String {
+        match self {
+            Input::Stdin => "stdin".to_string(),
+            Input::File(p) => p.display().to_string(),
+        }
+    }
+}
+
+/// hp2ps naming: `FOO` and `FOO.hp` both read `FOO.hp` and write `./FOO.ps` and
+/// `./FOO.aux` (in the current folder, whatever folder FOO is in). Only the last
+/// `.`-suffix of the whole argument counts: `x.txt` reads `x.txt.hp`. `-` or no argument
+/// reads standard input and writes standard output. `output` overrides the picture's
+/// path; the `.aux` file then sits beside it.
+pub fn plan(arg: Option<&OsStr>, output: Option<&Path>) -> Plan {
+    let input = match arg {
+        None => Input::Stdin,
+        Some(a) if a == "-" => Input::Stdin,
+        Some(a) => {
+            let s = a.to_string_lossy();
+            let base = match s.rfind('.') {
+                Some(dot) if &s[dot..] == ".hp" => &s[..dot],
+                _ => &s[..],
+            };
+            Input::File(PathBuf::from(format!("{base}.hp")))
+        }
+    };
+    let (output, aux) = match (output, &input) {
+        (Some(o), _) if o == Path::new("-") => (Output::Stdout, None),
+        (Some(o), Input::File(_)) => (Output::File(o.to_path_buf()), Some(o.with_extension("aux"))),
+        (Some(o), Input::Stdin) => (Output::File(o.to_path_buf()), None),
+        (None, Input::Stdin) => (Output::Stdout, None),
+        (None, Input::File(p)) => {
+            let stem = p.to_string_lossy();
+            let stem = &stem[..stem.len() - 3];
+            let base = stem.rsplit('/').next().unwrap_or(stem);
+            (
+                Output::File(PathBuf::from(format!("{base}.ps"))),
+                Some(PathBuf::from(format!("{base}.aux"))),
+            )
+        }
+    };
+    Plan { input, output, aux }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(arg: &str) -> (String, String, String) {
+        let p = plan(Some(OsStr::new(arg)), None);
+        let Input::File(i) = p.input else { panic!() };
+        let Output::File(o) = p.output else { panic!() };
+        (
+            i.display().to_string(),
+            o.display().to_string(),
+            p.aux.unwrap().display().to_string(),
+        )
+    }
+
+    #[test]
+    fn hp2ps_file_naming() {
+        assert_eq!(
+            files("prof"),
+            ("prof.hp".into(), "prof.ps".into(), "prof.aux".into())
+        );
+        assert_eq!(
+            files("prof.hp"),
+            ("prof.hp".into(), "prof.ps".into(), "prof.aux".into())
+        );
+        assert_eq!(
+            files("prof.txt"),
+            (
+                "prof.txt.hp".into(),
+                "prof.txt.ps".into(),
+                "prof.txt.aux".into()
+            )
+        );
+        assert_eq!(
+            files("x.hp.hp"),
+            ("x.hp.hp".into(), "x.hp.ps".into(), "x.hp.aux".into())
+        );
+        assert_eq!(
+            files("sub/prof.hp"),
+            ("sub/prof.hp".into(), "prof.ps".into(), "prof.aux".into())
+        );
+        assert_eq!(
+            files("a.hp/b"),
+            ("a.hp/b.hp".into(), "b.ps".into(), "b.aux".into())
+        );
+    }
+
+    #[test]
+    fn filter_mode_and_output_override() {
+        let p = plan(None, None);
+        assert_eq!(
+            (p.input, p.output, p.aux),
+            (Input::Stdin, Output::Stdout, None)
+        );
+        let p = plan(Some(OsStr::new("prof.hp")), Some(Path::new("out/g.ps")));
+        assert_eq!(p.output, Output::File("out/g.ps".into()));
+        assert_eq!(p.aux, Some("out/g.aux".into()));
+        let p = plan(Some(OsStr::new("prof.hp")), Some(Path::new("-")));
+        assert_eq!((p.output, p.aux), (Output::Stdout, None));
+    }
+}

@@ -1,0 +1,53 @@
+//! The library's error type: every failure names the file, and the line when there is one.
+
+use std::fmt;
+use std::io;
+
+use crate::auxfile::AuxError;
+use crate::parse::ParseError;
+
+/// Something that stopped a rendering.
+#[derive(Debug)]
+pub enum Error {
+    /// The input could not be opened or read.
+    Read { path: String, source: io::Error },
+    /// The input is not a heap profile.
+    Parse { path: String, error: ParseError },
+    /// The `.aux` file asked for with `-p` could not be opened or read.
+    AuxRead { path: String, source: io::Error },
+    /// The `.aux` file is not valid.
+    Aux { path: String, error: AuxError },
+    /// The output could not be written.
+    Write { path: String, source: io::Error },
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Read { path, source } => write!(f, "{path}: cannot read: {source}"),
+            Error::Parse { path, error } => match error.line {
+                Some(line) => write!(f, "{path}:{line}: {error}"),
+                None => write!(f, "{path}: {error}"),
+            },
+            Error::AuxRead { path, source } => {
+                write!(
+                    f,
+                    "{path}: cannot read the .aux file that -p asks for: {source}"
+                )
+            }
+            Error::Aux { path, error } => write!(f, "{path}:{}: {error}", error.line),
+            Error::Write { path, source } => write!(f, "{path}: cannot write: {source}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Error::Read { source, .. } | Error::AuxRead { source, .. } => Some(source),
+            Error::Write { source, .. } => Some(source),
+            Error::Parse { error, .. } => Some(error),
+            Error::Aux { error, .. } => Some(error),
+        }
+    }
+}

@@ -1,0 +1,455 @@
+//! Layout: profile and selection in, [`Scene`] out.
+//!
+//! Places everything as hp2ps does (spec §4): the frame and title box, the axes with
+//! their 1-2-5 ticks, the key (beside the graph or on pages of its own), the stacked
+//! bands and the marks. All arithmetic follows hp2ps's order of operations, because the
+//! PostScript backend prints these numbers and they must come out to the same digits.
+//! Layout knows nothing of output formats.
+
+pub mod paint;
+pub mod text;
+pub mod ticks;
+
+use std::rc::Rc;
+
+use crate::profile::Profile;
+use crate::scene::{
+    Anchor, Band, FontSize, HEIGHT, Item, Media, Page, Path, PathRole, Point, Scene, Text,
+    TextRole, WIDTH,
+};
+use crate::select::Selection;
+use text::{c_len, comma, string_size};
+
+/// Which title box to draw.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TitleSize {
+    /// Big when the job is longer than [`SMALL_TITLE_CHARS`], else small.
+    Auto,
+    /// One row (`-s`).
+    Small,
+    /// Two rows (`-b`).
+    Big,
+}
+
+/// Where the key goes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyPlacement {
+    /// At the right of the graph, which gives it the room it needs.
+    Beside,
+    /// On pages of their own before the graph (`-M`, or a band limit over 20).
+    SeparatePages,
+    /// No key (`-m0`).
+    None,
+}
+
+/// Layout choices. The default is hp2ps's: landscape, key beside the graph, marks, greys.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LayoutOptions {
+    pub title: TitleSize,
+    pub key: KeyPlacement,
+    /// Draw MARK carets (off with `-y`).
+    pub marks: bool,
+    /// Shades are packed colours (`-c`).
+    pub colour: bool,
+    pub media: Media,
+}
+
+impl Default for LayoutOptions {
+    fn default() -> Self {
+        LayoutOptions {
+            title: TitleSize::Auto,
+            key: KeyPlacement::Beside,
+            marks: true,
+            colour: false,
+            media: Media {
+                orientation: crate::scene::Orientation::Landscape,
+                eps_width: None,
+            },
+        }
+    }
+}
+
+/// The job is cut to this many bytes in a small title box, and a longer job picks the
+/// big box unless one is asked for.
+pub const SMALL_TITLE_CHARS: usize = 35;
+/// The job is cut to this many bytes in a big title box.
+pub const BIG_TITLE_CHARS: usize = 80;
+
+const BORDER_SPACE: f64 = 5.0;
+const LINE_WIDTH: f64 = 0.5;
+const TITLE_WIDTH: f64 = WIDTH - 2.0 * BORDER_SPACE;
+const TITLE_TEXT_SPACE: f64 = 6.0;
+const GRAPH_X0: f64 = 45.0;
+const GRAPH_Y0: f64 = 20.0;
+const KEY_BOX: f64 = 14.0;
+const KEY_ENTRIES_PER_PAGE: usize = 20;
+const TICK_TARGET: f64 = 7.0;
+const LEGEND_FUDGE: f64 = 15.0;
+const TICK_LENGTH: f64 = 4.0;
+const CARET: f64 = 4.0;
+
+/// Page geometry shared by the drawing steps.
+struct Frame<'a> {
+    profile: &'a Profile,
+    sel: &'a Selection,
+    opts: &'a LayoutOptions,
+    big_title: bool,
+    title_height: f64,
+    graph_width: f64,
+    graph_height: f64,
+}
+
+/// Lays out a profile's selected bands.
+pub fn layout(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> Scene {
+    let big_title = match opts.title {
+        TitleSize::Big => true,
+        TitleSize::Small => false,
+        TitleSize::Auto => c_len(&profile.job) > SMALL_TITLE_CHARS,
+    };
+    let title_height = if big_title { 40.0 } else { 20.0 };
+    let key_width = match opts.key {
+        KeyPlacement::Beside => {
+            let widest = sel
+                .bands
+                .iter()
+                .fold(0.0, |c, b| fmax(c, string_size(&b.name)));
+            widest + 3.0 * BORDER_SPACE + KEY_BOX
+        }
+        _ => 0.0,
+    };
+    let f = Frame {
+        profile,
+        sel,
+        opts,
+        big_title,
+        title_height,
+        graph_width: TITLE_WIDTH - GRAPH_X0 - key_width,
+        graph_height: HEIGHT - title_height - 2.0 * BORDER_SPACE - GRAPH_Y0,
+    };
+
+    let mut pages = vec![Page::default()];
+    f.title_block(&mut pages);
+    if opts.key == KeyPlacement::SeparatePages {
+        f.key(&mut pages, 0.0, GRAPH_X0);
+        f.new_page(&mut pages);
+    }
+    let items = &mut pages.last_mut().expect("a page").items;
+    f.x_axis(items);
+    f.y_axis(items);
+    if opts.key == KeyPlacement::Beside {
+        f.key(&mut pages, GRAPH_Y0, GRAPH_X0 + f.graph_width);
+    }
+    let items = &mut pages.last_mut().expect("a page").items;
+    f.bands(items);
+    if opts.marks {
+        f.marks(items);
+    }
+    Scene {
+        title: profile.job.clone(),
+        date: profile.date.clone(),
+        media: opts.media,
+        pages,
+    }
+}
+
+fn fmax(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
+}
+
+fn text(role: TextRole, at: Point, t: Vec<u8>, size: FontSize, anchor: Anchor) -> Item {
+    Item::Text(Text {
+        role,
+        at,
+        text: t,
+        size,
+        anchor,
+        vertical: false,
+    })
+}
+
+fn path(role: PathRole, start: Point, steps: &[(f64, f64)], closed: bool) -> Path {
+    Path {
+        role,
+        start,
+        steps: steps.iter().map(|&(x, y)| Point::new(x, y)).collect(),
+        closed,
+        fill: None,
+        line_width: LINE_WIDTH,
+    }
+}
+
+impl Frame<'_> {
+    fn new_page(&self, pages: &mut Vec<Page>) {
+        pages.push(Page::default());
+        self.title_block(pages);
+    }
+
+    /// The frame, the title box and its three texts.
+    fn title_block(&self, pages: &mut [Page]) {
+        let items = &mut pages.last_mut().expect("a page").items;
+        let th = self.title_height;
+        items.push(Item::Path(path(
+            PathRole::Frame,
+            Point::new(0.0, 0.0),
+            &[(0.0, HEIGHT), (WIDTH, 0.0), (0.0, -HEIGHT)],
+            true,
+        )));
+        let box_y = HEIGHT - th - BORDER_SPACE;
+        items.push(Item::Path(path(
+            PathRole::TitleBox,
+            Point::new(BORDER_SPACE, box_y),
+            &[(0.0, th), (TITLE_WIDTH, 0.0), (0.0, -th)],
+            true,
+        )));
+        let p = self.profile;
+        let upper_row = HEIGHT - 20.0 - BORDER_SPACE + TITLE_TEXT_SPACE;
+        let area = self.area_text();
+        let (job_chars, lower_row) = if self.big_title {
+            items.push(Item::Path(path(
+                PathRole::TitleRule,
+                Point::new(BORDER_SPACE, HEIGHT - 20.0 - BORDER_SPACE),
+                &[(TITLE_WIDTH, 0.0)],
+                false,
+            )));
+            (BIG_TITLE_CHARS, box_y + TITLE_TEXT_SPACE)
+        } else {
+            (SMALL_TITLE_CHARS, upper_row)
+        };
+        let job = p.job[..c_len(&p.job).min(job_chars)].to_vec();
+        let left = BORDER_SPACE + TITLE_TEXT_SPACE;
+        items.push(text(
+            TextRole::Title,
+            Point::new(left, upper_row),
+            job,
+            FontSize::Large,
+            Anchor::Start,
+        ));
+        items.push(if self.big_title {
+            text(
+                TextRole::Area,
+                Point::new(left, lower_row),
+                area,
+                FontSize::Large,
+                Anchor::Start,
+            )
+        } else {
+            text(
+                TextRole::Area,
+                Point::new(TITLE_WIDTH / 2.0, upper_row),
+                area,
+                FontSize::Large,
+                Anchor::Middle,
+            )
+        });
+        items.push(text(
+            TextRole::Date,
+            Point::new(TITLE_WIDTH + BORDER_SPACE - TITLE_TEXT_SPACE, lower_row),
+            p.date.clone(),
+            FontSize::Large,
+            Anchor::End,
+        ));
+    }
+
+    /// "<area> <value unit> x <sample unit>".
+    fn area_text(&self) -> Vec<u8> {
+        let mut t = comma(self.sel.area as i64).into_bytes();
+        t.push(b' ');
+        t.extend_from_slice(&self.profile.value_unit);
+        t.extend_from_slice(b" x ");
+        t.extend_from_slice(&self.profile.sample_unit);
+        t
+    }
+
+    fn x_axis(&self, items: &mut Vec<Item>) {
+        let gw = self.graph_width;
+        items.push(Item::Path(path(
+            PathRole::Axis,
+            Point::new(GRAPH_X0, GRAPH_Y0),
+            &[(gw, 0.0)],
+            false,
+        )));
+        items.push(text(
+            TextRole::AxisLegend,
+            Point::new(GRAPH_X0 + gw, BORDER_SPACE),
+            self.profile.sample_unit.clone(),
+            FontSize::Normal,
+            Anchor::End,
+        ));
+        let times = &self.profile.times;
+        let (first, last) = (times[0], times[times.len() - 1]);
+        let x_range = self.sel.x_range;
+        let Some(inc) = ticks::round_125(x_range / TICK_TARGET) else {
+            return;
+        };
+        let t = gw / x_range;
+        let legend = string_size(&self.profile.sample_unit) + LEGEND_FUDGE;
+        let mut i = first;
+        while i < last {
+            let x = (i - first) * t;
+            if x < gw - legend {
+                let at = x + GRAPH_X0;
+                items.push(Item::Path(path(
+                    PathRole::Tick,
+                    Point::new(at, GRAPH_Y0),
+                    &[(0.0, -TICK_LENGTH)],
+                    false,
+                )));
+                items.push(text(
+                    TextRole::TickLabel,
+                    Point::new(at, BORDER_SPACE),
+                    format!("{i:.1}").into_bytes(),
+                    FontSize::Normal,
+                    Anchor::Middle,
+                ));
+            }
+            let next = i + inc;
+            if next <= i {
+                break; // the increment is lost in the time's precision
+            }
+            i = next;
+        }
+    }
+
+    fn y_axis(&self, items: &mut Vec<Item>) {
+        let gh = self.graph_height;
+        items.push(Item::Path(path(
+            PathRole::Axis,
+            Point::new(GRAPH_X0, GRAPH_Y0),
+            &[(0.0, gh)],
+            false,
+        )));
+        items.push(Item::Text(Text {
+            role: TextRole::AxisLegend,
+            at: Point::new(GRAPH_X0 - BORDER_SPACE, GRAPH_Y0 + gh),
+            text: self.profile.value_unit.clone(),
+            size: FontSize::Normal,
+            anchor: Anchor::End,
+            vertical: true,
+        }));
+        let y_range = self.sel.y_range;
+        let Some(inc) = ticks::round_125(fmax(y_range / TICK_TARGET, 1.0)) else {
+            return;
+        };
+        let (divisor, suffix) = if inc >= 1e6 {
+            (1e6, "M")
+        } else if inc >= 1e3 {
+            (1e3, "k")
+        } else {
+            (1.0, "")
+        };
+        let t = gh / y_range;
+        let legend = string_size(&self.profile.value_unit) + LEGEND_FUDGE;
+        let mut i = 0.0;
+        while i <= y_range {
+            let y = i * t;
+            if y < gh - legend {
+                let at = y + GRAPH_Y0;
+                items.push(Item::Path(path(
+                    PathRole::Tick,
+                    Point::new(GRAPH_X0, at),
+                    &[(-TICK_LENGTH, 0.0)],
+                    false,
+                )));
+                let n = if divisor == 1.0 {
+                    (i + 0.5) as i64
+                } else {
+                    (i / divisor + 0.5) as i64
+                };
+                items.push(text(
+                    TextRole::TickLabel,
+                    Point::new(GRAPH_X0 - BORDER_SPACE, at),
+                    format!("{}{suffix}", comma(n)).into_bytes(),
+                    FontSize::Normal,
+                    Anchor::End,
+                ));
+            }
+            let next = i + inc;
+            if next <= i {
+                break;
+            }
+            i = next;
+        }
+    }
+
+    /// Key entries from the bottom band up, `base` being the height the first entry is
+    /// spaced from and `left` the key's left edge. On pages of its own the key starts a
+    /// new page after every [`KEY_ENTRIES_PER_PAGE`] entries.
+    fn key(&self, pages: &mut Vec<Page>, base: f64, left: f64) {
+        let n = self.sel.bands.len();
+        let slots = if n <= KEY_ENTRIES_PER_PAGE {
+            n + 1
+        } else {
+            KEY_ENTRIES_PER_PAGE
+        };
+        let dc = self.graph_height / slots as f64;
+        let mut c = base;
+        for (k, band) in self.sel.bands.iter().enumerate() {
+            if self.opts.key == KeyPlacement::SeparatePages
+                && k > 0
+                && k % KEY_ENTRIES_PER_PAGE == 0
+            {
+                c = 0.0;
+                self.new_page(pages);
+            }
+            c += dc;
+            let items = &mut pages.last_mut().expect("a page").items;
+            let mut swatch = path(
+                PathRole::KeySwatch,
+                Point::new(left + BORDER_SPACE, c - KEY_BOX / 2.0),
+                &[(0.0, KEY_BOX), (KEY_BOX, 0.0), (0.0, -KEY_BOX)],
+                true,
+            );
+            swatch.fill = Some(paint::paint(band.shade, self.opts.colour));
+            items.push(Item::Path(swatch));
+            items.push(text(
+                TextRole::KeyLabel,
+                Point::new(left + KEY_BOX + 2.0 * BORDER_SPACE, c - 5.0),
+                band.name.to_vec(),
+                FontSize::Normal,
+                Anchor::Start,
+            ));
+        }
+    }
+
+    /// The stacked bands: each band's scaled values are added onto the running top.
+    fn bands(&self, items: &mut Vec<Item>) {
+        let times = &self.profile.times;
+        let n = times.len();
+        let xs: Rc<[f64]> = times
+            .iter()
+            .map(|&t| ((t - times[0]) / self.sel.x_range) * self.graph_width + GRAPH_X0)
+            .collect();
+        let scale = self.graph_height / self.sel.y_range;
+        let mut y = vec![0.0f64; n];
+        let mut lower: Rc<[f64]> = vec![GRAPH_Y0; n].into();
+        for band in &self.sel.bands {
+            for (b, v) in band.source.points(self.profile) {
+                y[b as usize] += v * scale;
+            }
+            let upper: Rc<[f64]> = y.iter().map(|&v| v + GRAPH_Y0).collect();
+            items.push(Item::Band(Band {
+                xs: xs.clone(),
+                lower,
+                upper: upper.clone(),
+                fill: paint::paint(band.shade, self.opts.colour),
+                line_width: LINE_WIDTH,
+            }));
+            lower = upper;
+        }
+    }
+
+    fn marks(&self, items: &mut Vec<Item>) {
+        let times = &self.profile.times;
+        for &mark in &self.profile.marks {
+            let m = ((mark - times[0]) / self.sel.x_range) * self.graph_width;
+            let mut caret = path(
+                PathRole::Mark,
+                Point::new(m + GRAPH_X0 - CARET, GRAPH_Y0),
+                &[(CARET, -CARET), (CARET, CARET)],
+                true,
+            );
+            caret.fill = Some(crate::scene::Paint::Gray(1.0));
+            items.push(Item::Path(caret));
+        }
+    }
+}

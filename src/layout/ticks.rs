@@ -1,0 +1,75 @@
+//! Axis tick spacing.
+
+/// hp2ps's `Round`: brings `y` into one decade by repeated ×10 or ÷10, maps it to 1, 2
+/// or 5 there, and scales back by the same steps (not `powi`, whose rounding differs).
+/// Note that exactly 10 maps to 5. Returns `None` for 0, NaN or an infinity, where
+/// hp2ps would loop forever.
+pub fn round_125(mut y: f64) -> Option<f64> {
+    if !y.is_finite() || y <= 0.0 {
+        return None;
+    }
+    let one_two_five = |v: f64| {
+        if v > 4.0 {
+            5.0
+        } else if v > 1.0 {
+            2.0
+        } else {
+            1.0
+        }
+    };
+    let mut steps = 0;
+    if y > 10.0 {
+        while y > 10.0 {
+            y /= 10.0;
+            steps += 1;
+        }
+        y = one_two_five(y);
+        for _ in 0..steps {
+            y *= 10.0;
+        }
+    } else if y < 1.0 {
+        while y < 1.0 {
+            y *= 10.0;
+            steps += 1;
+        }
+        y = one_two_five(y);
+        for _ in 0..steps {
+            y /= 10.0;
+        }
+    } else {
+        y = one_two_five(y);
+    }
+    Some(y)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_two_five_within_a_decade() {
+        assert_eq!(round_125(1.0), Some(1.0));
+        assert_eq!(round_125(1.5), Some(2.0));
+        assert_eq!(round_125(4.0), Some(2.0));
+        assert_eq!(round_125(4.01), Some(5.0));
+        assert_eq!(round_125(10.0), Some(5.0));
+    }
+
+    #[test]
+    fn other_decades_scale_by_repeated_steps() {
+        // The spec's worked example: 2/7 → 0.2 and 3300/7 → 500.
+        assert_eq!(round_125(2.0 / 7.0), Some(0.2));
+        assert_eq!(round_125(3300.0 / 7.0), Some(500.0));
+        assert_eq!(round_125(11.0), Some(20.0));
+        assert_eq!(round_125(0.05), Some(0.05));
+        // 0.7/7 is 0.09999999999999999, just under 0.1: it becomes 0.05, so labels repeat.
+        assert_eq!(round_125(0.7 / 7.0), Some(0.05));
+    }
+
+    #[test]
+    fn degenerate_input_has_no_ticks() {
+        assert_eq!(round_125(0.0), None);
+        assert_eq!(round_125(f64::NAN), None);
+        assert_eq!(round_125(f64::INFINITY), None);
+    }
+}

@@ -1,0 +1,49 @@
+//! hpgraph renders GHC heap profiles (`.hp` files), as GHC's `hp2ps` does and faster.
+//!
+//! The pipeline runs one way:
+//!
+//! ```text
+//! bytes ─parse→ Profile ─select→ Selection ─layout→ Scene ─backend→ bytes ─sink→ file
+//! ```
+//!
+//! * [`parse`] reads the `.hp` text into a [`profile::Profile`]: times, marks, header
+//!   strings and one compact series per identifier.
+//! * [`select`] picks and orders the bands (trace threshold, deviation or name order,
+//!   `.aux` reuse, band limit with `OTHER`) and computes ranges and area.
+//! * [`layout`] places everything on the page as a backend-neutral [`scene::Scene`].
+//! * [`backend`] turns a scene into a document; [`sink`] writes it atomically.
+//!
+//! ```
+//! let hp = b"JOB \"demo\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+//!            BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\nmain\t1200\nEND_SAMPLE 1.00\n";
+//! let profile = hpgraph::parse::parse(hp).unwrap().profile;
+//! let (selection, scene) = hpgraph::render(
+//!     &profile, None, &Default::default(), &hpgraph::layout::LayoutOptions::default());
+//! assert_eq!(selection.bands.len(), 1);
+//! assert_eq!(scene.pages.len(), 1);
+//! ```
+
+pub mod auxfile;
+pub mod backend;
+pub mod cli;
+pub mod error;
+pub mod layout;
+pub mod parse;
+pub mod profile;
+pub mod scene;
+pub mod select;
+pub mod sink;
+
+pub use error::Error;
+
+/// Selects the bands of `profile` and lays them out.
+pub fn render(
+    profile: &profile::Profile,
+    aux: Option<&auxfile::Aux>,
+    select: &select::SelectOptions,
+    layout: &layout::LayoutOptions,
+) -> (select::Selection, scene::Scene) {
+    let selection = select::select(profile, aux, select);
+    let scene = layout::layout(profile, &selection, layout);
+    (selection, scene)
+}

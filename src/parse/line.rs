@@ -1,0 +1,373 @@
+//! The grammar of one record (usually one line) of a `.hp` file, written with nom.
+//!
+//! GHC writes one construct per line, so the grammar is line-oriented: a keyword line, or
+//! `name<TAB>value` where the name is everything before the last run of blanks. That lets
+//! names contain spaces (GHC #2071), which hp2ps's token lexer cannot read. Only a quoted
+//! header string may run over several lines; [`record`] then reports [`Outcome::NeedMore`].
+
+use nom::{
+    IResult, Parser,
+    branch::alt,
+    bytes::complete::{take_till, take_while},
+    character::complete::{char, digit0, digit1, one_of},
+    combinator::{opt, recognize},
+    sequence::pair,
+};
+
+/// The four header strings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Header {
+    Job,
+    Date,
+    SampleUnit,
+    ValueUnit,
+}
+
+impl Header {
+    /// The keyword as written in the file.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Header::Job => "JOB",
+            Header::Date => "DATE",
+            Header::SampleUnit => "SAMPLE_UNIT",
+            Header::ValueUnit => "VALUE_UNIT",
+        }
+    }
+}
+
+/// Keywords that take a time argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Timed {
+    BeginSample,
+    EndSample,
+    Mark,
+}
+
+impl Timed {
+    /// The keyword as written in the file.
+    pub fn keyword(self) -> &'static str {
+        match self {
+            Timed::BeginSample => "BEGIN_SAMPLE",
+            Timed::EndSample => "END_SAMPLE",
+            Timed::Mark => "MARK",
+        }
+    }
+}
+
+/// One parsed record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Record<'a> {
+    /// A line holding only blanks.
+    Blank,
+    /// `JOB "…"` and friends; `""` inside the quotes already turned into `"`.
+    Header(Header, Vec<u8>),
+    /// `BEGIN_SAMPLE t`, `END_SAMPLE t`, `MARK t`.
+    Timed(Timed, f64),
+    /// `name value`.
+    Point { name: &'a [u8], value: f64 },
+}
+
+/// The outcome of parsing the bytes at the start of a record.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome<'a> {
+    /// A record, and the number of bytes it used (its last line's newline excluded).
+    Done(Record<'a>, usize),
+    /// A quoted string is still open at the end of the bytes given.
+    NeedMore,
+    /// The record is not valid: what was expected and what was found.
+    Invalid {
+        expected: &'static str,
+        found: Vec<u8>,
+    },
+}
+
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
+fn blanks(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_while(is_blank)(i)
+}
+
+fn word(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    take_till(|b| is_blank(b) || b == b'\n')(i)
+}
+
+/// A sample time: digits with an optional fraction after `.` or `,` (a localised decimal
+/// comma, GHC #17877); an integer is accepted too (hp2ps insists on a `.`).
+fn time_text(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    alt((
+        recognize(pair(digit1, opt(pair(one_of(".,"), digit0)))),
+        recognize(pair(one_of(".,"), digit1)),
+    ))
+    .parse(i)
+}
+
+/// A value: digits, optionally with a decimal fraction.
+fn value_text(i: &[u8]) -> IResult<&[u8], &[u8]> {
+    alt((
+        recognize(pair(digit1, opt(pair(char('.'), digit0)))),
+        recognize(pair(char('.'), digit1)),
+    ))
+    .parse(i)
+}
+
+fn to_f64(text: &[u8]) -> f64 {
+    let mut buf = [0u8; 64];
+    let s: std::borrow::Cow<'_, str> = if text.len() <= buf.len() {
+        for (d, &s) in buf.iter_mut().zip(text) {
+            *d = if s == b',' { b'.' } else { s };
+        }
+        // Only ASCII digits, '.' and ',' get here.
+        std::borrow::Cow::Borrowed(std::str::from_utf8(&buf[..text.len()]).unwrap_or("0"))
+    } else {
+        std::borrow::Cow::Owned(String::from_utf8_lossy(text).replace(',', "."))
+    };
+    let s = s.as_ref();
+    let s = if s.ends_with('.') {
+        &s[..s.len() - 1]
+    } else {
+        s
+    };
+    if let Some(rest) = s.strip_prefix('.') {
+        format!("0.{rest}").parse().unwrap_or(0.0)
+    } else {
+        s.parse().unwrap_or(0.0)
+    }
+}
+
+/// Parses a quoted string starting at `"`: `""` stands for one quote. Returns the bytes
+/// used, or `None` when the closing quote is not in `i`.
+fn quoted(i: &[u8]) -> Option<(Vec<u8>, usize)> {
+    let mut out = Vec::new();
+    let mut k = 1;
+    loop {
+        let rest = i.get(k..)?;
+        let q = rest.iter().position(|&b| b == b'"')?;
+        out.extend_from_slice(&rest[..q]);
+        k += q + 1;
+        if i.get(k) == Some(&b'"') {
+            out.push(b'"');
+            k += 1;
+        } else {
+            return Some((out, k));
+        }
+    }
+}
+
+fn line_end(i: &[u8]) -> usize {
+    i.iter().position(|&b| b == b'\n').unwrap_or(i.len())
+}
+
+/// Keyword lookup: exact and case-sensitive, as hp2ps does it.
+fn keyword(w: &[u8]) -> Option<Result<Header, Timed>> {
+    Some(match w {
+        b"JOB" => Ok(Header::Job),
+        b"DATE" => Ok(Header::Date),
+        b"SAMPLE_UNIT" => Ok(Header::SampleUnit),
+        b"VALUE_UNIT" => Ok(Header::ValueUnit),
+        b"BEGIN_SAMPLE" => Err(Timed::BeginSample),
+        b"END_SAMPLE" => Err(Timed::EndSample),
+        b"MARK" => Err(Timed::Mark),
+        _ => return None,
+    })
+}
+
+/// Parses the record at the start of `input`, which runs at least to the end of its first
+/// line (a header string may continue on later lines if they are included).
+pub fn record(input: &[u8]) -> Outcome<'_> {
+    let end = line_end(input);
+    let line = &input[..end];
+    let Ok((after_lead, _)) = blanks(line) else {
+        unreachable!("blanks never fails")
+    };
+    if after_lead.is_empty() {
+        return Outcome::Done(Record::Blank, end);
+    }
+    let lead = line.len() - after_lead.len();
+    let Ok((rest, first)) = word(after_lead) else {
+        unreachable!("word never fails")
+    };
+    match keyword(first) {
+        Some(Ok(header)) => header_record(input, lead + first.len(), header),
+        Some(Err(timed)) => timed_record(rest, timed, end),
+        None => point_record(after_lead, end),
+    }
+}
+
+fn header_record(input: &[u8], at: usize, header: Header) -> Outcome<'_> {
+    let expected = match header {
+        Header::Job => "a quoted string after JOB",
+        Header::Date => "a quoted string after DATE",
+        Header::SampleUnit => "a quoted string after SAMPLE_UNIT",
+        Header::ValueUnit => "a quoted string after VALUE_UNIT",
+    };
+    let Ok((rest, _)) = blanks(&input[at..]) else {
+        unreachable!()
+    };
+    let start = input.len() - rest.len();
+    if rest.first() != Some(&b'"') {
+        let found = word(rest).map(|(_, w)| w.to_vec()).unwrap_or_default();
+        return Outcome::Invalid { expected, found };
+    }
+    let Some((text, used)) = quoted(rest) else {
+        return Outcome::NeedMore;
+    };
+    let after = start + used;
+    let tail_end = after + line_end(&input[after..]);
+    let tail = &input[after..tail_end];
+    if !tail.iter().all(|&b| is_blank(b)) {
+        let found = tail.iter().copied().skip_while(|&b| is_blank(b)).collect();
+        return Outcome::Invalid {
+            expected: "the end of the line after the quoted string",
+            found,
+        };
+    }
+    Outcome::Done(Record::Header(header, text), tail_end)
+}
+
+fn timed_record(rest: &[u8], timed: Timed, end: usize) -> Outcome<'_> {
+    let expected = match timed {
+        Timed::BeginSample => "a sample time after BEGIN_SAMPLE",
+        Timed::EndSample => "a sample time after END_SAMPLE",
+        Timed::Mark => "a time after MARK",
+    };
+    let Ok((rest, _)) = blanks(rest) else {
+        unreachable!()
+    };
+    let arg = word(rest).map(|(_, w)| w).unwrap_or_default();
+    match time_text(arg) {
+        Ok((tail, text)) if tail.is_empty() => {
+            let after = &rest[arg.len()..];
+            if after.iter().all(|&b| is_blank(b)) {
+                Outcome::Done(Record::Timed(timed, to_f64(text)), end)
+            } else {
+                Outcome::Invalid {
+                    expected: "the end of the line after the time",
+                    found: after.iter().copied().skip_while(|&b| is_blank(b)).collect(),
+                }
+            }
+        }
+        _ => Outcome::Invalid {
+            expected,
+            found: arg.to_vec(),
+        },
+    }
+}
+
+/// `name value`: the value is the last blank-separated word, the name everything before
+/// the blanks in front of it.
+fn point_record(line: &[u8], end: usize) -> Outcome<'_> {
+    let line = {
+        let mut n = line.len();
+        while n > 0 && is_blank(line[n - 1]) {
+            n -= 1;
+        }
+        &line[..n]
+    };
+    let Some(last_blank) = line.iter().rposition(|&b| is_blank(b)) else {
+        return Outcome::Invalid {
+            expected: "`name value` or a keyword",
+            found: line.to_vec(),
+        };
+    };
+    let value = &line[last_blank + 1..];
+    let mut name_end = last_blank;
+    while name_end > 0 && is_blank(line[name_end - 1]) {
+        name_end -= 1;
+    }
+    let name = &line[..name_end];
+    match value_text(value) {
+        Ok((tail, text)) if tail.is_empty() => Outcome::Done(
+            Record::Point {
+                name,
+                value: to_f64(text),
+            },
+            end,
+        ),
+        _ => Outcome::Invalid {
+            expected: "a number at the end of the line",
+            found: value.to_vec(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn done(s: &str) -> Record<'_> {
+        match record(s.as_bytes()) {
+            Outcome::Done(r, _) => r,
+            other => panic!("{s:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn keyword_lines() {
+        assert_eq!(
+            done("JOB \"a \"\"b\"\"\""),
+            Record::Header(Header::Job, b"a \"b\"".to_vec())
+        );
+        assert_eq!(
+            done("BEGIN_SAMPLE 0.50"),
+            Record::Timed(Timed::BeginSample, 0.5)
+        );
+        assert_eq!(done("END_SAMPLE 3\r"), Record::Timed(Timed::EndSample, 3.0));
+        assert_eq!(
+            done("BEGIN_SAMPLE 0,022"),
+            Record::Timed(Timed::BeginSample, 0.022)
+        );
+        assert_eq!(done("MARK 1."), Record::Timed(Timed::Mark, 1.0));
+        assert_eq!(done("   \t\r"), Record::Blank);
+    }
+
+    #[test]
+    fn name_is_everything_before_the_last_blanks() {
+        assert_eq!(
+            done("Map Int String\t 1234"),
+            Record::Point {
+                name: b"Map Int String",
+                value: 1234.0
+            }
+        );
+        assert_eq!(
+            done("123\t456"),
+            Record::Point {
+                name: b"123",
+                value: 456.0
+            }
+        );
+        assert_eq!(
+            done("JOBS 7"),
+            Record::Point {
+                name: b"JOBS",
+                value: 7.0
+            }
+        );
+    }
+
+    #[test]
+    fn a_string_left_open_needs_more_lines() {
+        assert_eq!(record(b"JOB \"abc\n"), Outcome::NeedMore);
+        assert_eq!(
+            record(b"JOB \"ab\ncd\"\nX"),
+            Outcome::Done(Record::Header(Header::Job, b"ab\ncd".to_vec()), 11)
+        );
+    }
+
+    #[test]
+    fn invalid_lines_say_what_was_expected() {
+        assert!(matches!(
+            record(b"JOB 12"),
+            Outcome::Invalid { expected, .. } if expected.contains("quoted string after JOB")
+        ));
+        assert!(matches!(record(b"foo"), Outcome::Invalid { .. }));
+        assert!(matches!(record(b"foo bar"), Outcome::Invalid { .. }));
+        assert!(matches!(record(b"BEGIN_SAMPLE x"), Outcome::Invalid { .. }));
+        assert!(matches!(
+            record(b"BEGIN_SAMPLE 1.0 2"),
+            Outcome::Invalid { .. }
+        ));
+    }
+}

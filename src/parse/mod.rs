@@ -1,0 +1,507 @@
+//! Parsing: `.hp` bytes in, [`Profile`] out.
+//!
+//! [`Parser`] is fed bytes as they arrive (a file read in large blocks, stdin, or a file
+//! that is still growing) and keeps only what the profile needs: a name table and one
+//! compact series per identifier. Data points are attributed to samples as hp2ps does it
+//! (spec §1.3): a point counts for the sample being read, or for the next one if it lies
+//! between samples. A sample's points are kept aside until its `END_SAMPLE`, so that an
+//! unfinished last sample can be dropped whole, as if the file ended before it.
+
+mod line;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Read;
+
+pub use line::{Header, Timed};
+use line::{Outcome, Record};
+
+use crate::profile::{IdentId, Profile, Series};
+
+/// Lines longer than this are not heap profile lines; refusing them bounds memory.
+pub const MAX_RECORD: usize = 4 << 20;
+
+/// Why a profile could not be read. `line` is 1-based.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ParseError {
+    /// Line of the offending record, if the error has one.
+    pub line: Option<u64>,
+    /// What is wrong.
+    pub kind: ParseErrorKind,
+}
+
+/// The kinds of [`ParseError`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParseErrorKind {
+    /// A record that does not fit the grammar.
+    Syntax {
+        expected: &'static str,
+        found: Vec<u8>,
+    },
+    /// `END_SAMPLE` with no open sample.
+    EndWithoutBegin,
+    /// A quoted string still open at the end of the input.
+    UnterminatedString,
+    /// A line longer than [`MAX_RECORD`].
+    LineTooLong,
+    /// No complete sample in the input.
+    NoSamples,
+    /// Reading the input failed.
+    Io(String),
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ParseErrorKind::Syntax { expected, found } => {
+                if found.is_empty() {
+                    write!(f, "expected {expected}, found the end of the line")
+                } else {
+                    write!(f, "expected {expected}, found `{}`", shown(found))
+                }
+            }
+            ParseErrorKind::EndWithoutBegin => {
+                write!(f, "END_SAMPLE without a BEGIN_SAMPLE before it")
+            }
+            ParseErrorKind::UnterminatedString => {
+                write!(f, "quoted string not closed before the end of the input")
+            }
+            ParseErrorKind::LineTooLong => write!(
+                f,
+                "line longer than {} MiB: this is not a heap profile",
+                MAX_RECORD >> 20
+            ),
+            ParseErrorKind::NoSamples => write!(f, "contains no samples"),
+            ParseErrorKind::Io(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// Shows input bytes in a message: printable ASCII as is, the rest escaped, cut short.
+pub fn shown(bytes: &[u8]) -> String {
+    const MAX: usize = 40;
+    let mut s = String::new();
+    for &b in bytes.iter().take(MAX) {
+        match b {
+            b' '..=b'~' => s.push(b as char),
+            b'\t' => s.push_str("\\t"),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    if bytes.len() > MAX {
+        s.push('…');
+    }
+    s
+}
+
+/// Something the parser let through but the user should know about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    /// Line it concerns, if any.
+    pub line: Option<u64>,
+    /// What happened.
+    pub kind: WarningKind,
+}
+
+/// The kinds of [`Warning`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum WarningKind {
+    /// The input ends inside a sample (the program is still running, or was killed).
+    IncompleteLastSample,
+    /// A `BEGIN_SAMPLE` time lower than the one before; the sample is skipped.
+    SampleOutOfOrder { time: f64, previous: f64 },
+    /// A header line never appeared; its string is empty.
+    MissingHeader(Header),
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            WarningKind::IncompleteLastSample => write!(f, "incomplete last sample ignored"),
+            WarningKind::SampleOutOfOrder { time, previous } => write!(
+                f,
+                "sample time {time} is lower than the previous one ({previous}); sample skipped"
+            ),
+            WarningKind::MissingHeader(h) => {
+                write!(f, "{} missing; using an empty string", h.keyword())
+            }
+        }
+    }
+}
+
+/// A profile and what was noticed while reading it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub profile: Profile,
+    pub warnings: Vec<Warning>,
+}
+
+/// FxHash (the rustc hasher): names are hashed once per data line, and SipHash's
+/// resistance to collision attacks buys nothing for a file the user chose to read.
+#[derive(Default, Clone, Copy)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+/// Incremental `.hp` parser.
+#[derive(Default)]
+pub struct Parser {
+    /// Line number of the next byte to be consumed.
+    line: u64,
+    profile: Profile,
+    ids: FxMap<Box<[u8]>, IdentId>,
+    /// Names that have a point in a completed sample; later ones may still be dropped.
+    committed_names: usize,
+    seen: [bool; 4],
+    /// Time of the open sample, if one is open.
+    open: Option<f64>,
+    /// Line of the open sample's BEGIN_SAMPLE (or of its first point).
+    open_line: u64,
+    /// The open sample came out of order and will be dropped at its END_SAMPLE.
+    skip: bool,
+    last_begin: f64,
+    /// Points of the sample being read (or, between samples, of the next one).
+    pending: Vec<(IdentId, f64)>,
+    pending_line: u64,
+    warnings: Vec<Warning>,
+}
+
+impl Parser {
+    /// A parser at the start of a file.
+    pub fn new() -> Self {
+        Parser {
+            line: 1,
+            ..Default::default()
+        }
+    }
+
+    /// Consumes the complete records at the start of `buf` and returns how many bytes it
+    /// used. The rest (an unfinished last line) must be offered again with more bytes, or
+    /// with `eof` set once no more will come.
+    pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, ParseError> {
+        let mut pos = 0;
+        while pos < buf.len() {
+            let rest = &buf[pos..];
+            // Without a newline in `rest` its last line may still grow.
+            let complete = |used: usize| used < rest.len() || eof;
+            match line::record(rest) {
+                Outcome::Done(rec, used) if complete(used) => {
+                    self.apply(rec)?;
+                    // `used` stops before the newline that ends the record.
+                    self.line += count_newlines(&rest[..used]) + u64::from(used < rest.len());
+                    pos += (used + 1).min(rest.len());
+                }
+                Outcome::Invalid { expected, found } if complete(line_len(rest)) => {
+                    if line_len(rest) < rest.len() {
+                        return Err(self.error(ParseErrorKind::Syntax { expected, found }));
+                    }
+                    // The input ends in the middle of a line: whatever sample that line
+                    // belonged to is incomplete, and `finish` says so.
+                    if self.open.is_none() && self.pending.is_empty() {
+                        self.open_line = self.line;
+                        self.open = Some(self.last_begin);
+                    }
+                    pos = buf.len();
+                }
+                Outcome::NeedMore if eof => {
+                    return Err(self.error(ParseErrorKind::UnterminatedString));
+                }
+                _ => {
+                    if rest.len() > MAX_RECORD {
+                        return Err(self.error(ParseErrorKind::LineTooLong));
+                    }
+                    break;
+                }
+            }
+        }
+        Ok(pos)
+    }
+
+    fn error(&self, kind: ParseErrorKind) -> ParseError {
+        ParseError {
+            line: Some(self.line),
+            kind,
+        }
+    }
+
+    fn apply(&mut self, rec: Record<'_>) -> Result<(), ParseError> {
+        match rec {
+            Record::Blank => {}
+            Record::Header(h, text) => {
+                let slot = match h {
+                    Header::Job => &mut self.profile.job,
+                    Header::Date => &mut self.profile.date,
+                    Header::SampleUnit => &mut self.profile.sample_unit,
+                    Header::ValueUnit => &mut self.profile.value_unit,
+                };
+                *slot = text;
+                self.seen[h as usize] = true;
+            }
+            Record::Timed(Timed::BeginSample, t) => {
+                if self.open.is_none() && self.pending.is_empty() {
+                    self.open_line = self.line;
+                }
+                if t < self.last_begin {
+                    self.warnings.push(Warning {
+                        line: Some(self.line),
+                        kind: WarningKind::SampleOutOfOrder {
+                            time: t,
+                            previous: self.last_begin,
+                        },
+                    });
+                    self.skip = true;
+                } else {
+                    self.last_begin = t;
+                }
+                self.open = Some(t);
+            }
+            Record::Timed(Timed::EndSample, _) => {
+                let Some(t) = self.open.take() else {
+                    return Err(self.error(ParseErrorKind::EndWithoutBegin));
+                };
+                if std::mem::take(&mut self.skip) {
+                    self.drop_pending();
+                } else {
+                    self.commit(t);
+                }
+            }
+            Record::Timed(Timed::Mark, t) => self.profile.marks.push(t),
+            Record::Point { name, value } => {
+                if self.open.is_none() && self.pending.is_empty() {
+                    self.open_line = self.line;
+                }
+                if self.pending.is_empty() {
+                    self.pending_line = self.line;
+                }
+                let id = self.intern(name);
+                self.pending.push((id, value));
+            }
+        }
+        Ok(())
+    }
+
+    fn intern(&mut self, name: &[u8]) -> IdentId {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.profile.names.len() as IdentId;
+        self.ids.insert(name.into(), id);
+        self.profile.names.push(name.into());
+        self.profile.series.push(Series::default());
+        id
+    }
+
+    fn commit(&mut self, time: f64) {
+        let sample = self.profile.times.len() as u32;
+        for &(id, v) in &self.pending {
+            self.profile.series[id as usize].push(sample, v);
+        }
+        self.pending.clear();
+        self.profile.times.push(time);
+        self.committed_names = self.profile.names.len();
+    }
+
+    /// Forgets the points of a sample that will not be drawn, and the names only it used.
+    fn drop_pending(&mut self) {
+        self.pending.clear();
+        for name in self.profile.names.drain(self.committed_names..) {
+            self.ids.remove(&name);
+        }
+        self.profile.series.truncate(self.committed_names);
+    }
+
+    /// Ends the input: drops an unfinished last sample and checks the header.
+    pub fn finish(mut self) -> Result<Parsed, ParseError> {
+        if self.open.is_some() || !self.pending.is_empty() {
+            let line = if self.open.is_some() {
+                self.open_line
+            } else {
+                self.pending_line
+            };
+            self.warnings.push(Warning {
+                line: Some(line),
+                kind: WarningKind::IncompleteLastSample,
+            });
+            self.drop_pending();
+        }
+        if self.profile.times.is_empty() {
+            return Err(ParseError {
+                line: None,
+                kind: ParseErrorKind::NoSamples,
+            });
+        }
+        for h in [
+            Header::Job,
+            Header::Date,
+            Header::SampleUnit,
+            Header::ValueUnit,
+        ] {
+            if !self.seen[h as usize] {
+                self.warnings.push(Warning {
+                    line: None,
+                    kind: WarningKind::MissingHeader(h),
+                });
+            }
+        }
+        for s in &mut self.profile.series {
+            s.shrink_to_fit();
+        }
+        Ok(Parsed {
+            profile: self.profile,
+            warnings: self.warnings,
+        })
+    }
+}
+
+fn line_len(b: &[u8]) -> usize {
+    b.iter().position(|&c| c == b'\n').unwrap_or(b.len())
+}
+
+fn count_newlines(b: &[u8]) -> u64 {
+    b.iter().filter(|&&c| c == b'\n').count() as u64
+}
+
+/// Parses a whole profile held in memory.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
+    let mut p = Parser::new();
+    p.feed(bytes, true)?;
+    p.finish()
+}
+
+/// Parses a profile from a reader, in blocks, never holding more than a block and one
+/// unfinished line.
+pub fn read(mut r: impl Read) -> Result<Parsed, ParseError> {
+    const BLOCK: usize = 1 << 20;
+    let mut p = Parser::new();
+    let mut buf = vec![0u8; BLOCK];
+    let mut have = 0;
+    loop {
+        if have == buf.len() {
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = match r.read(&mut buf[have..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                return Err(ParseError {
+                    line: None,
+                    kind: ParseErrorKind::Io(e.to_string()),
+                });
+            }
+        };
+        have += n;
+        let eof = n == 0;
+        let used = p.feed(&buf[..have], eof)?;
+        buf.copy_within(used..have, 0);
+        have -= used;
+        if eof {
+            break;
+        }
+    }
+    p.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASIC: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+        BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\na\t10\nb\t20\nEND_SAMPLE 1.00\n\
+        MARK 1.5\nBEGIN_SAMPLE 2.00\na\t30\na\t5\nEND_SAMPLE 2.00\n";
+
+    #[test]
+    fn reads_samples_marks_and_series() {
+        let p = parse(BASIC.as_bytes()).unwrap();
+        assert!(p.warnings.is_empty(), "{:?}", p.warnings);
+        let prof = p.profile;
+        assert_eq!(prof.times, vec![0.0, 1.0, 2.0]);
+        assert_eq!(prof.marks, vec![1.5]);
+        assert_eq!(prof.names, vec![b"a".to_vec().into(), b"b".to_vec().into()]);
+        let a: Vec<_> = prof.series[0].points().collect();
+        assert_eq!(a, vec![(1, 10.0), (2, 30.0), (2, 5.0)]);
+    }
+
+    #[test]
+    fn a_point_between_samples_counts_for_the_next_one() {
+        let src = "BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\nx 4\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n";
+        let prof = parse(src.as_bytes()).unwrap().profile;
+        assert_eq!(prof.series[0].points().collect::<Vec<_>>(), vec![(1, 4.0)]);
+    }
+
+    #[test]
+    fn an_unfinished_last_sample_is_dropped_with_its_new_names() {
+        let src = format!("{BASIC}BEGIN_SAMPLE 3.0\na 1\nnew 2\n");
+        let p = parse(src.as_bytes()).unwrap();
+        assert_eq!(p.profile, parse(BASIC.as_bytes()).unwrap().profile);
+        assert_eq!(p.warnings[0].kind, WarningKind::IncompleteLastSample);
+        assert_eq!(p.warnings[0].line, Some(16));
+    }
+
+    #[test]
+    fn feeding_in_any_chunks_gives_the_same_profile() {
+        let whole = parse(BASIC.as_bytes()).unwrap();
+        for chunk in 1..BASIC.len() {
+            let got = read(Chunked(BASIC.as_bytes(), chunk)).unwrap();
+            assert_eq!(got, whole, "chunk {chunk}");
+        }
+    }
+
+    struct Chunked<'a>(&'a [u8], usize);
+    impl Read for Chunked<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+            let n = self.1.min(self.0.len()).min(buf.len());
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn errors_carry_the_line() {
+        let e = parse(b"JOB \"x\"\nBEGIN_SAMPLE 0.0\nfoo\n").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert_eq!(
+            e.to_string(),
+            "expected `name value` or a keyword, found `foo`"
+        );
+        let e = parse(b"\n\nEND_SAMPLE 1.0\n").unwrap_err();
+        assert_eq!(e.line, Some(3));
+        assert_eq!(e.kind, ParseErrorKind::EndWithoutBegin);
+    }
+
+    #[test]
+    fn multi_line_strings_keep_line_numbers_right() {
+        let e = parse(b"JOB \"a\nb\"\nDATE \"x\"\nzzz\n").unwrap_err();
+        assert_eq!(e.line, Some(4));
+        let p = parse(b"JOB \"a\nb\"\nBEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\n").unwrap();
+        assert_eq!(p.profile.job, b"a\nb");
+    }
+
+    #[test]
+    fn no_samples_is_an_error() {
+        let e = parse(b"JOB \"x\"\n").unwrap_err();
+        assert_eq!(e.kind, ParseErrorKind::NoSamples);
+    }
+}

@@ -1,0 +1,206 @@
+//! The scene: a backend-neutral description of the drawing, in points.
+//!
+//! Layout produces it; the PostScript, SVG and PDF backends only walk it. Coordinates are
+//! in PostScript's convention: origin at the bottom left of the 648 × 432 pt drawing box,
+//! y pointing up. Every colour is resolved and every text item carries its font size,
+//! anchor and rotation, so a backend needs nothing else.
+//!
+//! Items also carry a *role* (what the item is: a tick, a key label…). Generic backends
+//! may ignore it; the PostScript backend uses it to write each item with the exact
+//! operator sequence hp2ps uses for that kind of item.
+
+use std::rc::Rc;
+
+/// Width of the drawing box in points (9 in).
+pub const WIDTH: f64 = 648.0;
+/// Height of the drawing box in points (6 in).
+pub const HEIGHT: f64 = 432.0;
+
+/// A position in points.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    pub x: f64,
+    pub y: f64,
+}
+
+impl Point {
+    pub const fn new(x: f64, y: f64) -> Self {
+        Point { x, y }
+    }
+}
+
+/// A fill colour.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Paint {
+    /// Grey level, 0 black to 1 white.
+    Gray(f64),
+    /// Red, green and blue, each 0 to 1.
+    Rgb(f64, f64, f64),
+}
+
+/// How the page is placed on paper (PostScript output only: other formats are upright).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Orientation {
+    /// Rotated onto a portrait page (hp2ps's default).
+    Landscape,
+    /// Upright, offset by an inch and a half (`-g`).
+    Portrait,
+}
+
+/// The output size and placement.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Media {
+    /// Placement on a printer page.
+    pub orientation: Orientation,
+    /// Width of an encapsulated figure in points (`-e`); the drawing box is scaled to it.
+    pub eps_width: Option<f64>,
+}
+
+impl Media {
+    /// Scale from drawing-box points to output points.
+    pub fn scale(&self) -> f64 {
+        self.eps_width.map_or(1.0, |w| w / WIDTH)
+    }
+}
+
+/// Font size: hp2ps uses Helvetica at two sizes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FontSize {
+    /// 10 pt: axes and key.
+    Normal,
+    /// 12 pt: title box.
+    Large,
+}
+
+impl FontSize {
+    /// The size in points.
+    pub fn points(self) -> u32 {
+        match self {
+            FontSize::Normal => 10,
+            FontSize::Large => 12,
+        }
+    }
+}
+
+/// Which point of the text sits at its position.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Anchor {
+    Start,
+    Middle,
+    End,
+}
+
+/// What a text item is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextRole {
+    /// The job (program and its arguments).
+    Title,
+    /// "<area> <value unit> x <sample unit>".
+    Area,
+    /// The date of the run.
+    Date,
+    /// The unit name along an axis.
+    AxisLegend,
+    /// A number at an axis tick.
+    TickLabel,
+    /// A band name in the key.
+    KeyLabel,
+}
+
+/// A line of text. The bytes are the profile's own: not necessarily UTF-8.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Text {
+    pub role: TextRole,
+    /// The anchor point, on the baseline.
+    pub at: Point,
+    pub text: Vec<u8>,
+    pub size: FontSize,
+    pub anchor: Anchor,
+    /// Turned 90° counter-clockwise (reading upwards).
+    pub vertical: bool,
+}
+
+/// What a path is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PathRole {
+    /// The border of the drawing box.
+    Frame,
+    /// The box around the title.
+    TitleBox,
+    /// The line between the two rows of a big title.
+    TitleRule,
+    /// An axis line.
+    Axis,
+    /// A tick on an axis.
+    Tick,
+    /// The colour swatch of a key entry.
+    KeySwatch,
+    /// A caret under the x axis at a MARK time.
+    Mark,
+}
+
+/// A path made of straight steps, each relative to the point before.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Path {
+    pub role: PathRole,
+    pub start: Point,
+    /// Relative steps `(dx, dy)`.
+    pub steps: Vec<Point>,
+    /// Closed back to the start.
+    pub closed: bool,
+    /// Fill, if any.
+    pub fill: Option<Paint>,
+    /// Width of the outline (every path is stroked).
+    pub line_width: f64,
+}
+
+/// One band of the stacked graph: the area between two curves over the sample times.
+/// The arrays are shared with the neighbouring bands (one band's top is the next one's
+/// bottom), so a long profile is held once, not once per band.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    pub xs: Rc<[f64]>,
+    pub lower: Rc<[f64]>,
+    pub upper: Rc<[f64]>,
+    pub fill: Paint,
+    pub line_width: f64,
+}
+
+impl Band {
+    /// The outline as hp2ps draws it: along the lower curve from the left (starting on
+    /// the first point twice), up at the right, back along the upper curve.
+    pub fn outline(&self) -> impl Iterator<Item = Point> + '_ {
+        let n = self.xs.len();
+        let first = Point::new(self.xs[0], self.lower[0]);
+        let lower = (0..n).map(|i| Point::new(self.xs[i], self.lower[i]));
+        let upper = std::iter::once(n - 1)
+            .chain((0..n).rev())
+            .map(|i| Point::new(self.xs[i], self.upper[i]));
+        std::iter::once(first).chain(lower).chain(upper)
+    }
+}
+
+/// One drawing item.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    Path(Path),
+    Text(Text),
+    Band(Band),
+}
+
+/// One page; most scenes have one, a key on pages of its own adds more.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Page {
+    pub items: Vec<Item>,
+}
+
+/// The whole drawing.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// Document title (the job), for metadata.
+    pub title: Vec<u8>,
+    /// Date of the run, for metadata.
+    pub date: Vec<u8>,
+    pub media: Media,
+    pub pages: Vec<Page>,
+}

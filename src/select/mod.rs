@@ -1,0 +1,389 @@
+//! Selection: which identifiers become bands, in which order, with which shade.
+//!
+//! The passes run in hp2ps's order (spec §3): hash-table order, trace elements (`-t`),
+//! standard deviation (`-d`), name (`-i`), `.aux` order (`-p`), then the band limit with
+//! its `OTHER` band (`-m`). Each sort is hp2ps's non-stable selection sort, so ties come
+//! out exactly as they do there. The result also carries the ranges and the area that
+//! the title and the axes need, computed from the bands that survive.
+
+pub mod order;
+pub mod shade;
+
+use crate::auxfile::Aux;
+use crate::profile::{IdentId, Profile};
+use order::{hash_order, selection_sort, selection_sort_by};
+
+/// Name order for `-i` (`-i-` is descending).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameOrder {
+    /// Smallest name at the bottom, greatest on top (`-i`, `-i+`).
+    Ascending,
+    /// Greatest name at the bottom (`-i-`).
+    Descending,
+}
+
+/// How to select and order bands.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SelectOptions {
+    /// Trace threshold in percent (`-t`): the smallest bands whose cumulative share of
+    /// the total stays below it are dropped.
+    pub threshold: f64,
+    /// Order by standard deviation (`-d`).
+    pub by_deviation: bool,
+    /// Order by name (`-i`).
+    pub by_name: Option<NameOrder>,
+    /// Maximum number of bands, the last one being `OTHER` (`-m`); 0 means no limit.
+    pub band_limit: usize,
+    /// Shades from the colour cycle rather than greys (`-c`).
+    pub colour: bool,
+}
+
+impl Default for SelectOptions {
+    fn default() -> Self {
+        SelectOptions {
+            threshold: 1.0,
+            by_deviation: false,
+            by_name: None,
+            band_limit: 20,
+            colour: false,
+        }
+    }
+}
+
+/// Where a band's data comes from.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Source {
+    /// One identifier of the profile.
+    Ident(IdentId),
+    /// The merged `OTHER` band: one value per sample.
+    Other(Vec<f64>),
+}
+
+/// One band of the graph.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Band {
+    /// Name shown in the key.
+    pub name: Box<[u8]>,
+    /// Shade (grey level or packed colour; see [`shade`]).
+    pub shade: f64,
+    /// Its data.
+    pub source: Source,
+}
+
+/// The bands to draw, bottom first, with the figures the layout needs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Selection {
+    /// Bands, bottom band (and bottom key entry) first.
+    pub bands: Vec<Band>,
+    /// Time span of the x axis (never 0).
+    pub x_range: f64,
+    /// Height of the y axis in value units (never 0).
+    pub y_range: f64,
+    /// Area under the stacked bands, value units × sample units.
+    pub area: f64,
+}
+
+impl Source {
+    /// The data points `(sample, value)` in file order.
+    pub fn points<'a>(&'a self, profile: &'a Profile) -> Box<dyn Iterator<Item = (u32, f64)> + 'a> {
+        match self {
+            Source::Ident(id) => Box::new(profile.series[*id as usize].points()),
+            Source::Other(v) => Box::new(v.iter().enumerate().map(|(i, &v)| (i as u32, v))),
+        }
+    }
+}
+
+/// Runs the selection passes.
+pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Selection {
+    let mut table: Vec<Source> = hash_order(&profile.names)
+        .into_iter()
+        .map(Source::Ident)
+        .collect();
+
+    trace_elements(profile, &mut table, opts.threshold);
+    if opts.by_deviation {
+        by_deviation(profile, &mut table);
+    }
+    if let Some(o) = opts.by_name {
+        by_name(profile, &mut table, o);
+    }
+    if let Some(aux) = aux {
+        by_aux(profile, &mut table, aux);
+    }
+    if opts.band_limit != 0 {
+        limit_bands(profile, &mut table, opts.band_limit);
+    }
+
+    let n = profile.samples();
+    let mut totals = vec![0.0f64; n];
+    for src in &table {
+        for (b, v) in src.points(profile) {
+            totals[b as usize] += v;
+        }
+    }
+    let aux_x = aux.map_or(0.0, |a| a.x_range);
+    let aux_y = aux.map_or(0.0, |a| a.y_range);
+    let x_range = nonzero(fmax(profile.times[n - 1] - profile.times[0], aux_x));
+    let highest = totals[1..]
+        .iter()
+        .fold(totals[0], |m, &t| if t > m { t } else { m });
+    let y_range = nonzero(fmax(highest, aux_y));
+    let area = area_below(&profile.times, &totals);
+
+    let mut shades = shade::Shades::new(
+        opts.colour,
+        aux.into_iter().flat_map(|a| a.shades.iter().cloned()),
+    );
+    let bands = table
+        .into_iter()
+        .map(|source| {
+            let name: Box<[u8]> = match &source {
+                Source::Ident(id) => profile.names[*id as usize].clone(),
+                Source::Other(_) => b"OTHER".as_slice().into(),
+            };
+            Band {
+                shade: shades.shade_of(&name),
+                name,
+                source,
+            }
+        })
+        .collect();
+    Selection {
+        bands,
+        x_range,
+        y_range,
+        area,
+    }
+}
+
+/// C's `max` macro: `a > b ? a : b`.
+fn fmax(a: f64, b: f64) -> f64 {
+    if a > b { a } else { b }
+}
+
+/// hp2ps avoids a division by zero by making an empty range 1.
+fn nonzero(r: f64) -> f64 {
+    if r == 0.0 { 1.0 } else { r }
+}
+
+fn ident(src: &Source) -> IdentId {
+    match src {
+        Source::Ident(id) => *id,
+        Source::Other(_) => unreachable!("OTHER is only made by the last pass"),
+    }
+}
+
+/// `-t`: sort by total (ascending) and drop the smallest bands whose cumulative share
+/// stays below the threshold; the band that crosses it is kept.
+fn trace_elements(profile: &Profile, table: &mut Vec<Source>, threshold: f64) {
+    let mut totals: Vec<i64> = table
+        .iter()
+        .map(|src| {
+            let series = &profile.series[ident(src) as usize];
+            // hp2ps adds each value to an integer total, truncating every time.
+            series
+                .points()
+                .fold(0i64, |t, (_, v)| (t as f64 + v) as i64)
+        })
+        .collect();
+    selection_sort(table, &mut totals);
+    let grand: f64 = totals.iter().map(|&t| t as f64).sum();
+    let mut cum = 0.0;
+    let mut keep_from = table.len();
+    for (i, &t) in totals.iter().enumerate() {
+        cum += (100.0 * t as f64) / grand;
+        if cum >= threshold {
+            keep_from = i;
+            break;
+        }
+    }
+    table.drain(..keep_from);
+}
+
+/// `-d`: ascending by standard deviation, smoothest band at the bottom. Absent samples
+/// count as zero in the mean but are left out of the sum of squares, as in hp2ps.
+fn by_deviation(profile: &Profile, table: &mut [Source]) {
+    let n = profile.samples() as f64;
+    let mut devs: Vec<f64> = table
+        .iter()
+        .map(|src| {
+            let series = &profile.series[ident(src) as usize];
+            let mean = series.points().fold(0.0, |s, (_, v)| s + v) / n;
+            let ss = series.points().fold(0.0, |s, (_, v)| {
+                let d = v - mean;
+                s + d * d
+            });
+            (ss / (n - 1.0)).sqrt()
+        })
+        .collect();
+    selection_sort(table, &mut devs);
+}
+
+/// `-i`: by name, compared bytewise like `strcmp`.
+fn by_name(profile: &Profile, table: &mut [Source], o: NameOrder) {
+    let mut names: Vec<&[u8]> = table
+        .iter()
+        .map(|s| &*profile.names[ident(s) as usize])
+        .collect();
+    match o {
+        NameOrder::Ascending => selection_sort_by(table, &mut names, |a, b| a < b),
+        NameOrder::Descending => selection_sort_by(table, &mut names, |a, b| a > b),
+    }
+}
+
+/// `-p`: by the ORDER key of the `.aux` file; names it does not list get 0 and sink.
+fn by_aux(profile: &Profile, table: &mut [Source], aux: &Aux) {
+    let keys = aux.order_keys();
+    let mut k: Vec<i64> = table
+        .iter()
+        .map(|s| {
+            keys.get(&*profile.names[ident(s) as usize])
+                .copied()
+                .unwrap_or(0)
+        })
+        .collect();
+    selection_sort(table, &mut k);
+}
+
+/// `-m`: with more than `limit` bands, the bottom ones are merged into one `OTHER`
+/// band at the bottom so that `limit` remain.
+fn limit_bands(profile: &Profile, table: &mut Vec<Source>, limit: usize) {
+    if table.len() <= limit {
+        return;
+    }
+    let merged = table.len() - limit + 1;
+    let mut other = vec![0.0; profile.samples()];
+    for src in table.drain(..merged) {
+        for (b, v) in src.points(profile) {
+            other[b as usize] += v;
+        }
+    }
+    table.insert(0, Source::Other(other));
+}
+
+/// hp2ps's trapezoid rule over the per-sample totals, in its exact arithmetic.
+fn area_below(times: &[f64], m: &[f64]) -> f64 {
+    let mut area = 0.0;
+    for i in 1..times.len() {
+        let base = times[i] - times[i - 1];
+        let trap = if m[i] > m[i - 1] {
+            base * m[i - 1] + (base * (m[i] - m[i - 1])) / 2.0
+        } else {
+            base * m[i] + (base * (m[i - 1] - m[i])) / 2.0
+        };
+        area += trap;
+    }
+    area
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::parse;
+
+    fn profile(body: &str) -> Profile {
+        parse(
+            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n{body}")
+                .as_bytes(),
+        )
+        .unwrap()
+        .profile
+    }
+
+    fn names(sel: &Selection) -> Vec<String> {
+        sel.bands
+            .iter()
+            .map(|b| String::from_utf8_lossy(&b.name).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn trace_threshold_keeps_the_band_that_crosses_it() {
+        // Totals 1, 1, 98 of 100: a 1% threshold drops the first (cum 1% >= 1% stops at
+        // it? no: 1 >= 1 holds, so it is kept) — the crossing band is always kept.
+        let p = profile("BEGIN_SAMPLE 0.0\na 1\nb 1\nc 98\nEND_SAMPLE 0.0\n");
+        let sel = select(&p, None, &SelectOptions::default());
+        assert_eq!(sel.bands.len(), 3);
+        let sel = select(
+            &p,
+            None,
+            &SelectOptions {
+                threshold: 2.5,
+                ..Default::default()
+            },
+        );
+        // cum 1, 2 < 2.5, then 100 >= 2.5: a and b go.
+        assert_eq!(names(&sel), vec!["c"]);
+    }
+
+    #[test]
+    fn all_zero_profile_removes_every_band() {
+        let p = profile("BEGIN_SAMPLE 0.0\na 0\nEND_SAMPLE 0.0\n");
+        let sel = select(&p, None, &SelectOptions::default());
+        assert!(sel.bands.is_empty());
+        assert_eq!(sel.y_range, 1.0);
+        assert_eq!(sel.x_range, 1.0);
+    }
+
+    #[test]
+    fn band_limit_merges_the_bottom_bands_into_other() {
+        let p = profile(
+            "BEGIN_SAMPLE 0.0\na 10\nb 20\nc 30\nd 40\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\na 1\nEND_SAMPLE 1.0\n",
+        );
+        let sel = select(
+            &p,
+            None,
+            &SelectOptions {
+                band_limit: 3,
+                ..Default::default()
+            },
+        );
+        assert_eq!(names(&sel), vec!["OTHER", "c", "d"]);
+        assert_eq!(sel.bands[0].source, Source::Other(vec![30.0, 1.0]));
+    }
+
+    #[test]
+    fn area_is_the_trapezoid_rule_and_ranges_come_from_the_survivors() {
+        let p = profile(
+            "BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\nBEGIN_SAMPLE 1.0\nalpha 1000\nbeta 500\nEND_SAMPLE 1.0\nBEGIN_SAMPLE 2.0\nalpha 3000\nbeta 200\ngamma 100\nEND_SAMPLE 2.0\n",
+        );
+        let sel = select(&p, None, &SelectOptions::default());
+        assert_eq!(names(&sel), vec!["gamma", "beta", "alpha"]);
+        assert_eq!(sel.area, 3150.0);
+        assert_eq!(sel.y_range, 3300.0);
+        assert_eq!(sel.x_range, 2.0);
+        let shades: Vec<f64> = sel.bands.iter().map(|b| b.shade).collect();
+        assert_eq!(shades, vec![0.0, 0.2, 0.6]);
+    }
+
+    #[test]
+    fn name_order_descending_puts_the_greatest_name_at_the_bottom() {
+        let p = profile("BEGIN_SAMPLE 0.0\nb 10\na 20\nc 30\nEND_SAMPLE 0.0\n");
+        let o = |by_name| SelectOptions {
+            by_name,
+            ..Default::default()
+        };
+        assert_eq!(
+            names(&select(&p, None, &o(Some(NameOrder::Ascending)))),
+            ["a", "b", "c"]
+        );
+        assert_eq!(
+            names(&select(&p, None, &o(Some(NameOrder::Descending)))),
+            ["c", "b", "a"]
+        );
+    }
+
+    #[test]
+    fn aux_order_sinks_unlisted_names_and_aux_shades_win() {
+        let p = profile("BEGIN_SAMPLE 0.0\na 10\nb 20\nc 30\nEND_SAMPLE 0.0\n");
+        let aux = crate::auxfile::parse(
+            b"X_RANGE 5.00\nY_RANGE 0.00\nORDER c 1\nORDER a 2\nSHADE a 0.50\n",
+        )
+        .unwrap();
+        let sel = select(&p, Some(&aux), &SelectOptions::default());
+        assert_eq!(names(&sel), ["b", "c", "a"]);
+        assert_eq!(sel.x_range, 5.0);
+        let shades: Vec<f64> = sel.bands.iter().map(|b| b.shade).collect();
+        assert_eq!(shades, vec![0.0, 0.2, 0.5]);
+    }
+}
