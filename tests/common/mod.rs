@@ -1,0 +1,91 @@
+//! Helpers shared by the integration tests: fixture paths, scratch folders, running the
+//! built binary.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+
+pub fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
+}
+
+/// A scratch folder, removed when dropped.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(tag: &str) -> Scratch {
+        static N: AtomicU32 = AtomicU32::new(0);
+        let dir = std::env::temp_dir().join(format!(
+            "hpgraph-test-{tag}-{}-{}",
+            std::process::id(),
+            N.fetch_add(1, Ordering::Relaxed)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs hpgraph in `dir` with `args`, optionally feeding `stdin`.
+pub fn hpgraph(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hpgraph"));
+    cmd.current_dir(dir)
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let mut child = cmd.spawn().expect("run hpgraph");
+    if let Some(input) = stdin {
+        use std::io::Write;
+        let mut s = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        std::thread::spawn(move || {
+            let _ = s.write_all(&input);
+        });
+    }
+    child.wait_with_output().expect("wait for hpgraph")
+}
+
+/// PostScript without the `%%Creator` line, the one line allowed to differ from hp2ps.
+pub fn without_creator(ps: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(ps.len());
+    for line in ps.split_inclusive(|&b| b == b'\n') {
+        if !line.starts_with(b"%%Creator") {
+            out.extend_from_slice(line);
+        }
+    }
+    out
+}
+
+/// The first differing line of two texts, for a readable failure.
+pub fn first_difference(ours: &[u8], theirs: &[u8]) -> String {
+    let a: Vec<&[u8]> = ours.split(|&b| b == b'\n').collect();
+    let b: Vec<&[u8]> = theirs.split(|&b| b == b'\n').collect();
+    for (i, (x, y)) in a.iter().zip(&b).enumerate() {
+        if x != y {
+            return format!(
+                "line {}: ours {:?}, hp2ps {:?}",
+                i + 1,
+                String::from_utf8_lossy(x),
+                String::from_utf8_lossy(y)
+            );
+        }
+    }
+    format!("lengths differ: ours {} lines, hp2ps {}", a.len(), b.len())
+}
