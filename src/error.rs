@@ -41,13 +41,6 @@ impl fmt::Display for Error {
     }
 }
 
-impl std::error::Error for Error {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            Error::Read { source, .. } | Error::AuxRead { source, .. } => Some(source),
-            Error::Write { source, .. } => Some(source),
-            Error::Parse { error, .. } => Some(error),
-            Error::Aux { error, .. } => Some(error),
-        }
-    }
-}
+/// The message of every variant already includes its cause, so no `source` is given:
+/// printing the chain (`{:#}` in anyhow) would say it twice.
+impl std::error::Error for Error {}

@@ -112,28 +112,14 @@ fn value_text(i: &[u8]) -> IResult<&[u8], &[u8]> {
     .parse(i)
 }
 
+/// The value of a number matched by [`time_text`] or [`value_text`] (ASCII digits with
+/// one `.` or `,`), read as `strtod` reads it: correctly rounded.
 fn to_f64(text: &[u8]) -> f64 {
-    let mut buf = [0u8; 64];
-    let s: std::borrow::Cow<'_, str> = if text.len() <= buf.len() {
-        for (d, &s) in buf.iter_mut().zip(text) {
-            *d = if s == b',' { b'.' } else { s };
-        }
-        // Only ASCII digits, '.' and ',' get here.
-        std::borrow::Cow::Borrowed(std::str::from_utf8(&buf[..text.len()]).unwrap_or("0"))
-    } else {
-        std::borrow::Cow::Owned(String::from_utf8_lossy(text).replace(',', "."))
+    let parsed = match std::str::from_utf8(text) {
+        Ok(s) if !s.contains(',') => s.parse(),
+        _ => String::from_utf8_lossy(text).replace(',', ".").parse(),
     };
-    let s = s.as_ref();
-    let s = if s.ends_with('.') {
-        &s[..s.len() - 1]
-    } else {
-        s
-    };
-    if let Some(rest) = s.strip_prefix('.') {
-        format!("0.{rest}").parse().unwrap_or(0.0)
-    } else {
-        s.parse().unwrap_or(0.0)
-    }
+    parsed.unwrap_or(0.0)
 }
 
 /// Parses a quoted string starting at `"`: `""` stands for one quote. Returns the bytes
@@ -237,7 +223,7 @@ fn timed_record(rest: &[u8], timed: Timed, end: usize) -> Outcome<'_> {
     };
     let arg = word(rest).map(|(_, w)| w).unwrap_or_default();
     match time_text(arg) {
-        Ok((tail, text)) if tail.is_empty() => {
+        Ok((&[], text)) => {
             let after = &rest[arg.len()..];
             if after.iter().all(|&b| is_blank(b)) {
                 Outcome::Done(Record::Timed(timed, to_f64(text)), end)
@@ -278,7 +264,7 @@ fn point_record(line: &[u8], end: usize) -> Outcome<'_> {
     }
     let name = &line[..name_end];
     match value_text(value) {
-        Ok((tail, text)) if tail.is_empty() => Outcome::Done(
+        Ok((&[], text)) => Outcome::Done(
             Record::Point {
                 name,
                 value: to_f64(text),

@@ -1,0 +1,261 @@
+//! The command line: hp2ps's naming and flags, filter mode, exit codes, and that an
+//! error never leaves an output file behind. Expected pictures are hp2ps's, from
+//! `fixtures/golden` (see `scripts/regen-fixtures.sh`).
+
+mod common;
+
+use std::fs;
+
+use common::{Scratch, fixtures, hpgraph, without_creator};
+
+fn golden(profile: &str, tag: &str, ext: &str) -> Vec<u8> {
+    fs::read(fixtures().join(format!("golden/{profile}/{tag}.{ext}"))).unwrap()
+}
+
+fn profile(name: &str) -> Vec<u8> {
+    fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn a_name_without_hp_reads_name_hp_and_writes_in_the_current_folder() {
+    let dir = Scratch::new("cli");
+    fs::create_dir(dir.path("sub")).unwrap();
+    fs::write(dir.path("sub/Leak-hc.hp"), profile("Leak-hc")).unwrap();
+    let out = hpgraph(&dir.0, &["sub/Leak-hc"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ps = fs::read(dir.path("Leak-hc.ps")).unwrap();
+    assert_eq!(without_creator(&ps), golden("Leak-hc", "default", "ps"));
+    assert_eq!(
+        fs::read(dir.path("Leak-hc.aux")).unwrap(),
+        golden("Leak-hc", "default", "aux")
+    );
+}
+
+#[test]
+fn filter_mode_reads_stdin_writes_stdout_and_no_aux() {
+    let dir = Scratch::new("cli");
+    let out = hpgraph(&dir.0, &["-c"], Some(&profile("MapBuild-hy")));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        without_creator(&out.stdout),
+        golden("MapBuild-hy", "c", "ps")
+    );
+    assert_eq!(
+        fs::read_dir(&dir.0).unwrap().count(),
+        0,
+        "filter mode wrote a file"
+    );
+    let dash = hpgraph(&dir.0, &["-", "-c"], Some(&profile("MapBuild-hy")));
+    assert_eq!(dash.stdout, out.stdout);
+}
+
+#[test]
+fn options_may_follow_the_file_and_output_may_be_named() {
+    let dir = Scratch::new("cli");
+    fs::write(dir.path("p.hp"), profile("ManyCC-hc")).unwrap();
+    let out = hpgraph(&dir.0, &["p.hp", "-m5", "-o", "out/graph.ps"], None);
+    assert!(
+        !out.status.success(),
+        "a missing output folder must be an error"
+    );
+    assert!(stderr(&out).contains("out/graph.ps"), "{}", stderr(&out));
+    fs::create_dir(dir.path("out")).unwrap();
+    let out = hpgraph(&dir.0, &["p.hp", "-m5", "-o", "out/graph.ps"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let ps = fs::read(dir.path("out/graph.ps")).unwrap();
+    assert_eq!(without_creator(&ps), golden("ManyCC-hc", "m5", "ps"));
+    assert_eq!(
+        fs::read(dir.path("out/graph.aux")).unwrap(),
+        golden("ManyCC-hc", "m5", "aux")
+    );
+    let stdout = hpgraph(&dir.0, &["-m5", "p.hp", "-o", "-"], None);
+    assert_eq!(
+        without_creator(&stdout.stdout),
+        golden("ManyCC-hc", "m5", "ps")
+    );
+}
+
+#[test]
+fn several_files_render_in_turn_and_one_failure_does_not_stop_the_rest() {
+    let dir = Scratch::new("cli");
+    fs::write(dir.path("a.hp"), profile("Leak-hy")).unwrap();
+    fs::write(dir.path("b.hp"), profile("Names-hd")).unwrap();
+    let out = hpgraph(&dir.0, &["-g", "a", "missing.hp", "b.hp"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).contains("missing.hp"), "{}", stderr(&out));
+    assert_eq!(
+        without_creator(&fs::read(dir.path("a.ps")).unwrap()),
+        golden("Leak-hy", "g", "ps")
+    );
+    assert_eq!(
+        without_creator(&fs::read(dir.path("b.ps")).unwrap()),
+        golden("Names-hd", "g", "ps")
+    );
+    assert!(!dir.path("missing.ps").exists());
+}
+
+#[test]
+fn hp2ps_option_clusters_work() {
+    let dir = Scratch::new("cli");
+    fs::write(dir.path("p.hp"), profile("Names-hc")).unwrap();
+    // -pc is -p -c (p reads on); the first run makes the .aux that -p reads.
+    assert!(hpgraph(&dir.0, &["p.hp"], None).status.success());
+    let out = hpgraph(&dir.0, &["-pc", "p.hp"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let with_p = fs::read(dir.path("p.ps")).unwrap();
+    let out = hpgraph(&dir.0, &["-p", "-c", "p.hp"], None);
+    assert!(out.status.success());
+    assert_eq!(fs::read(dir.path("p.ps")).unwrap(), with_p);
+}
+
+#[test]
+fn usage_errors_exit_2_and_write_nothing() {
+    let dir = Scratch::new("cli");
+    fs::write(dir.path("p.hp"), profile("Leak-hc")).unwrap();
+    for args in [
+        &["-x", "p.hp"][..],
+        &["-l", "p.hp"],
+        &["-t6", "p.hp"],
+        &["-e2in", "p.hp"],
+        &["-e", "p.hp"],
+        &["-m-3", "p.hp"],
+        &["--no-such-flag", "p.hp"],
+        &["-o", "x.ps", "p.hp", "p.hp"],
+    ] {
+        let out = hpgraph(&dir.0, args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).starts_with("error: "),
+            "{args:?}: {}",
+            stderr(&out)
+        );
+        if args[0].starts_with("-x") || args[0].starts_with("--no") {
+            assert!(
+                stderr(&out).contains("Usage: hpgraph"),
+                "{args:?}: {}",
+                stderr(&out)
+            );
+        }
+        assert!(!dir.path("p.ps").exists(), "{args:?} wrote output");
+    }
+}
+
+#[test]
+fn help_and_version_exit_0() {
+    let dir = Scratch::new("cli");
+    let help = hpgraph(&dir.0, &["--help"], None);
+    assert_eq!(help.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&help.stdout);
+    for flag in [
+        "--colour",
+        "--eps",
+        "--max-bands",
+        "--threshold",
+        "--reuse-aux",
+        "-M",
+    ] {
+        assert!(text.contains(flag), "--help does not mention {flag}");
+    }
+    let qm = hpgraph(&dir.0, &["-?"], None);
+    assert_eq!(qm.status.code(), Some(0));
+    let v = hpgraph(&dir.0, &["--version"], None);
+    assert_eq!(v.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&v.stdout).starts_with("hpgraph "));
+}
+
+#[test]
+fn a_bad_profile_names_file_and_line_and_leaves_the_old_output_alone() {
+    let dir = Scratch::new("cli");
+    let mut bad = profile("Leak-hc");
+    bad.extend_from_slice(b"BEGIN_SAMPLE 99.0\nthis line has no value\n");
+    fs::write(dir.path("p.hp"), &bad).unwrap();
+    fs::write(dir.path("p.ps"), b"previous picture").unwrap();
+    let out = hpgraph(&dir.0, &["p.hp"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let line = bad.iter().filter(|&&b| b == b'\n').count();
+    let want =
+        format!("hpgraph: p.hp:{line}: expected a number at the end of the line, found `value`");
+    assert_eq!(stderr(&out).trim(), want);
+    assert_eq!(fs::read(dir.path("p.ps")).unwrap(), b"previous picture");
+    assert!(!dir.path("p.aux").exists());
+    let names: Vec<_> = fs::read_dir(&dir.0)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names.len(), 2, "left behind: {names:?}");
+}
+
+#[test]
+fn a_missing_input_or_aux_is_an_error_naming_the_path() {
+    let dir = Scratch::new("cli");
+    let out = hpgraph(&dir.0, &["nothing"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("hpgraph: nothing.hp: "),
+        "{}",
+        stderr(&out)
+    );
+    fs::write(dir.path("p.hp"), profile("Leak-hc")).unwrap();
+    let out = hpgraph(&dir.0, &["-p", "p.hp"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with("hpgraph: p.aux: "),
+        "{}",
+        stderr(&out)
+    );
+    assert!(!dir.path("p.ps").exists());
+}
+
+#[test]
+fn an_unfinished_last_sample_is_dropped_with_a_warning() {
+    // A running program's profile: a complete real profile plus the start of a sample,
+    // cut in the middle of a line. The picture is hp2ps's for the complete part.
+    let dir = Scratch::new("cli");
+    let mut hp = profile("ManyCC-hd");
+    let complete_lines = hp.iter().filter(|&&b| b == b'\n').count();
+    hp.extend_from_slice(b"BEGIN_SAMPLE 99.00\n<main:Main.mk>\t1234\n<main:Main.f0");
+    fs::write(dir.path("p.hp"), &hp).unwrap();
+    let out = hpgraph(&dir.0, &["p.hp"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        stderr(&out).trim(),
+        format!(
+            "hpgraph: warning: p.hp:{}: incomplete last sample ignored",
+            complete_lines + 1
+        )
+    );
+    assert_eq!(
+        without_creator(&fs::read(dir.path("p.ps")).unwrap()),
+        golden("ManyCC-hd", "default", "ps")
+    );
+}
+
+#[test]
+fn crlf_and_a_missing_final_newline_change_nothing() {
+    let dir = Scratch::new("cli");
+    let lf = profile("Names-hy");
+    let crlf: Vec<u8> = lf
+        .split_inclusive(|&b| b == b'\n')
+        .flat_map(|l| {
+            let body = l.strip_suffix(b"\n").unwrap_or(l);
+            [body, b"\r\n"].concat()
+        })
+        .collect();
+    let out = hpgraph(&dir.0, &[], Some(&crlf));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        without_creator(&out.stdout),
+        golden("Names-hy", "default", "ps")
+    );
+    let out = hpgraph(&dir.0, &[], Some(lf.strip_suffix(b"\n").unwrap()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stderr.is_empty(), "{}", stderr(&out));
+    assert_eq!(
+        without_creator(&out.stdout),
+        golden("Names-hy", "default", "ps")
+    );
+}
