@@ -48,6 +48,9 @@ pub struct Series {
     values: Vec<f64>,
     /// Second and later occurrences in one sample, in file order.
     repeats: Vec<(u32, f64)>,
+    /// Sample of the latest value plus one (0: none yet), to append without looking
+    /// at the runs.
+    next: u32,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -60,23 +63,20 @@ struct Run {
 
 impl Series {
     /// Appends a point; samples must not decrease from one call to the next.
+    #[inline]
     pub fn push(&mut self, sample: u32, value: f64) {
-        match self.last_sample() {
-            Some(last) if last == sample => self.repeats.push((sample, value)),
-            Some(last) if last + 1 == sample => self.values.push(value),
-            _ => {
-                self.runs.push(Run {
-                    sample,
-                    start: self.values.len() as u32,
-                });
-                self.values.push(value);
-            }
+        if sample + 1 == self.next {
+            self.repeats.push((sample, value));
+            return;
         }
-    }
-
-    fn last_sample(&self) -> Option<u32> {
-        let run = self.runs.last()?;
-        Some(run.sample + (self.values.len() as u32 - run.start) - 1)
+        if sample != self.next || self.runs.is_empty() {
+            self.runs.push(Run {
+                sample,
+                start: self.values.len() as u32,
+            });
+        }
+        self.values.push(value);
+        self.next = sample + 1;
     }
 
     /// Number of data points, repeats included.

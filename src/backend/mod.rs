@@ -1,5 +1,6 @@
 //! Backends: a [`Scene`] in, bytes out. They never see the profile.
 
+pub mod fixed;
 pub mod ps;
 
 use std::io::{self, Write};

@@ -7,6 +7,8 @@
 
 use std::io::{self, Write};
 
+use super::fixed::{push_f6, push_u64};
+
 use crate::scene::{
     Anchor, Band, HEIGHT, Item, Orientation, Paint, Path, PathRole, Scene, Text, TextRole, WIDTH,
 };
@@ -66,117 +68,162 @@ impl super::Backend for PostScript<'_> {
     }
 }
 
-fn write_ps(scene: &Scene, creator: &str, out: &mut dyn Write) -> io::Result<()> {
-    let w = out;
-    w.write_all(b"%!PS-Adobe-2.0\n%%Title: ")?;
-    w.write_all(&scene.title)?;
-    writeln!(w, "\n%%Creator: {creator}")?;
-    w.write_all(b"%%CreationDate: ")?;
-    w.write_all(&scene.date)?;
-    w.write_all(b"\n")?;
+/// Output in a byte buffer handed to the writer in large blocks: most of a long
+/// profile's PostScript is `%f %f lineto` lines, and `write!` per number cost more than
+/// everything else together.
+struct Out<'w> {
+    buf: Vec<u8>,
+    w: &'w mut dyn Write,
+}
+
+const BLOCK: usize = 256 * 1024;
+
+impl Out<'_> {
+    fn b(&mut self, bytes: &[u8]) -> &mut Self {
+        self.buf.extend_from_slice(bytes);
+        self
+    }
+    /// `%f`.
+    fn f(&mut self, x: f64) -> &mut Self {
+        push_f6(&mut self.buf, x);
+        self
+    }
+    fn num(&mut self, n: Num, v: f64) -> &mut Self {
+        match n {
+            Num::Int => {
+                if v < 0.0 {
+                    self.buf.push(b'-');
+                }
+                push_u64(&mut self.buf, v.abs() as u64);
+                self
+            }
+            Num::ZeroAsInt if v == 0.0 => self.b(b"0"),
+            _ => self.f(v),
+        }
+    }
+    fn pair(&mut self, x: f64, y: f64, op: &[u8]) -> io::Result<()> {
+        self.f(x).b(b" ").f(y).b(op);
+        self.spill()
+    }
+    fn spill(&mut self) -> io::Result<()> {
+        if self.buf.len() >= BLOCK {
+            self.w.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+    fn finish(self) -> io::Result<()> {
+        self.w.write_all(&self.buf)
+    }
+}
+
+fn write_ps(scene: &Scene, creator: &str, w: &mut dyn Write) -> io::Result<()> {
+    let mut o = Out {
+        buf: Vec::with_capacity(BLOCK + 4096),
+        w,
+    };
+    o.b(b"%!PS-Adobe-2.0\n%%Title: ").b(&scene.title);
+    o.b(b"\n%%Creator: ").b(creator.as_bytes());
+    o.b(b"\n%%CreationDate: ").b(&scene.date).b(b"\n");
     if let Some(width) = scene.media.eps_width {
         let s = width / WIDTH;
-        writeln!(
-            w,
-            "%%BoundingBox: 0 0 {} {}",
+        let bbox = format!(
+            "%%BoundingBox: 0 0 {} {}\n",
             (WIDTH * s + 0.5) as i32,
             (HEIGHT * s + 0.5) as i32
-        )?;
-        writeln!(w, "%%EndComments\n{s:.6} {s:.6} scale")?;
+        );
+        o.b(bbox.as_bytes()).b(b"%%EndComments\n");
+        o.f(s).b(b" ").f(s).b(b" scale\n");
     } else {
-        w.write_all(b"%%EndComments\n")?;
-        orientation(w, scene.media.orientation)?;
+        o.b(b"%%EndComments\n");
+        orientation(&mut o, scene.media.orientation);
     }
-    w.write_all(
+    o.b(
         b"/HE10 /Helvetica findfont 10 scalefont def\n/HE12 /Helvetica findfont 12 scalefont def\n",
-    )?;
+    );
     for (k, page) in scene.pages.iter().enumerate() {
         if k > 0 {
             // hp2ps re-emits the printer-page placement even in an EPS file.
-            w.write_all(b"showpage\n")?;
-            orientation(w, scene.media.orientation)?;
+            o.b(b"showpage\n");
+            orientation(&mut o, scene.media.orientation);
         }
         for item in &page.items {
             match item {
-                Item::Path(p) => write_path(w, p)?,
-                Item::Text(t) => write_text(w, t)?,
-                Item::Band(b) => write_band(w, b)?,
+                Item::Path(p) => write_path(&mut o, p),
+                Item::Text(t) => write_text(&mut o, t),
+                Item::Band(b) => write_band(&mut o, b)?,
             }
+            o.spill()?;
         }
     }
-    w.write_all(b"showpage\n")
+    o.b(b"showpage\n");
+    o.finish()
 }
 
-fn orientation(w: &mut dyn Write, o: Orientation) -> io::Result<()> {
-    match o {
-        Orientation::Landscape => writeln!(
-            w,
-            "-90 rotate\n{:.6} {:.6} translate",
-            -(WIDTH + 108.0),
-            72.0
-        ),
-        Orientation::Portrait => writeln!(w, "{:.6} {:.6} translate", 72.0, 108.0),
-    }
+fn orientation(o: &mut Out<'_>, orientation: Orientation) {
+    match orientation {
+        Orientation::Landscape => o
+            .b(b"-90 rotate\n")
+            .f(-(WIDTH + 108.0))
+            .b(b" ")
+            .f(72.0)
+            .b(b" translate\n"),
+        Orientation::Portrait => o.f(72.0).b(b" ").f(108.0).b(b" translate\n"),
+    };
 }
 
-fn num(w: &mut dyn Write, n: Num, v: f64) -> io::Result<()> {
-    match n {
-        Num::Int => write!(w, "{}", v as i64),
-        Num::ZeroAsInt if v == 0.0 => w.write_all(b"0"),
-        _ => write!(w, "{v:.6}"),
-    }
-}
-
-fn paint(w: &mut dyn Write, p: Paint, gray_decimals: usize) -> io::Result<()> {
+fn paint(o: &mut Out<'_>, p: Paint, gray_decimals: usize) {
     match p {
-        Paint::Gray(g) => writeln!(w, "{g:.gray_decimals$} setgray"),
-        Paint::Rgb(r, g, b) => writeln!(w, "{r:.6} {g:.6} {b:.6} setrgbcolor"),
-    }
+        Paint::Gray(g) if gray_decimals == 6 => o.f(g).b(b" setgray\n"),
+        Paint::Gray(g) => o.b(format!("{g:.gray_decimals$} setgray\n").as_bytes()),
+        Paint::Rgb(r, g, b) => o.f(r).b(b" ").f(g).b(b" ").f(b).b(b" setrgbcolor\n"),
+    };
 }
 
-fn fill_and_stroke(w: &mut dyn Write, fill: Option<Paint>, decimals: usize) -> io::Result<()> {
+fn fill_and_stroke(o: &mut Out<'_>, fill: Option<Paint>, decimals: usize) {
     if let Some(p) = fill {
-        w.write_all(b"gsave\n")?;
-        paint(w, p, decimals)?;
-        w.write_all(b"fill\ngrestore\n")?;
+        o.b(b"gsave\n");
+        paint(o, p, decimals);
+        o.b(b"fill\ngrestore\n");
     }
-    w.write_all(b"stroke\n")
+    o.b(b"stroke\n");
 }
 
-fn write_path(w: &mut dyn Write, p: &Path) -> io::Result<()> {
+fn write_path(o: &mut Out<'_>, p: &Path) {
     let st = style(p.role);
     if st.newpath {
-        w.write_all(b"newpath\n")?;
+        o.b(b"newpath\n");
     }
-    num(w, st.start, p.start.x)?;
-    w.write_all(b" ")?;
-    num(w, st.start, p.start.y)?;
-    w.write_all(b" moveto\n")?;
+    o.num(st.start, p.start.x)
+        .b(b" ")
+        .num(st.start, p.start.y)
+        .b(b" moveto\n");
     for s in &p.steps {
-        num(w, st.steps, s.x)?;
-        w.write_all(b" ")?;
-        num(w, st.steps, s.y)?;
-        w.write_all(b" rlineto\n")?;
+        o.num(st.steps, s.x)
+            .b(b" ")
+            .num(st.steps, s.y)
+            .b(b" rlineto\n");
     }
     if p.closed {
-        w.write_all(b"closepath\n")?;
+        o.b(b"closepath\n");
     }
     if st.sets_width {
-        writeln!(w, "{:.6} setlinewidth", p.line_width)?;
+        o.f(p.line_width).b(b" setlinewidth\n");
     }
-    fill_and_stroke(w, p.fill, st.gray_decimals)
+    fill_and_stroke(o, p.fill, st.gray_decimals);
 }
 
-fn write_band(w: &mut dyn Write, b: &Band) -> io::Result<()> {
+fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
     let mut pts = b.outline();
     if let Some(p) = pts.next() {
-        writeln!(w, "{:.6} {:.6} moveto", p.x, p.y)?;
+        o.pair(p.x, p.y, b" moveto\n")?;
     }
     for p in pts {
-        writeln!(w, "{:.6} {:.6} lineto", p.x, p.y)?;
+        o.pair(p.x, p.y, b" lineto\n")?;
     }
-    w.write_all(b"closepath\n")?;
-    fill_and_stroke(w, Some(b.fill), 6)
+    o.b(b"closepath\n");
+    fill_and_stroke(o, Some(b.fill), 6);
+    Ok(())
 }
 
 /// Which characters a role's text escapes. hp2ps escapes parentheses in the title,
@@ -197,64 +244,52 @@ fn escaped(role: TextRole, text: &[u8]) -> Vec<u8> {
     out
 }
 
-fn write_text(w: &mut dyn Write, t: &Text) -> io::Result<()> {
-    let font = t.size.points();
+fn write_text(o: &mut Out<'_>, t: &Text) {
+    let font: &[u8] = match t.size.points() {
+        10 => b"HE10",
+        _ => b"HE12",
+    };
     let s = escaped(t.role, &t.text);
     let (x, y) = (t.at.x, t.at.y);
     if t.vertical {
         // Rotated legend whose end sits at `at`.
-        writeln!(w, "gsave\nHE{font} setfont")?;
-        string(w, &s)?;
-        return writeln!(
-            w,
-            "\ndup stringwidth pop\n{y:.6}\nexch sub\n{x:.6} exch\ntranslate\n90 rotate\n0 0 moveto\nshow\ngrestore"
-        );
+        o.b(b"gsave\n")
+            .b(font)
+            .b(b" setfont\n(")
+            .b(&s)
+            .b(b")\ndup stringwidth pop\n");
+        o.f(y)
+            .b(b"\nexch sub\n")
+            .f(x)
+            .b(b" exch\ntranslate\n90 rotate\n0 0 moveto\nshow\ngrestore\n");
+        return;
     }
-    writeln!(w, "HE{font} setfont")?;
+    o.b(font).b(b" setfont\n");
     match (t.role, t.anchor) {
         (TextRole::Area, Anchor::Start) => {
-            writeln!(w, "{x:.6} {y:.6} moveto")?;
-            string(w, &s)?;
-            w.write_all(b"\nshow\n")
+            o.f(x).b(b" ").f(y).b(b" moveto\n(").b(&s).b(b")\nshow\n");
         }
         (_, Anchor::Start) => {
-            writeln!(w, "{x:.6} {y:.6} moveto")?;
-            string(w, &s)?;
-            w.write_all(b" show\n")
+            o.f(x).b(b" ").f(y).b(b" moveto\n(").b(&s).b(b") show\n");
         }
         (TextRole::TickLabel, Anchor::Middle) => {
-            string(w, &s)?;
-            writeln!(
-                w,
-                "\ndup stringwidth pop\n2 div\n{x:.6} exch sub\n{y:.6} moveto\nshow"
-            )
+            o.b(b"(").b(&s).b(b")\ndup stringwidth pop\n2 div\n");
+            o.f(x).b(b" exch sub\n").f(y).b(b" moveto\nshow\n");
         }
         (_, Anchor::Middle) => {
-            string(w, &s)?;
-            writeln!(
-                w,
-                "\ndup stringwidth pop\n2 div\n{x:.6}\nexch sub\n{y:.6} moveto\nshow"
-            )
+            o.b(b"(").b(&s).b(b")\ndup stringwidth pop\n2 div\n");
+            o.f(x).b(b"\nexch sub\n").f(y).b(b" moveto\nshow\n");
         }
         (TextRole::TickLabel, Anchor::End) => {
-            string(w, &s)?;
-            writeln!(
-                w,
-                "\ndup stringwidth\n2 div\n{y:.6} exch sub\nexch\n{x:.6} exch sub\nexch\nmoveto\nshow"
-            )
+            o.b(b"(").b(&s).b(b")\ndup stringwidth\n2 div\n");
+            o.f(y)
+                .b(b" exch sub\nexch\n")
+                .f(x)
+                .b(b" exch sub\nexch\nmoveto\nshow\n");
         }
         (_, Anchor::End) => {
-            string(w, &s)?;
-            writeln!(
-                w,
-                "\ndup stringwidth pop\n{x:.6}\nexch sub\n{y:.6} moveto\nshow"
-            )
+            o.b(b"(").b(&s).b(b")\ndup stringwidth pop\n");
+            o.f(x).b(b"\nexch sub\n").f(y).b(b" moveto\nshow\n");
         }
     }
-}
-
-fn string(w: &mut dyn Write, s: &[u8]) -> io::Result<()> {
-    w.write_all(b"(")?;
-    w.write_all(s)?;
-    w.write_all(b")")
 }

@@ -224,9 +224,29 @@ fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
     Args::parse_from(std::iter::once(OsString::from("hpgraph")).chain(normalised))
 }
 
+/// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks).
+struct Timings(Option<std::time::Instant>);
+
+impl Timings {
+    fn start() -> Self {
+        Timings(std::env::var_os("HPGRAPH_TIMINGS").map(|_| std::time::Instant::now()))
+    }
+    fn lap(&mut self, stage: &str) {
+        if let Some(t) = &mut self.0 {
+            eprintln!(
+                "hpgraph: {stage}: {:.1} ms",
+                t.elapsed().as_secs_f64() * 1e3
+            );
+            *t = std::time::Instant::now();
+        }
+    }
+}
+
 fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
     let name = plan.input.display();
+    let mut timings = Timings::start();
     let parsed = read_profile(&plan.input)?;
+    timings.lap("parse");
     for w in &parsed.warnings {
         match w.line {
             Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
@@ -253,6 +273,7 @@ fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
             source,
         })?,
     }
+    timings.lap("write");
     if let Some(path) = &plan.aux {
         sink::write_file(path, |w| auxfile::write(&selection, w))
             .with_context(|| format!("{}: cannot write the .aux file", path.display()))?;

@@ -142,7 +142,7 @@ fn quoted(i: &[u8]) -> Option<(Vec<u8>, usize)> {
 }
 
 fn line_end(i: &[u8]) -> usize {
-    i.iter().position(|&b| b == b'\n').unwrap_or(i.len())
+    memchr::memchr(b'\n', i).unwrap_or(i.len())
 }
 
 /// Keyword lookup: exact and case-sensitive, as hp2ps does it.
@@ -157,6 +157,46 @@ fn keyword(w: &[u8]) -> Option<Result<Header, Timed>> {
         b"MARK" => Err(Timed::Mark),
         _ => return None,
     })
+}
+
+/// The common line, `name<TAB>digits`, recognised without the general grammar. Returns
+/// `None` for anything else (keywords, decimals, odd spacing), which then goes through
+/// [`record`]; both agree on every line this accepts.
+#[inline]
+pub fn fast_point(line: &[u8]) -> Option<(&[u8], f64)> {
+    let mut end = line.len();
+    if end > 0 && line[end - 1] == b'\r' {
+        end -= 1;
+    }
+    let mut i = end;
+    let mut value: u64 = 0;
+    let mut scale: u64 = 1;
+    while i > 0 && line[i - 1].is_ascii_digit() {
+        if end - i == 15 {
+            return None; // beyond exact u64 → f64 in this loop; let the slow path read it
+        }
+        value += u64::from(line[i - 1] - b'0') * scale;
+        scale *= 10;
+        i -= 1;
+    }
+    if i == end || i == 0 || !matches!(line[i - 1], b'\t' | b' ') {
+        return None;
+    }
+    let mut name_end = i - 1;
+    while name_end > 0 && is_blank(line[name_end - 1]) {
+        name_end -= 1;
+    }
+    let name = &line[..name_end];
+    let first = *name.first()?;
+    if is_blank(first) || (first.is_ascii_uppercase() && keyword(word_of(name)).is_some()) {
+        return None;
+    }
+    Some((name, value as f64))
+}
+
+fn word_of(s: &[u8]) -> &[u8] {
+    let end = s.iter().position(|&b| is_blank(b)).unwrap_or(s.len());
+    &s[..end]
 }
 
 /// Parses the record at the start of `input`, which runs at least to the end of its first
@@ -340,6 +380,37 @@ mod tests {
             record(b"JOB \"ab\ncd\"\nX"),
             Outcome::Done(Record::Header(Header::Job, b"ab\ncd".to_vec()), 11)
         );
+    }
+
+    #[test]
+    fn the_fast_path_agrees_with_the_grammar() {
+        for line in [
+            "(257)main\t23152",
+            "(257)main\t23152\r",
+            "Map Int String \t 0",
+            "name 7",
+            "123\t456",
+            "JOBS 7",
+            "JOB 7",
+            "BEGIN_SAMPLE 1",
+            "MARK 2",
+            " lead 5",
+            "x 1.5",
+            "x 12345678901234567890",
+            "nospace",
+            "\t5",
+            "a\tb",
+        ] {
+            if let Some((name, value)) = fast_point(line.as_bytes()) {
+                assert_eq!(
+                    record(line.as_bytes()),
+                    Outcome::Done(Record::Point { name, value }, line.len()),
+                    "{line:?}"
+                );
+            }
+        }
+        assert!(fast_point(b"a\t1").is_some());
+        assert!(fast_point(b"JOB 7").is_none());
     }
 
     #[test]

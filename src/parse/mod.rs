@@ -186,13 +186,21 @@ pub struct Parser {
     pending: Vec<(IdentId, f64)>,
     pending_line: u64,
     warnings: Vec<Warning>,
+    /// For each id, the id that followed it in the latest sample (see `intern`).
+    successor: Vec<IdentId>,
+    /// The id that started the latest sample.
+    first_guess: IdentId,
 }
+
+/// No identifier.
+const NO_ID: IdentId = IdentId::MAX;
 
 impl Parser {
     /// A parser at the start of a file.
     pub fn new() -> Self {
         Parser {
             line: 1,
+            first_guess: NO_ID,
             ..Default::default()
         }
     }
@@ -204,6 +212,14 @@ impl Parser {
         let mut pos = 0;
         while pos < buf.len() {
             let rest = &buf[pos..];
+            if let Some(nl) = memchr::memchr(b'\n', rest)
+                && let Some((name, value)) = line::fast_point(&rest[..nl])
+            {
+                self.point(name, value);
+                self.line += 1;
+                pos += nl + 1;
+                continue;
+            }
             // Without a newline in `rest` its last line may still grow.
             let complete = |used: usize| used < rest.len() || eof;
             match line::record(rest) {
@@ -288,21 +304,46 @@ impl Parser {
                 }
             }
             Record::Timed(Timed::Mark, t) => self.profile.marks.push(t),
-            Record::Point { name, value } => {
-                if self.open.is_none() && self.pending.is_empty() {
-                    self.open_line = self.line;
-                }
-                if self.pending.is_empty() {
-                    self.pending_line = self.line;
-                }
-                let id = self.intern(name);
-                self.pending.push((id, value));
-            }
+            Record::Point { name, value } => self.point(name, value),
         }
         Ok(())
     }
 
+    fn point(&mut self, name: &[u8], value: f64) {
+        if self.pending.is_empty() {
+            if self.open.is_none() {
+                self.open_line = self.line;
+            }
+            self.pending_line = self.line;
+        }
+        let id = self.intern(name);
+        self.pending.push((id, value));
+    }
+
+    /// The id of `name`, guessed first from the previous sample: the runtime writes the
+    /// names of a sample in much the same order every time, so the name that followed
+    /// the previous line's name last time is usually this one. A right guess costs one
+    /// comparison instead of a hash.
     fn intern(&mut self, name: &[u8]) -> IdentId {
+        let prev = self.pending.last().map_or(NO_ID, |&(id, _)| id);
+        let guess = if prev == NO_ID {
+            self.first_guess
+        } else {
+            self.successor.get(prev as usize).copied().unwrap_or(NO_ID)
+        };
+        let id = match self.profile.names.get(guess as usize) {
+            Some(n) if **n == *name => guess,
+            _ => self.lookup(name),
+        };
+        if prev == NO_ID {
+            self.first_guess = id;
+        } else {
+            self.successor[prev as usize] = id;
+        }
+        id
+    }
+
+    fn lookup(&mut self, name: &[u8]) -> IdentId {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
@@ -310,6 +351,7 @@ impl Parser {
         self.ids.insert(name.into(), id);
         self.profile.names.push(name.into());
         self.profile.series.push(Series::default());
+        self.successor.push(NO_ID);
         id
     }
 
@@ -330,6 +372,15 @@ impl Parser {
             self.ids.remove(&name);
         }
         self.profile.series.truncate(self.committed_names);
+        self.successor.truncate(self.committed_names);
+        for s in &mut self.successor {
+            if *s as usize >= self.committed_names {
+                *s = NO_ID;
+            }
+        }
+        if self.first_guess as usize >= self.committed_names {
+            self.first_guess = NO_ID;
+        }
     }
 
     /// Ends the input: drops an unfinished last sample and checks the header.
@@ -376,11 +427,11 @@ impl Parser {
 }
 
 fn line_len(b: &[u8]) -> usize {
-    b.iter().position(|&c| c == b'\n').unwrap_or(b.len())
+    memchr::memchr(b'\n', b).unwrap_or(b.len())
 }
 
 fn count_newlines(b: &[u8]) -> u64 {
-    b.iter().filter(|&&c| c == b'\n').count() as u64
+    memchr::memchr_iter(b'\n', b).count() as u64
 }
 
 /// Parses a whole profile held in memory.
