@@ -73,7 +73,7 @@ fn matches_glibc_on_millions_of_values() {
         5e-324,
         2.5e-7,
         1e15,
-        123456789.123456789,
+        123_456_789.123_456_79,
         1e29,
     ] {
         check(x, &mut bad);
