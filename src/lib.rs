@@ -18,7 +18,7 @@
 //!            BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\nmain\t1200\nEND_SAMPLE 1.00\n";
 //! let profile = hpgraph::parse::parse(hp).unwrap().profile;
 //! let (selection, scene) = hpgraph::render(
-//!     &profile, None, &Default::default(), &hpgraph::layout::LayoutOptions::default());
+//!     profile, None, &Default::default(), &hpgraph::layout::LayoutOptions::default());
 //! assert_eq!(selection.bands.len(), 1);
 //! assert_eq!(scene.pages.len(), 1);
 //! ```
@@ -36,14 +36,15 @@ pub mod sink;
 
 pub use error::Error;
 
-/// Selects the bands of `profile` and lays them out.
+/// Selects the bands of `profile` and lays them out (consuming the profile: see
+/// [`layout::layout`]).
 pub fn render(
-    profile: &profile::Profile,
+    profile: profile::Profile,
     aux: Option<&auxfile::Aux>,
     select: &select::SelectOptions,
     layout: &layout::LayoutOptions,
 ) -> (select::Selection, scene::Scene) {
-    let selection = select::select(profile, aux, select);
+    let selection = select::select(&profile, aux, select);
     let scene = layout::layout(profile, &selection, layout);
     (selection, scene)
 }

@@ -6,6 +6,7 @@
 //! idioms, keyed by the item's role in the scene.
 
 use std::io::{self, Write};
+use std::rc::Rc;
 
 use super::fixed::{push_f6, push_u64};
 
@@ -74,6 +75,43 @@ impl super::Backend for PostScript<'_> {
 struct Out<'w> {
     buf: Vec<u8>,
     w: &'w mut dyn Write,
+    /// Formatted x coordinates of the bands.
+    xs: CurveText,
+    /// Formatted top curve of the latest band: the next band's bottom curve.
+    top: CurveText,
+    bottom: CurveText,
+}
+
+/// The `%f` text of every value of one array, remembered by the array's address. Bands
+/// share their arrays (one band's top is the next one's bottom, and all share the x
+/// coordinates), so each curve is formatted once instead of twice per band.
+#[derive(Default)]
+struct CurveText {
+    of: Option<Rc<[f64]>>,
+    text: Vec<u8>,
+    /// End of each value's text in `text`.
+    ends: Vec<u32>,
+}
+
+impl CurveText {
+    fn holds(&self, values: &Rc<[f64]>) -> bool {
+        self.of.as_ref().is_some_and(|v| Rc::ptr_eq(v, values))
+    }
+
+    fn fill(&mut self, values: &Rc<[f64]>) {
+        self.text.clear();
+        self.ends.clear();
+        for &v in values.iter() {
+            push_f6(&mut self.text, v);
+            self.ends.push(self.text.len() as u32);
+        }
+        self.of = Some(values.clone());
+    }
+
+    fn get(&self, i: usize) -> &[u8] {
+        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
+        &self.text[start..self.ends[i] as usize]
+    }
 }
 
 const BLOCK: usize = 256 * 1024;
@@ -101,10 +139,6 @@ impl Out<'_> {
             _ => self.f(v),
         }
     }
-    fn pair(&mut self, x: f64, y: f64, op: &[u8]) -> io::Result<()> {
-        self.f(x).b(b" ").f(y).b(op);
-        self.spill()
-    }
     fn spill(&mut self) -> io::Result<()> {
         if self.buf.len() >= BLOCK {
             self.w.write_all(&self.buf)?;
@@ -121,6 +155,9 @@ fn write_ps(scene: &Scene, creator: &str, w: &mut dyn Write) -> io::Result<()> {
     let mut o = Out {
         buf: Vec::with_capacity(BLOCK + 4096),
         w,
+        xs: CurveText::default(),
+        top: CurveText::default(),
+        bottom: CurveText::default(),
     };
     o.b(b"%!PS-Adobe-2.0\n%%Title: ").b(&scene.title);
     o.b(b"\n%%Creator: ").b(creator.as_bytes());
@@ -213,13 +250,37 @@ fn write_path(o: &mut Out<'_>, p: &Path) {
     fill_and_stroke(o, p.fill, st.gray_decimals);
 }
 
+/// The band's outline (see [`Band::outline`]) from cached curve texts.
 fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
-    let mut pts = b.outline();
-    if let Some(p) = pts.next() {
-        o.pair(p.x, p.y, b" moveto\n")?;
+    if !o.xs.holds(&b.xs) {
+        o.xs.fill(&b.xs);
     }
-    for p in pts {
-        o.pair(p.x, p.y, b" lineto\n")?;
+    if o.top.holds(&b.lower) {
+        std::mem::swap(&mut o.top, &mut o.bottom);
+    } else if !o.bottom.holds(&b.lower) {
+        o.bottom.fill(&b.lower);
+    }
+    o.top.fill(&b.upper);
+    let n = b.xs.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let line = |o: &mut Out<'_>, i: usize, upper: bool, op: &[u8]| {
+        let y = if upper { o.top.get(i) } else { o.bottom.get(i) };
+        o.buf.extend_from_slice(o.xs.get(i));
+        o.buf.push(b' ');
+        o.buf.extend_from_slice(y);
+        o.buf.extend_from_slice(op);
+    };
+    line(o, 0, false, b" moveto\n");
+    for i in 0..n {
+        line(o, i, false, b" lineto\n");
+        o.spill()?;
+    }
+    line(o, n - 1, true, b" lineto\n");
+    for i in (0..n).rev() {
+        line(o, i, true, b" lineto\n");
+        o.spill()?;
     }
     o.b(b"closepath\n");
     fill_and_stroke(o, Some(b.fill), 6);

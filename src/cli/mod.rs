@@ -259,7 +259,7 @@ fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
     };
     let (select_opts, layout_opts) = args.options();
     let (selection, scene) =
-        crate::render(&parsed.profile, aux.as_ref(), &select_opts, &layout_opts);
+        crate::render(parsed.profile, aux.as_ref(), &select_opts, &layout_opts);
     let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
     let backend = PostScript { creator: &creator };
     let draw = |w: &mut dyn Write| backend.write(&scene, w);

@@ -12,12 +12,12 @@ pub mod ticks;
 
 use std::rc::Rc;
 
-use crate::profile::Profile;
+use crate::profile::{Profile, Series};
 use crate::scene::{
     Anchor, Band, FontSize, HEIGHT, Item, Media, Page, Path, PathRole, Point, Scene, Text,
     TextRole, WIDTH,
 };
-use crate::select::Selection;
+use crate::select::{Selection, Source};
 use text::{c_len, comma, string_size};
 
 /// Which title box to draw.
@@ -99,8 +99,12 @@ struct Frame<'a> {
     graph_height: f64,
 }
 
-/// Lays out a profile's selected bands.
-pub fn layout(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> Scene {
+/// Lays out a profile's selected bands. The profile is consumed: each identifier's data
+/// is freed as soon as its band is stacked, which keeps the peak memory of a long
+/// profile near the size of its data rather than twice that.
+pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Scene {
+    let series = std::mem::take(&mut profile.series);
+    let profile = &profile;
     let big_title = match opts.title {
         TitleSize::Big => true,
         TitleSize::Small => false,
@@ -140,7 +144,7 @@ pub fn layout(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> Scene
         f.key(&mut pages, GRAPH_Y0, GRAPH_X0 + f.graph_width);
     }
     let items = &mut pages.last_mut().expect("a page").items;
-    f.bands(items);
+    f.bands(items, series);
     if opts.marks {
         f.marks(items);
     }
@@ -412,7 +416,19 @@ impl Frame<'_> {
     }
 
     /// The stacked bands: each band's scaled values are added onto the running top.
-    fn bands(&self, items: &mut Vec<Item>) {
+    fn bands(&self, items: &mut Vec<Item>, mut series: Vec<Series>) {
+        // Data of identifiers that are not drawn (trace elements, merged into OTHER).
+        let mut drawn = vec![false; series.len()];
+        for band in &self.sel.bands {
+            if let Source::Ident(id) = band.source {
+                drawn[id as usize] = true;
+            }
+        }
+        for (s, keep) in series.iter_mut().zip(drawn) {
+            if !keep {
+                *s = Series::default();
+            }
+        }
         let times = &self.profile.times;
         let n = times.len();
         let xs: Rc<[f64]> = times
@@ -423,8 +439,18 @@ impl Frame<'_> {
         let mut y = vec![0.0f64; n];
         let mut lower: Rc<[f64]> = vec![GRAPH_Y0; n].into();
         for band in &self.sel.bands {
-            for (b, v) in band.source.points(self.profile) {
-                y[b as usize] += v * scale;
+            match &band.source {
+                Source::Ident(id) => {
+                    let data = std::mem::take(&mut series[*id as usize]);
+                    for (b, v) in data.points() {
+                        y[b as usize] += v * scale;
+                    }
+                }
+                Source::Other(values) => {
+                    for (b, v) in values.iter().enumerate() {
+                        y[b] += v * scale;
+                    }
+                }
             }
             let upper: Rc<[f64]> = y.iter().map(|&v| v + GRAPH_Y0).collect();
             items.push(Item::Band(Band {
