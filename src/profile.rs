@@ -7,6 +7,9 @@
 /// Index of an identifier in [`Profile::names`] and [`Profile::series`].
 pub type IdentId = u32;
 
+/// Below this, sums of integer-valued doubles are exact.
+const EXACT: f64 = (1u64 << 52) as f64;
+
 /// A complete heap profile.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Profile {
@@ -45,12 +48,114 @@ impl Profile {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Series {
     runs: Vec<Run>,
-    values: Vec<f64>,
+    values: Values,
     /// Second and later occurrences in one sample, in file order.
     repeats: Vec<(u32, f64)>,
     /// Sample of the latest value plus one (0: none yet), to append without looking
     /// at the runs.
     next: u32,
+    /// hp2ps's integer total (see [`Series::total`]), kept up to date as points arrive
+    /// so that selecting bands need not read every point again.
+    total: i64,
+    /// Some value had a fraction or was too large for the total to be plain addition,
+    /// so totals of two parts cannot simply be added (see [`Series::append`]).
+    inexact: bool,
+}
+
+/// A series' values: whole numbers below 2^32 (heap sizes in bytes, nearly always) take
+/// four bytes each; the first value that does not fit turns the series into doubles.
+#[derive(Debug, Clone, PartialEq)]
+enum Values {
+    Narrow(Vec<u32>),
+    Wide(Vec<f64>),
+}
+
+impl Default for Values {
+    fn default() -> Self {
+        Values::Narrow(Vec::new())
+    }
+}
+
+impl Values {
+    fn len(&self) -> usize {
+        match self {
+            Values::Narrow(v) => v.len(),
+            Values::Wide(v) => v.len(),
+        }
+    }
+
+    fn get(&self, i: usize) -> f64 {
+        match self {
+            Values::Narrow(v) => f64::from(v[i]),
+            Values::Wide(v) => v[i],
+        }
+    }
+
+    fn narrow(x: f64) -> Option<u32> {
+        (x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x)).then_some(x as u32)
+    }
+
+    fn widen(&mut self) -> &mut Vec<f64> {
+        if let Values::Narrow(n) = self {
+            *self = Values::Wide(n.iter().map(|&x| f64::from(x)).collect());
+        }
+        match self {
+            Values::Wide(w) => w,
+            Values::Narrow(_) => unreachable!(),
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, x: f64) {
+        if let Values::Narrow(n) = self
+            && let Some(x) = Self::narrow(x)
+        {
+            n.push(x);
+            return;
+        }
+        self.widen().push(x);
+    }
+
+    fn extend(&mut self, other: &Values) {
+        match (&mut *self, other) {
+            (Values::Narrow(a), Values::Narrow(b)) => {
+                a.reserve_exact(b.len());
+                a.extend_from_slice(b);
+            }
+            (_, Values::Narrow(b)) => {
+                let a = self.widen();
+                a.reserve_exact(b.len());
+                a.extend(b.iter().map(|&x| f64::from(x)));
+            }
+            (_, Values::Wide(b)) => {
+                let a = self.widen();
+                a.reserve_exact(b.len());
+                a.extend_from_slice(b);
+            }
+        }
+    }
+
+    fn for_each_in(&self, start: usize, end: usize, mut f: impl FnMut(usize, f64)) {
+        match self {
+            Values::Narrow(v) => {
+                for (i, &x) in v[start..end].iter().enumerate() {
+                    f(i, f64::from(x));
+                }
+            }
+            Values::Wide(v) => {
+                for (i, &x) in v[start..end].iter().enumerate() {
+                    f(i, x);
+                }
+            }
+        }
+    }
+
+    fn shrink_to_fit(&mut self) {
+        match self {
+            Values::Narrow(v) => v.shrink_to_fit(),
+            Values::Wide(v) => v.shrink_to_fit(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,6 +170,8 @@ impl Series {
     /// Appends a point; samples must not decrease from one call to the next.
     #[inline]
     pub fn push(&mut self, sample: u32, value: f64) {
+        self.total = (self.total as f64 + value) as i64;
+        self.inexact |= value.fract() != 0.0 || value >= EXACT;
         if sample + 1 == self.next {
             self.repeats.push((sample, value));
             return;
@@ -86,7 +193,34 @@ impl Series {
 
     /// True when the identifier has no data point.
     pub fn is_empty(&self) -> bool {
-        self.values.is_empty()
+        self.values.len() == 0
+    }
+
+    /// hp2ps's total of the series: each value added in file order to an integer that
+    /// is truncated every time (`total = (i64)((double)total + value)`).
+    pub fn total(&self) -> i64 {
+        self.total
+    }
+
+    /// Calls `f(sample, value)` for every point in file order; faster than [`points`]
+    /// when the order among a sample's repeats does not matter to the caller's sums
+    /// being done per sample in file order (it does not: repeats follow their sample).
+    ///
+    /// [`points`]: Series::points
+    #[inline]
+    pub fn for_each(&self, mut f: impl FnMut(u32, f64)) {
+        if !self.repeats.is_empty() {
+            self.points().for_each(|(s, v)| f(s, v));
+            return;
+        }
+        for (k, run) in self.runs.iter().enumerate() {
+            let end = self
+                .runs
+                .get(k + 1)
+                .map_or(self.values.len(), |r| r.start as usize);
+            self.values
+                .for_each_in(run.start as usize, end, |i, v| f(run.sample + i as u32, v));
+        }
     }
 
     /// Data points `(sample, value)` in file order.
@@ -97,6 +231,35 @@ impl Series {
             index: 0,
             repeat: 0,
             pending_repeats_for: None,
+        }
+    }
+
+    /// Appends the points of `later`, whose sample numbers count from `offset`: the
+    /// series of a file read in two parts, made whole.
+    pub fn append(&mut self, later: Series, offset: u32) {
+        let base = self.values.len() as u32;
+        // Exactly once, to the final size: appending is done to every series at once
+        // when a file read in two parts is joined, and slack would add up.
+        self.runs.reserve_exact(later.runs.len());
+        self.runs.extend(later.runs.iter().map(|r| Run {
+            sample: r.sample + offset,
+            start: r.start + base,
+        }));
+        self.values.extend(&later.values);
+        self.repeats
+            .extend(later.repeats.iter().map(|&(s, v)| (s + offset, v)));
+        if later.next != 0 {
+            self.next = later.next + offset;
+        }
+        self.inexact |= later.inexact;
+        let sum = self.total as f64 + later.total as f64;
+        if self.inexact || sum >= EXACT {
+            // Truncation after every addition: only a walk in file order gives hp2ps's total.
+            let mut t = 0i64;
+            self.for_each(|_, v| t = (t as f64 + v) as i64);
+            self.total = t;
+        } else {
+            self.total += later.total;
         }
     }
 
@@ -140,7 +303,7 @@ impl Iterator for Points<'_> {
         }
         let run = s.runs[self.run];
         let sample = run.sample + (self.index as u32 - run.start);
-        let value = s.values[self.index];
+        let value = s.values.get(self.index);
         self.index += 1;
         self.pending_repeats_for = Some(sample);
         Some((sample, value))
@@ -175,6 +338,75 @@ mod tests {
             ]
         );
         assert_eq!(s.len(), 7);
+        let mut seen = Vec::new();
+        s.for_each(|a, b| seen.push((a, b)));
+        assert_eq!(seen, got);
+        assert_eq!(s.total(), 28);
+    }
+
+    #[test]
+    fn appending_a_later_part_equals_pushing_everything() {
+        let points = [
+            (0, 1.0),
+            (1, 2.0),
+            (1, 3.0),
+            (4, 0.5),
+            (5, 1.5),
+            (5, 2.0),
+            (6, 7.0),
+        ];
+        let mut whole = Series::default();
+        for &(s, v) in &points {
+            whole.push(s, v);
+        }
+        let mut first = Series::default();
+        let mut second = Series::default();
+        for &(s, v) in &points {
+            if s < 4 {
+                first.push(s, v);
+            } else {
+                second.push(s - 4, v);
+            }
+        }
+        first.append(second, 4);
+        assert_eq!(
+            first.points().collect::<Vec<_>>(),
+            whole.points().collect::<Vec<_>>()
+        );
+        assert_eq!(first.total(), whole.total());
+        assert_eq!(first.len(), whole.len());
+    }
+
+    #[test]
+    fn a_value_that_does_not_fit_four_bytes_widens_the_series_exactly() {
+        let mut s = Series::default();
+        s.push(0, 7.0);
+        s.push(1, 4294967295.0);
+        s.push(2, 4294967296.0);
+        s.push(3, 0.5);
+        s.push(4, 9.0);
+        let want = vec![
+            (0, 7.0),
+            (1, 4294967295.0),
+            (2, 4294967296.0),
+            (3, 0.5),
+            (4, 9.0),
+        ];
+        assert_eq!(s.points().collect::<Vec<_>>(), want);
+        let mut narrow = Series::default();
+        narrow.push(0, 1.0);
+        narrow.append(s, 1);
+        assert_eq!(narrow.points().count(), 6);
+        assert_eq!(narrow.points().nth(3), Some((3, 4294967296.0)));
+    }
+
+    #[test]
+    fn the_total_truncates_after_every_addition() {
+        let mut s = Series::default();
+        s.push(0, 1.5);
+        s.push(1, 1.5);
+        // (i64)(0 + 1.5) = 1, then (i64)(1 + 1.5) = 2: not 3.
+        assert_eq!(s.total(), 2);
     }
 
     #[test]
@@ -182,6 +414,13 @@ mod tests {
         let mut s = Series::default();
         s.push(3, 1.0);
         s.push(7, 2.0);
-        assert_eq!(s.points().collect::<Vec<_>>(), vec![(3, 1.0), (7, 2.0)]);
+        s.push(8, 4.0);
+        assert_eq!(
+            s.points().collect::<Vec<_>>(),
+            vec![(3, 1.0), (7, 2.0), (8, 4.0)]
+        );
+        let mut seen = Vec::new();
+        s.for_each(|a, b| seen.push((a, b)));
+        assert_eq!(seen, vec![(3, 1.0), (7, 2.0), (8, 4.0)]);
     }
 }

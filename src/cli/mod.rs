@@ -290,7 +290,7 @@ fn read_profile(input: &Input) -> Result<Parsed, Error> {
                 path: path.clone(),
                 source,
             })?;
-            parse::read(file)
+            parse::read_file(&file)
         }
     };
     result.map_err(|error| Error::Parse { path, error })

@@ -178,13 +178,7 @@ fn ident(src: &Source) -> IdentId {
 fn trace_elements(profile: &Profile, table: &mut Vec<Source>, threshold: f64) {
     let mut totals: Vec<i64> = table
         .iter()
-        .map(|src| {
-            let series = &profile.series[ident(src) as usize];
-            // hp2ps adds each value to an integer total, truncating every time.
-            series
-                .points()
-                .fold(0i64, |t, (_, v)| (t as f64 + v) as i64)
-        })
+        .map(|src| profile.series[ident(src) as usize].total())
         .collect();
     selection_sort(table, &mut totals);
     let grand: f64 = totals.iter().map(|&t| t as f64).sum();
@@ -254,9 +248,7 @@ fn limit_bands(profile: &Profile, table: &mut Vec<Source>, limit: usize) {
     let merged = table.len() - limit + 1;
     let mut other = vec![0.0; profile.samples()];
     for src in table.drain(..merged) {
-        for (b, v) in src.points(profile) {
-            other[b as usize] += v;
-        }
+        profile.series[ident(&src) as usize].for_each(|b, v| other[b as usize] += v);
     }
     table.insert(0, Source::Other(other));
 }
