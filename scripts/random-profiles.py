@@ -26,7 +26,7 @@ def name(rng, i):
 
 
 def profile(rng):
-    n_names = rng.choice([1, 2, 3, 5, 8, 19, 20, 21, 25, 30, 45])
+    n_names = rng.choice([1, 2, 3, 5, 8, 19, 20, 21, 25, 30, 45, 70, 150, 300])
     names = [name(rng, i) for i in range(n_names)]
     # Names that share hash buckets: "a" and "d<+" both hash to 97.
     if rng.random() < 0.3:

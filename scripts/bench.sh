@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Benchmarks hpgraph against hp2ps on the same files in the same run.
+#
+# Generates a wide profile (5,000 samples x 400 bands of 3,000 names) and a long one
+# (100,000 samples x 25 bands) with examples/gen-profile, then for each file times
+# `wc -l` (the floor: reading the file once), hp2ps (when installed) and hpgraph, each
+# run in a scratch folder of its own writing FILE.ps and FILE.aux as in normal use, and
+# prints the median wall time, the ratio to hp2ps and the peak RSS. It also checks that
+# both programs wrote the same PostScript (%%Creator aside) and .aux.
+#
+# usage: scripts/bench.sh [--runs N] [--hp2ps-runs N] [--keep DIR]
+# Needs GNU time (/usr/bin/time, Debian package time) for peak RSS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+runs=5 ref_runs=3 keep=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs=$2; shift 2 ;;
+    --hp2ps-runs) ref_runs=$2; shift 2 ;;
+    --keep) keep=$2; shift 2 ;;
+    *) echo "unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[ -x /usr/bin/time ] || { echo "needs GNU time: apt-get install time" >&2; exit 1; }
+
+cargo build --release --quiet --bin hpgraph --example gen-profile
+hpgraph=$PWD/target/release/hpgraph
+gen=$PWD/target/release/examples/gen-profile
+work=${keep:-$(mktemp -d)}
+mkdir -p "$work"
+[ -n "$keep" ] || trap 'rm -rf "$work"' EXIT
+
+echo "generating profiles in $work"
+"$gen" 5000 400 3000 1 > "$work/wide.hp"
+"$gen" 100000 25 25 2 > "$work/long.hp"
+
+# measure NAME RUNS CMD...: runs CMD in $work/NAME.run (a fresh folder each time, so
+# every run writes new files); prints "median_seconds max_rss_kb".
+measure() {
+  local name=$1 n=$2; shift 2
+  local times=() rss=0 dir=$work/$name.run
+  for ((i = 0; i < n; i++)); do
+    rm -rf "$dir"; mkdir -p "$dir"
+    local t0 t1 r
+    t0=$(date +%s%N)
+    (cd "$dir" && /usr/bin/time -f %M -o "$work/rss" "$@" > /dev/null)
+    t1=$(date +%s%N)
+    times+=("$(( (t1 - t0) / 1000 ))")
+    r=$(tail -n 1 "$work/rss")
+    (( r > rss )) && rss=$r
+  done
+  local median
+  median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+  awk -v us="$median" -v rss="$rss" 'BEGIN {printf "%.4f %d\n", us / 1e6, rss}'
+}
+
+printf '\n%-5s %8s %9s %9s %9s %8s %10s %10s %9s %s\n' \
+  file MB "wc -l s" "hp2ps s" "hpgraph s" ratio "hp2ps RSS" "ours RSS" "x floor" same
+for f in wide long; do
+  hp=$work/$f.hp
+  mb=$(awk -v b="$(stat -c %s "$hp")" 'BEGIN {printf "%.0f", b / 1048576}')
+  read -r floor _ < <(measure "$f-wc" "$runs" wc -l "$hp")
+  read -r ours ours_rss < <(measure "$f-ours" "$runs" "$hpgraph" "$hp")
+  if command -v hp2ps > /dev/null; then
+    read -r ref ref_rss < <(measure "$f-ref" "$ref_runs" hp2ps "$hp")
+    ratio=$(awk -v a="$ref" -v b="$ours" 'BEGIN {printf "%.1fx", a / b}')
+    if cmp -s <(grep -av '^%%Creator' "$work/$f-ref.run/$f.ps") <(grep -av '^%%Creator' "$work/$f-ours.run/$f.ps") \
+       && cmp -s "$work/$f-ref.run/$f.aux" "$work/$f-ours.run/$f.aux"; then
+      same=identical
+    else
+      same=DIFFERENT
+    fi
+  else
+    ref=- ref_rss=- ratio=- same="(hp2ps not installed)"
+  fi
+  over=$(awk -v a="$ours" -v b="$floor" 'BEGIN {printf "%.1f", a / b}')
+  printf '%-5s %8s %9s %9s %9s %8s %10s %10s %9s %s\n' \
+    "$f" "$mb" "$floor" "$ref" "$ours" "$ratio" "$ref_rss" "$ours_rss" "$over" "$same"
+done
+echo
+echo "seconds are medians of $runs runs (hp2ps: $ref_runs); RSS is the peak in KiB;"
+echo "'x floor' is hpgraph's time over wc -l's. Targets: >= 20x on wide, >= 100x on long,"
+echo "RSS no more than hp2ps's."
