@@ -84,14 +84,18 @@ struct Out<'w> {
 
 /// The `%f` text of every value of one array, remembered by the array's address. Bands
 /// share their arrays (one band's top is the next one's bottom, and all share the x
-/// coordinates), so each curve is formatted once instead of twice per band.
+/// coordinates), so each curve is formatted once instead of twice per band. Each text
+/// sits in a fixed 16-byte slot so that a line is put together with copies of constant
+/// size; a value whose text is longer (beyond ±10^8) is formatted where it is used.
 #[derive(Default)]
 struct CurveText {
     of: Option<Rc<[f64]>>,
-    text: Vec<u8>,
-    /// End of each value's text in `text`.
-    ends: Vec<u32>,
+    slots: Vec<[u8; SLOT]>,
+    /// Length of each text, or 0 when it did not fit its slot.
+    lens: Vec<u8>,
 }
+
+const SLOT: usize = 16;
 
 impl CurveText {
     fn holds(&self, values: &Rc<[f64]>) -> bool {
@@ -99,19 +103,50 @@ impl CurveText {
     }
 
     fn fill(&mut self, values: &Rc<[f64]>) {
-        self.text.clear();
-        self.ends.clear();
+        self.slots.clear();
+        self.lens.clear();
+        let mut text = Vec::with_capacity(32);
         for &v in values.iter() {
-            push_f6(&mut self.text, v);
-            self.ends.push(self.text.len() as u32);
+            text.clear();
+            push_f6(&mut text, v);
+            let mut slot = [0u8; SLOT];
+            if text.len() <= SLOT {
+                slot[..text.len()].copy_from_slice(&text);
+                self.lens.push(text.len() as u8);
+            } else {
+                self.lens.push(0);
+            }
+            self.slots.push(slot);
         }
         self.of = Some(values.clone());
     }
+}
 
-    fn get(&self, i: usize) -> &[u8] {
-        let start = if i == 0 { 0 } else { self.ends[i - 1] as usize };
-        &self.text[start..self.ends[i] as usize]
+/// Appends `x y<op>` for point `i` of the curves `xs` and `ys`.
+#[inline]
+fn point_line(buf: &mut Vec<u8>, xs: &CurveText, ys: &CurveText, i: usize, op: &[u8; 8]) {
+    let (xl, yl) = (xs.lens[i] as usize, ys.lens[i] as usize);
+    if xl == 0 || yl == 0 {
+        let (x, y) = (
+            xs.of.as_ref().expect("filled")[i],
+            ys.of.as_ref().expect("filled")[i],
+        );
+        push_f6(buf, x);
+        buf.push(b' ');
+        push_f6(buf, y);
+        buf.extend_from_slice(op);
+        return;
     }
+    // Constant-size copies into a line, then one copy of the line and a cut to length.
+    let mut line = [0u8; 2 * SLOT + 1 + 8];
+    line[..SLOT].copy_from_slice(&xs.slots[i]);
+    line[xl] = b' ';
+    line[xl + 1..xl + 1 + SLOT].copy_from_slice(&ys.slots[i]);
+    let end = xl + 1 + yl;
+    line[end..end + 8].copy_from_slice(op);
+    let start = buf.len();
+    buf.extend_from_slice(&line);
+    buf.truncate(start + end + 8);
 }
 
 const BLOCK: usize = 256 * 1024;
@@ -265,21 +300,16 @@ fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
     if n == 0 {
         return Ok(());
     }
-    let line = |o: &mut Out<'_>, i: usize, upper: bool, op: &[u8]| {
-        let y = if upper { o.top.get(i) } else { o.bottom.get(i) };
-        o.buf.extend_from_slice(o.xs.get(i));
-        o.buf.push(b' ');
-        o.buf.extend_from_slice(y);
-        o.buf.extend_from_slice(op);
-    };
-    line(o, 0, false, b" moveto\n");
+    const MOVETO: &[u8; 8] = b" moveto\n";
+    const LINETO: &[u8; 8] = b" lineto\n";
+    point_line(&mut o.buf, &o.xs, &o.bottom, 0, MOVETO);
     for i in 0..n {
-        line(o, i, false, b" lineto\n");
+        point_line(&mut o.buf, &o.xs, &o.bottom, i, LINETO);
         o.spill()?;
     }
-    line(o, n - 1, true, b" lineto\n");
+    point_line(&mut o.buf, &o.xs, &o.top, n - 1, LINETO);
     for i in (0..n).rev() {
-        line(o, i, true, b" lineto\n");
+        point_line(&mut o.buf, &o.xs, &o.top, i, LINETO);
         o.spill()?;
     }
     o.b(b"closepath\n");

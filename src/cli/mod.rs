@@ -260,6 +260,7 @@ fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
     let (select_opts, layout_opts) = args.options();
     let (selection, scene) =
         crate::render(parsed.profile, aux.as_ref(), &select_opts, &layout_opts);
+    timings.lap("select and layout");
     let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
     let backend = PostScript { creator: &creator };
     let draw = |w: &mut dyn Write| backend.write(&scene, w);
