@@ -7,8 +7,8 @@
 /// Index of an identifier in [`Profile::names`] and [`Profile::series`].
 pub type IdentId = u32;
 
-/// Below this, sums of integer-valued doubles are exact.
-const EXACT: f64 = (1u64 << 52) as f64;
+/// Below this, sums of whole numbers in doubles are exact.
+const EXACT_SUM: u64 = 1 << 53;
 
 /// A complete heap profile.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -54,12 +54,9 @@ pub struct Series {
     /// Sample of the latest value plus one (0: none yet), to append without looking
     /// at the runs.
     next: u32,
-    /// hp2ps's integer total (see [`Series::total`]), kept up to date as points arrive
-    /// so that selecting bands need not read every point again.
-    total: i64,
-    /// Some value had a fraction or was too large for the total to be plain addition,
-    /// so totals of two parts cannot simply be added (see [`Series::append`]).
-    inexact: bool,
+    /// Sum of the values while they are all narrow (see [`Series::total`]), kept as
+    /// points arrive so that selecting bands need not read every point again.
+    sum: u64,
 }
 
 /// A series' values: whole numbers below 2^32 (heap sizes in bytes, nearly always) take
@@ -91,8 +88,12 @@ impl Values {
         }
     }
 
+    #[inline]
     fn narrow(x: f64) -> Option<u32> {
-        (x.fract() == 0.0 && (0.0..=f64::from(u32::MAX)).contains(&x)).then_some(x as u32)
+        // `as` saturates, so a fraction, a negative or a too large value does not
+        // survive the round trip.
+        let n = x as u32;
+        (f64::from(n) == x && x.is_sign_positive()).then_some(n)
     }
 
     fn widen(&mut self) -> &mut Vec<f64> {
@@ -105,15 +106,17 @@ impl Values {
         }
     }
 
+    /// Appends `x`; returns it as an integer if it was stored narrow.
     #[inline]
-    fn push(&mut self, x: f64) {
+    fn push(&mut self, x: f64) -> Option<u32> {
         if let Values::Narrow(n) = self
             && let Some(x) = Self::narrow(x)
         {
             n.push(x);
-            return;
+            return Some(x);
         }
         self.widen().push(x);
+        None
     }
 
     fn extend(&mut self, other: &Values) {
@@ -170,10 +173,14 @@ impl Series {
     /// Appends a point; samples must not decrease from one call to the next.
     #[inline]
     pub fn push(&mut self, sample: u32, value: f64) {
-        self.total = (self.total as f64 + value) as i64;
-        self.inexact |= value.fract() != 0.0 || value >= EXACT;
         if sample + 1 == self.next {
             self.repeats.push((sample, value));
+            if let Some(n) = Values::narrow(value) {
+                self.sum += u64::from(n);
+            } else {
+                // Not a whole number below 2^32: the plain sum is no longer the total.
+                self.values.widen();
+            }
             return;
         }
         if sample != self.next || self.runs.is_empty() {
@@ -182,7 +189,9 @@ impl Series {
                 start: self.values.len() as u32,
             });
         }
-        self.values.push(value);
+        if let Some(n) = self.values.push(value) {
+            self.sum += u64::from(n);
+        }
         self.next = sample + 1;
     }
 
@@ -197,9 +206,18 @@ impl Series {
     }
 
     /// hp2ps's total of the series: each value added in file order to an integer that
-    /// is truncated every time (`total = (i64)((double)total + value)`).
+    /// is truncated every time (`total = (i64)((double)total + value)`). While every
+    /// value is a whole number below 2^32 and the sum stays below 2^53 that is the plain
+    /// sum, kept as points arrive; otherwise the points are walked in file order.
     pub fn total(&self) -> i64 {
-        self.total
+        match self.values {
+            Values::Narrow(_) if self.sum < EXACT_SUM => self.sum as i64,
+            _ => {
+                let mut t = 0i64;
+                self.for_each(|_, v| t = (t as f64 + v) as i64);
+                t
+            }
+        }
     }
 
     /// Calls `f(sample, value)` for every point in file order; faster than [`points`]
@@ -251,16 +269,7 @@ impl Series {
         if later.next != 0 {
             self.next = later.next + offset;
         }
-        self.inexact |= later.inexact;
-        let sum = self.total as f64 + later.total as f64;
-        if self.inexact || sum >= EXACT {
-            // Truncation after every addition: only a walk in file order gives hp2ps's total.
-            let mut t = 0i64;
-            self.for_each(|_, v| t = (t as f64 + v) as i64);
-            self.total = t;
-        } else {
-            self.total += later.total;
-        }
+        self.sum += later.sum;
     }
 
     /// Releases spare capacity once parsing is done.

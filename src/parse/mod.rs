@@ -212,14 +212,21 @@ impl Parser {
     /// with `eof` set once no more will come.
     pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, ParseError> {
         let mut pos = 0;
+        // One pass over the block finds the line ends (per-line searches cost more than
+        // the rest of a typical line's work).
+        let mut ends = memchr::memchr_iter(b'\n', buf);
+        let mut next_end = ends.next();
         while pos < buf.len() {
+            while next_end.is_some_and(|e| e < pos) {
+                next_end = ends.next();
+            }
             let rest = &buf[pos..];
-            if let Some(nl) = memchr::memchr(b'\n', rest)
-                && let Some((name, value)) = line::fast_point(&rest[..nl])
+            if let Some(end) = next_end
+                && let Some((name, value)) = line::fast_point(&buf[pos..end])
             {
                 self.point(name, value);
                 self.line += 1;
-                pos += nl + 1;
+                pos = end + 1;
                 continue;
             }
             // Without a newline in `rest` its last line may still grow.
