@@ -4,6 +4,10 @@
 //! its own idiom (some numbers as integers, some with six decimals, text placed with
 //! `stringwidth` arithmetic). The [`PathStyle`] table and [`write_text`] hold those
 //! idioms, keyed by the item's role in the scene.
+//!
+//! Where hp2ps's bytes would be broken PostScript (a backslash in the job, unbalanced
+//! parentheses in the date, a line break in a header comment), this backend writes
+//! valid PostScript instead; [`repairs`] lists those strings so the user can be told.
 
 use std::io::{self, Write};
 use std::rc::Rc;
@@ -194,9 +198,12 @@ fn write_ps(scene: &Scene, creator: &str, w: &mut dyn Write) -> io::Result<()> {
         top: CurveText::default(),
         bottom: CurveText::default(),
     };
-    o.b(b"%!PS-Adobe-2.0\n%%Title: ").b(&scene.title);
+    o.b(b"%!PS-Adobe-2.0\n%%Title: ")
+        .b(&comment_text(&scene.title));
     o.b(b"\n%%Creator: ").b(creator.as_bytes());
-    o.b(b"\n%%CreationDate: ").b(&scene.date).b(b"\n");
+    o.b(b"\n%%CreationDate: ")
+        .b(&comment_text(&scene.date))
+        .b(b"\n");
     if let Some(width) = scene.media.eps_width {
         let s = width / WIDTH;
         let bbox = format!(
@@ -317,20 +324,120 @@ fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
     Ok(())
 }
 
-/// Which characters a role's text escapes. hp2ps escapes parentheses in the title,
-/// backslashes too in key names, and nothing elsewhere.
-fn escaped(role: TextRole, text: &[u8]) -> Vec<u8> {
-    let special = |c: u8| match role {
+/// Whether hp2ps escapes byte `c` in a text of this role: parentheses in the title,
+/// backslashes too in key names, nothing elsewhere.
+fn hp2ps_escapes(role: TextRole, c: u8) -> bool {
+    match role {
         TextRole::Title => c == b'(' || c == b')',
         TextRole::KeyLabel => c == b'(' || c == b')' || c == b'\\',
         _ => false,
-    };
+    }
+}
+
+/// Whether hp2ps's way of writing `text` is a PostScript string that shows `text`: no
+/// backslash left unescaped (it would start an escape sequence) and the parentheses
+/// left unescaped balanced (else the string ends early or never).
+fn hp2ps_literal_is_sound(role: TextRole, text: &[u8]) -> bool {
+    let mut depth = 0i64;
+    for &c in text {
+        if hp2ps_escapes(role, c) {
+            continue;
+        }
+        match c {
+            b'\\' => return false,
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth < 0 {
+                    return false;
+                }
+            }
+            _ => {}
+        }
+    }
+    depth == 0
+}
+
+/// The string literal's contents: as hp2ps writes it when that is sound, otherwise with
+/// every backslash and parenthesis escaped.
+fn escaped(role: TextRole, text: &[u8]) -> Vec<u8> {
+    let sound = hp2ps_literal_is_sound(role, text);
     let mut out = Vec::with_capacity(text.len() + 2);
     for &c in text {
-        if special(c) {
+        let special = if sound {
+            hp2ps_escapes(role, c)
+        } else {
+            matches!(c, b'(' | b')' | b'\\')
+        };
+        if special {
             out.push(b'\\');
         }
         out.push(c);
+    }
+    out
+}
+
+/// A header comment line (`%%Title`, `%%CreationDate`) must stay one line: a line break
+/// in the job or date would end the comment and run the rest as PostScript.
+fn comment_text(text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if text.iter().any(|&c| c < 0x20 && c != b'\t') {
+        text.iter()
+            .map(|&c| if c < 0x20 && c != b'\t' { b' ' } else { c })
+            .collect::<Vec<u8>>()
+            .into()
+    } else {
+        text.into()
+    }
+}
+
+/// A string that hp2ps would write as broken or misread PostScript, and that this
+/// backend writes differently so that the file is valid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Repair {
+    /// What the string is (`JOB`, `DATE`, …).
+    pub what: &'static str,
+    pub text: Vec<u8>,
+    /// What was done about it.
+    pub how: &'static str,
+}
+
+/// The strings of `scene` that are written differently from hp2ps to stay valid
+/// PostScript, each once.
+pub fn repairs(scene: &Scene) -> Vec<Repair> {
+    let mut out: Vec<Repair> = Vec::new();
+    let mut add = |r: Repair| {
+        if !out.contains(&r) {
+            out.push(r);
+        }
+    };
+    for (what, text) in [("JOB", &scene.title), ("DATE", &scene.date)] {
+        if comment_text(text).as_ref() != text.as_slice() {
+            add(Repair {
+                what,
+                text: text.clone(),
+                how: "line breaks replaced by spaces in the header comments",
+            });
+        }
+    }
+    for page in &scene.pages {
+        for item in &page.items {
+            if let Item::Text(t) = item
+                && !hp2ps_literal_is_sound(t.role, &t.text)
+            {
+                let what = match t.role {
+                    TextRole::Title => "JOB",
+                    TextRole::Date => "DATE",
+                    TextRole::Area | TextRole::AxisLegend => "SAMPLE_UNIT or VALUE_UNIT",
+                    TextRole::TickLabel => "a tick label",
+                    TextRole::KeyLabel => "a name",
+                };
+                add(Repair {
+                    what,
+                    text: t.text.clone(),
+                    how: "backslashes and parentheses escaped",
+                });
+            }
+        }
     }
     out
 }
@@ -382,5 +489,36 @@ fn write_text(o: &mut Out<'_>, t: &Text) {
             o.b(b"(").b(&s).b(b")\ndup stringwidth pop\n");
             o.f(x).b(b"\nexch sub\n").f(y).b(b" moveto\nshow\n");
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hp2ps_escaping_is_kept_where_it_is_sound() {
+        // Balanced parentheses are valid unescaped: hp2ps's bytes stay.
+        assert_eq!(escaped(TextRole::Date, b"Mon (1) 2024"), b"Mon (1) 2024");
+        assert_eq!(escaped(TextRole::Title, b"a (b) c"), b"a \\(b\\) c");
+        assert_eq!(escaped(TextRole::KeyLabel, b"f(x)\\g"), b"f\\(x\\)\\\\g");
+    }
+
+    #[test]
+    fn unsound_strings_are_escaped_fully() {
+        assert_eq!(escaped(TextRole::Date, b"x)y("), b"x\\)y\\(");
+        assert_eq!(
+            escaped(TextRole::Title, b"C:\\prog (1)"),
+            b"C:\\\\prog \\(1\\)"
+        );
+        assert_eq!(escaped(TextRole::AxisLegend, b"(("), b"\\(\\(");
+        assert!(hp2ps_literal_is_sound(TextRole::KeyLabel, b")(\\"));
+        assert!(!hp2ps_literal_is_sound(TextRole::Area, b"1 x )"));
+    }
+
+    #[test]
+    fn header_comments_stay_on_one_line() {
+        assert_eq!(comment_text(b"a\nshowpage\r").as_ref(), b"a showpage ");
+        assert_eq!(comment_text(b"a\tb").as_ref(), b"a\tb");
     }
 }

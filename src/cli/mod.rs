@@ -261,6 +261,14 @@ fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
     let (selection, scene) =
         crate::render(parsed.profile, aux.as_ref(), &select_opts, &layout_opts);
     timings.lap("select and layout");
+    for r in crate::backend::ps::repairs(&scene) {
+        eprintln!(
+            "hpgraph: warning: {name}: {} `{}` would be broken PostScript as hp2ps writes it; {}",
+            r.what,
+            crate::parse::shown(&r.text),
+            r.how
+        );
+    }
     let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
     let backend = PostScript { creator: &creator };
     let draw = |w: &mut dyn Write| backend.write(&scene, w);

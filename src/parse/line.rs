@@ -200,8 +200,10 @@ fn word_of(s: &[u8]) -> &[u8] {
 }
 
 /// Parses the record at the start of `input`, which runs at least to the end of its first
-/// line (a header string may continue on later lines if they are included).
-pub fn record(input: &[u8]) -> Outcome<'_> {
+/// line (a header string may continue on later lines if they are included). `complete`
+/// says that `input` holds everything that will come: without it, a header record whose
+/// last line is not yet ended asks for more rather than being judged on part of a line.
+pub fn record(input: &[u8], complete: bool) -> Outcome<'_> {
     let end = line_end(input);
     let line = &input[..end];
     let Ok((after_lead, _)) = blanks(line) else {
@@ -215,13 +217,13 @@ pub fn record(input: &[u8]) -> Outcome<'_> {
         unreachable!("word never fails")
     };
     match keyword(first) {
-        Some(Ok(header)) => header_record(input, lead + first.len(), header),
+        Some(Ok(header)) => header_record(input, lead + first.len(), header, complete),
         Some(Err(timed)) => timed_record(rest, timed, end),
         None => point_record(after_lead, end),
     }
 }
 
-fn header_record(input: &[u8], at: usize, header: Header) -> Outcome<'_> {
+fn header_record(input: &[u8], at: usize, header: Header, complete: bool) -> Outcome<'_> {
     let expected = match header {
         Header::Job => "a quoted string after JOB",
         Header::Date => "a quoted string after DATE",
@@ -241,6 +243,9 @@ fn header_record(input: &[u8], at: usize, header: Header) -> Outcome<'_> {
     };
     let after = start + used;
     let tail_end = after + line_end(&input[after..]);
+    if tail_end == input.len() && !complete {
+        return Outcome::NeedMore;
+    }
     let tail = &input[after..tail_end];
     if !tail.iter().all(|&b| is_blank(b)) {
         let found = tail.iter().copied().skip_while(|&b| is_blank(b)).collect();
@@ -323,7 +328,7 @@ mod tests {
     use super::*;
 
     fn done(s: &str) -> Record<'_> {
-        match record(s.as_bytes()) {
+        match record(s.as_bytes(), true) {
             Outcome::Done(r, _) => r,
             other => panic!("{s:?}: {other:?}"),
         }
@@ -375,9 +380,9 @@ mod tests {
 
     #[test]
     fn a_string_left_open_needs_more_lines() {
-        assert_eq!(record(b"JOB \"abc\n"), Outcome::NeedMore);
+        assert_eq!(record(b"JOB \"abc\n", true), Outcome::NeedMore);
         assert_eq!(
-            record(b"JOB \"ab\ncd\"\nX"),
+            record(b"JOB \"ab\ncd\"\nX", true),
             Outcome::Done(Record::Header(Header::Job, b"ab\ncd".to_vec()), 11)
         );
     }
@@ -403,7 +408,7 @@ mod tests {
         ] {
             if let Some((name, value)) = fast_point(line.as_bytes()) {
                 assert_eq!(
-                    record(line.as_bytes()),
+                    record(line.as_bytes(), true),
                     Outcome::Done(Record::Point { name, value }, line.len()),
                     "{line:?}"
                 );
@@ -416,14 +421,17 @@ mod tests {
     #[test]
     fn invalid_lines_say_what_was_expected() {
         assert!(matches!(
-            record(b"JOB 12"),
+            record(b"JOB 12", true),
             Outcome::Invalid { expected, .. } if expected.contains("quoted string after JOB")
         ));
-        assert!(matches!(record(b"foo"), Outcome::Invalid { .. }));
-        assert!(matches!(record(b"foo bar"), Outcome::Invalid { .. }));
-        assert!(matches!(record(b"BEGIN_SAMPLE x"), Outcome::Invalid { .. }));
+        assert!(matches!(record(b"foo", true), Outcome::Invalid { .. }));
+        assert!(matches!(record(b"foo bar", true), Outcome::Invalid { .. }));
         assert!(matches!(
-            record(b"BEGIN_SAMPLE 1.0 2"),
+            record(b"BEGIN_SAMPLE x", true),
+            Outcome::Invalid { .. }
+        ));
+        assert!(matches!(
+            record(b"BEGIN_SAMPLE 1.0 2", true),
             Outcome::Invalid { .. }
         ));
     }

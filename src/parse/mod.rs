@@ -231,7 +231,7 @@ impl Parser {
             }
             // Without a newline in `rest` its last line may still grow.
             let complete = |used: usize| used < rest.len() || eof;
-            match line::record(rest) {
+            match line::record(rest, eof) {
                 Outcome::Done(rec, used) if complete(used) => {
                     self.apply(rec)?;
                     // `used` stops before the newline that ends the record.
@@ -378,6 +378,9 @@ impl Parser {
     /// Forgets the points of a sample that will not be drawn, and the names only it used.
     fn drop_pending(&mut self) {
         self.pending.clear();
+        if self.profile.names.len() == self.committed_names {
+            return; // no new names: nothing more to undo (and no walk over all names)
+        }
         for name in self.profile.names.drain(self.committed_names..) {
             self.ids.remove(&name);
         }

@@ -31,12 +31,14 @@ pub fn hash_order(names: &[Box<[u8]>]) -> Vec<u32> {
 /// equal keys it leaves is part of hp2ps's output, so it is reproduced as is. A NaN key
 /// never compares less than anything.
 pub fn selection_sort<T, K: PartialOrd>(items: &mut [T], keys: &mut [K]) {
-    #[allow(clippy::eq_op)] // x != x finds NaN in any PartialOrd key
-    let total_order = keys.iter().all(|k| k == k);
-    if total_order {
-        selection_sort_by(items, keys, |a, b| a < b)
-    } else {
+    if items.len() < 64 {
         quadratic(items, keys, |a, b| a < b)
+    } else {
+        // Nothing is less than NaN and NaN is less than nothing, so hp2ps's scan never
+        // moves a NaN key and never stops on one unless it starts there: NaN items stay
+        // put and the others are sorted around them.
+        #[allow(clippy::eq_op)] // x == x is false exactly for NaN
+        tournament(items, keys, |a, b| a < b, |k| k == k)
     }
 }
 
@@ -48,21 +50,29 @@ pub fn selection_sort_by<T, K>(items: &mut [T], keys: &mut [K], less: impl Fn(&K
     if items.len() < 64 {
         quadratic(items, keys, less)
     } else {
-        tournament(items, keys, less)
+        tournament(items, keys, less, |_| true)
     }
 }
 
 /// The selection sort's choice at each step, `argmin` over the positions not yet placed
 /// with the first position winning ties, kept in a tree of winners. A swap changes two
-/// leaves; placing position `i` removes it.
-fn tournament<T, K>(items: &mut [T], keys: &mut [K], less: impl Fn(&K, &K) -> bool) {
+/// leaves; placing position `i` removes it. Keys that are not `comparable` (NaN) never
+/// enter the tree and their positions are skipped, which is what hp2ps's scan does.
+fn tournament<T, K>(
+    items: &mut [T],
+    keys: &mut [K],
+    less: impl Fn(&K, &K) -> bool,
+    comparable: impl Fn(&K) -> bool,
+) {
     debug_assert_eq!(items.len(), keys.len());
     const GONE: usize = usize::MAX;
     let n = items.len();
     let size = n.next_power_of_two();
     let mut tree = vec![GONE; 2 * size];
     for (i, leaf) in tree[size..size + n].iter_mut().enumerate() {
-        *leaf = i;
+        if comparable(&keys[i]) {
+            *leaf = i;
+        }
     }
     let winner = |keys: &[K], a: usize, b: usize| -> usize {
         if a == GONE {
@@ -91,6 +101,9 @@ fn tournament<T, K>(items: &mut [T], keys: &mut [K], less: impl Fn(&K, &K) -> bo
         }
     };
     for i in 0..n.saturating_sub(1) {
+        if !comparable(&keys[i]) {
+            continue;
+        }
         let m = tree[1];
         items.swap(i, m);
         keys.swap(i, m);
@@ -178,13 +191,27 @@ mod tests {
             let (mut a, mut ka) = (items.clone(), keys.clone());
             let (mut b, mut kb) = (items, keys);
             quadratic(&mut a, &mut ka, |x, y| x < y);
-            tournament(&mut b, &mut kb, |x, y| x < y);
+            tournament(&mut b, &mut kb, |x, y| x < y, |_| true);
             assert_eq!(a, b, "round {round}");
             let (mut c, mut kc) = ((0..n).collect::<Vec<_>>(), kb.clone());
             let (mut d, mut kd) = (c.clone(), kb);
             quadratic(&mut c, &mut kc, |x, y| x > y);
-            tournament(&mut d, &mut kd, |x, y| x > y);
+            tournament(&mut d, &mut kd, |x, y| x > y, |_| true);
             assert_eq!(c, d, "descending, round {round}");
+            // Floats with NaN keys here and there (hp2ps's -d on a single sample).
+            let fk: Vec<f64> = (0..n)
+                .map(|_| match next() % 4 {
+                    0 => f64::NAN,
+                    1 => f64::INFINITY,
+                    k => (k + next() % 3) as f64,
+                })
+                .collect();
+            let (mut e, mut ke) = ((0..n).collect::<Vec<_>>(), fk.clone());
+            let (mut f, mut kf) = (e.clone(), fk);
+            quadratic(&mut e, &mut ke, |x, y| x < y);
+            #[allow(clippy::eq_op)]
+            tournament(&mut f, &mut kf, |x, y| x < y, |k| k == k);
+            assert_eq!(e, f, "NaN keys, round {round}");
         }
     }
 

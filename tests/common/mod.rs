@@ -89,3 +89,25 @@ pub fn first_difference(ours: &[u8], theirs: &[u8]) -> String {
     }
     format!("lengths differ: ours {} lines, hp2ps {}", a.len(), b.len())
 }
+
+/// hp2ps's PostScript with the one repair hpgraph makes to it on purpose: a line break (or
+/// other control character) inside the job or date would end a header comment and run
+/// the rest as PostScript, so in the header hpgraph writes a space instead. Applied to
+/// hp2ps's bytes this changes nothing unless such a comment was broken.
+pub fn with_header_comments_repaired(ps: &[u8]) -> Vec<u8> {
+    let end = ps
+        .windows(14)
+        .position(|w| w == b"%%EndComments\n")
+        .unwrap_or(0);
+    let mut out = Vec::with_capacity(ps.len());
+    for (i, &c) in ps[..end].iter().enumerate() {
+        let continued = c == b'\n' && ps.get(i + 1).is_some_and(|&n| n != b'%') && i + 1 < end;
+        if continued || (c < 0x20 && c != b'\t' && c != b'\n') {
+            out.push(b' ');
+        } else {
+            out.push(c);
+        }
+    }
+    out.extend_from_slice(&ps[end..]);
+    out
+}

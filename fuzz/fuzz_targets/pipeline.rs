@@ -1,0 +1,60 @@
+//! The whole pipeline never panics: parse, select with options the fuzzer picks, lay out,
+//! write PostScript, write the .aux file and read it back for a second run with -p.
+#![no_main]
+
+use hpgraph::backend::{Backend, ps::PostScript};
+use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
+use hpgraph::scene::{Media, Orientation};
+use hpgraph::select::{NameOrder, SelectOptions};
+use hpgraph::{auxfile, parse, render};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    if data.len() < 4 {
+        return;
+    }
+    let (opts, input) = data.split_at(4);
+    let Ok(parsed) = parse::parse(input) else { return };
+    let flags = opts[0];
+    let band_limit = usize::from(opts[1] % 30);
+    let select = SelectOptions {
+        threshold: f64::from(opts[2] % 51) / 10.0,
+        by_deviation: flags & 1 != 0,
+        by_name: match (flags >> 1) & 3 {
+            1 => Some(NameOrder::Ascending),
+            2 => Some(NameOrder::Descending),
+            _ => None,
+        },
+        band_limit,
+        colour: flags & 8 != 0,
+    };
+    let layout = LayoutOptions {
+        title: match opts[3] % 3 {
+            0 => TitleSize::Auto,
+            1 => TitleSize::Small,
+            _ => TitleSize::Big,
+        },
+        key: if flags & 16 != 0 || band_limit > 20 {
+            KeyPlacement::SeparatePages
+        } else if band_limit == 0 {
+            KeyPlacement::None
+        } else {
+            KeyPlacement::Beside
+        },
+        marks: flags & 32 != 0,
+        colour: flags & 8 != 0,
+        media: Media {
+            orientation: if flags & 64 != 0 { Orientation::Portrait } else { Orientation::Landscape },
+            eps_width: (flags & 128 != 0).then_some(145.0 + f64::from(opts[3]) * 4.0),
+        },
+    };
+    let (selection, scene) = render(parsed.profile.clone(), None, &select, &layout);
+    let mut ps = Vec::new();
+    PostScript { creator: "fuzz" }.write(&scene, &mut ps).unwrap();
+    let _ = hpgraph::backend::ps::repairs(&scene);
+    let mut aux = Vec::new();
+    auxfile::write(&selection, &mut aux).unwrap();
+    let aux = auxfile::parse(&aux).expect("hpgraph reads back the .aux it writes");
+    let (_, scene) = render(parsed.profile, Some(&aux), &select, &layout);
+    PostScript { creator: "fuzz" }.write(&scene, &mut Vec::new()).unwrap();
+});

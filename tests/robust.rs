@@ -1,0 +1,365 @@
+//! Every row of the robust-input table: inputs derived from real profiles (cut, re-encoded,
+//! damaged) get a picture or a clear error, never a panic and never a partial file. Where a
+//! picture is expected to equal hp2ps's, it is compared with the golden output hp2ps
+//! wrote for the undamaged profile.
+
+mod common;
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use common::{Scratch, fixtures, hpgraph, without_creator};
+use hpgraph::parse::{WarningKind, parse};
+
+fn profile(name: &str) -> Vec<u8> {
+    fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
+}
+
+fn golden(profile: &str, tag: &str) -> Vec<u8> {
+    fs::read(fixtures().join(format!("golden/{profile}/{tag}.ps"))).unwrap()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn lines(b: &[u8]) -> Vec<&[u8]> {
+    b.split_inclusive(|&c| c == b'\n').collect()
+}
+
+/// The lines of the last complete sample, BEGIN_SAMPLE to END_SAMPLE.
+fn last_sample(hp: &[u8]) -> Vec<u8> {
+    let ls = lines(hp);
+    let begin = ls
+        .iter()
+        .rposition(|l| l.starts_with(b"BEGIN_SAMPLE"))
+        .unwrap();
+    ls[begin..].concat()
+}
+
+#[test]
+fn an_unfinished_last_sample_cut_anywhere_leaves_the_complete_samples() {
+    for name in ["Leak-hc", "ManyCC-hy", "Names-hd"] {
+        let hp = profile(name);
+        let whole = parse(&hp).unwrap();
+        // The program goes on: a next sample starts and is cut at every byte.
+        let sample = last_sample(&hp);
+        let next = [
+            b"BEGIN_SAMPLE 99.000000\n".as_slice(),
+            &sample[sample.iter().position(|&c| c == b'\n').unwrap() + 1..],
+        ]
+        .concat();
+        let end = next.windows(10).position(|w| w == b"END_SAMPLE").unwrap();
+        for cut in 1..end {
+            let damaged = [hp.as_slice(), &next[..cut]].concat();
+            let got = parse(&damaged).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
+            assert_eq!(got.profile, whole.profile, "{name} cut at {cut}");
+            assert_eq!(got.warnings.len(), 1, "{name} cut at {cut}");
+            assert_eq!(got.warnings[0].kind, WarningKind::IncompleteLastSample);
+            assert_eq!(got.warnings[0].line, Some(lines(&hp).len() as u64 + 1));
+        }
+    }
+}
+
+#[test]
+fn crlf_and_no_final_newline_read_the_same_in_every_fixture() {
+    for entry in fs::read_dir(fixtures().join("profiles")).unwrap() {
+        let hp = fs::read(entry.unwrap().path()).unwrap();
+        let want = parse(&hp).unwrap();
+        let crlf: Vec<u8> = lines(&hp)
+            .iter()
+            .flat_map(|l| [l.strip_suffix(b"\n").unwrap_or(l), b"\r\n"].concat())
+            .collect();
+        assert_eq!(parse(&crlf).unwrap(), want);
+        assert_eq!(parse(hp.strip_suffix(b"\n").unwrap()).unwrap(), want);
+    }
+}
+
+#[test]
+fn decimal_commas_integer_times_and_decimal_values_are_read() {
+    let hp = profile("MapBuild-hc");
+    let want = parse(&hp).unwrap().profile;
+    let rewrite = |f: &dyn Fn(&[u8]) -> Vec<u8>| -> Vec<u8> {
+        lines(&hp).iter().flat_map(|l| f(l)).collect()
+    };
+    // A runtime in a locale with a decimal comma.
+    let comma = rewrite(&|l| {
+        if l.starts_with(b"BEGIN_SAMPLE") || l.starts_with(b"END_SAMPLE") {
+            l.iter()
+                .map(|&c| if c == b'.' { b',' } else { c })
+                .collect()
+        } else {
+            l.to_vec()
+        }
+    });
+    assert_eq!(parse(&comma).unwrap().profile, want);
+    // Values with a fraction of zero are the same values.
+    let decimals = rewrite(&|l| {
+        if l.contains(&b'\t') {
+            [l.strip_suffix(b"\n").unwrap(), b".0\n"].concat()
+        } else {
+            l.to_vec()
+        }
+    });
+    assert_eq!(parse(&decimals).unwrap().profile, want);
+    // Integer times read as the same times written with a fraction.
+    let mut k = 0;
+    let mut int = Vec::new();
+    let mut frac = Vec::new();
+    for l in lines(&hp) {
+        if l.starts_with(b"BEGIN_SAMPLE") || l.starts_with(b"END_SAMPLE") {
+            let kw = if l.starts_with(b"BEGIN") {
+                "BEGIN_SAMPLE"
+            } else {
+                "END_SAMPLE"
+            };
+            int.extend(format!("{kw} {k}\n").bytes());
+            frac.extend(format!("{kw} {k}.0\n").bytes());
+            if kw == "END_SAMPLE" {
+                k += 1;
+            }
+        } else {
+            int.extend_from_slice(l);
+            frac.extend_from_slice(l);
+        }
+    }
+    assert_eq!(parse(&int).unwrap().profile, parse(&frac).unwrap().profile);
+}
+
+#[test]
+fn a_sample_earlier_than_the_one_before_is_skipped_with_a_warning() {
+    let hp = profile("Names-hy");
+    let ls = lines(&hp);
+    let begins: Vec<usize> = (0..ls.len())
+        .filter(|&i| ls[i].starts_with(b"BEGIN_SAMPLE"))
+        .collect();
+    // Sample 2 again, after sample 5: its time goes back.
+    let (b2, b3, b6) = (begins[2], begins[3], begins[6]);
+    let mut damaged: Vec<u8> = ls[..b6].concat();
+    damaged.extend(ls[b2..b3].concat());
+    damaged.extend(ls[b6..].concat());
+    let got = parse(&damaged).unwrap();
+    assert_eq!(got.profile, parse(&hp).unwrap().profile);
+    assert_eq!(got.warnings.len(), 1);
+    assert!(matches!(
+        got.warnings[0].kind,
+        WarningKind::SampleOutOfOrder { .. }
+    ));
+    assert_eq!(got.warnings[0].line, Some(b6 as u64 + 1));
+}
+
+#[test]
+fn no_complete_sample_is_an_error_and_writes_nothing() {
+    let hp = profile("Leak-hc");
+    let header: Vec<u8> = lines(&hp)[..4].concat();
+    let unfinished = [header.as_slice(), b"BEGIN_SAMPLE 0.00\nx\t1\n"].concat();
+    for (what, input) in [
+        ("empty", Vec::new()),
+        ("header only", header.clone()),
+        ("unfinished", unfinished),
+    ] {
+        let dir = Scratch::new("robust");
+        fs::write(dir.path("p.hp"), &input).unwrap();
+        let out = hpgraph(&dir.0, &["p.hp"], None);
+        assert_eq!(out.status.code(), Some(1), "{what}");
+        assert_eq!(
+            stderr(&out).lines().last(),
+            Some("hpgraph: p.hp: contains no samples"),
+            "{what}"
+        );
+        assert!(
+            !dir.path("p.ps").exists() && !dir.path("p.aux").exists(),
+            "{what}"
+        );
+    }
+}
+
+#[test]
+fn missing_header_lines_warn_and_draw_empty_strings() {
+    // hp2ps stops on these; with the lines present but empty it draws this golden picture.
+    let hp = fs::read(fixtures().join("edge/empty_header_strings.hp")).unwrap();
+    let without: Vec<u8> = lines(&hp)[4..].concat();
+    let dir = Scratch::new("robust");
+    let out = hpgraph(&dir.0, &[], Some(&without));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let warnings: Vec<String> = stderr(&out).lines().map(str::to_string).collect();
+    assert_eq!(
+        warnings,
+        ["JOB", "DATE", "SAMPLE_UNIT", "VALUE_UNIT"]
+            .map(|h| format!("hpgraph: warning: stdin: {h} missing; using an empty string"))
+    );
+    assert_eq!(
+        without_creator(&out.stdout),
+        golden("empty_header_strings", "default")
+    );
+}
+
+#[test]
+fn malformed_input_names_file_line_what_was_expected_and_what_was_found() {
+    let hp = profile("ManyCC-hc");
+    let n = lines(&hp).len();
+    let middle = lines(&hp)
+        .iter()
+        .position(|l| l.starts_with(b"BEGIN_SAMPLE 0.1"))
+        .unwrap_or(n / 2);
+    let insert = |extra: &[u8]| -> Vec<u8> {
+        let ls = lines(&hp);
+        [ls[..middle].concat(), extra.to_vec(), ls[middle..].concat()].concat()
+    };
+    let cases: Vec<(&str, Vec<u8>, String)> = vec![
+        (
+            "END_SAMPLE first",
+            [b"END_SAMPLE 0.00\n".as_slice(), &hp].concat(),
+            "p.hp:1: END_SAMPLE without a BEGIN_SAMPLE before it".into(),
+        ),
+        (
+            "stray token",
+            insert(b"stray\n"),
+            format!(
+                "p.hp:{}: expected `name value` or a keyword, found `stray`",
+                middle + 1
+            ),
+        ),
+        (
+            "no value",
+            insert(b"main 12 kB\n"),
+            format!(
+                "p.hp:{}: expected a number at the end of the line, found `kB`",
+                middle + 1
+            ),
+        ),
+        (
+            "garbage",
+            insert(b"\x00\x01\xfe\xff\n"),
+            format!(
+                "p.hp:{}: expected `name value` or a keyword, found `\\x00\\x01\\xfe\\xff`",
+                middle + 1
+            ),
+        ),
+        (
+            "bad time",
+            insert(b"BEGIN_SAMPLE soon\n"),
+            format!(
+                "p.hp:{}: expected a sample time after BEGIN_SAMPLE, found `soon`",
+                middle + 1
+            ),
+        ),
+        (
+            "bad header",
+            [b"JOB 12\n".as_slice(), &hp].concat(),
+            "p.hp:1: expected a quoted string after JOB, found `12`".into(),
+        ),
+        (
+            "open string",
+            [hp.as_slice(), b"DATE \"never closed\n"].concat(),
+            format!(
+                "p.hp:{}: quoted string not closed before the end of the input",
+                n + 1
+            ),
+        ),
+    ];
+    for (what, input, message) in cases {
+        let dir = Scratch::new("robust");
+        fs::write(dir.path("p.hp"), &input).unwrap();
+        fs::write(dir.path("p.ps"), b"an older picture").unwrap();
+        let out = hpgraph(&dir.0, &["p.hp"], None);
+        assert_eq!(out.status.code(), Some(1), "{what}");
+        assert_eq!(
+            stderr(&out).trim_end(),
+            format!("hpgraph: {message}"),
+            "{what}"
+        );
+        assert_eq!(
+            fs::read(dir.path("p.ps")).unwrap(),
+            b"an older picture",
+            "{what}"
+        );
+        assert!(!dir.path("p.aux").exists(), "{what}");
+        assert_eq!(
+            fs::read_dir(&dir.0).unwrap().count(),
+            2,
+            "{what}: a file was left behind"
+        );
+    }
+}
+
+#[test]
+fn a_huge_line_is_refused_early() {
+    // 200 MB without a newline: refused once a line passes 4 MiB, not read to the end.
+    let dir = Scratch::new("robust");
+    let huge = vec![b'a'; 200 << 20];
+    let start = Instant::now();
+    let out = hpgraph(&dir.0, &[], Some(&huge));
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        stderr(&out).trim_end(),
+        "hpgraph: stdin:1: line longer than 4 MiB: this is not a heap profile"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(start.elapsed() < Duration::from_secs(20));
+}
+
+#[test]
+fn hundreds_of_thousands_of_names_take_linear_time() {
+    // One name per line, two samples: every selection pass sees 200,000 names. hp2ps's
+    // own selection sort would need 2·10^10 comparisons here.
+    let mut hp = b"JOB \"many\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"b\"\n".to_vec();
+    for s in 0..2 {
+        hp.extend(format!("BEGIN_SAMPLE {s}.0\n").bytes());
+        for k in 0..200_000u32 {
+            hp.extend(format!("(x{k}) f\t{}\n", (k * 7919 + s) % 1000 + 1).bytes());
+        }
+        hp.extend(format!("END_SAMPLE {s}.0\n").bytes());
+    }
+    let dir = Scratch::new("robust");
+    fs::write(dir.path("p.hp"), &hp).unwrap();
+    for flags in [&[][..], &["-d"], &["-i-"], &["-t0", "-M"]] {
+        let start = Instant::now();
+        let mut args = flags.to_vec();
+        args.push("p.hp");
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(out.status.success(), "{flags:?}: {}", stderr(&out));
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{flags:?} took {:?}",
+            start.elapsed()
+        );
+        // -p reads back the .aux of 200,000 names.
+        let mut with_p = vec!["-p"];
+        with_p.extend_from_slice(&args);
+        assert!(hpgraph(&dir.0, &with_p, None).status.success());
+    }
+}
+
+#[test]
+fn names_with_spaces_and_special_bytes_are_kept_whole() {
+    let hp = profile("Leak-hc");
+    let name: &[u8] = b"Map Int (Maybe \\x) <&> \"q\" caf\xc3\xa9 \xff 9lives";
+    let old = lines(&hp)
+        .into_iter()
+        .find(|l| l.contains(&b'\t'))
+        .unwrap()
+        .to_vec();
+    let old_name = &old[..old.iter().position(|&c| c == b'\t').unwrap()];
+    let damaged: Vec<u8> = lines(&hp)
+        .iter()
+        .flat_map(|l| {
+            if l.starts_with(old_name) && l[old_name.len()] == b'\t' {
+                [name, &l[old_name.len()..]].concat()
+            } else {
+                l.to_vec()
+            }
+        })
+        .collect();
+    let p = parse(&damaged).unwrap().profile;
+    assert!(p.names.iter().any(|n| &**n == name));
+    let dir = Scratch::new("robust");
+    // -t0 keeps even the smallest band, -m0 -M puts every name in the key.
+    let out = hpgraph(&dir.0, &["-t0", "-m0", "-M"], Some(&damaged));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let escaped: &[u8] = b"(Map Int \\(Maybe \\\\x\\) <&> \"q\" caf\xc3\xa9 \xff 9lives) show";
+    assert!(
+        out.stdout.windows(escaped.len()).any(|w| w == escaped),
+        "key label not found whole"
+    );
+}
