@@ -1,11 +1,48 @@
 //! Backends: a [`Scene`] in, bytes out. They never see the profile.
 
 pub mod fixed;
+pub mod pdf;
 pub mod ps;
+pub mod svg;
 
 use std::io::{self, Write};
 
 use crate::scene::Scene;
+
+/// The output formats.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// PostScript, hp2ps's output (the default).
+    Ps,
+    /// Encapsulated PostScript: PostScript with a bounding box, for documents.
+    Eps,
+    /// SVG, for the web.
+    Svg,
+    /// PDF with an embedded font, for pdflatex and paper submission systems.
+    Pdf,
+}
+
+impl Format {
+    /// Every format, in the order `--help` lists them.
+    pub const ALL: [Format; 4] = [Format::Ps, Format::Eps, Format::Svg, Format::Pdf];
+
+    /// The usual file extension, which is also the format's name on the command line.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Ps => "ps",
+            Format::Eps => "eps",
+            Format::Svg => "svg",
+            Format::Pdf => "pdf",
+        }
+    }
+
+    /// The format a file name's extension asks for (case does not matter).
+    pub fn from_extension(ext: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.extension().eq_ignore_ascii_case(ext))
+    }
+}
 
 /// An output format.
 pub trait Backend {

@@ -13,7 +13,7 @@ use anyhow::Context;
 use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 
 use crate::auxfile::{self, Aux};
-use crate::backend::{Backend, ps::PostScript};
+use crate::backend::{Backend, Format, pdf::Pdf, ps::PostScript, svg::Svg};
 use crate::error::Error;
 use crate::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use crate::parse::{self, Parsed};
@@ -34,7 +34,8 @@ hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
 -t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
 several files are rendered in turn, and errors exit with 1 (usage errors with 2).";
 
-/// Renders GHC heap profiles (.hp files) as PostScript, byte for byte as hp2ps does.
+/// Renders GHC heap profiles (.hp files) as PostScript byte for byte as hp2ps does, or as
+/// EPS, SVG or PDF.
 #[derive(Debug, Parser)]
 #[command(name = "hpgraph", version, after_help = AFTER_HELP)]
 pub struct Args {
@@ -43,9 +44,15 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
 
-    /// Write the picture to FILE (- for standard output); the .aux goes beside it
+    /// Write the picture to FILE (- for standard output); its extension (.ps, .eps, .svg,
+    /// .pdf) picks the format, and the .aux goes beside it
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+
+    /// Output format, whatever the file is called; without -o the picture is ./BASE.FORMAT
+    /// [default: from -o's extension, else ps]
+    #[arg(long, value_name = "FORMAT", value_parser = ["ps", "eps", "svg", "pdf"])]
+    pub format: Option<String>,
 
     /// Big title box: job and area on two rows (-b)
     #[arg(short = 'b', long)]
@@ -133,7 +140,30 @@ fn threshold(text: &str) -> Result<f64, String> {
 }
 
 impl Args {
-    fn options(&self) -> (SelectOptions, LayoutOptions) {
+    /// The output format: `--format`, else the extension of `-o`'s file, else PostScript.
+    fn format(&self) -> Result<Format, String> {
+        if let Some(f) = &self.format {
+            return Ok(Format::from_extension(f).expect("clap checked the name"));
+        }
+        let Some(out) = self
+            .output
+            .as_deref()
+            .filter(|o| *o != std::path::Path::new("-"))
+        else {
+            return Ok(Format::Ps);
+        };
+        match out.extension().and_then(|e| e.to_str()) {
+            None => Ok(Format::Ps),
+            Some(ext) => Format::from_extension(ext).ok_or_else(|| {
+                format!(
+                    "cannot tell the format from the name `{}`: use .ps, .eps, .svg or .pdf, or --format",
+                    out.display()
+                )
+            }),
+        }
+    }
+
+    fn options(&self, format: Format) -> (SelectOptions, LayoutOptions) {
         let band_limit = self.max_bands.unwrap_or(20);
         let key = if self.multi_page || band_limit > 20 {
             KeyPlacement::SeparatePages
@@ -169,7 +199,11 @@ impl Args {
                 } else {
                     Orientation::Landscape
                 },
-                eps_width: self.eps,
+                // EPS without -e is the drawing at its own size: 9 inches wide.
+                eps_width: match format {
+                    Format::Eps => Some(self.eps.unwrap_or(crate::scene::WIDTH)),
+                    _ => self.eps,
+                },
             },
         };
         (select, layout)
@@ -179,8 +213,12 @@ impl Args {
 /// Runs hpgraph with the process's arguments.
 pub fn main() -> ExitCode {
     let args = parse_args(std::env::args_os().skip(1));
+    let format = args
+        .format()
+        .unwrap_or_else(|e| Args::command().error(ErrorKind::InvalidValue, e).exit());
+    let ext = format.extension();
     let plans: Vec<Plan> = if args.files.is_empty() {
-        vec![naming::plan(None, args.output.as_deref())]
+        vec![naming::plan(None, args.output.as_deref(), ext)]
     } else {
         if args.files.len() > 1 && args.output.is_some() {
             Args::command()
@@ -192,12 +230,12 @@ pub fn main() -> ExitCode {
         }
         args.files
             .iter()
-            .map(|f| naming::plan(Some(f), args.output.as_deref()))
+            .map(|f| naming::plan(Some(f), args.output.as_deref(), ext))
             .collect()
     };
     let mut failed = false;
     for plan in &plans {
-        if let Err(e) = render_one(&args, plan) {
+        if let Err(e) = render_one(&args, format, plan) {
             let _ = std::io::stdout().flush();
             eprintln!("hpgraph: {e:#}");
             failed = true;
@@ -242,7 +280,7 @@ impl Timings {
     }
 }
 
-fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
+fn render_one(args: &Args, format: Format, plan: &Plan) -> anyhow::Result<()> {
     let name = plan.input.display();
     let mut timings = Timings::start();
     let parsed = read_profile(&plan.input)?;
@@ -257,11 +295,15 @@ fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
         (Some(path), true) => Some(read_aux(path)?),
         _ => None,
     };
-    let (select_opts, layout_opts) = args.options();
+    let (select_opts, layout_opts) = args.options(format);
     let (selection, scene) =
         crate::render(parsed.profile, aux.as_ref(), &select_opts, &layout_opts);
     timings.lap("select and layout");
-    for r in crate::backend::ps::repairs(&scene) {
+    let repairs = match format {
+        Format::Ps | Format::Eps => crate::backend::ps::repairs(&scene),
+        _ => Vec::new(),
+    };
+    for r in repairs {
         eprintln!(
             "hpgraph: warning: {name}: {} `{}` would be broken PostScript as hp2ps writes it; {}",
             r.what,
@@ -270,7 +312,11 @@ fn render_one(args: &Args, plan: &Plan) -> anyhow::Result<()> {
         );
     }
     let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
-    let backend = PostScript { creator: &creator };
+    let backend: Box<dyn Backend> = match format {
+        Format::Ps | Format::Eps => Box::new(PostScript { creator: &creator }),
+        Format::Svg => Box::new(Svg),
+        Format::Pdf => Box::new(Pdf),
+    };
     let draw = |w: &mut dyn Write| backend.write(&scene, w);
     match &plan.output {
         Output::Stdout => sink::write_stdout(draw).map_err(|source| Error::Write {

@@ -41,8 +41,9 @@ impl Input {
 /// `./FOO.aux` (in the current folder, whatever folder FOO is in). Only the last
 /// `.`-suffix of the whole argument counts: `x.txt` reads `x.txt.hp`. `-` or no argument
 /// reads standard input and writes standard output. `output` overrides the picture's
-/// path; the `.aux` file then sits beside it.
-pub fn plan(arg: Option<&OsStr>, output: Option<&Path>) -> Plan {
+/// path; the `.aux` file then sits beside it. `ext` is the picture's extension (`ps`,
+/// or the format asked for).
+pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
     let input = match arg {
         None => Input::Stdin,
         Some(a) if a == "-" => Input::Stdin,
@@ -65,7 +66,7 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>) -> Plan {
             let stem = &stem[..stem.len() - 3];
             let base = stem.rsplit('/').next().unwrap_or(stem);
             (
-                Output::File(PathBuf::from(format!("{base}.ps"))),
+                Output::File(PathBuf::from(format!("{base}.{ext}"))),
                 Some(PathBuf::from(format!("{base}.aux"))),
             )
         }
@@ -78,7 +79,7 @@ mod tests {
     use super::*;
 
     fn files(arg: &str) -> (String, String, String) {
-        let p = plan(Some(OsStr::new(arg)), None);
+        let p = plan(Some(OsStr::new(arg)), None, "ps");
         let Input::File(i) = p.input else { panic!() };
         let Output::File(o) = p.output else { panic!() };
         (
@@ -122,15 +123,22 @@ mod tests {
 
     #[test]
     fn filter_mode_and_output_override() {
-        let p = plan(None, None);
+        let p = plan(None, None, "ps");
         assert_eq!(
             (p.input, p.output, p.aux),
             (Input::Stdin, Output::Stdout, None)
         );
-        let p = plan(Some(OsStr::new("prof.hp")), Some(Path::new("out/g.ps")));
+        let p = plan(
+            Some(OsStr::new("prof.hp")),
+            Some(Path::new("out/g.ps")),
+            "ps",
+        );
         assert_eq!(p.output, Output::File("out/g.ps".into()));
         assert_eq!(p.aux, Some("out/g.aux".into()));
-        let p = plan(Some(OsStr::new("prof.hp")), Some(Path::new("-")));
+        let p = plan(Some(OsStr::new("prof.hp")), Some(Path::new("-")), "ps");
         assert_eq!((p.output, p.aux), (Output::Stdout, None));
+        let p = plan(Some(OsStr::new("sub/prof")), None, "svg");
+        assert_eq!(p.output, Output::File("prof.svg".into()));
+        assert_eq!(p.aux, Some("prof.aux".into()));
     }
 }

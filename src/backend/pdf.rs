@@ -1,0 +1,193 @@
+//! PDF: the scene as pages with selectable text in an embedded font.
+//!
+//! Paper submission systems reject PDFs whose fonts are not embedded, so the text is set
+//! in Liberation Sans (shipped in `fonts/`, SIL Open Font License), whose widths match
+//! Helvetica's. Centred and right-aligned labels are placed with those widths, so they
+//! sit where PostScript's `stringwidth` puts them. Each scene page is a PDF page of the
+//! drawing's size (scaled to `-e`'s width when given). No clock goes into the file: the
+//! same scene gives the same bytes.
+
+use std::io::{self, Write};
+
+use printpdf::{
+    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument,
+    PdfFontHandle, PdfPage, PdfSaveOptions, Point as PdfPoint, Polygon, PolygonRing, Pt, Rgb,
+    TextItem, TextMatrix, WindingOrder,
+};
+
+use super::svg::xml_text;
+use crate::scene::{Anchor, HEIGHT, Item, Paint, Point, Scene, Text, WIDTH};
+
+/// The embedded font.
+pub const FONT: &[u8] = include_bytes!("../../fonts/LiberationSans-Regular.ttf");
+
+/// PDF output.
+pub struct Pdf;
+
+impl super::Backend for Pdf {
+    fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
+        out.write_all(&document(scene)?)
+    }
+}
+
+/// The font and its advance widths, for placing anchored text.
+struct Font {
+    parsed: ParsedFont,
+    id: FontId,
+}
+
+impl Font {
+    /// Width of `text` at `size` points, from the font's advance widths.
+    fn width(&self, text: &str, size: f64) -> f64 {
+        let units = f64::from(self.parsed.units_per_em.max(1));
+        let advance: f64 = text
+            .chars()
+            .map(|c| {
+                let gid = self.parsed.lookup_glyph_index(c as u32).unwrap_or(0);
+                f64::from(self.parsed.get_glyph_width(gid).unwrap_or(0))
+            })
+            .sum();
+        advance * size / units
+    }
+}
+
+fn colour(p: Paint) -> Color {
+    match p {
+        Paint::Gray(g) => Color::Greyscale(Greyscale {
+            percent: g as f32,
+            icc_profile: None,
+        }),
+        Paint::Rgb(r, g, b) => Color::Rgb(Rgb {
+            r: r as f32,
+            g: g as f32,
+            b: b as f32,
+            icc_profile: None,
+        }),
+    }
+}
+
+/// A drawing-box point on the page, scaled.
+fn pt(p: Point, scale: f64) -> PdfPoint {
+    PdfPoint {
+        x: Pt((p.x * scale) as f32),
+        y: Pt((p.y * scale) as f32),
+    }
+}
+
+fn shape(
+    points: impl Iterator<Item = Point>,
+    closed: bool,
+    fill: Option<Paint>,
+    width: f64,
+    scale: f64,
+) -> Vec<Op> {
+    let points: Vec<LinePoint> = points
+        .map(|p| LinePoint {
+            p: pt(p, scale),
+            bezier: false,
+        })
+        .collect();
+    let mut ops = vec![
+        Op::SetOutlineColor {
+            col: colour(Paint::Gray(0.0)),
+        },
+        Op::SetOutlineThickness {
+            pt: Pt((width * scale) as f32),
+        },
+    ];
+    match fill {
+        Some(f) => {
+            ops.push(Op::SetFillColor { col: colour(f) });
+            ops.push(Op::DrawPolygon {
+                polygon: Polygon {
+                    rings: vec![PolygonRing { points }],
+                    mode: PaintMode::FillStroke,
+                    winding_order: WindingOrder::NonZero,
+                },
+            });
+        }
+        None => ops.push(Op::DrawLine {
+            line: Line {
+                points,
+                is_closed: closed,
+            },
+        }),
+    }
+    ops
+}
+
+fn text(t: &Text, font: &Font, scale: f64) -> Vec<Op> {
+    let s = xml_text(&t.text);
+    let size = f64::from(t.size.points());
+    let w = font.width(&s, size);
+    let back = match t.anchor {
+        Anchor::Start => 0.0,
+        Anchor::Middle => w / 2.0,
+        Anchor::End => w,
+    };
+    // Along the baseline: to the right, or upwards for vertical text.
+    let (x, y, angle) = if t.vertical {
+        (t.at.x, t.at.y - back, 90.0)
+    } else {
+        (t.at.x - back, t.at.y, 0.0)
+    };
+    let origin = pt(Point::new(x, y), scale);
+    vec![
+        Op::StartTextSection,
+        Op::SetFillColor {
+            col: colour(Paint::Gray(0.0)),
+        },
+        Op::SetFont {
+            font: PdfFontHandle::External(font.id.clone()),
+            size: Pt((size * scale) as f32),
+        },
+        Op::SetTextMatrix {
+            matrix: TextMatrix::TranslateRotate(origin.x, origin.y, angle),
+        },
+        Op::ShowText {
+            items: vec![TextItem::Text(s)],
+        },
+        Op::EndTextSection,
+    ]
+}
+
+/// The PDF bytes of a scene.
+pub fn document(scene: &Scene) -> io::Result<Vec<u8>> {
+    let scale = scene.media.scale();
+    let mut doc = PdfDocument::new(&xml_text(&scene.title));
+    let parsed = ParsedFont::from_bytes(FONT, 0, &mut Vec::new())
+        .ok_or_else(|| io::Error::other("the embedded font cannot be read"))?;
+    let id = doc.add_font(&parsed);
+    let font = Font { parsed, id };
+    let width = Mm::from(Pt((WIDTH * scale) as f32));
+    let height = Mm::from(Pt((HEIGHT * scale) as f32));
+    let pages = scene
+        .pages
+        .iter()
+        .map(|page| {
+            let mut ops = Vec::new();
+            for item in &page.items {
+                match item {
+                    Item::Path(p) => {
+                        let mut pos = p.start;
+                        let points = std::iter::once(p.start).chain(p.steps.iter().map(|s| {
+                            pos = Point::new(pos.x + s.x, pos.y + s.y);
+                            pos
+                        }));
+                        ops.extend(shape(points, p.closed, p.fill, p.line_width, scale));
+                    }
+                    Item::Band(b) => {
+                        ops.extend(shape(b.outline(), true, Some(b.fill), b.line_width, scale))
+                    }
+                    Item::Text(t) => ops.extend(text(t, &font, scale)),
+                }
+            }
+            PdfPage::new(width, height, ops)
+        })
+        .collect();
+    let opts = PdfSaveOptions {
+        subset_fonts: true,
+        ..Default::default()
+    };
+    Ok(doc.with_pages(pages).save(&opts, &mut Vec::new()))
+}

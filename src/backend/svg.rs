@@ -1,0 +1,167 @@
+//! SVG: the scene as an upright picture with real, selectable text.
+//!
+//! One `<g>` per page, stacked top to bottom; a `viewBox` in points so that the picture
+//! scales, and a width and height in points (scaled to `-e`'s width when given). Text
+//! keeps its anchor (`text-anchor`), so centred and right-aligned labels line up in any
+//! font. Strings from the profile are turned into valid XML text: invalid UTF-8 becomes
+//! U+FFFD, as do control characters XML does not allow; the `svg` crate escapes `&`,
+//! `<`, `>` and quotes.
+
+use std::io::{self, Write};
+
+use svg::Document;
+use svg::node::element::path::Data;
+use svg::node::element::{Group, Path as SvgPath, Text as SvgText, Title};
+
+use crate::scene::{Anchor, HEIGHT, Item, Paint, Point, Scene, Text, WIDTH};
+
+/// Helvetica first (the font PostScript viewers use), then its metric twins.
+pub const FONT_FAMILY: &str = "Helvetica, Arial, \"Liberation Sans\", sans-serif";
+
+/// SVG output.
+pub struct Svg;
+
+impl super::Backend for Svg {
+    fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
+        write!(out, "{}", document(scene))
+    }
+}
+
+/// Profile bytes as XML text.
+pub fn xml_text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes)
+        .chars()
+        .map(|c| match c {
+            '\t' | '\n' | '\r' => ' ',
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
+            c => c,
+        })
+        .collect()
+}
+
+fn colour(p: Paint) -> String {
+    let byte = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
+    let (r, g, b) = match p {
+        Paint::Gray(v) => (byte(v), byte(v), byte(v)),
+        Paint::Rgb(r, g, b) => (byte(r), byte(g), byte(b)),
+    };
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// A page's point in SVG coordinates: y grows downwards and pages are stacked.
+fn at(p: Point, top: f64) -> (f32, f32) {
+    (p.x as f32, (top + HEIGHT - p.y) as f32)
+}
+
+fn shape(points: impl Iterator<Item = Point>, closed: bool, top: f64) -> Data {
+    let mut data = Data::new();
+    for (k, p) in points.enumerate() {
+        let (x, y) = at(p, top);
+        data = if k == 0 {
+            data.move_to((x, y))
+        } else {
+            data.line_to((x, y))
+        };
+    }
+    if closed { data.close() } else { data }
+}
+
+fn text(t: &Text, top: f64) -> SvgText {
+    let (x, y) = at(t.at, top);
+    let anchor = match t.anchor {
+        Anchor::Start => "start",
+        Anchor::Middle => "middle",
+        Anchor::End => "end",
+    };
+    let mut e = SvgText::new(xml_text(&t.text))
+        .set("x", x)
+        .set("y", y)
+        .set("font-size", t.size.points())
+        .set("text-anchor", anchor);
+    if t.vertical {
+        e = e.set("transform", format!("rotate(-90 {x} {y})"));
+    }
+    e
+}
+
+/// The SVG document of a scene.
+pub fn document(scene: &Scene) -> Document {
+    let pages = scene.pages.len().max(1) as f64;
+    let scale = scene.media.scale();
+    let mut doc = Document::new()
+        .set("viewBox", (0, 0, WIDTH, HEIGHT * pages))
+        .set("width", format!("{}pt", WIDTH * scale))
+        .set("height", format!("{}pt", HEIGHT * pages * scale))
+        .set("font-family", FONT_FAMILY)
+        .set("stroke-linejoin", "miter")
+        .add(Title::new(xml_text(&scene.title)));
+    for (k, page) in scene.pages.iter().enumerate() {
+        let top = k as f64 * HEIGHT;
+        let mut g = Group::new().set("stroke", "black").set("stroke-width", 0.5);
+        // Each page has a white background, as paper does.
+        g = g.add(
+            SvgPath::new()
+                .set(
+                    "d",
+                    shape(
+                        [
+                            Point::new(0.0, 0.0),
+                            Point::new(WIDTH, 0.0),
+                            Point::new(WIDTH, HEIGHT),
+                            Point::new(0.0, HEIGHT),
+                        ]
+                        .into_iter(),
+                        true,
+                        top,
+                    ),
+                )
+                .set("fill", "white")
+                .set("stroke", "none"),
+        );
+        for item in &page.items {
+            g = match item {
+                Item::Path(p) => {
+                    let mut pos = p.start;
+                    let points = std::iter::once(p.start).chain(p.steps.iter().map(|s| {
+                        pos = Point::new(pos.x + s.x, pos.y + s.y);
+                        pos
+                    }));
+                    g.add(
+                        SvgPath::new()
+                            .set("d", shape(points, p.closed, top))
+                            .set("fill", p.fill.map_or("none".to_string(), colour))
+                            .set("stroke-width", p.line_width),
+                    )
+                }
+                Item::Band(b) => g.add(
+                    SvgPath::new()
+                        .set("d", shape(b.outline(), true, top))
+                        .set("fill", colour(b.fill))
+                        .set("stroke-width", b.line_width),
+                ),
+                Item::Text(t) => g.add(text(t, top).set("stroke", "none").set("fill", "black")),
+            };
+        }
+        doc = doc.add(g);
+    }
+    doc
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profile_bytes_become_valid_xml_text() {
+        assert_eq!(xml_text(b"a<b>&\"c\""), "a<b>&\"c\"");
+        assert_eq!(xml_text(b"bad\xff"), "bad\u{fffd}");
+        assert_eq!(xml_text(b"x\x01y\tz"), "x\u{fffd}y z");
+    }
+
+    #[test]
+    fn colours_are_hex() {
+        assert_eq!(colour(Paint::Gray(0.0)), "#000000");
+        assert_eq!(colour(Paint::Gray(1.0)), "#ffffff");
+        assert_eq!(colour(Paint::Rgb(1.0, 0.5, 0.0)), "#ff8000");
+    }
+}
