@@ -104,9 +104,12 @@ fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> 
     let (select, layout) = options(bits, limit, threshold);
     let (_, scene) = hpgraph::render(parsed.profile, None, &select, &layout);
     let mut out = Vec::new();
-    PostScript { creator: "test" }
-        .write(&scene, &mut out)
-        .unwrap();
+    PostScript {
+        creator: "test",
+        encapsulated: false,
+    }
+    .write(&scene, &mut out)
+    .unwrap();
     Some(out)
 }
 

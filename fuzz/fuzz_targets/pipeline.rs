@@ -50,11 +50,11 @@ fuzz_target!(|data: &[u8]| {
     };
     let (selection, scene) = render(parsed.profile.clone(), None, &select, &layout);
     let mut ps = Vec::new();
-    PostScript { creator: "fuzz" }.write(&scene, &mut ps).unwrap();
+    PostScript { creator: "fuzz", encapsulated: false }.write(&scene, &mut ps).unwrap();
     let _ = hpgraph::backend::ps::repairs(&scene);
     let mut aux = Vec::new();
     auxfile::write(&selection, &mut aux).unwrap();
     let aux = auxfile::parse(&aux).expect("hpgraph reads back the .aux it writes");
     let (_, scene) = render(parsed.profile, Some(&aux), &select, &layout);
-    PostScript { creator: "fuzz" }.write(&scene, &mut Vec::new()).unwrap();
+    PostScript { creator: "fuzz", encapsulated: false }.write(&scene, &mut Vec::new()).unwrap();
 });

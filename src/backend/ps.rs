@@ -65,11 +65,16 @@ fn style(role: PathRole) -> PathStyle {
 /// PostScript output; `creator` goes into the `%%Creator` comment.
 pub struct PostScript<'a> {
     pub creator: &'a str,
+    /// Mark the file as Encapsulated PostScript in its first line. hp2ps's `-e` files
+    /// have a bounding box but not the mark, so tools such as `epstopdf` ignore the box;
+    /// asked for EPS by name (`--format eps`, `-o fig.eps`) the mark is written, while
+    /// hp2ps's flags alone keep hp2ps's bytes.
+    pub encapsulated: bool,
 }
 
 impl super::Backend for PostScript<'_> {
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
-        write_ps(scene, self.creator, out)
+        write_ps(scene, self.creator, self.encapsulated, out)
     }
 }
 
@@ -190,7 +195,7 @@ impl Out<'_> {
     }
 }
 
-fn write_ps(scene: &Scene, creator: &str, w: &mut dyn Write) -> io::Result<()> {
+fn write_ps(scene: &Scene, creator: &str, encapsulated: bool, w: &mut dyn Write) -> io::Result<()> {
     let mut o = Out {
         buf: Vec::with_capacity(BLOCK + 4096),
         w,
@@ -198,8 +203,12 @@ fn write_ps(scene: &Scene, creator: &str, w: &mut dyn Write) -> io::Result<()> {
         top: CurveText::default(),
         bottom: CurveText::default(),
     };
-    o.b(b"%!PS-Adobe-2.0\n%%Title: ")
-        .b(&comment_text(&scene.title));
+    o.b(if encapsulated && scene.media.eps_width.is_some() {
+        b"%!PS-Adobe-2.0 EPSF-2.0\n%%Title: "
+    } else {
+        b"%!PS-Adobe-2.0\n%%Title: "
+    })
+    .b(&comment_text(&scene.title));
     o.b(b"\n%%Creator: ").b(creator.as_bytes());
     o.b(b"\n%%CreationDate: ")
         .b(&comment_text(&scene.date))

@@ -313,7 +313,10 @@ fn render_one(args: &Args, format: Format, plan: &Plan) -> anyhow::Result<()> {
     }
     let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
     let backend: Box<dyn Backend> = match format {
-        Format::Ps | Format::Eps => Box::new(PostScript { creator: &creator }),
+        Format::Ps | Format::Eps => Box::new(PostScript {
+            creator: &creator,
+            encapsulated: format == Format::Eps,
+        }),
         Format::Svg => Box::new(Svg),
         Format::Pdf => Box::new(Pdf),
     };

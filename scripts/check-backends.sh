@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# Checks that EPS, PDF and SVG show the same picture, since all three come from one
+# scene. For every profile given (default: every fixture), in grey and in colour (-c):
+#   - rasterises with Ghostscript at 72 dpi our EPS (-e9in: the drawing at its own
+#     size), our PDF, and our SVG converted by rsvg-convert to PDF;
+#   - fails if the PDF or the SVG differs from the EPS in more than 2% of the pixels
+#     (a pixel differs when its grey level is off by more than 48 of 255);
+#   - checks every SVG with xmllint and every PDF's fonts with pdffonts (embedded);
+# then renders one SVG in headless Chromium and checks the screenshot is not blank.
+# usage: scripts/check-backends.sh [--cand BIN] [--no-browser] [FILE.hp...]
+# Needs (Debian): ghostscript librsvg2-bin libxml2-utils poppler-utils chromium python3.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cand=target/release/hpgraph browser=yes
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --cand) cand=$2; shift 2 ;;
+    --no-browser) browser=no; shift ;;
+    *) break ;;
+  esac
+done
+cand=$(cd "$(dirname "$cand")" && pwd)/$(basename "$cand")
+[ $# -gt 0 ] || set -- fixtures/profiles/*.hp fixtures/edge/*.hp
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+raster() { # FILE.pdf|eps OUT.pgm
+  local eps=()
+  case "$1" in *.eps) eps=(-dEPSCrop) ;; esac  # the EPS marks itself so (EPSF header)
+  gs -q -dSAFER -dBATCH -dNOPAUSE -dFirstPage=1 -dLastPage=1 -sDEVICE=pgmraw -r72 \
+     "${eps[@]}" -sOutputFile="$2" "$1"
+}
+
+cat > "$work/diff.py" <<'PY'
+import sys
+def pgm(path):
+    data = open(path, "rb").read()
+    fields, i = [], 0
+    while len(fields) < 4:
+        while data[i:i + 1].isspace():
+            i += 1
+        if data[i:i + 1] == b"#":
+            i = data.index(b"\n", i) + 1
+            continue
+        j = i
+        while not data[j:j + 1].isspace():
+            j += 1
+        fields.append(data[i:j]); i = j
+    w, h = int(fields[1]), int(fields[2])
+    return w, h, data[i + 1:i + 1 + w * h]
+(wa, ha, a), (wb, hb, b) = pgm(sys.argv[1]), pgm(sys.argv[2])
+if (wa, ha) != (wb, hb):
+    print(f"size {wb}x{hb}, not {wa}x{ha}"); sys.exit(0)
+print(f"{100 * sum(1 for x, y in zip(a, b) if abs(x - y) > 48) / (wa * ha):.2f}")
+PY
+
+checked=0 failed=0
+for hp in "$@"; do
+  name=$(basename "$hp" .hp)
+  for flags in "" "-c"; do
+    tag="$name${flags:+ $flags}"
+    # shellcheck disable=SC2086
+    if ! "$cand" $flags -e9in -o "$work/p.eps" "$hp" 2>/dev/null; then
+      continue  # not a profile: nothing to compare
+    fi
+    # shellcheck disable=SC2086
+    "$cand" $flags -o "$work/p.pdf" "$hp" 2>/dev/null
+    # shellcheck disable=SC2086
+    "$cand" $flags -o "$work/p.svg" "$hp" 2>/dev/null
+    rsvg-convert -f pdf -o "$work/svg.pdf" "$work/p.svg"
+    raster "$work/p.eps" "$work/eps.pgm"
+    raster "$work/p.pdf" "$work/pdf.pgm"
+    raster "$work/svg.pdf" "$work/svg.pgm"
+    problems=""
+    for kind in pdf svg; do
+      d=$(python3 "$work/diff.py" "$work/eps.pgm" "$work/$kind.pgm")
+      if ! awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d <= 2.0) }'; then
+        problems+=" $kind differs from EPS: $d%"
+      fi
+      printf -v "pix_$kind" '%s' "$d"
+    done
+    xmllint --noout "$work/p.svg" 2>"$work/xml.log" || problems+=" SVG not well-formed: $(head -c 200 "$work/xml.log")"
+    if pdffonts "$work/p.pdf" | awk 'NR > 2 && $(NF-4) != "yes" { bad = 1 } END { exit !bad }'; then
+      problems+=" PDF font not embedded"
+    fi
+    checked=$((checked + 1))
+    if [ -n "$problems" ]; then
+      failed=$((failed + 1)); echo "$tag:$problems"
+    else
+      echo "$tag: pdf ${pix_pdf}% svg ${pix_svg}% of pixels differ from EPS"
+    fi
+  done
+done
+
+if [ "$browser" = yes ]; then
+  svg=$work/browser.svg
+  "$cand" -c -o "$svg" "${1}" 2>/dev/null || "$cand" -c -o "$svg" fixtures/profiles/ManyCC-hc.hp
+  chromium --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+    --disable-background-networking --disable-component-update --disable-sync \
+    --user-data-dir="$work/chrome" --window-size=900,650 \
+    --screenshot="$work/shot.png" "file://$svg" > "$work/chrome.log" 2>&1 || true
+  if python3 - "$work/shot.png" <<'PY'
+import sys, zlib, struct
+data = open(sys.argv[1], "rb").read()
+assert data[:8] == b"\x89PNG\r\n\x1a\n"
+i, idat = 8, b""
+while i < len(data):
+    n, kind = struct.unpack(">I4s", data[i:i + 8])
+    body = data[i + 8:i + 8 + n]
+    if kind == b"IHDR":
+        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
+    elif kind == b"IDAT":
+        idat += body
+    i += 12 + n
+raw, bpp = zlib.decompress(idat), {2: 3, 6: 4}[ctype]
+stride, prev, colours, dark = w * bpp, bytearray(w * bpp), set(), 0
+for row in range(h):
+    f, line = raw[row * (stride + 1)], bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
+    for k in range(stride):  # undo PNG's per-row filter
+        a = line[k - bpp] if k >= bpp else 0
+        b, c = prev[k], (prev[k - bpp] if k >= bpp else 0)
+        if f == 1: line[k] = (line[k] + a) & 255
+        elif f == 2: line[k] = (line[k] + b) & 255
+        elif f == 3: line[k] = (line[k] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[k] = (line[k] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    prev = line
+    for k in range(0, stride, bpp * 3):
+        px = bytes(line[k:k + 3])
+        colours.add(px)
+        dark += sum(px) < 600
+print(f"browser screenshot {w}x{h}: {len(colours)} colours, {dark} sampled pixels not white")
+sys.exit(0 if len(colours) > 5 and dark > 1000 else 1)
+PY
+  then
+    checked=$((checked + 1))
+  else
+    failed=$((failed + 1)); echo "browser screenshot is blank (see chromium's log: $(tail -c 300 "$work/chrome.log"))"
+  fi
+fi
+echo "backends: $((checked - failed)) passed, $failed failed"
+[ "$failed" -eq 0 ]
