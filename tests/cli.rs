@@ -259,3 +259,71 @@ fn crlf_and_a_missing_final_newline_change_nothing() {
         golden("Names-hy", "default", "ps")
     );
 }
+
+#[test]
+fn the_format_comes_from_format_or_the_output_name() {
+    let dir = Scratch::new("cli");
+    fs::write(dir.path("p.hp"), profile("Leak-hc")).unwrap();
+    let out = hpgraph(&dir.0, &["p.hp", "-o", "fig.svg"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::read(dir.path("fig.svg")).unwrap().starts_with(b"<svg"));
+    let out = hpgraph(&dir.0, &["p.hp", "-o", "fig.PDF"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(fs::read(dir.path("fig.PDF")).unwrap().starts_with(b"%PDF-"));
+    // --format names the file after the input, as hp2ps names its .ps.
+    assert!(
+        hpgraph(&dir.0, &["--format", "pdf", "p"], None)
+            .status
+            .success()
+    );
+    assert!(fs::read(dir.path("p.pdf")).unwrap().starts_with(b"%PDF-"));
+    assert!(
+        hpgraph(&dir.0, &["--format=svg", "p"], None)
+            .status
+            .success()
+    );
+    assert!(dir.path("p.svg").exists());
+    // EPS by name is marked EPSF and boxed at the drawing's size.
+    assert!(
+        hpgraph(&dir.0, &["p.hp", "-o", "fig.eps"], None)
+            .status
+            .success()
+    );
+    let eps = fs::read(dir.path("fig.eps")).unwrap();
+    assert!(eps.starts_with(b"%!PS-Adobe-2.0 EPSF-2.0\n"));
+    assert!(
+        eps.windows(27)
+            .any(|w| w == b"%%BoundingBox: 0 0 648 432\n")
+    );
+    // --format wins over the extension; stdout works for every format.
+    let out = hpgraph(&dir.0, &["p.hp", "--format", "svg", "-o", "-"], None);
+    assert!(out.stdout.starts_with(b"<svg"));
+    // An extension that names no format is a usage error.
+    let out = hpgraph(&dir.0, &["p.hp", "-o", "fig.png"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("fig.png"));
+    assert!(!dir.path("fig.png").exists());
+}
+
+#[test]
+fn every_format_gives_the_same_bytes_twice() {
+    let dir = Scratch::new("cli");
+    fs::write(dir.path("p.hp"), profile("ManyCC-hd")).unwrap();
+    for format in ["ps", "eps", "svg", "pdf"] {
+        let a = hpgraph(
+            &dir.0,
+            &["-c", "-M", "--format", format, "-o", "-", "p.hp"],
+            None,
+        );
+        let b = hpgraph(
+            &dir.0,
+            &["-c", "-M", "--format", format, "-o", "-", "p.hp"],
+            None,
+        );
+        assert!(a.status.success(), "{format}");
+        assert_eq!(
+            a.stdout, b.stdout,
+            "{format} output changes from run to run"
+        );
+    }
+}

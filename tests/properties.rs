@@ -1,12 +1,13 @@
 //! Properties over generated profiles: whatever the names, header strings, values and
-//! options, rendering succeeds and the PostScript is well-formed (every string literal
-//! closed, no stray parenthesis, header comments one line each). Inputs that once broke
+//! options, rendering succeeds, the PostScript is well-formed (every string literal
+//! closed, no stray parenthesis, header comments one line each), the SVG is well-formed
+//! XML and a PDF is written. Inputs that once broke
 //! something (fixtures/fuzz-regressions, found by `cargo fuzz`) are checked the same way,
 //! and also fed to the parser in two pieces at every cut, which must change nothing.
 
 mod common;
 
-use hpgraph::backend::{Backend, ps::PostScript};
+use hpgraph::backend::{Backend, pdf::Pdf, ps::PostScript, svg::Svg};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::parse::{Parser, parse};
 use hpgraph::scene::{Media, Orientation};
@@ -98,7 +99,42 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
     (select, layout)
 }
 
-/// Renders to PostScript; panics (failing the property) if anything goes wrong.
+/// Checks that SVG text is well-formed XML as far as profile strings can break it: the
+/// `svg` crate's parser reads it through without an error, no `&` starts anything but an
+/// entity, and no character outside XML's range appears.
+fn well_formed_svg(svg: &[u8]) -> Result<(), String> {
+    let text = std::str::from_utf8(svg).map_err(|e| format!("not UTF-8: {e}"))?;
+    for event in svg::read(text).map_err(|e| e.to_string())? {
+        if let svg::parser::Event::Error(e) = event {
+            return Err(e.to_string());
+        }
+    }
+    for (i, _) in text.match_indices('&') {
+        let entity = &text.as_bytes()[i..text.len().min(i + 6)];
+        if ![&b"&amp;"[..], b"&lt;", b"&gt;", b"&quot;", b"&apos;"]
+            .iter()
+            .any(|e| entity.starts_with(e))
+        {
+            return Err(format!(
+                "bare & at {i}: {:?}",
+                String::from_utf8_lossy(entity)
+            ));
+        }
+    }
+    if let Some(c) = text
+        .chars()
+        .find(|&c| (c as u32) < 0x20 && !"\t\n\r".contains(c))
+    {
+        return Err(format!(
+            "character U+{:04X} is not allowed in XML",
+            c as u32
+        ));
+    }
+    Ok(())
+}
+
+/// Renders to PostScript, and checks that SVG and PDF render too; panics (failing the
+/// property) if anything goes wrong.
 fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> {
     let parsed = parse(hp).ok()?;
     let (select, layout) = options(bits, limit, threshold);
@@ -110,6 +146,12 @@ fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> 
     }
     .write(&scene, &mut out)
     .unwrap();
+    let mut svg = Vec::new();
+    Svg.write(&scene, &mut svg).unwrap();
+    well_formed_svg(&svg).unwrap();
+    let mut pdf = Vec::new();
+    Pdf.write(&scene, &mut pdf).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
     Some(out)
 }
 
@@ -178,7 +220,7 @@ prop_compose! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(300))]
 
     #[test]
     fn rendering_any_profile_gives_well_formed_postscript(
@@ -223,6 +265,13 @@ fn fuzzer_findings_stay_fixed() {
         n += 1;
     }
     assert!(n > 0);
+}
+
+#[test]
+fn the_svg_checker_rejects_broken_xml() {
+    assert!(well_formed_svg(b"<svg><text>a &amp; b</text></svg>").is_ok());
+    assert!(well_formed_svg(b"<svg><text>a & b</text></svg>").is_err());
+    assert!(well_formed_svg(b"<svg><text>a \x01 b</text></svg>").is_err());
 }
 
 #[test]

@@ -84,14 +84,19 @@ fn text(t: &Text, top: f64) -> SvgText {
     e
 }
 
+/// A length to a thousandth of a point, printed without trailing digits of noise.
+fn round3(v: f64) -> f64 {
+    (v * 1000.0).round() / 1000.0
+}
+
 /// The SVG document of a scene.
 pub fn document(scene: &Scene) -> Document {
     let pages = scene.pages.len().max(1) as f64;
     let scale = scene.media.scale();
     let mut doc = Document::new()
         .set("viewBox", (0, 0, WIDTH, HEIGHT * pages))
-        .set("width", format!("{}pt", WIDTH * scale))
-        .set("height", format!("{}pt", HEIGHT * pages * scale))
+        .set("width", format!("{}pt", round3(WIDTH * scale)))
+        .set("height", format!("{}pt", round3(HEIGHT * pages * scale)))
         .set("font-family", FONT_FAMILY)
         .set("stroke-linejoin", "miter")
         .add(Title::new(xml_text(&scene.title)));
