@@ -1,8 +1,9 @@
 //! The whole pipeline never panics: parse, select with options the fuzzer picks, lay out,
-//! write PostScript, write the .aux file and read it back for a second run with -p.
+//! write PostScript and SVG (and PDF for one input in 64: it costs milliseconds, the rest
+//! microseconds), write the .aux file and read it back for a second run with -p.
 #![no_main]
 
-use hpgraph::backend::{Backend, ps::PostScript};
+use hpgraph::backend::{Backend, pdf::Pdf, ps::PostScript, svg::Svg};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Media, Orientation};
 use hpgraph::select::{NameOrder, SelectOptions};
@@ -52,6 +53,10 @@ fuzz_target!(|data: &[u8]| {
     let mut ps = Vec::new();
     PostScript { creator: "fuzz", encapsulated: false }.write(&scene, &mut ps).unwrap();
     let _ = hpgraph::backend::ps::repairs(&scene);
+    Svg.write(&scene, &mut Vec::new()).unwrap();
+    if opts[2] % 64 == 0 {
+        Pdf.write(&scene, &mut Vec::new()).unwrap();
+    }
     let mut aux = Vec::new();
     auxfile::write(&selection, &mut aux).unwrap();
     let aux = auxfile::parse(&aux).expect("hpgraph reads back the .aux it writes");

@@ -155,7 +155,11 @@ fn text(t: &Text, font: &Font, scale: f64) -> Vec<Op> {
 pub fn document(scene: &Scene) -> io::Result<Vec<u8>> {
     let scale = scene.media.scale();
     let mut doc = PdfDocument::new(&xml_text(&scene.title));
-    let parsed = ParsedFont::from_bytes(FONT, 0, &mut Vec::new())
+    // Parsed once per process: re-rendering (--watch) should not pay for it again.
+    static PARSED: std::sync::OnceLock<Option<ParsedFont>> = std::sync::OnceLock::new();
+    let parsed = PARSED
+        .get_or_init(|| ParsedFont::from_bytes(FONT, 0, &mut Vec::new()))
+        .clone()
         .ok_or_else(|| io::Error::other("the embedded font cannot be read"))?;
     let id = doc.add_font(&parsed);
     let font = Font { parsed, id };

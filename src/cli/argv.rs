@@ -11,7 +11,15 @@
 use std::ffi::OsString;
 
 /// Long options whose value may come as the next argument.
-const TAKES_VALUE: &[&str] = &["--output", "--eps", "--threshold", "--max-bands"];
+const TAKES_VALUE: &[&str] = &[
+    "--output",
+    "--eps",
+    "--threshold",
+    "--max-bands",
+    "--format",
+    "--interval",
+    "--exec",
+];
 
 /// An hp2ps-style option that is not valid; `arg` quotes it as hp2ps's usage text does.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,7 +64,7 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
                     out.push(v);
                 }
             }
-            b'h' | b'V' if s.len() == 2 => out.push(arg),
+            b'h' | b'V' | b'q' if s.len() == 2 => out.push(arg),
             _ => letters(s, &mut out)?,
         }
     }

@@ -2,6 +2,7 @@
 
 pub mod argv;
 pub mod naming;
+pub mod watch;
 
 use std::ffi::OsString;
 use std::fs::File;
@@ -29,6 +30,7 @@ Examples:
   hpgraph -m5 -i- prog.hp         five bands (the rest merged into OTHER), names descending
   hpgraph -p prog.hp              reuse ./prog.aux: same order, shades and minimum ranges
   prog +RTS -hc -RTS; hpgraph < prog.hp > heap.ps
+  hpgraph --watch prog.hp -o heap.svg   redraw heap.svg while prog runs
 
 hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
 -t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
@@ -104,6 +106,36 @@ pub struct Args {
     /// Reuse the order, shades and minimum ranges of the .aux file of an earlier run (-p)
     #[arg(short = 'p', long)]
     pub reuse_aux: bool,
+
+    /// Follow FILE as the running program writes it: draw at once, then again whenever
+    /// it grows (unfinished samples wait); stop with Ctrl-C
+    #[arg(long, help_heading = "Live view")]
+    pub watch: bool,
+
+    /// With --watch: draw at most once every SECS seconds
+    #[arg(long, value_name = "SECS", default_value = "1", value_parser = interval, help_heading = "Live view")]
+    pub interval: f64,
+
+    /// With --watch: run CMD (with sh -c) after every picture, without waiting for it,
+    /// e.g. to make a viewer reload: --exec 'kill -HUP 1234'
+    #[arg(
+        long,
+        value_name = "CMD",
+        requires = "watch",
+        help_heading = "Live view"
+    )]
+    pub exec: Option<String>,
+
+    /// With --watch: no status line per picture
+    #[arg(short = 'q', long, help_heading = "Live view")]
+    pub quiet: bool,
+}
+
+fn interval(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err("the interval is a number of seconds above 0, like 0.5".into()),
+    }
 }
 
 /// `--sort-name` values.
@@ -233,6 +265,29 @@ pub fn main() -> ExitCode {
             .map(|f| naming::plan(Some(f), args.output.as_deref(), ext))
             .collect()
     };
+    if args.watch {
+        let [plan] = &plans[..] else {
+            Args::command()
+                .error(ErrorKind::ArgumentConflict, "--watch follows one file")
+                .exit();
+        };
+        if plan.input == Input::Stdin {
+            Args::command()
+                .error(
+                    ErrorKind::ArgumentConflict,
+                    "--watch needs a file to follow, not standard input",
+                )
+                .exit();
+        }
+        let every = std::time::Duration::from_secs_f64(args.interval);
+        return match watch::watch(&args, format, plan, every) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hpgraph: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let mut failed = false;
     for plan in &plans {
         if let Err(e) = render_one(&args, format, plan) {
@@ -263,7 +318,7 @@ fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
 }
 
 /// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks).
-struct Timings(Option<std::time::Instant>);
+pub(crate) struct Timings(pub(crate) Option<std::time::Instant>);
 
 impl Timings {
     fn start() -> Self {
@@ -286,18 +341,42 @@ fn render_one(args: &Args, format: Format, plan: &Plan) -> anyhow::Result<()> {
     let parsed = read_profile(&plan.input)?;
     timings.lap("parse");
     for w in &parsed.warnings {
-        match w.line {
-            Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
-            None => eprintln!("hpgraph: warning: {name}: {w}"),
-        }
+        print_warning(&name, w);
     }
+    draw(args, format, plan, parsed.profile, &mut timings)?;
+    Ok(())
+}
+
+/// Prints a parser warning as `hpgraph: warning: FILE:LINE: what`.
+pub(crate) fn print_warning(name: &str, w: &parse::Warning) {
+    match w.line {
+        Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
+        None => eprintln!("hpgraph: warning: {name}: {w}"),
+    }
+}
+
+/// What one rendering drew.
+pub(crate) struct Drawn {
+    pub samples: usize,
+    pub bands: usize,
+}
+
+/// Selects, lays out and writes a profile: the picture, then the .aux file.
+fn draw(
+    args: &Args,
+    format: Format,
+    plan: &Plan,
+    profile: crate::profile::Profile,
+    timings: &mut Timings,
+) -> anyhow::Result<Drawn> {
+    let name = plan.input.display();
+    let samples = profile.samples();
     let aux = match (&plan.aux, args.reuse_aux) {
         (Some(path), true) => Some(read_aux(path)?),
         _ => None,
     };
     let (select_opts, layout_opts) = args.options(format);
-    let (selection, scene) =
-        crate::render(parsed.profile, aux.as_ref(), &select_opts, &layout_opts);
+    let (selection, scene) = crate::render(profile, aux.as_ref(), &select_opts, &layout_opts);
     timings.lap("select and layout");
     let repairs = match format {
         Format::Ps | Format::Eps => crate::backend::ps::repairs(&scene),
@@ -320,13 +399,13 @@ fn render_one(args: &Args, format: Format, plan: &Plan) -> anyhow::Result<()> {
         Format::Svg => Box::new(Svg),
         Format::Pdf => Box::new(Pdf),
     };
-    let draw = |w: &mut dyn Write| backend.write(&scene, w);
+    let write = |w: &mut dyn Write| backend.write(&scene, w);
     match &plan.output {
-        Output::Stdout => sink::write_stdout(draw).map_err(|source| Error::Write {
+        Output::Stdout => sink::write_stdout(write).map_err(|source| Error::Write {
             path: "stdout".into(),
             source,
         })?,
-        Output::File(path) => sink::write_file(path, draw).map_err(|source| Error::Write {
+        Output::File(path) => sink::write_file(path, write).map_err(|source| Error::Write {
             path: path.display().to_string(),
             source,
         })?,
@@ -336,7 +415,10 @@ fn render_one(args: &Args, format: Format, plan: &Plan) -> anyhow::Result<()> {
         sink::write_file(path, |w| auxfile::write(&selection, w))
             .with_context(|| format!("{}: cannot write the .aux file", path.display()))?;
     }
-    Ok(())
+    Ok(Drawn {
+        samples,
+        bands: selection.bands.len(),
+    })
 }
 
 fn read_profile(input: &Input) -> Result<Parsed, Error> {

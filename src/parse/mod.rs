@@ -396,6 +396,45 @@ impl Parser {
         }
     }
 
+    /// Complete samples and marks read so far: what a picture of the profile shows.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.profile.times.len(), self.profile.marks.len())
+    }
+
+    /// The profile as it stands, for a file that is still being written: the complete
+    /// samples so far, without the sample being read and the names only it has used.
+    /// Unlike [`finish`](Parser::finish) the parser goes on; an open sample is normal
+    /// here and gives no warning.
+    pub fn snapshot(&self) -> Result<Parsed, ParseError> {
+        if self.profile.times.is_empty() {
+            return Err(ParseError {
+                line: None,
+                kind: ParseErrorKind::NoSamples,
+            });
+        }
+        let mut profile = self.profile.clone();
+        profile.names.truncate(self.committed_names);
+        profile.series.truncate(self.committed_names);
+        let mut warnings = self.warnings.clone();
+        warnings.extend(self.missing_headers());
+        Ok(Parsed { profile, warnings })
+    }
+
+    fn missing_headers(&self) -> impl Iterator<Item = Warning> + '_ {
+        [
+            Header::Job,
+            Header::Date,
+            Header::SampleUnit,
+            Header::ValueUnit,
+        ]
+        .into_iter()
+        .filter(|&h| !self.seen[h as usize])
+        .map(|h| Warning {
+            line: None,
+            kind: WarningKind::MissingHeader(h),
+        })
+    }
+
     /// Ends the input: drops an unfinished last sample and checks the header.
     pub fn finish(mut self) -> Result<Parsed, ParseError> {
         if self.open.is_some() || !self.pending.is_empty() {
@@ -416,19 +455,8 @@ impl Parser {
                 kind: ParseErrorKind::NoSamples,
             });
         }
-        for h in [
-            Header::Job,
-            Header::Date,
-            Header::SampleUnit,
-            Header::ValueUnit,
-        ] {
-            if !self.seen[h as usize] {
-                self.warnings.push(Warning {
-                    line: None,
-                    kind: WarningKind::MissingHeader(h),
-                });
-            }
-        }
+        let missing: Vec<Warning> = self.missing_headers().collect();
+        self.warnings.extend(missing);
         for s in &mut self.profile.series {
             s.shrink_to_fit();
         }
@@ -760,6 +788,18 @@ mod tests {
             );
             assert_eq!(a.total(), b.total());
         }
+    }
+
+    #[test]
+    fn a_snapshot_holds_the_complete_samples_and_parsing_goes_on() {
+        let mut p = Parser::new();
+        let cut = BASIC.find("a\t30").unwrap() + 3; // inside the last sample
+        let used = p.feed(&BASIC.as_bytes()[..cut], false).unwrap();
+        let snap = p.snapshot().unwrap();
+        assert_eq!(snap.profile.times, vec![0.0, 1.0]);
+        assert!(snap.warnings.is_empty());
+        p.feed(&BASIC.as_bytes()[used..], true).unwrap();
+        assert_eq!(p.finish().unwrap(), parse(BASIC.as_bytes()).unwrap());
     }
 
     #[test]

@@ -1,0 +1,184 @@
+//! `--watch`: a writer thread appends a real profile in random chunks (cutting lines and
+//! samples anywhere) while hpgraph follows it; the output read at any moment is a whole,
+//! well-formed picture, the last one equals a one-shot rendering of the final file, a
+//! file cut short and written again is followed, and SIGINT ends the watcher with 0.
+
+mod common;
+
+use std::fs;
+use std::io::Write;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{Scratch, fixtures};
+
+struct Rng(u64);
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// Appends `data` to `path` in random chunks over about `secs` seconds.
+fn write_slowly(path: std::path::PathBuf, data: Vec<u8>, secs: f64, seed: u64) {
+    let mut rng = Rng(seed);
+    let mut pos = 0;
+    let chunks = 40u64;
+    while pos < data.len() {
+        let n = 1 + rng.below((data.len() as u64 / chunks * 2).max(2)) as usize;
+        let end = (pos + n).min(data.len());
+        let mut f = fs::OpenOptions::new()
+            .append(true)
+            .create(true)
+            .open(&path)
+            .unwrap();
+        f.write_all(&data[pos..end]).unwrap();
+        drop(f);
+        pos = end;
+        std::thread::sleep(Duration::from_secs_f64(
+            secs / chunks as f64 * rng.below(200) as f64 / 100.0,
+        ));
+    }
+}
+
+fn whole_svg(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    text.starts_with("<svg")
+        && text.trim_end().ends_with("</svg>")
+        && svg::read(&text)
+            .map(|events| {
+                events
+                    .into_iter()
+                    .all(|e| !matches!(e, svg::parser::Event::Error(_)))
+            })
+            .unwrap_or(false)
+}
+
+fn one_shot(dir: &std::path::Path, name: &str) -> Vec<u8> {
+    let out = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(dir)
+        .args([name, "-o", "-", "--format", "svg"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    out.stdout
+}
+
+fn wait_for(what: &str, limit: Duration, mut ok: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !ok() {
+        assert!(start.elapsed() < limit, "timed out waiting for {what}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn watching_a_growing_profile_gives_whole_pictures_and_follows_restarts() {
+    let dir = Scratch::new("watch");
+    let live = dir.path("live.hp");
+    let out = dir.path("live.svg");
+    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args([
+            "--watch",
+            "--interval",
+            "0.1",
+            "--quiet",
+            "live.hp",
+            "-o",
+            "live.svg",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+
+    let first = fs::read(fixtures().join("profiles/ManyCC-hc.hp")).unwrap();
+    let writer = {
+        let (live, first) = (live.clone(), first.clone());
+        std::thread::spawn(move || write_slowly(live, first, 3.0, 7))
+    };
+    let mut reads = 0;
+    let mut renders = std::collections::HashSet::new();
+    while !writer.is_finished() {
+        if let Ok(bytes) = fs::read(&out) {
+            reads += 1;
+            assert!(
+                whole_svg(&bytes),
+                "a read saw a partial or malformed picture"
+            );
+            renders.insert(bytes);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    writer.join().unwrap();
+    assert!(reads > 20, "only {reads} reads");
+    assert!(
+        renders.len() >= 3,
+        "only {} distinct pictures",
+        renders.len()
+    );
+    let want = one_shot(&dir.0, "live.hp");
+    wait_for("the final picture", Duration::from_secs(5), || {
+        fs::read(&out).ok() == Some(want.clone())
+    });
+
+    // The program runs again: the file is cut short and rewritten.
+    fs::write(&live, b"").unwrap();
+    let second = fs::read(fixtures().join("profiles/Names-hy.hp")).unwrap();
+    write_slowly(live.clone(), second, 1.0, 11);
+    let want = one_shot(&dir.0, "live.hp");
+    wait_for(
+        "the rewritten file's picture",
+        Duration::from_secs(5),
+        || fs::read(&out).ok() == Some(want.clone()),
+    );
+
+    // SIGINT: the watcher finishes and exits with 0.
+    // SAFETY: kill(2) with a child's pid and SIGINT has no memory effects here.
+    unsafe { libc::kill(watcher.id() as libc::pid_t, libc::SIGINT) };
+    let start = Instant::now();
+    loop {
+        if let Some(status) = watcher.try_wait().unwrap() {
+            assert!(status.success(), "exit status {status}");
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(3),
+            "the watcher did not stop"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn a_file_that_does_not_exist_yet_is_waited_for() {
+    let dir = Scratch::new("watch");
+    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args(["--watch", "--interval", "0.1", "later.hp", "-o", "later.ps"])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(!dir.path("later.ps").exists());
+    fs::copy(fixtures().join("profiles/Leak-hc.hp"), dir.path("later.hp")).unwrap();
+    let want = fs::read(fixtures().join("golden/Leak-hc/default.ps")).unwrap();
+    wait_for("the picture", Duration::from_secs(5), || {
+        fs::read(dir.path("later.ps"))
+            .map(|b| common::without_creator(&b))
+            .ok()
+            == Some(want.clone())
+    });
+    // SAFETY: as above.
+    unsafe { libc::kill(watcher.id() as libc::pid_t, libc::SIGTERM) };
+    assert!(watcher.wait().unwrap().success());
+    let err = watcher.stderr.take().map(|mut e| {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut e, &mut s).unwrap();
+        s
+    });
+    assert!(err.unwrap().contains("waiting for later.hp"));
+}
