@@ -182,3 +182,22 @@ fn a_file_that_does_not_exist_yet_is_waited_for() {
     });
     assert!(err.unwrap().contains("waiting for later.hp"));
 }
+
+#[test]
+fn watch_needs_a_file_in_and_a_file_out() {
+    let dir = Scratch::new("watch");
+    for args in [
+        &["--watch"][..],
+        &["--watch", "-"],
+        &["--watch", "x.hp", "-o", "-"],
+        &["--watch", "a.hp", "b.hp"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .current_dir(&dir.0)
+            .args(args)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
