@@ -279,6 +279,14 @@ pub fn main() -> ExitCode {
                 )
                 .exit();
         }
+        if plan.output == Output::Stdout {
+            Args::command()
+                .error(
+                    ErrorKind::ArgumentConflict,
+                    "--watch redraws a file: give it one with -o, not standard output",
+                )
+                .exit();
+        }
         let every = std::time::Duration::from_secs_f64(args.interval);
         return match watch::watch(&args, format, plan, every) {
             Ok(()) => ExitCode::SUCCESS,
