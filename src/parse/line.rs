@@ -24,6 +24,14 @@ pub enum Header {
 }
 
 impl Header {
+    /// All four, in the order hp2ps checks that they are present.
+    pub const ALL: [Header; 4] = [
+        Header::Job,
+        Header::Date,
+        Header::SampleUnit,
+        Header::ValueUnit,
+    ];
+
     /// The keyword as written in the file.
     pub fn keyword(self) -> &'static str {
         match self {
@@ -44,6 +52,9 @@ pub enum Timed {
 }
 
 impl Timed {
+    /// All three.
+    pub const ALL: [Timed; 3] = [Timed::BeginSample, Timed::EndSample, Timed::Mark];
+
     /// The keyword as written in the file.
     pub fn keyword(self) -> &'static str {
         match self {
@@ -147,16 +158,12 @@ fn line_end(i: &[u8]) -> usize {
 
 /// Keyword lookup: exact and case-sensitive, as hp2ps does it.
 fn keyword(w: &[u8]) -> Option<Result<Header, Timed>> {
-    Some(match w {
-        b"JOB" => Ok(Header::Job),
-        b"DATE" => Ok(Header::Date),
-        b"SAMPLE_UNIT" => Ok(Header::SampleUnit),
-        b"VALUE_UNIT" => Ok(Header::ValueUnit),
-        b"BEGIN_SAMPLE" => Err(Timed::BeginSample),
-        b"END_SAMPLE" => Err(Timed::EndSample),
-        b"MARK" => Err(Timed::Mark),
-        _ => return None,
-    })
+    let is = |k: &str| k.as_bytes() == w;
+    Header::ALL
+        .into_iter()
+        .find(|h| is(h.keyword()))
+        .map(Ok)
+        .or_else(|| Timed::ALL.into_iter().find(|t| is(t.keyword())).map(Err))
 }
 
 /// The common line, `name<TAB>digits`, recognised without the general grammar. Returns

@@ -421,18 +421,13 @@ impl Parser {
     }
 
     fn missing_headers(&self) -> impl Iterator<Item = Warning> + '_ {
-        [
-            Header::Job,
-            Header::Date,
-            Header::SampleUnit,
-            Header::ValueUnit,
-        ]
-        .into_iter()
-        .filter(|&h| !self.seen[h as usize])
-        .map(|h| Warning {
-            line: None,
-            kind: WarningKind::MissingHeader(h),
-        })
+        Header::ALL
+            .into_iter()
+            .filter(|&h| !self.seen[h as usize])
+            .map(|h| Warning {
+                line: None,
+                kind: WarningKind::MissingHeader(h),
+            })
     }
 
     /// Ends the input: drops an unfinished last sample and checks the header.
