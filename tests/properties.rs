@@ -150,7 +150,7 @@ fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> 
     Svg.write(&scene, &mut svg).unwrap();
     well_formed_svg(&svg).unwrap();
     let mut pdf = Vec::new();
-    Pdf.write(&scene, &mut pdf).unwrap();
+    Pdf { compress: true }.write(&scene, &mut pdf).unwrap();
     assert!(pdf.starts_with(b"%PDF-"));
     Some(out)
 }

@@ -7,7 +7,11 @@ use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let whole = parse(data);
-    let cut = if data.is_empty() { 0 } else { data[0] as usize * data.len() / 256 };
+    let cut = if data.is_empty() {
+        0
+    } else {
+        data[0] as usize * data.len() / 256
+    };
     let mut p = Parser::new();
     let pieces = (|| {
         let used = p.feed(&data[..cut], false)?;

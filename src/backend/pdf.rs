@@ -22,11 +22,16 @@ use crate::scene::{Anchor, HEIGHT, Item, Paint, Point, Scene, Text, WIDTH};
 pub const FONT: &[u8] = include_bytes!("../../fonts/LiberationSans-Regular.ttf");
 
 /// PDF output.
-pub struct Pdf;
+pub struct Pdf {
+    /// Deflate the streams (font and page contents). Always on for files people keep; the
+    /// fuzz target turns it off because compression, under coverage instrumentation, costs
+    /// a hundred times the rest of the pipeline and is not our code.
+    pub compress: bool,
+}
 
 impl super::Backend for Pdf {
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
-        out.write_all(&document(scene)?)
+        out.write_all(&document(scene, self.compress)?)
     }
 }
 
@@ -152,7 +157,7 @@ fn text(t: &Text, font: &Font, scale: f64) -> Vec<Op> {
 }
 
 /// The PDF bytes of a scene.
-pub fn document(scene: &Scene) -> io::Result<Vec<u8>> {
+pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
     let scale = scene.media.scale();
     let mut doc = PdfDocument::new(&xml_text(&scene.title));
     // Parsed once per process: re-rendering (--watch) should not pay for it again.
@@ -190,6 +195,7 @@ pub fn document(scene: &Scene) -> io::Result<Vec<u8>> {
         })
         .collect();
     let opts = PdfSaveOptions {
+        optimize: compress,
         subset_fonts: true,
         ..Default::default()
     };

@@ -405,7 +405,7 @@ fn draw(
             encapsulated: format == Format::Eps,
         }),
         Format::Svg => Box::new(Svg),
-        Format::Pdf => Box::new(Pdf),
+        Format::Pdf => Box::new(Pdf { compress: true }),
     };
     let write = |w: &mut dyn Write| backend.write(&scene, w);
     match &plan.output {
