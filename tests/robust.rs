@@ -42,21 +42,29 @@ fn an_unfinished_last_sample_cut_anywhere_leaves_the_complete_samples() {
     for name in ["Leak-hc", "ManyCC-hy", "Names-hd"] {
         let hp = profile(name);
         let whole = parse(&hp).unwrap();
-        // The program goes on: a next sample starts and is cut at every byte.
+        // The program goes on: a next sample starts and is cut at every byte, up to and
+        // including `END_SAMPLE 99.00000`, one digit short of its time.
         let sample = last_sample(&hp);
+        let body = lines(&sample);
         let next = [
             b"BEGIN_SAMPLE 99.000000\n".as_slice(),
-            &sample[sample.iter().position(|&c| c == b'\n').unwrap() + 1..],
+            &body[1..body.len() - 1].concat(),
+            b"END_SAMPLE 99.000000",
         ]
         .concat();
-        let end = next.windows(10).position(|w| w == b"END_SAMPLE").unwrap();
-        for cut in 1..end {
+        for cut in 1..next.len() {
             let damaged = [hp.as_slice(), &next[..cut]].concat();
             let got = parse(&damaged).unwrap_or_else(|e| panic!("{name} cut at {cut}: {e}"));
             assert_eq!(got.profile, whole.profile, "{name} cut at {cut}");
             assert_eq!(got.warnings.len(), 1, "{name} cut at {cut}");
             assert_eq!(got.warnings[0].kind, WarningKind::IncompleteLastSample);
             assert_eq!(got.warnings[0].line, Some(lines(&hp).len() as u64 + 1));
+        }
+        // The whole END_SAMPLE line, newline or not, completes the sample.
+        for end in [b"".as_slice(), b"\n", b"\r\n"] {
+            let done = parse(&[hp.as_slice(), &next, end].concat()).unwrap();
+            assert_eq!(done.profile.times.len(), whole.profile.times.len() + 1);
+            assert!(done.warnings.is_empty());
         }
     }
 }

@@ -293,6 +293,14 @@ fn timed_record(rest: &[u8], timed: Timed, end: usize) -> Outcome<'_> {
     }
 }
 
+/// The time on a BEGIN_SAMPLE, END_SAMPLE or MARK line as written: its second word.
+pub fn time_word(line: &[u8]) -> &[u8] {
+    line.split(|&b| is_blank(b))
+        .filter(|w| !w.is_empty())
+        .nth(1)
+        .unwrap_or_default()
+}
+
 /// `name value`: the value is the last blank-separated word, the name everything before
 /// the blanks in front of it.
 fn point_record(line: &[u8], end: usize) -> Outcome<'_> {

@@ -182,6 +182,8 @@ pub struct Parser {
     /// The open sample came out of order and will be dropped at its END_SAMPLE.
     skip: bool,
     last_begin: f64,
+    /// The open sample's time as written, to recognise an END_SAMPLE line cut short.
+    begin_text: Vec<u8>,
     /// Points of the sample being read (or, between samples, of the next one).
     pending: Vec<(IdentId, f64)>,
     pending_line: u64,
@@ -233,6 +235,25 @@ impl Parser {
             let complete = |used: usize| used < rest.len() || eof;
             match line::record(rest, eof) {
                 Outcome::Done(rec, used) if complete(used) => {
+                    let text = &rest[..used];
+                    if let Record::Timed(Timed::BeginSample, _) = rec {
+                        self.begin_text.clear();
+                        self.begin_text.extend_from_slice(line::time_word(text));
+                    }
+                    // A program killed while writing `END_SAMPLE 11.637399` can leave
+                    // `END_SAMPLE 11.6`: a valid line, but a cut one, and its sample
+                    // is as unfinished as one without END_SAMPLE. Only a time that is a
+                    // strict prefix of BEGIN_SAMPLE's counts as cut; any other stands.
+                    if used == rest.len()
+                        && let Record::Timed(Timed::EndSample, _) = rec
+                        && let end = line::time_word(text)
+                        && end.len() < self.begin_text.len()
+                        && self.begin_text.starts_with(end)
+                    {
+                        self.unfinished_line();
+                        pos = buf.len();
+                        continue;
+                    }
                     self.apply(rec)?;
                     // `used` stops before the newline that ends the record.
                     self.line += count_newlines(&rest[..used]) + u64::from(used < rest.len());
@@ -242,12 +263,7 @@ impl Parser {
                     if line_len(rest) < rest.len() {
                         return Err(self.error(ParseErrorKind::Syntax { expected, found }));
                     }
-                    // The input ends in the middle of a line: whatever sample that line
-                    // belonged to is incomplete, and `finish` says so.
-                    if self.open.is_none() && self.pending.is_empty() {
-                        self.open_line = self.line;
-                        self.open = Some(self.last_begin);
-                    }
+                    self.unfinished_line();
                     pos = buf.len();
                 }
                 Outcome::NeedMore if eof => {
@@ -262,6 +278,15 @@ impl Parser {
             }
         }
         Ok(pos)
+    }
+
+    /// The input ends in the middle of a line: whatever sample that line belonged to is
+    /// incomplete, and `finish` says so.
+    fn unfinished_line(&mut self) {
+        if self.open.is_none() && self.pending.is_empty() {
+            self.open_line = self.line;
+            self.open = Some(self.last_begin);
+        }
     }
 
     fn error(&self, kind: ParseErrorKind) -> ParseError {
