@@ -253,6 +253,25 @@ fn malformed_input_names_file_line_what_was_expected_and_what_was_found() {
             ),
         ),
         (
+            // Beyond hp2ps's 32 digits; far enough beyond, the number reads as infinity
+            // and the coordinates as `nan`, which PostScript does not know.
+            "value too large",
+            insert(b"main\t100000000000000000000000000000000\n"),
+            format!(
+                "p.hp:{}: expected a number below 10^32, found `100000000000000000000000000000000`",
+                middle + 1
+            ),
+        ),
+        (
+            "time too large",
+            insert(&[b"BEGIN_SAMPLE ".as_slice(), &[b'7'; 400], b".0\n"].concat()),
+            format!(
+                "p.hp:{}: expected a number below 10^32, found `{}…`",
+                middle + 1,
+                "7".repeat(40)
+            ),
+        ),
+        (
             "bad header",
             [b"JOB 12\n".as_slice(), &hp].concat(),
             "p.hp:1: expected a quoted string after JOB, found `12`".into(),

@@ -1,4 +1,5 @@
 //! The whole pipeline never panics: parse, select with options the fuzzer picks, lay out,
+//! check that every coordinate is finite (a `nan` is valid Rust and broken PostScript),
 //! write PostScript, SVG and PDF for every input, write the .aux file and read it back for
 //! a second run with -p. The PDF's streams are left uncompressed: deflate, under coverage
 //! instrumentation, cost a hundred times the rest of the pipeline, and since inputs that
@@ -8,7 +9,7 @@
 
 use hpgraph::backend::{Backend, pdf::Pdf, ps::PostScript, svg::Svg};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
-use hpgraph::scene::{Media, Orientation};
+use hpgraph::scene::{Item, Media, Orientation, Point, Scene};
 use hpgraph::select::{NameOrder, SelectOptions};
 use hpgraph::{auxfile, parse, render};
 use libfuzzer_sys::fuzz_target;
@@ -59,6 +60,7 @@ fuzz_target!(|data: &[u8]| {
         },
     };
     let (selection, scene) = render(parsed.profile.clone(), None, &select, &layout);
+    assert!(finite(&scene), "every coordinate is a number");
     let mut ps = Vec::new();
     PostScript {
         creator: "fuzz",
@@ -82,3 +84,16 @@ fuzz_target!(|data: &[u8]| {
     .write(&scene, &mut Vec::new())
     .unwrap();
 });
+
+fn finite(scene: &Scene) -> bool {
+    let ok = |p: &Point| p.x.is_finite() && p.y.is_finite();
+    scene
+        .pages
+        .iter()
+        .flat_map(|p| &p.items)
+        .all(|item| match item {
+            Item::Path(p) => ok(&p.start) && p.steps.iter().all(ok),
+            Item::Band(b) => b.outline().all(|p| ok(&p)),
+            Item::Text(t) => ok(&t.at),
+        })
+}

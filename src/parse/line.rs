@@ -5,6 +5,7 @@
 //! names contain spaces (GHC #2071), which hp2ps's token lexer cannot read. Only a quoted
 //! header string may run over several lines; [`record`] then reports [`Outcome::NeedMore`].
 
+use super::too_large;
 use nom::{
     IResult, Parser,
     branch::alt,
@@ -132,6 +133,9 @@ fn to_f64(text: &[u8]) -> f64 {
     };
     parsed.unwrap_or(0.0)
 }
+
+/// What a number that is [`too_large`] was expected to be.
+const BELOW_LIMIT: &str = "a number below 10^32";
 
 /// Parses a quoted string starting at `"`: `""` stands for one quote. Returns the bytes
 /// used, or `None` when the closing quote is not in `i`.
@@ -277,12 +281,19 @@ fn timed_record(rest: &[u8], timed: Timed, end: usize) -> Outcome<'_> {
     match time_text(arg) {
         Ok((&[], text)) => {
             let after = &rest[arg.len()..];
-            if after.iter().all(|&b| is_blank(b)) {
-                Outcome::Done(Record::Timed(timed, to_f64(text)), end)
-            } else {
+            if !after.iter().all(|&b| is_blank(b)) {
                 Outcome::Invalid {
                     expected: "the end of the line after the time",
                     found: after.iter().copied().skip_while(|&b| is_blank(b)).collect(),
+                }
+            } else {
+                if too_large(text) {
+                    Outcome::Invalid {
+                        expected: BELOW_LIMIT,
+                        found: text.to_vec(),
+                    }
+                } else {
+                    Outcome::Done(Record::Timed(timed, to_f64(text)), end)
                 }
             }
         }
@@ -324,6 +335,10 @@ fn point_record(line: &[u8], end: usize) -> Outcome<'_> {
     }
     let name = &line[..name_end];
     match value_text(value) {
+        Ok((&[], text)) if too_large(text) => Outcome::Invalid {
+            expected: BELOW_LIMIT,
+            found: text.to_vec(),
+        },
         Ok((&[], text)) => Outcome::Done(
             Record::Point {
                 name,
@@ -391,6 +406,40 @@ mod tests {
                 value: 7.0
             }
         );
+    }
+
+    #[test]
+    fn numbers_stop_below_ten_to_the_32() {
+        // The most hp2ps reads as one number (as an f64 it is 10^32).
+        let nines = "9".repeat(32);
+        assert_eq!(
+            done(&format!("a\t{nines}")),
+            Record::Point {
+                name: b"a",
+                value: 1e32
+            }
+        );
+        assert!(matches!(
+            done(&format!("BEGIN_SAMPLE {nines}.5")),
+            Record::Timed(..)
+        ));
+        for line in [
+            format!("a\t1{}", "0".repeat(32)),
+            format!("a\t000{nines}1.0"),
+            format!("MARK 1{}.0", "0".repeat(32)),
+            format!("END_SAMPLE {}", "7".repeat(400)),
+        ] {
+            assert!(
+                matches!(
+                    record(line.as_bytes(), true),
+                    Outcome::Invalid {
+                        expected: BELOW_LIMIT,
+                        ..
+                    }
+                ),
+                "{line}"
+            );
+        }
     }
 
     #[test]

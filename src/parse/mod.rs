@@ -165,6 +165,21 @@ impl Hasher for FxHasher {
 
 type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
+/// Whether a number as written (digits with one `.` or `,`) is 10^32 or more: times,
+/// values and the numbers of an `.aux` file must stay below. hp2ps reads at most 32
+/// digits, so nothing it reads is this large; without a bound, a long enough number reads
+/// as infinity and the picture's coordinates become `nan`, which is not PostScript. The
+/// digits are counted because no `f64` lies between 32 nines and 10^32.
+pub fn too_large(number: &[u8]) -> bool {
+    let whole = number.split(|&b| b == b'.' || b == b',').next();
+    whole
+        .unwrap_or_default()
+        .iter()
+        .skip_while(|&&b| b == b'0')
+        .count()
+        > 32
+}
+
 /// Incremental `.hp` parser.
 #[derive(Default)]
 pub struct Parser {
