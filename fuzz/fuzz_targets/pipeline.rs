@@ -85,6 +85,7 @@ fuzz_target!(|data: &[u8]| {
     .unwrap();
 });
 
+/// No `nan` or infinity anywhere a backend would write a number.
 fn finite(scene: &Scene) -> bool {
     let ok = |p: &Point| p.x.is_finite() && p.y.is_finite();
     scene

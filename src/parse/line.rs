@@ -286,15 +286,13 @@ fn timed_record(rest: &[u8], timed: Timed, end: usize) -> Outcome<'_> {
                     expected: "the end of the line after the time",
                     found: after.iter().copied().skip_while(|&b| is_blank(b)).collect(),
                 }
-            } else {
-                if too_large(text) {
-                    Outcome::Invalid {
-                        expected: BELOW_LIMIT,
-                        found: text.to_vec(),
-                    }
-                } else {
-                    Outcome::Done(Record::Timed(timed, to_f64(text)), end)
+            } else if too_large(text) {
+                Outcome::Invalid {
+                    expected: BELOW_LIMIT,
+                    found: text.to_vec(),
                 }
+            } else {
+                Outcome::Done(Record::Timed(timed, to_f64(text)), end)
             }
         }
         _ => Outcome::Invalid {

@@ -271,7 +271,7 @@ impl Parser {
                     }
                     self.apply(rec)?;
                     // `used` stops before the newline that ends the record.
-                    self.line += count_newlines(&rest[..used]) + u64::from(used < rest.len());
+                    self.line += count_newlines(text) + u64::from(used < rest.len());
                     pos += (used + 1).min(rest.len());
                 }
                 Outcome::Invalid { expected, found } if complete(line_len(rest)) => {
