@@ -75,7 +75,7 @@ fn number(b: &[u8]) -> Option<f64> {
     if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
         return None;
     }
-    if crate::parse::too_large(b) {
+    if crate::input::hp::too_large(b) {
         return None;
     }
     s.parse().ok()
@@ -168,7 +168,7 @@ mod tests {
     fn bad_lines_name_their_line() {
         assert_eq!(parse(b"X_RANGE 1.0\nORDER x\n").unwrap_err().line, 2);
         assert_eq!(parse(b"FOO 1\n").unwrap_err().line, 1);
-        // An edited file's number too long to draw with (see parse::too_large).
+        // An edited file's number too long to draw with (see input::hp::too_large).
         let huge = format!("X_RANGE 1.0\nY_RANGE {}.00\n", "9".repeat(400));
         assert_eq!(parse(huge.as_bytes()).unwrap_err().line, 2);
     }

@@ -4,7 +4,7 @@ use std::fmt;
 use std::io;
 
 use crate::auxfile::AuxError;
-use crate::parse::ParseError;
+use crate::input;
 
 /// Something that stopped a rendering.
 #[derive(Debug)]
@@ -12,7 +12,7 @@ pub enum Error {
     /// The input could not be opened or read.
     Read { path: String, source: io::Error },
     /// The input is not a heap profile.
-    Parse { path: String, error: ParseError },
+    Parse { path: String, error: input::Error },
     /// The `.aux` file asked for with `-p` could not be opened or read.
     AuxRead { path: String, source: io::Error },
     /// The `.aux` file is not valid.
@@ -25,10 +25,7 @@ impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Error::Read { path, source } => write!(f, "{path}: cannot read: {source}"),
-            Error::Parse { path, error } => match error.line {
-                Some(line) => write!(f, "{path}:{line}: {error}"),
-                None => write!(f, "{path}: {error}"),
-            },
+            Error::Parse { path, error } => write!(f, "{path}{}", error.located()),
             Error::AuxRead { path, source } => {
                 write!(
                     f,

@@ -1,13 +1,13 @@
-//! hpgraph renders GHC heap profiles (`.hp` files), as GHC's `hp2ps` does and faster.
+//! hpgraph renders GHC heap profiles (`.hp` files and eventlogs), as GHC's `hp2ps` does and faster.
 //!
 //! The pipeline runs one way:
 //!
 //! ```text
-//! bytes ─parse→ Profile ─select→ Selection ─layout→ Scene ─backend→ bytes ─sink→ file
+//! bytes ─input→ Profile ─select→ Selection ─layout→ Scene ─backend→ bytes ─sink→ file
 //! ```
 //!
-//! * [`parse`] reads the `.hp` text into a [`profile::Profile`]: times, marks, header
-//!   strings and one compact series per identifier.
+//! * [`input`] reads a `.hp` file or an eventlog into a [`profile::Profile`]: times,
+//!   marks, header strings and one compact series per identifier.
 //! * [`select`] picks and orders the bands (trace threshold, deviation or name order,
 //!   `.aux` reuse, band limit with `OTHER`) and computes ranges and area.
 //! * [`layout`] places everything on the page as a backend-neutral [`scene::Scene`].
@@ -16,7 +16,7 @@
 //! ```
 //! let hp = b"JOB \"demo\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\nmain\t1200\nEND_SAMPLE 1.00\n";
-//! let profile = hpgraph::parse::parse(hp).unwrap().profile;
+//! let profile = hpgraph::input::parse(hp).unwrap().profile;
 //! let (selection, scene) = hpgraph::render(
 //!     profile, None, &Default::default(), &hpgraph::layout::LayoutOptions::default());
 //! assert_eq!(selection.bands.len(), 1);
@@ -27,8 +27,9 @@ pub mod auxfile;
 pub mod backend;
 pub mod cli;
 pub mod error;
+pub mod export;
+pub mod input;
 pub mod layout;
-pub mod parse;
 pub mod profile;
 pub mod scene;
 pub mod select;

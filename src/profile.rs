@@ -25,10 +25,27 @@ pub struct Profile {
     pub times: Vec<f64>,
     /// `MARK` times in file order.
     pub marks: Vec<f64>,
+    /// Each mark's text, indexed like `marks`, when the input gives marks a text (an
+    /// eventlog's user markers do; a `.hp` file's marks have none and leave this empty).
+    pub mark_texts: Vec<Box<[u8]>>,
     /// Identifier names in order of first appearance.
     pub names: Vec<Box<[u8]>>,
     /// Data points of each identifier, indexed like `names`.
     pub series: Vec<Series>,
+    /// The runtime's own heap measurements, when the input has them (an eventlog does).
+    pub heap: HeapSeries,
+}
+
+/// The heap as the runtime measured it after each garbage collection, beside the census:
+/// `(seconds, bytes)` in time order. Drawn as lines over the bands on request.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct HeapSeries {
+    /// Heap size (memory the heap holds from the system).
+    pub size: Vec<(f64, f64)>,
+    /// Live bytes after the collection.
+    pub live: Vec<(f64, f64)>,
+    /// Size of the allocated blocks.
+    pub blocks: Vec<(f64, f64)>,
 }
 
 impl Profile {

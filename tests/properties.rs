@@ -8,8 +8,8 @@
 mod common;
 
 use hpgraph::backend::{Backend, pdf::Pdf, ps::PostScript, svg::Svg};
+use hpgraph::input::hp::{Parser, parse};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
-use hpgraph::parse::{Parser, parse};
 use hpgraph::scene::{Media, Orientation};
 use hpgraph::select::{NameOrder, SelectOptions};
 use proptest::prelude::*;

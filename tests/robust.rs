@@ -9,7 +9,7 @@ use std::fs;
 use std::time::{Duration, Instant};
 
 use common::{Scratch, fixtures, hpgraph, without_creator};
-use hpgraph::parse::{WarningKind, parse};
+use hpgraph::input::hp::{WarningKind, parse};
 
 fn profile(name: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()

@@ -2,7 +2,7 @@
 //! blocks, or one still being written, arrives) gives exactly what one piece gives.
 #![no_main]
 
-use hpgraph::parse::{Parser, parse};
+use hpgraph::input::hp::{Parser, parse};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

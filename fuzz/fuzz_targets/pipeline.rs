@@ -1,4 +1,4 @@
-//! The whole pipeline never panics: parse, select with options the fuzzer picks, lay out,
+//! The whole pipeline never panics: read (a .hp or an eventlog), select with options the fuzzer picks, lay out,
 //! check that every coordinate is finite (a `nan` is valid Rust and broken PostScript),
 //! write PostScript, SVG and PDF for every input, write the .aux file and read it back for
 //! a second run with -p. The PDF's streams are left uncompressed: deflate, under coverage
@@ -11,7 +11,7 @@ use hpgraph::backend::{Backend, pdf::Pdf, ps::PostScript, svg::Svg};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Item, Media, Orientation, Point, Scene};
 use hpgraph::select::{NameOrder, SelectOptions};
-use hpgraph::{auxfile, parse, render};
+use hpgraph::{auxfile, input, render};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -19,7 +19,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let (opts, input) = data.split_at(4);
-    let Ok(parsed) = parse::parse(input) else {
+    let Ok(parsed) = input::parse(input) else {
         return;
     };
     let flags = opts[0];

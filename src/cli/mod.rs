@@ -16,8 +16,9 @@ use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 use crate::auxfile::{self, Aux};
 use crate::backend::{Backend, Format, pdf::Pdf, ps::PostScript, svg::Svg};
 use crate::error::Error;
+use crate::export::Export;
+use crate::input::{self, Parsed};
 use crate::layout::{KeyPlacement, LayoutOptions, TitleSize};
-use crate::parse::{self, Parsed};
 use crate::scene::{Media, Orientation};
 use crate::select::{NameOrder, SelectOptions};
 use crate::sink;
@@ -47,13 +48,14 @@ pub struct Args {
     pub files: Vec<OsString>,
 
     /// Write the picture to FILE (- for standard output); its extension (.ps, .eps, .svg,
-    /// .pdf) picks the format, and the .aux goes beside it
+    /// .pdf, or .hp for the profile as .hp text) picks the format, and the .aux goes
+    /// beside it
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
     /// Output format, whatever the file is called; without -o the picture is ./BASE.FORMAT
     /// [default: from -o's extension, else ps]
-    #[arg(long, value_name = "FORMAT", value_parser = ["ps", "eps", "svg", "pdf"])]
+    #[arg(long, value_name = "FORMAT", value_parser = ["ps", "eps", "svg", "pdf", "hp"])]
     pub format: Option<String>,
 
     /// Big title box: job and area on two rows (-b)
@@ -173,29 +175,29 @@ fn threshold(text: &str) -> Result<f64, String> {
 
 impl Args {
     /// The output format: `--format`, else the extension of `-o`'s file, else PostScript.
-    fn format(&self) -> Result<Format, String> {
+    fn format(&self) -> Result<OutputKind, String> {
         if let Some(f) = &self.format {
-            return Ok(Format::from_extension(f).expect("clap checked the name"));
+            return Ok(OutputKind::from_extension(f).expect("clap checked the name"));
         }
         let Some(out) = self
             .output
             .as_deref()
             .filter(|o| *o != std::path::Path::new("-"))
         else {
-            return Ok(Format::Ps);
+            return Ok(OutputKind::Picture(Format::Ps));
         };
         match out.extension().and_then(|e| e.to_str()) {
-            None => Ok(Format::Ps),
-            Some(ext) => Format::from_extension(ext).ok_or_else(|| {
+            None => Ok(OutputKind::Picture(Format::Ps)),
+            Some(ext) => OutputKind::from_extension(ext).ok_or_else(|| {
                 format!(
-                    "cannot tell the format from the name `{}`: use .ps, .eps, .svg or .pdf, or --format",
+                    "cannot tell the format from the name `{}`: use .ps, .eps, .svg, .pdf or .hp, or --format",
                     out.display()
                 )
             }),
         }
     }
 
-    fn options(&self, format: Format) -> (SelectOptions, LayoutOptions) {
+    fn options(&self, format: OutputKind) -> (SelectOptions, LayoutOptions) {
         let band_limit = self.max_bands.unwrap_or(20);
         let key = if self.multi_page || band_limit > 20 {
             KeyPlacement::SeparatePages
@@ -233,12 +235,36 @@ impl Args {
                 },
                 // EPS without -e is the drawing at its own size: 9 inches wide.
                 eps_width: match format {
-                    Format::Eps => Some(self.eps.unwrap_or(crate::scene::WIDTH)),
+                    OutputKind::Picture(Format::Eps) => {
+                        Some(self.eps.unwrap_or(crate::scene::WIDTH))
+                    }
                     _ => self.eps,
                 },
             },
         };
         (select, layout)
+    }
+}
+
+/// What a run writes: a picture (through a backend) or the data (an export).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputKind {
+    Picture(Format),
+    Data(Export),
+}
+
+impl OutputKind {
+    fn from_extension(ext: &str) -> Option<OutputKind> {
+        Format::from_extension(ext)
+            .map(OutputKind::Picture)
+            .or_else(|| Export::from_extension(ext).map(OutputKind::Data))
+    }
+
+    fn extension(self) -> &'static str {
+        match self {
+            OutputKind::Picture(f) => f.extension(),
+            OutputKind::Data(e) => e.extension(),
+        }
     }
 }
 
@@ -265,6 +291,19 @@ pub fn main() -> ExitCode {
             .map(|f| naming::plan(Some(f), args.output.as_deref(), ext))
             .collect()
     };
+    for plan in &plans {
+        if naming::writes_over_input(plan) {
+            Args::command()
+                .error(
+                    ErrorKind::ArgumentConflict,
+                    format!(
+                        "{}: the output would replace its own input; name another with -o",
+                        plan.input.display()
+                    ),
+                )
+                .exit();
+        }
+    }
     if args.watch {
         let [plan] = &plans[..] else {
             Args::command()
@@ -343,7 +382,7 @@ impl Timings {
     }
 }
 
-fn render_one(args: &Args, format: Format, plan: &Plan) -> anyhow::Result<()> {
+fn render_one(args: &Args, format: OutputKind, plan: &Plan) -> anyhow::Result<()> {
     let name = plan.input.display();
     let mut timings = Timings::start();
     let parsed = read_profile(&plan.input)?;
@@ -356,7 +395,7 @@ fn render_one(args: &Args, format: Format, plan: &Plan) -> anyhow::Result<()> {
 }
 
 /// Prints a parser warning as `hpgraph: warning: FILE:LINE: what`.
-pub(crate) fn print_warning(name: &str, w: &parse::Warning) {
+pub(crate) fn print_warning(name: &str, w: &input::Warning) {
     match w.line {
         Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
         None => eprintln!("hpgraph: warning: {name}: {w}"),
@@ -372,18 +411,29 @@ pub(crate) struct Drawn {
 /// Selects, lays out and writes a profile: the picture, then the .aux file.
 fn draw(
     args: &Args,
-    format: Format,
+    format: OutputKind,
     plan: &Plan,
     profile: crate::profile::Profile,
     timings: &mut Timings,
 ) -> anyhow::Result<Drawn> {
     let name = plan.input.display();
     let samples = profile.samples();
+    let format = match format {
+        OutputKind::Picture(f) => f,
+        OutputKind::Data(export) => {
+            write_output(plan, |w| export.write(&profile, w))?;
+            timings.lap("write");
+            return Ok(Drawn {
+                samples,
+                bands: profile.names.len(),
+            });
+        }
+    };
     let aux = match (&plan.aux, args.reuse_aux) {
         (Some(path), true) => Some(read_aux(path)?),
         _ => None,
     };
-    let (select_opts, layout_opts) = args.options(format);
+    let (select_opts, layout_opts) = args.options(OutputKind::Picture(format));
     let (selection, scene) = crate::render(profile, aux.as_ref(), &select_opts, &layout_opts);
     timings.lap("select and layout");
     let repairs = match format {
@@ -394,7 +444,7 @@ fn draw(
         eprintln!(
             "hpgraph: warning: {name}: {} `{}` would be broken PostScript as hp2ps writes it; {}",
             r.what,
-            crate::parse::shown(&r.text),
+            crate::input::hp::shown(&r.text),
             r.how
         );
     }
@@ -407,17 +457,7 @@ fn draw(
         Format::Svg => Box::new(Svg),
         Format::Pdf => Box::new(Pdf { compress: true }),
     };
-    let write = |w: &mut dyn Write| backend.write(&scene, w);
-    match &plan.output {
-        Output::Stdout => sink::write_stdout(write).map_err(|source| Error::Write {
-            path: "stdout".into(),
-            source,
-        })?,
-        Output::File(path) => sink::write_file(path, write).map_err(|source| Error::Write {
-            path: path.display().to_string(),
-            source,
-        })?,
-    }
+    write_output(plan, |w| backend.write(&scene, w))?;
     timings.lap("write");
     if let Some(path) = &plan.aux {
         sink::write_file(path, |w| auxfile::write(&selection, w))
@@ -429,16 +469,33 @@ fn draw(
     })
 }
 
+/// Writes the output of `plan` atomically (or to standard output).
+fn write_output(
+    plan: &Plan,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<(), Error> {
+    match &plan.output {
+        Output::Stdout => sink::write_stdout(write).map_err(|source| Error::Write {
+            path: "stdout".into(),
+            source,
+        }),
+        Output::File(path) => sink::write_file(path, write).map_err(|source| Error::Write {
+            path: path.display().to_string(),
+            source,
+        }),
+    }
+}
+
 fn read_profile(input: &Input) -> Result<Parsed, Error> {
     let path = input.display();
     let result = match input {
-        Input::Stdin => parse::read(std::io::stdin().lock()),
+        Input::Stdin => input::read(std::io::stdin().lock()),
         Input::File(p) => {
             let file = File::open(p).map_err(|source| Error::Read {
                 path: path.clone(),
                 source,
             })?;
-            parse::read_file(&file)
+            input::read_file(&file)
         }
     };
     result.map_err(|error| Error::Parse { path, error })

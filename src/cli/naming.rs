@@ -3,6 +3,9 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+/// The extension that names an eventlog rather than the base of a `.hp` file.
+const EVENTLOG: &str = ".eventlog";
+
 /// Where the profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
@@ -39,7 +42,8 @@ impl Input {
 
 /// hp2ps naming: `FOO` and `FOO.hp` both read `FOO.hp` and write `./FOO.ps` and
 /// `./FOO.aux` (in the current folder, whatever folder FOO is in). Only the last
-/// `.`-suffix of the whole argument counts: `x.txt` reads `x.txt.hp`. `-` or no argument
+/// `.`-suffix of the whole argument counts: `x.txt` reads `x.txt.hp`. An eventlog is
+/// named in full and written as a `.hp` would be: `FOO.eventlog` writes `./FOO.ps`. `-` or no argument
 /// reads standard input and writes standard output. `output` overrides the picture's
 /// path; the `.aux` file then sits beside it. `ext` is the picture's extension (`ps`,
 /// or the format asked for).
@@ -49,11 +53,15 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         Some(a) if a == "-" => Input::Stdin,
         Some(a) => {
             let s = a.to_string_lossy();
-            let base = match s.rfind('.') {
-                Some(dot) if &s[dot..] == ".hp" => &s[..dot],
-                _ => &s[..],
-            };
-            Input::File(PathBuf::from(format!("{base}.hp")))
+            if s.ends_with(EVENTLOG) {
+                Input::File(PathBuf::from(a))
+            } else {
+                let base = match s.rfind('.') {
+                    Some(dot) if &s[dot..] == ".hp" => &s[..dot],
+                    _ => &s[..],
+                };
+                Input::File(PathBuf::from(format!("{base}.hp")))
+            }
         }
     };
     let (output, aux) = match (output, &input) {
@@ -63,7 +71,10 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         (None, Input::Stdin) => (Output::Stdout, None),
         (None, Input::File(p)) => {
             let stem = p.to_string_lossy();
-            let stem = &stem[..stem.len() - 3];
+            let stem = stem
+                .strip_suffix(EVENTLOG)
+                .or_else(|| stem.strip_suffix(".hp"))
+                .unwrap_or(&stem);
             let base = stem.rsplit('/').next().unwrap_or(stem);
             (
                 Output::File(PathBuf::from(format!("{base}.{ext}"))),
@@ -72,6 +83,18 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         }
     };
     Plan { input, output, aux }
+}
+
+/// Whether the output of `plan` is its input file (`prog.hp --format hp`), which the
+/// atomic rename would replace before anything could read it again.
+pub fn writes_over_input(plan: &Plan) -> bool {
+    let (Input::File(input), Output::File(output)) = (&plan.input, &plan.output) else {
+        return false;
+    };
+    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
 }
 
 #[cfg(test)]
@@ -114,6 +137,14 @@ mod tests {
         assert_eq!(
             files("sub/prof.hp"),
             ("sub/prof.hp".into(), "prof.ps".into(), "prof.aux".into())
+        );
+        assert_eq!(
+            files("sub/prog.eventlog"),
+            (
+                "sub/prog.eventlog".into(),
+                "prog.ps".into(),
+                "prog.aux".into()
+            )
         );
         assert_eq!(
             files("a.hp/b"),

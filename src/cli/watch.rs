@@ -19,16 +19,15 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::naming::{Input, Plan};
-use super::{Args, Timings, draw, print_warning};
-use crate::backend::Format;
-use crate::parse::{MAX_RECORD, ParseErrorKind, Parser, Warning};
+use super::{Args, OutputKind, Timings, draw, print_warning};
+use crate::input::{Reader, Warning};
 
 /// How often the stop flag is looked at while waiting.
 const TICK: Duration = Duration::from_millis(50);
 
 /// The reading position in the watched file.
 struct Tail {
-    parser: Parser,
+    parser: Reader,
     /// Bytes of the file consumed so far, carry-over included.
     offset: u64,
     /// The unfinished last line, waiting for its end.
@@ -58,7 +57,7 @@ fn file_id(meta: &std::fs::Metadata) -> FileId {
 impl Tail {
     fn new(id: FileId) -> Tail {
         Tail {
-            parser: Parser::new(),
+            parser: Reader::new(),
             offset: 0,
             carry: Vec::new(),
             id,
@@ -84,16 +83,15 @@ impl Tail {
         match self.parser.feed(&self.carry, false) {
             Ok(used) => {
                 self.carry.drain(..used);
-                if self.carry.len() > MAX_RECORD {
-                    eprintln!("hpgraph: {name}: a line longer than 4 MiB: not a heap profile");
+                if self.carry.len() > self.parser.max_record() {
+                    eprintln!(
+                        "hpgraph: {name}: a record longer than it can be: not a heap profile"
+                    );
                     self.failed = true;
                 }
             }
             Err(e) => {
-                match e.line {
-                    Some(line) => eprintln!("hpgraph: {name}:{line}: {e}"),
-                    None => eprintln!("hpgraph: {name}: {e}"),
-                }
+                eprintln!("hpgraph: {name}{}", e.located());
                 eprintln!("hpgraph: {name}: waiting for the file to be written again");
                 self.failed = true;
             }
@@ -103,7 +101,12 @@ impl Tail {
 }
 
 /// Watches `plan`'s input until SIGINT or SIGTERM; returns when asked to stop.
-pub fn watch(args: &Args, format: Format, plan: &Plan, interval: Duration) -> anyhow::Result<()> {
+pub fn watch(
+    args: &Args,
+    format: OutputKind,
+    plan: &Plan,
+    interval: Duration,
+) -> anyhow::Result<()> {
     let Input::File(path) = &plan.input else {
         anyhow::bail!("--watch needs a file to follow, not standard input");
     };
@@ -181,7 +184,7 @@ pub fn watch(args: &Args, format: Format, plan: &Plan, interval: Duration) -> an
 
 fn render(
     args: &Args,
-    format: Format,
+    format: OutputKind,
     plan: &Plan,
     tail: &Tail,
     name: &str,
@@ -190,7 +193,7 @@ fn render(
 ) {
     let parsed = match tail.parser.snapshot() {
         Ok(p) => p,
-        Err(e) if e.kind == ParseErrorKind::NoSamples => return, // not yet
+        Err(e) if e.is_no_samples() => return, // not yet
         Err(e) => {
             eprintln!("hpgraph: {name}: {e}");
             return;

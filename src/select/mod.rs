@@ -271,7 +271,7 @@ fn area_below(times: &[f64], m: &[f64]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse::parse;
+    use crate::input::hp::parse;
 
     fn profile(body: &str) -> Profile {
         parse(

@@ -9,14 +9,14 @@
 
 mod line;
 
-use std::collections::HashMap;
 use std::fmt;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::io::Read;
 
 pub use line::{Header, Timed};
 use line::{Outcome, Record};
 
+use crate::input::FxMap;
+pub use crate::input::{Parsed, Warning, WarningKind};
 use crate::profile::{IdentId, Profile, Series};
 
 /// Lines longer than this are not heap profile lines; refusing them bounds memory.
@@ -96,74 +96,6 @@ pub fn shown(bytes: &[u8]) -> String {
     }
     s
 }
-
-/// Something the parser let through but the user should know about.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Warning {
-    /// Line it concerns, if any.
-    pub line: Option<u64>,
-    /// What happened.
-    pub kind: WarningKind,
-}
-
-/// The kinds of [`Warning`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum WarningKind {
-    /// The input ends inside a sample (the program is still running, or was killed).
-    IncompleteLastSample,
-    /// A `BEGIN_SAMPLE` time lower than the one before; the sample is skipped.
-    SampleOutOfOrder { time: f64, previous: f64 },
-    /// A header line never appeared; its string is empty.
-    MissingHeader(Header),
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            WarningKind::IncompleteLastSample => write!(f, "incomplete last sample ignored"),
-            WarningKind::SampleOutOfOrder { time, previous } => write!(
-                f,
-                "sample time {time} is lower than the previous one ({previous}); sample skipped"
-            ),
-            WarningKind::MissingHeader(h) => {
-                write!(f, "{} missing; using an empty string", h.keyword())
-            }
-        }
-    }
-}
-
-/// A profile and what was noticed while reading it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Parsed {
-    pub profile: Profile,
-    pub warnings: Vec<Warning>,
-}
-
-/// FxHash (the rustc hasher): names are hashed once per data line, and SipHash's
-/// resistance to collision attacks buys nothing for a file the user chose to read.
-#[derive(Default, Clone, Copy)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut h = self.0;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
-            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        for &b in chunks.remainder() {
-            h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
-        }
-        self.0 = h;
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// Whether a number as written (digits with one `.` or `,`) is 10^32 or more: times,
 /// values and the numbers of an `.aux` file must stay below. hp2ps reads at most 32

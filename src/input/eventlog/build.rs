@@ -1,0 +1,500 @@
+//! From decoded heap events to a [`Profile`], named as GHC's `.hp` of the same run.
+//!
+//! GHC writes each census twice when a program runs with `-h… -l`: as `.hp` text and as
+//! eventlog events. The names here follow `rts/ProfHeap.c`'s `.hp` writer, so that the
+//! two files give the same bands: string samples (`-hT`, `-hd`, `-hy`, `-hm`, `-hr`,
+//! `-hb`) are the `.hp`'s names already; a cost-centre stack (`-hc`) is its labels,
+//! innermost first, joined by `/`, a CAF cost centre as `Module.CAF`, the empty stack as
+//! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
+
+use crate::input::{FxMap, Parsed, Warning, WarningKind};
+use crate::profile::{IdentId, Profile, Series};
+
+use super::format::{BREAKDOWN_INFO_TABLE, id, payload};
+
+/// Seconds from the eventlog's nanoseconds.
+fn seconds(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
+/// A cost centre's label and module.
+struct CostCentre {
+    label: Box<[u8]>,
+    module: Box<[u8]>,
+}
+
+#[derive(Default)]
+pub(super) struct Builder {
+    /// The header declares sample-end events (GHC 8.4 and later): a sample is complete
+    /// only at its end event. Older eventlogs end a sample with the next one's begin.
+    pub ends_declared: bool,
+    profile: Profile,
+    ids: FxMap<Box<[u8]>, IdentId>,
+    /// Interned names of cost-centre stacks, keyed by the stack's raw bytes: most
+    /// samples repeat the stacks of the one before.
+    stacks: FxMap<Box<[u8]>, IdentId>,
+    cost_centres: FxMap<u32, CostCentre>,
+    /// Names that have a point in a completed sample; later ones may still be dropped.
+    committed_names: usize,
+    /// Time of the open sample.
+    open: Option<f64>,
+    /// The open sample came out of order and is dropped at its end.
+    skip: bool,
+    last_time: f64,
+    pending: Vec<(IdentId, f64)>,
+    warnings: Vec<Warning>,
+    args: Option<Vec<Box<[u8]>>>,
+    rts: Option<Box<[u8]>>,
+    wall_clock: Option<u64>,
+    breakdown: Option<u32>,
+    /// `-hi`: an info table's address to its readable name.
+    info_tables: FxMap<u64, Box<[u8]>>,
+}
+
+impl Builder {
+    /// Applies one event; `false` when its payload is too short for its fields.
+    pub fn event(&mut self, ty: u16, time: u64, p: &[u8]) -> bool {
+        self.apply(ty, time, p).is_some()
+    }
+
+    fn apply(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
+        match ty {
+            id::HEAP_PROF_SAMPLE_COST_CENTRE => {
+                let (residency, stack) = payload::sample_cost_centre(p)?;
+                let id = self.stack_id(stack);
+                self.pending.push((id, residency as f64));
+            }
+            id::HEAP_PROF_SAMPLE_STRING => {
+                let (residency, label) = payload::sample_string(p)?;
+                let id = self.intern(label);
+                self.pending.push((id, residency as f64));
+            }
+            id::HEAP_PROF_SAMPLE_BEGIN => {
+                payload::u64_at(p, 0)?;
+                self.begin(seconds(time));
+            }
+            id::HEAP_BIO_PROF_SAMPLE_BEGIN => {
+                let t = payload::bio_sample_begin(p)?;
+                self.begin(seconds(t));
+            }
+            id::HEAP_PROF_SAMPLE_END => {
+                payload::u64_at(p, 0)?;
+                self.end();
+            }
+            id::HEAP_PROF_COST_CENTRE => {
+                let cc = payload::cost_centre(p)?;
+                self.cost_centres.insert(
+                    cc.id,
+                    CostCentre {
+                        label: cc.label.into(),
+                        module: cc.module.into(),
+                    },
+                );
+            }
+            id::HEAP_PROF_BEGIN => self.breakdown = Some(payload::heap_prof_begin(p)?),
+            id::IPE => {
+                let ipe = payload::ipe(p)?;
+                let label = if ipe.label.is_empty() {
+                    ipe.table_name
+                } else {
+                    ipe.label
+                };
+                let mut name = label.to_vec();
+                name.extend_from_slice(b" (");
+                if !ipe.module.is_empty() && ipe.src_file.is_empty() {
+                    name.extend_from_slice(ipe.module);
+                }
+                name.extend_from_slice(ipe.src_file);
+                if let Some(span) = ipe.src_span.filter(|s| !s.is_empty()) {
+                    name.push(b':');
+                    name.extend_from_slice(span);
+                }
+                name.push(b')');
+                self.info_tables.insert(ipe.info, name.into());
+            }
+            id::USER_MARKER => {
+                self.profile.marks.push(seconds(time));
+                self.profile.mark_texts.push(p.into());
+            }
+            id::PROGRAM_ARGS => {
+                let args = payload::capset_strings(p)?;
+                self.args
+                    .get_or_insert_with(|| args.into_iter().map(Box::from).collect());
+            }
+            id::RTS_IDENTIFIER => {
+                let rts = payload::capset_string(p)?;
+                self.rts.get_or_insert_with(|| rts.into());
+            }
+            id::WALL_CLOCK_TIME => {
+                let (secs, _) = payload::wall_clock(p)?;
+                self.wall_clock.get_or_insert(secs);
+            }
+            id::HEAP_SIZE => {
+                let b = payload::capset_bytes(p)?;
+                self.profile.heap.size.push((seconds(time), b as f64));
+            }
+            id::HEAP_LIVE => {
+                let b = payload::capset_bytes(p)?;
+                self.profile.heap.live.push((seconds(time), b as f64));
+            }
+            id::BLOCKS_SIZE => {
+                let b = payload::capset_bytes(p)?;
+                self.profile.heap.blocks.push((seconds(time), b as f64));
+            }
+            _ => {}
+        }
+        Some(())
+    }
+
+    fn intern(&mut self, name: &[u8]) -> IdentId {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.profile.names.len() as IdentId;
+        self.profile.names.push(name.into());
+        self.profile.series.push(Series::default());
+        self.ids.insert(name.into(), id);
+        id
+    }
+
+    fn stack_id(&mut self, stack: &[u8]) -> IdentId {
+        if let Some(&id) = self.stacks.get(stack) {
+            return id;
+        }
+        let (name, resolved) = self.stack_name(stack);
+        let id = self.intern(&name);
+        // A stack naming a cost centre not defined yet is named again next time.
+        if resolved {
+            self.stacks.insert(stack.into(), id);
+        }
+        id
+    }
+
+    /// `fprint_ccs` without the `(N)` prefix and the length limit: labels innermost
+    /// first, a `/` after each but a CAF's (GHC's own rule), `MAIN` for the empty stack.
+    fn stack_name(&self, stack: &[u8]) -> (Vec<u8>, bool) {
+        if stack.is_empty() {
+            return (b"MAIN".to_vec(), true);
+        }
+        let mut name = Vec::new();
+        let mut resolved = true;
+        let ids: Vec<u32> = stack
+            .chunks_exact(4)
+            .map(|c| u32::from_be_bytes(c.try_into().expect("4 bytes")))
+            .collect();
+        for (k, cc) in ids.iter().enumerate() {
+            match self.cost_centres.get(cc) {
+                Some(cc) if &*cc.label == b"CAF" => {
+                    name.extend_from_slice(&cc.module);
+                    name.extend_from_slice(b".CAF");
+                    continue;
+                }
+                Some(cc) => name.extend_from_slice(&cc.label),
+                None => {
+                    resolved = false;
+                    name.extend_from_slice(format!("<cost centre {cc}>").as_bytes());
+                }
+            }
+            if k + 1 < ids.len() {
+                name.push(b'/');
+            }
+        }
+        (name, resolved)
+    }
+
+    fn begin(&mut self, t: f64) {
+        if self.open.is_some() {
+            // A begin without an end before it: the runtime ends samples this way
+            // before sample-end events existed.
+            self.end();
+        }
+        self.skip = t < self.last_time;
+        if self.skip {
+            self.warnings.push(Warning {
+                line: None,
+                kind: WarningKind::SampleOutOfOrder {
+                    time: t,
+                    previous: self.last_time,
+                },
+            });
+        } else {
+            self.last_time = t;
+        }
+        self.open = Some(t);
+    }
+
+    fn end(&mut self) {
+        let Some(t) = self.open.take() else {
+            return;
+        };
+        if std::mem::take(&mut self.skip) {
+            self.drop_pending();
+            return;
+        }
+        let sample = self.profile.times.len() as u32;
+        for (id, v) in self.pending.drain(..) {
+            self.profile.series[id as usize].push(sample, v);
+        }
+        self.profile.times.push(t);
+        self.committed_names = self.profile.names.len();
+    }
+
+    /// Forgets the open sample's points and the names only they used.
+    fn drop_pending(&mut self) {
+        self.pending.clear();
+        self.open = None;
+        let keep = self.committed_names;
+        for name in self.profile.names.drain(keep..) {
+            self.ids.remove(&name);
+        }
+        self.profile.series.truncate(keep);
+        self.stacks.retain(|_, id| (*id as usize) < keep);
+    }
+
+    /// The data-end marker: in an eventlog without sample-end events it ends the last
+    /// sample.
+    pub fn data_ended(&mut self) {
+        if !self.ends_declared {
+            self.end();
+        }
+    }
+
+    pub fn progress(&self) -> (usize, usize) {
+        (self.profile.times.len(), self.profile.marks.len())
+    }
+
+    /// The complete samples so far, as a profile.
+    pub fn snapshot(&self) -> Option<Parsed> {
+        if self.profile.times.is_empty() {
+            return None;
+        }
+        let mut profile = self.profile.clone();
+        profile.names.truncate(self.committed_names);
+        profile.series.truncate(self.committed_names);
+        Some(Parsed {
+            profile: self.dress(profile),
+            warnings: self.warnings.clone(),
+        })
+    }
+
+    /// The profile at the end of the input; `cut` when the data-end marker never came.
+    pub fn finish(mut self, cut: bool) -> Option<Parsed> {
+        if (cut || self.ends_declared) && (self.open.is_some() || !self.pending.is_empty()) {
+            self.warnings.push(Warning {
+                line: None,
+                kind: WarningKind::IncompleteLastSample,
+            });
+            self.drop_pending();
+        }
+        if self.profile.times.is_empty() {
+            return None;
+        }
+        let mut profile = std::mem::take(&mut self.profile);
+        for s in &mut profile.series {
+            s.shrink_to_fit();
+        }
+        Some(Parsed {
+            profile: self.dress(profile),
+            warnings: self.warnings,
+        })
+    }
+
+    /// The `.hp` header strings and, for `-hi`, readable names.
+    fn dress(&self, mut profile: Profile) -> Profile {
+        let profiled = match &self.rts {
+            Some(rts) => is_profiling_rts(rts),
+            None => !self.cost_centres.is_empty(),
+        };
+        let args: Vec<&[u8]> = self.args.iter().flatten().map(|a| &a[..]).collect();
+        profile.job = job_of(&args, profiled);
+        profile.date = self.wall_clock.map(date_of).unwrap_or_default();
+        profile.sample_unit = b"seconds".to_vec();
+        profile.value_unit = b"bytes".to_vec();
+        if self.breakdown == Some(BREAKDOWN_INFO_TABLE) && !self.info_tables.is_empty() {
+            self.name_info_tables(&mut profile);
+        }
+        profile
+    }
+
+    /// `-hi` samples are labelled with the info table's address (`0x4a9b10`); the IPE
+    /// events give the table's label and source location. Two tables can share those,
+    /// so a name already taken keeps its address too.
+    fn name_info_tables(&self, profile: &mut Profile) {
+        let mut taken: FxMap<Box<[u8]>, ()> =
+            profile.names.iter().map(|n| (n.clone(), ())).collect();
+        for name in &mut profile.names {
+            let Some(resolved) = std::str::from_utf8(name)
+                .ok()
+                .and_then(|s| s.strip_prefix("0x"))
+                .and_then(|hex| u64::from_str_radix(hex, 16).ok())
+                .and_then(|info| self.info_tables.get(&info))
+            else {
+                continue;
+            };
+            let mut new = resolved.to_vec();
+            if taken.contains_key(&new[..]) {
+                new.extend_from_slice(b" ");
+                new.extend_from_slice(name);
+            }
+            taken.insert(new.clone().into(), ());
+            *name = new.into();
+        }
+    }
+}
+
+/// Whether an RTS identifier (`GHC-9.0.2 rts_thr_p`) names a profiling runtime: its
+/// flavour has a `p` way.
+fn is_profiling_rts(rts: &[u8]) -> bool {
+    let flavour = rts.rsplit(|&b| b == b' ').next().unwrap_or_default();
+    flavour.split(|&b| b == b'_').any(|way| way == b"p")
+}
+
+/// The `.hp`'s JOB line from the program's full command line: the program's name, then
+/// (in a profiling runtime) its own arguments, ` +RTS` and the RTS options, as
+/// `initHeapProfiling` prints them. Options from `GHCRTS` or `-with-rtsopts` are not in
+/// the eventlog's command line, so a JOB that had them lacks them here.
+pub fn job_of(args: &[&[u8]], profiled: bool) -> Vec<u8> {
+    let Some((prog, rest)) = args.split_first() else {
+        return Vec::new();
+    };
+    let mut job = prog.rsplit(|&b| b == b'/').next().unwrap_or(prog).to_vec();
+    if !profiled {
+        return job;
+    }
+    let mut program = Vec::new();
+    let mut rts = Vec::new();
+    let mut in_rts = false;
+    for (k, &a) in rest.iter().enumerate() {
+        match a {
+            b"+RTS" => in_rts = true,
+            b"-RTS" => in_rts = false,
+            b"--RTS" => {
+                program.extend_from_slice(&rest[k + 1..]);
+                break;
+            }
+            _ if in_rts => rts.push(a),
+            _ => program.push(a),
+        }
+    }
+    for a in program {
+        job.push(b' ');
+        job.extend_from_slice(a);
+    }
+    job.extend_from_slice(b" +RTS");
+    for a in rts {
+        job.push(b' ');
+        job.extend_from_slice(a);
+    }
+    job
+}
+
+/// The `.hp`'s DATE from the wall-clock time: `ctime` in local time without the seconds
+/// (`Sun Nov 22 23:09 2026`), as the runtime's `time_str` writes it. The local time zone
+/// is the `TZ` environment variable's, as for the runtime.
+pub fn date_of(unix_seconds: u64) -> Vec<u8> {
+    let Some(t) = local_time(unix_seconds) else {
+        return Vec::new();
+    };
+    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
+    const MONTHS: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    format!(
+        "{} {} {:2} {:02}:{:02} {}",
+        DAYS[t.weekday % 7],
+        MONTHS[t.month % 12],
+        t.day,
+        t.hour,
+        t.minute,
+        t.year
+    )
+    .into_bytes()
+}
+
+struct LocalTime {
+    year: i64,
+    month: usize,
+    day: u32,
+    weekday: usize,
+    hour: u32,
+    minute: u32,
+}
+
+#[cfg(unix)]
+fn local_time(unix_seconds: u64) -> Option<LocalTime> {
+    let t = libc::time_t::try_from(unix_seconds).ok()?;
+    // SAFETY: localtime_r writes only into `tm`, which lives on this stack frame.
+    let tm = unsafe {
+        let mut tm: libc::tm = std::mem::zeroed();
+        if libc::localtime_r(&t, &mut tm).is_null() {
+            return None;
+        }
+        tm
+    };
+    Some(LocalTime {
+        year: i64::from(tm.tm_year) + 1900,
+        month: usize::try_from(tm.tm_mon).ok()?,
+        day: u32::try_from(tm.tm_mday).ok()?,
+        weekday: usize::try_from(tm.tm_wday).ok()?,
+        hour: u32::try_from(tm.tm_hour).ok()?,
+        minute: u32::try_from(tm.tm_min).ok()?,
+    })
+}
+
+/// Without the C library's time zones, UTC.
+#[cfg(not(unix))]
+fn local_time(unix_seconds: u64) -> Option<LocalTime> {
+    let days = (unix_seconds / 86400) as i64;
+    let secs = unix_seconds % 86400;
+    // Civil-from-days (Howard Hinnant's algorithm).
+    let z = days + 719468;
+    let era = z.div_euclid(146097);
+    let doe = z - era * 146097;
+    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as usize;
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    Some(LocalTime {
+        year,
+        month: month - 1,
+        day,
+        weekday: ((days + 4).rem_euclid(7)) as usize,
+        hour: (secs / 3600) as u32,
+        minute: (secs / 60 % 60) as u32,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_job_is_the_program_its_arguments_and_the_rts_options() {
+        let args: Vec<&[u8]> = vec![
+            b"../dir/Leak",
+            b"a b",
+            b"+RTS",
+            b"-hc",
+            b"-l",
+            b"-RTS",
+            b"x",
+        ];
+        assert_eq!(job_of(&args, true), b"Leak a b x +RTS -hc -l");
+        assert_eq!(job_of(&args, false), b"Leak");
+        let args: Vec<&[u8]> = vec![b"p", b"+RTS", b"-hT", b"--RTS", b"+RTS", b"y"];
+        assert_eq!(job_of(&args, true), b"p +RTS y +RTS -hT");
+        assert_eq!(job_of(&[b"p"], true), b"p +RTS");
+        assert_eq!(job_of(&[], true), b"");
+    }
+
+    #[test]
+    fn profiling_runtimes_are_told_by_their_flavour() {
+        assert!(is_profiling_rts(b"GHC-9.0.2 rts_p"));
+        assert!(is_profiling_rts(b"GHC-8.2.0.20170507 rts_thr_p"));
+        assert!(is_profiling_rts(b"GHC-9.4.7 rts_thr_debug_p"));
+        assert!(!is_profiling_rts(b"GHC-9.0.2 rts_thr"));
+        assert!(!is_profiling_rts(b"GHC-9.2.1 rts_v"));
+    }
+}

@@ -1,0 +1,338 @@
+//! The eventlog's binary layout, read with nom's byte-level parsers.
+//!
+//! GHC's `rts/include/rts/EventLogFormat.h` and the User's Guide ("Eventlog encodings")
+//! define it: a header that lists every event type with its payload size (or "variable",
+//! then each event carries a 16-bit length), then the events, all big-endian, each with
+//! a 16-bit type and a 64-bit timestamp in nanoseconds, until the type `0xffff`. Because
+//! every type's size is declared, events that hpgraph does not read are skipped without
+//! being understood; only the payloads listed in [`id`] are parsed.
+
+use nom::bytes::complete::take_till;
+use nom::number::streaming::{be_u16, be_u32};
+use nom::{IResult, Parser};
+
+/// The first four bytes of every eventlog: `hdrb`, the header's begin marker.
+pub const MAGIC: [u8; 4] = *b"hdrb";
+
+const HEADER_BEGIN: u32 = u32::from_be_bytes(MAGIC);
+const HET_BEGIN: u32 = u32::from_be_bytes(*b"hetb");
+const HET_END: u32 = u32::from_be_bytes(*b"hete");
+const ET_BEGIN: u32 = u32::from_be_bytes(*b"etb\0");
+const ET_END: u32 = u32::from_be_bytes(*b"ete\0");
+const HEADER_END: u32 = u32::from_be_bytes(*b"hdre");
+const DATA_BEGIN: u32 = u32::from_be_bytes(*b"datb");
+
+/// The event type that ends the data.
+pub const DATA_END: u16 = 0xffff;
+
+/// Bytes before an event's payload: its type and timestamp.
+pub const EVENT_HEADER: usize = 2 + 8;
+
+/// A header larger than this is not an eventlog's (GHC's has a few hundred types of a few
+/// dozen bytes each); refusing it bounds what a hostile file can make us hold.
+pub const MAX_HEADER: usize = 4 << 20;
+
+/// Event type numbers hpgraph reads (`EVENT_*` in EventLogFormat.h).
+pub mod id {
+    pub const BLOCK_MARKER: u16 = 18;
+    pub const RTS_IDENTIFIER: u16 = 29;
+    pub const PROGRAM_ARGS: u16 = 30;
+    pub const WALL_CLOCK_TIME: u16 = 43;
+    pub const HEAP_SIZE: u16 = 50;
+    pub const HEAP_LIVE: u16 = 51;
+    pub const USER_MARKER: u16 = 58;
+    pub const BLOCKS_SIZE: u16 = 91;
+    pub const HEAP_PROF_BEGIN: u16 = 160;
+    pub const HEAP_PROF_COST_CENTRE: u16 = 161;
+    pub const HEAP_PROF_SAMPLE_BEGIN: u16 = 162;
+    pub const HEAP_PROF_SAMPLE_COST_CENTRE: u16 = 163;
+    pub const HEAP_PROF_SAMPLE_STRING: u16 = 164;
+    pub const HEAP_PROF_SAMPLE_END: u16 = 165;
+    pub const HEAP_BIO_PROF_SAMPLE_BEGIN: u16 = 166;
+    pub const IPE: u16 = 169;
+}
+
+/// `heap profile begin`'s break-down code for `-hi` (info table).
+pub const BREAKDOWN_INFO_TABLE: u32 = 8;
+
+/// A payload size from the header: a fixed number of bytes, or variable (each event then
+/// starts its payload with a 16-bit length).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Size {
+    Fixed(u16),
+    Variable,
+}
+
+/// The outcome of reading the header from the bytes so far.
+#[derive(Debug, PartialEq)]
+pub enum Header {
+    /// The event types and the header's length, data-begin marker included.
+    Done(Vec<(u16, Size)>, usize),
+    /// The bytes end inside the header.
+    NeedMore,
+    /// Not a valid header: the offset of the offending bytes and what was expected there.
+    Bad(usize, &'static str),
+}
+
+/// Reads the header: the begin markers, the event-type table, the end markers.
+pub fn header(input: &[u8]) -> Header {
+    let offset = |rest: &[u8]| input.len() - rest.len();
+    let mut i = input;
+    macro_rules! get {
+        ($parser:expr) => {
+            match $parser.parse(i) {
+                Ok((rest, v)) => {
+                    i = rest;
+                    v
+                }
+                Err(_) => return Header::NeedMore,
+            }
+        };
+    }
+    macro_rules! marker {
+        ($want:expr, $what:expr) => {{
+            let at = offset(i);
+            if get!(be_u32::<_, nom::error::Error<&[u8]>>) != $want {
+                return Header::Bad(at, $what);
+            }
+        }};
+    }
+    marker!(HEADER_BEGIN, "the eventlog header's begin marker `hdrb`");
+    marker!(HET_BEGIN, "the event-type table's begin marker `hetb`");
+    let mut types = Vec::new();
+    loop {
+        let at = offset(i);
+        match get!(be_u32::<_, nom::error::Error<&[u8]>>) {
+            HET_END => break,
+            ET_BEGIN => {}
+            _ => return Header::Bad(at, "an event type (`etb`) or the table's end (`hete`)"),
+        }
+        let ty = get!(be_u16::<_, nom::error::Error<&[u8]>>);
+        let size = match get!(be_u16::<_, nom::error::Error<&[u8]>>) {
+            0xffff => Size::Variable,
+            n => Size::Fixed(n),
+        };
+        let desc = get!(be_u32::<_, nom::error::Error<&[u8]>>) as usize;
+        if desc > MAX_HEADER || i.len() < desc {
+            if desc > MAX_HEADER {
+                return Header::Bad(at, "an event type description of a sensible length");
+            }
+            return Header::NeedMore;
+        }
+        i = &i[desc..];
+        let extra = get!(be_u32::<_, nom::error::Error<&[u8]>>) as usize;
+        if extra > MAX_HEADER || i.len() < extra {
+            if extra > MAX_HEADER {
+                return Header::Bad(at, "an event type's extra information of a sensible length");
+            }
+            return Header::NeedMore;
+        }
+        i = &i[extra..];
+        marker!(ET_END, "the event type's end marker `ete`");
+        types.push((ty, size));
+        if offset(i) > MAX_HEADER {
+            return Header::Bad(at, "the end of the header within 4 MiB");
+        }
+    }
+    marker!(HEADER_END, "the header's end marker `hdre`");
+    marker!(DATA_BEGIN, "the data's begin marker `datb`");
+    Header::Done(types, offset(i))
+}
+
+/// Payload readers. Each takes a whole payload (its declared size) and never reads past
+/// it; a payload shorter than its fields is `None`, which the caller reports.
+pub mod payload {
+    use super::*;
+    use nom::number::complete::{be_u8 as u8c, be_u16 as u16c, be_u32 as u32c, be_u64 as u64c};
+
+    type E<'a> = nom::error::Error<&'a [u8]>;
+
+    /// A NUL-terminated string; the last one of a payload may lack its NUL.
+    fn string(i: &[u8]) -> IResult<&[u8], &[u8]> {
+        let (rest, s) = take_till(|b| b == 0).parse(i)?;
+        Ok((rest.get(1..).unwrap_or(rest), s))
+    }
+
+    pub fn u64_at(p: &[u8], at: usize) -> Option<u64> {
+        u64c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
+    }
+
+    pub fn u32_at(p: &[u8], at: usize) -> Option<u32> {
+        u32c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
+    }
+
+    /// `(block size, end time, capability)`.
+    pub fn block_marker(p: &[u8]) -> Option<u32> {
+        u32_at(p, 0)
+    }
+
+    /// `(capset, string)`: the RTS identifier.
+    pub fn capset_string(p: &[u8]) -> Option<&[u8]> {
+        p.get(4..)
+    }
+
+    /// `(capset, NUL-separated strings)`: the program's arguments.
+    pub fn capset_strings(p: &[u8]) -> Option<Vec<&[u8]>> {
+        let mut rest = p.get(4..)?;
+        // A trailing NUL ends the last string rather than starting an empty one.
+        if rest.last() == Some(&0) {
+            rest = &rest[..rest.len() - 1];
+        }
+        Some(rest.split(|&b| b == 0).collect())
+    }
+
+    /// `(capset, seconds, nanoseconds)`: the wall-clock time.
+    pub fn wall_clock(p: &[u8]) -> Option<(u64, u32)> {
+        Some((u64_at(p, 4)?, u32_at(p, 12)?))
+    }
+
+    /// `(capset, bytes)`: heap size, live bytes, blocks size.
+    pub fn capset_bytes(p: &[u8]) -> Option<u64> {
+        u64_at(p, 4)
+    }
+
+    /// `(profile id, sampling period, break-down, filters…)`: heap profile begin.
+    pub fn heap_prof_begin(p: &[u8]) -> Option<u32> {
+        u32_at(p, 9)
+    }
+
+    /// A cost centre: `(id, label, module, source location, flags)`.
+    pub struct CostCentre<'a> {
+        pub id: u32,
+        pub label: &'a [u8],
+        pub module: &'a [u8],
+    }
+
+    pub fn cost_centre(p: &[u8]) -> Option<CostCentre<'_>> {
+        let (i, id) = u32c::<_, E>(p).ok()?;
+        let (i, label) = string(i).ok()?;
+        let (_, module) = string(i).ok()?;
+        Some(CostCentre { id, label, module })
+    }
+
+    /// `(profile id, residency, depth, cost-centre ids…)`: the residency and the ids'
+    /// bytes, innermost first.
+    pub fn sample_cost_centre(p: &[u8]) -> Option<(u64, &[u8])> {
+        let (i, _profile) = u8c::<_, E>(p).ok()?;
+        let (i, residency) = u64c::<_, E>(i).ok()?;
+        let (i, depth) = u8c::<_, E>(i).ok()?;
+        let stack = i.get(..usize::from(depth) * 4)?;
+        Some((residency, stack))
+    }
+
+    /// `(profile id, residency, label)`.
+    pub fn sample_string(p: &[u8]) -> Option<(u64, &[u8])> {
+        let (i, _profile) = u8c::<_, E>(p).ok()?;
+        let (i, residency) = u64c::<_, E>(i).ok()?;
+        let (_, label) = string(i).ok()?;
+        Some((residency, label))
+    }
+
+    /// `(era, time)`: a biographical sample's begin, with its own time in nanoseconds.
+    pub fn bio_sample_begin(p: &[u8]) -> Option<u64> {
+        u64_at(p, 8)
+    }
+
+    /// An info table's provenance (`-hi`).
+    pub struct Ipe<'a> {
+        pub info: u64,
+        pub table_name: &'a [u8],
+        pub label: &'a [u8],
+        pub module: &'a [u8],
+        /// GHC 9.2-9.4: one string; later releases split file and span, joined here
+        /// with `:` as GHC prints them.
+        pub src_file: &'a [u8],
+        pub src_span: Option<&'a [u8]>,
+    }
+
+    /// `(info, table name, closure description, type description, label, module,
+    /// source file[, source span])`.
+    pub fn ipe(p: &[u8]) -> Option<Ipe<'_>> {
+        let (i, info) = u64c::<_, E>(p).ok()?;
+        let (i, table_name) = string(i).ok()?;
+        let (i, _closure_desc) = string(i).ok()?;
+        let (i, _ty_desc) = string(i).ok()?;
+        let (i, label) = string(i).ok()?;
+        let (i, module) = string(i).ok()?;
+        let (i, src_file) = string(i).ok()?;
+        let src_span = if i.is_empty() {
+            None
+        } else {
+            Some(string(i).ok()?.1)
+        };
+        Some(Ipe {
+            info,
+            table_name,
+            label,
+            module,
+            src_file,
+            src_span,
+        })
+    }
+
+    /// A variable-size event's payload length.
+    pub fn length(i: &[u8]) -> Option<u16> {
+        u16c::<_, E>(i).ok().map(|(_, v)| v)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event_type(id: u16, size: u16, desc: &[u8]) -> Vec<u8> {
+        let mut v = b"etb\0".to_vec();
+        v.extend(id.to_be_bytes());
+        v.extend(size.to_be_bytes());
+        v.extend((desc.len() as u32).to_be_bytes());
+        v.extend(desc);
+        v.extend(0u32.to_be_bytes());
+        v.extend(b"ete\0");
+        v
+    }
+
+    fn a_header() -> Vec<u8> {
+        let mut h = b"hdrbhetb".to_vec();
+        h.extend(event_type(162, 8, b"Start of heap profile sample"));
+        h.extend(event_type(164, 0xffff, b"Heap profile string sample"));
+        h.extend(b"hetehdredatb");
+        h
+    }
+
+    #[test]
+    fn reads_the_event_type_table() {
+        let h = a_header();
+        assert_eq!(
+            header(&h),
+            Header::Done(vec![(162, Size::Fixed(8)), (164, Size::Variable)], h.len())
+        );
+    }
+
+    #[test]
+    fn a_header_cut_anywhere_needs_more() {
+        let h = a_header();
+        for cut in 0..h.len() {
+            assert_eq!(header(&h[..cut]), Header::NeedMore, "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn a_wrong_marker_is_reported_where_it_is() {
+        let mut h = a_header();
+        let at = h.len() - 8;
+        h[at] = b'x';
+        assert!(matches!(header(&h), Header::Bad(a, _) if a == at));
+        assert!(matches!(header(b"HDRB"), Header::Bad(0, _)));
+    }
+
+    #[test]
+    fn strings_end_at_nul_or_at_the_payload_end() {
+        let p = [0, 0, 0, 7, b'f', 0, b'M', 0, b'x'];
+        let cc = payload::cost_centre(&p).unwrap();
+        assert_eq!((cc.id, cc.label, cc.module), (7, &b"f"[..], &b"M"[..]));
+        assert_eq!(
+            payload::capset_strings(b"\0\0\0\0a\0b c\0").unwrap(),
+            vec![&b"a"[..], &b"b c"[..]]
+        );
+    }
+}

@@ -1,0 +1,273 @@
+//! GHC eventlogs (`prog +RTS -h… -l`): binary events in, the same [`Profile`] as a `.hp`.
+//!
+//! [`Parser`] is fed bytes as they arrive, like the `.hp` parser: the header first (the
+//! event-type table, which gives every event's size), then whole events; a partly written
+//! event waits for the rest. Only the heap-profile events and the few that make the
+//! `.hp` header are decoded ([`format::id`]); every other event is skipped by its declared
+//! size, so memory follows the profile's series, not the file. [`build`] turns the
+//! decoded events into the profile, naming bands as GHC's `.hp` of the same run names
+//! them.
+
+mod build;
+pub mod format;
+
+use std::fmt;
+
+use crate::input::{Parsed, Warning};
+use format::{DATA_END, EVENT_HEADER, Size, id, payload};
+
+pub use build::{date_of, job_of};
+
+/// Why an eventlog could not be read.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Error {
+    /// Byte offset of the offending bytes, when there are any.
+    pub offset: Option<u64>,
+    pub kind: ErrorKind,
+}
+
+/// The kinds of [`Error`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum ErrorKind {
+    /// The header does not follow the format.
+    Header(&'static str),
+    /// The input ends before the header does.
+    HeaderCut,
+    /// An event whose type the header does not declare: its size is unknown.
+    UndeclaredEvent(u16),
+    /// An event that runs past the end of the block it is in.
+    PastBlockEnd { block_end: u64 },
+    /// A block marker whose length cannot hold the marker itself.
+    BlockTooShort(u32),
+    /// A payload shorter than the fields its event type has.
+    ShortPayload { event: u16, len: usize },
+    /// The eventlog holds no complete heap sample.
+    NoHeapSamples,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            ErrorKind::Header(what) => write!(f, "not a valid eventlog header: expected {what}"),
+            ErrorKind::HeaderCut => write!(f, "the eventlog ends inside its header"),
+            ErrorKind::UndeclaredEvent(ty) => write!(
+                f,
+                "event of type {ty}, which the header does not declare (corrupt eventlog)"
+            ),
+            ErrorKind::PastBlockEnd { block_end } => write!(
+                f,
+                "event runs past the end of its block at byte {block_end} (wrong block length)"
+            ),
+            ErrorKind::BlockTooShort(len) => {
+                write!(
+                    f,
+                    "block marker with a length of {len} bytes (corrupt eventlog)"
+                )
+            }
+            ErrorKind::ShortPayload { event, len } => write!(
+                f,
+                "event of type {event} with a payload of {len} bytes, too short for its fields"
+            ),
+            ErrorKind::NoHeapSamples => write!(
+                f,
+                "no heap profile samples in this eventlog (run the program with +RTS -hT -l)"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// The event sizes declared by the header, indexed by type.
+struct Sizes(Vec<u32>);
+
+const UNDECLARED: u32 = u32::MAX;
+const VARIABLE: u32 = u32::MAX - 1;
+
+impl Sizes {
+    fn new(types: &[(u16, Size)]) -> Sizes {
+        let mut v = vec![UNDECLARED; 1 << 16];
+        for &(ty, size) in types {
+            v[usize::from(ty)] = match size {
+                Size::Fixed(n) => u32::from(n),
+                Size::Variable => VARIABLE,
+            };
+        }
+        Sizes(v)
+    }
+
+    fn declared(&self, ty: u16) -> bool {
+        self.0[usize::from(ty)] != UNDECLARED
+    }
+}
+
+enum State {
+    Header,
+    Data(Sizes),
+    /// The data-end marker was read; anything after it is ignored.
+    Ended,
+}
+
+/// Incremental eventlog reader.
+pub struct Parser {
+    state: State,
+    /// Offset in the file of the next byte to be fed.
+    offset: u64,
+    /// Where the current block ends, from its block marker.
+    block_end: Option<u64>,
+    profile: build::Builder,
+}
+
+impl Default for Parser {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Parser {
+    /// A reader at the start of an eventlog.
+    pub fn new() -> Self {
+        Parser {
+            state: State::Header,
+            offset: 0,
+            block_end: None,
+            profile: build::Builder::default(),
+        }
+    }
+
+    fn error(&self, at: usize, kind: ErrorKind) -> Error {
+        Error {
+            offset: Some(self.offset + at as u64),
+            kind,
+        }
+    }
+
+    /// Consumes the complete events at the start of `buf` and returns how many bytes it
+    /// used; the rest (a partly written event) must be offered again with more bytes, or
+    /// with `eof` set once no more will come.
+    pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
+        let mut pos = 0;
+        if let State::Header = self.state {
+            match format::header(buf) {
+                format::Header::Done(types, used) => {
+                    let sizes = Sizes::new(&types);
+                    self.profile.ends_declared = sizes.declared(id::HEAP_PROF_SAMPLE_END);
+                    self.state = State::Data(sizes);
+                    pos = used;
+                }
+                format::Header::NeedMore if eof || buf.len() > format::MAX_HEADER => {
+                    let kind = if eof {
+                        ErrorKind::HeaderCut
+                    } else {
+                        ErrorKind::Header("the end of the header within 4 MiB")
+                    };
+                    return Err(self.error(buf.len(), kind));
+                }
+                format::Header::NeedMore => return Ok(0),
+                format::Header::Bad(at, what) => {
+                    return Err(self.error(at, ErrorKind::Header(what)));
+                }
+            }
+        }
+        let sizes = match &self.state {
+            State::Data(sizes) => sizes,
+            State::Ended | State::Header => {
+                self.offset += buf.len() as u64;
+                return Ok(buf.len());
+            }
+        };
+        let mut ended = false;
+        while buf.len() - pos >= 2 {
+            let rest = &buf[pos..];
+            let ty = u16::from_be_bytes([rest[0], rest[1]]);
+            if ty == DATA_END {
+                pos += 2;
+                ended = true;
+                break;
+            }
+            let size = sizes.0[usize::from(ty)];
+            if size == UNDECLARED {
+                return Err(self.error(pos, ErrorKind::UndeclaredEvent(ty)));
+            }
+            let (start, len) = if size == VARIABLE {
+                match rest.get(EVENT_HEADER..).and_then(payload::length) {
+                    Some(n) => (EVENT_HEADER + 2, usize::from(n)),
+                    None => break,
+                }
+            } else {
+                (EVENT_HEADER, size as usize)
+            };
+            let Some(event) = rest.get(..start + len) else {
+                break;
+            };
+            let at = self.offset + pos as u64;
+            if let Some(end) = self.block_end
+                && at < end
+                && at + event.len() as u64 > end
+            {
+                return Err(self.error(pos, ErrorKind::PastBlockEnd { block_end: end }));
+            }
+            let time = u64::from_be_bytes(rest[2..10].try_into().expect("8 bytes"));
+            let body = &event[start..];
+            if ty == id::BLOCK_MARKER {
+                let block = payload::block_marker(body)
+                    .ok_or_else(|| self.error(pos, ErrorKind::ShortPayload { event: ty, len }))?;
+                if (block as usize) < event.len() {
+                    return Err(self.error(pos, ErrorKind::BlockTooShort(block)));
+                }
+                self.block_end = Some(at + u64::from(block));
+            } else if !self.profile.event(ty, time, body) {
+                return Err(self.error(pos, ErrorKind::ShortPayload { event: ty, len }));
+            }
+            pos += event.len();
+        }
+        if ended {
+            self.profile.data_ended();
+            self.state = State::Ended;
+            let _ = eof;
+            pos = buf.len();
+        }
+        self.offset += pos as u64;
+        Ok(pos)
+    }
+
+    /// Complete samples and marks so far (to tell whether a redraw is due).
+    pub fn progress(&self) -> (usize, usize) {
+        self.profile.progress()
+    }
+
+    /// The profile as it stands, for an eventlog that is still being written: the
+    /// complete samples so far. The reader goes on.
+    pub fn snapshot(&self) -> Result<Parsed, Error> {
+        self.profile.snapshot().ok_or(Error {
+            offset: None,
+            kind: ErrorKind::NoHeapSamples,
+        })
+    }
+
+    /// Ends the input: an eventlog cut short (the program still running, or killed) keeps
+    /// its complete samples and says that the last one was dropped.
+    pub fn finish(self) -> Result<Parsed, Error> {
+        if let State::Header = self.state {
+            return Err(self.error(0, ErrorKind::HeaderCut));
+        }
+        let cut = !matches!(self.state, State::Ended);
+        self.profile.finish(cut).ok_or(Error {
+            offset: None,
+            kind: ErrorKind::NoHeapSamples,
+        })
+    }
+}
+
+/// Reads a whole eventlog held in memory.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
+    let mut p = Parser::new();
+    let used = p.feed(bytes, true)?;
+    debug_assert!(used <= bytes.len());
+    p.finish()
+}
+
+/// The warnings [`Parser::finish`] can give, for callers that match on them.
+pub fn is_incomplete(w: &Warning) -> bool {
+    w.kind == crate::input::WarningKind::IncompleteLastSample
+}

@@ -1,0 +1,311 @@
+//! Input: the bytes of a heap profile, in any format hpgraph reads, to a [`Profile`].
+//!
+//! Each format has its reader: [`hp`] for GHC's `.hp` text, [`eventlog`] for the binary
+//! eventlog of a program run with `-l`. Both are fed bytes in blocks as they arrive and
+//! end in the same [`Profile`]; nothing after this stage knows which format it read.
+//! [`Reader`] picks the reader by content: an eventlog starts with its header's magic
+//! bytes, anything else is read as `.hp` text.
+
+pub mod eventlog;
+pub mod hp;
+
+use std::collections::HashMap;
+use std::fmt;
+use std::fs::File;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Read;
+
+use crate::profile::Profile;
+use hp::Header;
+
+/// The formats hpgraph reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// GHC's `.hp` text.
+    Hp,
+    /// GHC's binary eventlog.
+    Eventlog,
+}
+
+impl Format {
+    /// The format of an input that starts with `prefix`, or `None` while `prefix` is too
+    /// short to tell (and `eof` is not set: then it is `.hp`, or nothing).
+    pub fn detect(prefix: &[u8], eof: bool) -> Option<Format> {
+        let magic = &eventlog::format::MAGIC;
+        if prefix.len() >= magic.len() {
+            Some(if prefix.starts_with(magic) {
+                Format::Eventlog
+            } else {
+                Format::Hp
+            })
+        } else if eof || !magic.starts_with(prefix) {
+            Some(Format::Hp)
+        } else {
+            None
+        }
+    }
+}
+
+/// Why a profile could not be read: the error of the format's reader.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Error {
+    /// A `.hp` file; its errors carry a line.
+    Hp(hp::ParseError),
+    /// An eventlog; its errors carry a byte offset.
+    Eventlog(eventlog::Error),
+}
+
+impl Error {
+    /// The input holds no complete sample (yet).
+    pub fn is_no_samples(&self) -> bool {
+        match self {
+            Error::Hp(e) => e.kind == hp::ParseErrorKind::NoSamples,
+            Error::Eventlog(e) => e.kind == eventlog::ErrorKind::NoHeapSamples,
+        }
+    }
+
+    fn io(e: std::io::Error) -> Error {
+        Error::Hp(hp::ParseError {
+            line: None,
+            kind: hp::ParseErrorKind::Io(e.to_string()),
+        })
+    }
+
+    /// `:LINE: what` or `: byte N: what`, to follow the file's name in a message.
+    pub fn located(&self) -> String {
+        match self {
+            Error::Hp(e) => match e.line {
+                Some(line) => format!(":{line}: {e}"),
+                None => format!(": {e}"),
+            },
+            Error::Eventlog(e) => match e.offset {
+                Some(at) => format!(": byte {at}: {e}"),
+                None => format!(": {e}"),
+            },
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Hp(e) => e.fmt(f),
+            Error::Eventlog(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<hp::ParseError> for Error {
+    fn from(e: hp::ParseError) -> Self {
+        Error::Hp(e)
+    }
+}
+
+impl From<eventlog::Error> for Error {
+    fn from(e: eventlog::Error) -> Self {
+        Error::Eventlog(e)
+    }
+}
+
+/// A reader for either format, chosen by the first bytes it is fed.
+#[derive(Default)]
+pub enum Reader {
+    /// Not enough bytes yet to tell the format.
+    #[default]
+    Undecided,
+    Hp(Box<hp::Parser>),
+    Eventlog(Box<eventlog::Parser>),
+}
+
+impl Reader {
+    /// A reader that will pick its format from the first bytes.
+    pub fn new() -> Reader {
+        Reader::Undecided
+    }
+
+    /// Consumes the complete records at the start of `buf` and returns how many bytes it
+    /// used; the rest must be offered again with more bytes, or with `eof` set.
+    pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
+        if let Reader::Undecided = self {
+            match Format::detect(buf, eof) {
+                None => return Ok(0),
+                Some(Format::Hp) => *self = Reader::Hp(Box::new(hp::Parser::new())),
+                Some(Format::Eventlog) => *self = Reader::Eventlog(Box::default()),
+            }
+        }
+        match self {
+            Reader::Undecided => unreachable!("decided above"),
+            Reader::Hp(p) => Ok(p.feed(buf, eof)?),
+            Reader::Eventlog(p) => Ok(p.feed(buf, eof)?),
+        }
+    }
+
+    /// The format being read, once known.
+    pub fn format(&self) -> Option<Format> {
+        match self {
+            Reader::Undecided => None,
+            Reader::Hp(_) => Some(Format::Hp),
+            Reader::Eventlog(_) => Some(Format::Eventlog),
+        }
+    }
+
+    /// The most bytes a single record can take: more than this left unconsumed means the
+    /// input is not a profile (the caller stops waiting for the record's end).
+    pub fn max_record(&self) -> usize {
+        match self {
+            Reader::Eventlog(_) => eventlog::format::MAX_HEADER + (1 << 17),
+            _ => hp::MAX_RECORD,
+        }
+    }
+
+    /// Complete samples and marks so far.
+    pub fn progress(&self) -> (usize, usize) {
+        match self {
+            Reader::Undecided => (0, 0),
+            Reader::Hp(p) => p.progress(),
+            Reader::Eventlog(p) => p.progress(),
+        }
+    }
+
+    /// The complete samples so far; the reader goes on.
+    pub fn snapshot(&self) -> Result<Parsed, Error> {
+        match self {
+            Reader::Undecided => Err(Error::Hp(hp::ParseError {
+                line: None,
+                kind: hp::ParseErrorKind::NoSamples,
+            })),
+            Reader::Hp(p) => Ok(p.snapshot()?),
+            Reader::Eventlog(p) => Ok(p.snapshot()?),
+        }
+    }
+
+    /// Ends the input.
+    pub fn finish(self) -> Result<Parsed, Error> {
+        match self {
+            Reader::Undecided => Ok(hp::Parser::new().finish()?),
+            Reader::Hp(p) => Ok(p.finish()?),
+            Reader::Eventlog(p) => Ok(p.finish()?),
+        }
+    }
+}
+
+/// Reads a profile of either format held in memory.
+pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
+    let mut r = Reader::new();
+    r.feed(bytes, true)?;
+    r.finish()
+}
+
+/// Reads a profile of either format from a stream, in blocks: memory holds a block and
+/// one unfinished record besides the profile.
+pub fn read(mut r: impl Read) -> Result<Parsed, Error> {
+    const BLOCK: usize = 1 << 20;
+    let mut reader = Reader::new();
+    let mut buf = vec![0u8; BLOCK];
+    let mut have = 0;
+    loop {
+        if have == buf.len() {
+            buf.resize(buf.len() * 2, 0);
+        }
+        let n = match r.read(&mut buf[have..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Error::io(e)),
+        };
+        have += n;
+        let eof = n == 0;
+        let used = reader.feed(&buf[..have], eof)?;
+        buf.copy_within(used..have, 0);
+        have -= used;
+        if eof {
+            return reader.finish();
+        }
+    }
+}
+
+/// Reads a profile file of either format. A large `.hp` file is read in two parts on
+/// two threads ([`hp::read_file`]); an eventlog is streamed.
+pub fn read_file(file: &File) -> Result<Parsed, Error> {
+    let mut magic = [0u8; 4];
+    #[cfg(unix)]
+    let got = {
+        use std::os::unix::fs::FileExt;
+        file.read_at(&mut magic, 0).unwrap_or(0)
+    };
+    #[cfg(not(unix))]
+    let got = 0;
+    match Format::detect(&magic[..got], true) {
+        Some(Format::Hp) if got == magic.len() => Ok(hp::read_file(file)?),
+        _ => read(file),
+    }
+}
+
+/// Something the parser let through but the user should know about.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Warning {
+    /// Line it concerns, if any.
+    pub line: Option<u64>,
+    /// What happened.
+    pub kind: WarningKind,
+}
+
+/// The kinds of [`Warning`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum WarningKind {
+    /// The input ends inside a sample (the program is still running, or was killed).
+    IncompleteLastSample,
+    /// A `BEGIN_SAMPLE` time lower than the one before; the sample is skipped.
+    SampleOutOfOrder { time: f64, previous: f64 },
+    /// A header line never appeared; its string is empty.
+    MissingHeader(Header),
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match &self.kind {
+            WarningKind::IncompleteLastSample => write!(f, "incomplete last sample ignored"),
+            WarningKind::SampleOutOfOrder { time, previous } => write!(
+                f,
+                "sample time {time} is lower than the previous one ({previous}); sample skipped"
+            ),
+            WarningKind::MissingHeader(h) => {
+                write!(f, "{} missing; using an empty string", h.keyword())
+            }
+        }
+    }
+}
+
+/// A profile and what was noticed while reading it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    pub profile: Profile,
+    pub warnings: Vec<Warning>,
+}
+
+/// FxHash (the rustc hasher): names are hashed once per data line, and SipHash's
+/// resistance to collision attacks buys nothing for a file the user chose to read.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut h = self.0;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes(c.try_into().expect("8 bytes"));
+            h = (h.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for &b in chunks.remainder() {
+            h = (h.rotate_left(5) ^ b as u64).wrapping_mul(K);
+        }
+        self.0 = h;
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
