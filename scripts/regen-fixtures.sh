@@ -4,10 +4,16 @@
 #      profiling mode, writing fixtures/profiles/<Program>-<mode>.hp;
 #   2. runs the real hp2ps (GHC 9.0.2) on every profile in fixtures/profiles and
 #      fixtures/edge with each flag set of the matrix below, and stores what it wrote in
-#      fixtures/golden/<profile>/<tag>.{ps,aux} plus a line in fixtures/golden/MANIFEST.tsv.
+#      fixtures/golden/<profile>/<tag>.{ps,aux} plus a line in fixtures/golden/MANIFEST.tsv;
+#   3. builds the programs again with -eventlog and runs each with +RTS -l under every
+#      break-down, keeping both files of each run: fixtures/eventlog/<Program>-<mode>.hp
+#      and .eventlog (GHC's own .hp and eventlog of one run, the eventlog reader's
+#      reference). -hT runs a build without profiling, as most people run it.
 # Needs: ghc, ghc-prof (Debian packages), which bring hp2ps.
-# usage: scripts/regen-fixtures.sh [--golden-only]
+# usage: scripts/regen-fixtures.sh [--golden-only | --eventlog-only]
 set -euo pipefail
+# The .hp DATE and the eventlog-derived one are local times: one zone for both.
+export TZ=UTC
 cd "$(dirname "$0")/.."
 top=$PWD
 
@@ -43,6 +49,49 @@ MODES=(
   "hc-hbdrag,void|-hc -hbdrag,void"
   "hr-R2|-hr -R2"
 )
+
+# Eventlog runs: mode, then its RTS options. -A16m -kc1m keep the files small (fewer
+# collections and stack-chunk events) without changing what the census sees.
+EVENTLOG_MODES=(
+  "hT|-hT"
+  "hc|-hc"
+  "hd|-hd"
+  "hy|-hy"
+  "hm|-hm"
+  "hr|-hr"
+  "hb|-hb"
+)
+
+eventlog_runs() {
+  local build
+  build=$(mktemp -d)
+  mkdir -p fixtures/eventlog
+  rm -f fixtures/eventlog/*.hp fixtures/eventlog/*.eventlog
+  for src in fixtures/programs/*.hs; do
+    prog=$(basename "$src" .hs)
+    ghc -O0 -prof -fprof-auto -rtsopts -eventlog -outputdir "$build/$prog.p" -o "$build/$prog-p" "$src" >/dev/null
+    ghc -O0 -rtsopts -eventlog -outputdir "$build/$prog.o" -o "$build/$prog-v" "$src" >/dev/null
+    for m in "${EVENTLOG_MODES[@]}"; do
+      tag=${m%%|*} rts=${m#*|}
+      exe=$prog-p
+      [ "$tag" = hT ] && exe=$prog-v
+      run=$(mktemp -d)
+      cp "$build/$exe" "$run/$prog"
+      # shellcheck disable=SC2086
+      (cd "$run" && ./$prog +RTS $rts -l -A16m -kc1m -i0.02 -RTS >/dev/null)
+      cp "$run/$prog.hp" "fixtures/eventlog/$prog-$tag.hp"
+      cp "$run/$prog.eventlog" "fixtures/eventlog/$prog-$tag.eventlog"
+      rm -rf "$run"
+    done
+  done
+  rm -rf "$build"
+  echo "eventlog runs: $(ls fixtures/eventlog/*.eventlog | wc -l); size: $(du -sh fixtures/eventlog | cut -f1)"
+}
+
+if [ "${1:-}" = "--eventlog-only" ]; then
+  eventlog_runs
+  exit 0
+fi
 
 if [ "${1:-}" != "--golden-only" ]; then
   build=$(mktemp -d)
@@ -94,3 +143,6 @@ for hp in fixtures/profiles/*.hp fixtures/edge/*.hp; do
   done
 done
 echo "profiles: $(ls fixtures/profiles | wc -l); golden cases: $(($(wc -l < "$golden/MANIFEST.tsv") - 1)); size: $(du -sh "$golden" | cut -f1)"
+if [ "${1:-}" != "--golden-only" ]; then
+  eventlog_runs
+fi

@@ -3,6 +3,8 @@
 
 #![allow(dead_code)]
 
+pub mod eventlog;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};

@@ -49,6 +49,38 @@ pub(super) struct Builder {
     breakdown: Option<u32>,
     /// `-hi`: an info table's address to its readable name.
     info_tables: FxMap<u64, Box<[u8]>>,
+    /// Every heap-sample event as read, when asked for (see [`super::heap_events`]).
+    pub trace: Option<Vec<HeapEvent>>,
+}
+
+/// A heap-sample event as the eventlog holds it, before it becomes part of a profile:
+/// what ghc-events' reading of the same file can be compared with. Times are in
+/// nanoseconds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeapEvent {
+    SampleBegin {
+        time: u64,
+        era: u64,
+    },
+    BioSampleBegin {
+        time: u64,
+        era: u64,
+        sample_time: u64,
+    },
+    SampleEnd {
+        time: u64,
+        era: u64,
+    },
+    CostCentreSample {
+        time: u64,
+        residency: u64,
+        stack: Vec<u32>,
+    },
+    StringSample {
+        time: u64,
+        residency: u64,
+        label: Vec<u8>,
+    },
 }
 
 impl Builder {
@@ -61,24 +93,55 @@ impl Builder {
         match ty {
             id::HEAP_PROF_SAMPLE_COST_CENTRE => {
                 let (residency, stack) = payload::sample_cost_centre(p)?;
+                if let Some(trace) = &mut self.trace {
+                    trace.push(HeapEvent::CostCentreSample {
+                        time,
+                        residency,
+                        stack: stack
+                            .chunks_exact(4)
+                            .map(|c| u32::from_be_bytes(c.try_into().expect("4 bytes")))
+                            .collect(),
+                    });
+                }
                 let id = self.stack_id(stack);
                 self.pending.push((id, residency as f64));
             }
             id::HEAP_PROF_SAMPLE_STRING => {
                 let (residency, label) = payload::sample_string(p)?;
+                if let Some(trace) = &mut self.trace {
+                    trace.push(HeapEvent::StringSample {
+                        time,
+                        residency,
+                        label: label.to_vec(),
+                    });
+                }
                 let id = self.intern(label);
                 self.pending.push((id, residency as f64));
             }
             id::HEAP_PROF_SAMPLE_BEGIN => {
-                payload::u64_at(p, 0)?;
+                let era = payload::u64_at(p, 0)?;
+                if let Some(trace) = &mut self.trace {
+                    trace.push(HeapEvent::SampleBegin { time, era });
+                }
                 self.begin(seconds(time));
             }
             id::HEAP_BIO_PROF_SAMPLE_BEGIN => {
+                let era = payload::u64_at(p, 0)?;
                 let t = payload::bio_sample_begin(p)?;
+                if let Some(trace) = &mut self.trace {
+                    trace.push(HeapEvent::BioSampleBegin {
+                        time,
+                        era,
+                        sample_time: t,
+                    });
+                }
                 self.begin(seconds(t));
             }
             id::HEAP_PROF_SAMPLE_END => {
-                payload::u64_at(p, 0)?;
+                let era = payload::u64_at(p, 0)?;
+                if let Some(trace) = &mut self.trace {
+                    trace.push(HeapEvent::SampleEnd { time, era });
+                }
                 self.end();
             }
             id::HEAP_PROF_COST_CENTRE => {

@@ -13,10 +13,10 @@ pub mod format;
 
 use std::fmt;
 
-use crate::input::{Parsed, Warning};
+use crate::input::Parsed;
 use format::{DATA_END, EVENT_HEADER, Size, id, payload};
 
-pub use build::{date_of, job_of};
+pub use build::{HeapEvent, date_of, job_of};
 
 /// Why an eventlog could not be read.
 #[derive(Debug, Clone, PartialEq)]
@@ -224,7 +224,6 @@ impl Parser {
         if ended {
             self.profile.data_ended();
             self.state = State::Ended;
-            let _ = eof;
             pos = buf.len();
         }
         self.offset += pos as u64;
@@ -267,7 +266,11 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
     p.finish()
 }
 
-/// The warnings [`Parser::finish`] can give, for callers that match on them.
-pub fn is_incomplete(w: &Warning) -> bool {
-    w.kind == crate::input::WarningKind::IncompleteLastSample
+/// Every heap-sample event of a whole eventlog, in file order, as read: for comparing
+/// the reader with another reading of the same file (ghc-events' in the tests).
+pub fn heap_events(bytes: &[u8]) -> Result<Vec<HeapEvent>, Error> {
+    let mut p = Parser::new();
+    p.profile.trace = Some(Vec::new());
+    p.feed(bytes, true)?;
+    Ok(p.profile.trace.take().unwrap_or_default())
 }

@@ -1,0 +1,99 @@
+//! A minimal eventlog writer for hand-made edge cases, following GHC's
+//! `EventLogFormat.h` (the same layout the runtime writes; the real files in
+//! fixtures/eventlog check the reader against the runtime itself).
+
+#![allow(dead_code)]
+
+pub const SAMPLE_BEGIN: u16 = 162;
+pub const SAMPLE_CC: u16 = 163;
+pub const SAMPLE_STRING: u16 = 164;
+pub const SAMPLE_END: u16 = 165;
+pub const COST_CENTRE: u16 = 161;
+pub const PROF_BEGIN: u16 = 160;
+pub const USER_MARKER: u16 = 58;
+pub const PROGRAM_ARGS: u16 = 30;
+pub const BLOCK_MARKER: u16 = 18;
+pub const IPE: u16 = 169;
+
+/// The event types a hand-made eventlog declares: id, size (`None`: variable).
+pub const TYPES: &[(u16, Option<u16>)] = &[
+    (BLOCK_MARKER, Some(14)),
+    (PROGRAM_ARGS, None),
+    (USER_MARKER, None),
+    (PROF_BEGIN, None),
+    (COST_CENTRE, None),
+    (SAMPLE_BEGIN, Some(8)),
+    (SAMPLE_CC, None),
+    (SAMPLE_STRING, None),
+    (SAMPLE_END, Some(8)),
+    (IPE, None),
+    (200, Some(3)),
+];
+
+pub struct Writer {
+    pub bytes: Vec<u8>,
+}
+
+impl Writer {
+    pub fn new() -> Writer {
+        let mut b = b"hdrbhetb".to_vec();
+        for &(id, size) in TYPES {
+            b.extend(b"etb\0");
+            b.extend(id.to_be_bytes());
+            b.extend(size.unwrap_or(0xffff).to_be_bytes());
+            let desc = format!("type {id}");
+            b.extend((desc.len() as u32).to_be_bytes());
+            b.extend(desc.as_bytes());
+            b.extend(0u32.to_be_bytes());
+            b.extend(b"ete\0");
+        }
+        b.extend(b"hetehdredatb");
+        Writer { bytes: b }
+    }
+
+    pub fn event(&mut self, ty: u16, time: u64, payload: &[u8]) -> &mut Self {
+        self.bytes.extend(ty.to_be_bytes());
+        self.bytes.extend(time.to_be_bytes());
+        let fixed = TYPES.iter().find(|t| t.0 == ty).and_then(|t| t.1);
+        if fixed.is_none() {
+            self.bytes.extend((payload.len() as u16).to_be_bytes());
+        }
+        self.bytes.extend(payload);
+        self
+    }
+
+    pub fn args(&mut self, args: &[&str]) -> &mut Self {
+        let mut p = 0u32.to_be_bytes().to_vec();
+        for a in args {
+            p.extend(a.as_bytes());
+            p.push(0);
+        }
+        self.event(PROGRAM_ARGS, 0, &p)
+    }
+
+    pub fn begin(&mut self, time: u64) -> &mut Self {
+        self.event(SAMPLE_BEGIN, time, &0u64.to_be_bytes())
+    }
+
+    pub fn end(&mut self, time: u64) -> &mut Self {
+        self.event(SAMPLE_END, time, &0u64.to_be_bytes())
+    }
+
+    pub fn string(&mut self, time: u64, label: &[u8], bytes: u64) -> &mut Self {
+        let mut p = vec![0u8];
+        p.extend(bytes.to_be_bytes());
+        p.extend(label);
+        p.push(0);
+        self.event(SAMPLE_STRING, time, &p)
+    }
+
+    pub fn marker(&mut self, time: u64, text: &str) -> &mut Self {
+        self.event(USER_MARKER, time, text.as_bytes())
+    }
+
+    pub fn done(&mut self) -> Vec<u8> {
+        let mut b = self.bytes.clone();
+        b.extend(0xffffu16.to_be_bytes());
+        b
+    }
+}

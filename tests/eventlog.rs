@@ -1,0 +1,559 @@
+//! The eventlog reader against references it did not make: GHC's own `.hp` of the same
+//! run (fixtures/eventlog, written by scripts/regen-fixtures.sh), and ghc-events' reading
+//! of the public eventlogs in fixtures/corpus-eventlog (`*.reference`).
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use common::eventlog::{self as ev, Writer};
+use common::{Scratch, fixtures, hpgraph, without_creator};
+use hpgraph::input::{self, WarningKind, eventlog, hp};
+use hpgraph::profile::Profile;
+
+fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(fixtures().join(dir))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty(), "no .{ext} files in fixtures/{dir}");
+    v
+}
+
+type Sample = Vec<(Vec<u8>, u64)>;
+
+/// Each sample's (name, value) pairs, in no particular order.
+fn samples(p: &Profile) -> Vec<Sample> {
+    let mut s: Vec<Sample> = vec![Vec::new(); p.times.len()];
+    for (name, series) in p.names.iter().zip(&p.series) {
+        for (i, v) in series.points() {
+            s[i as usize].push((name.to_vec(), v as u64));
+        }
+    }
+    for x in &mut s {
+        x.sort();
+    }
+    s
+}
+
+/// The naming rule: the `.hp` has a `(N)` prefix that the eventlog's name lacks, and
+/// cuts a long cost-centre stack to `-L` characters ending in `...`.
+fn same_name(hp: &[u8], ev: &[u8]) -> bool {
+    fn unprefixed(n: &[u8]) -> &[u8] {
+        if n.first() == Some(&b'(')
+            && let Some(close) = n.iter().position(|&b| b == b')')
+            && close > 1
+            && n[1..close].iter().all(u8::is_ascii_digit)
+        {
+            return &n[close + 1..];
+        }
+        n
+    }
+    let (hp, ev) = (unprefixed(hp), unprefixed(ev));
+    hp == ev || (hp.ends_with(b"...") && ev.starts_with(&hp[..hp.len() - 3]))
+}
+
+fn same_sample(hp: &Sample, ev: &Sample) -> bool {
+    let mut left: Vec<&(Vec<u8>, u64)> = ev.iter().collect();
+    hp.len() == ev.len()
+        && hp.iter().all(|(name, value)| {
+            match left
+                .iter()
+                .position(|(n, v)| v == value && same_name(name, n))
+            {
+                Some(k) => {
+                    left.swap_remove(k);
+                    true
+                }
+                None => false,
+            }
+        })
+}
+
+fn shown(s: &Sample) -> String {
+    s.iter()
+        .map(|(n, v)| format!("{}={v}", String::from_utf8_lossy(n)))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn each_fixture_eventlog_gives_the_non_empty_samples_of_its_runs_hp() {
+    let mut compared = 0;
+    for path in files("eventlog", "eventlog") {
+        let bytes = std::fs::read(&path).unwrap();
+        let hp_path = path.with_extension("hp");
+        let from_hp = hp::parse(&std::fs::read(&hp_path).unwrap())
+            .unwrap()
+            .profile;
+        // The runtime writes an empty sample to the .hp at start and at exit, and none
+        // to the eventlog.
+        let want: Vec<Sample> = samples(&from_hp)
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect();
+        if want.is_empty() {
+            // The program ended before the first census: no sample but the empty ones.
+            let err = eventlog::parse(&bytes).unwrap_err();
+            assert_eq!(err.kind, eventlog::ErrorKind::NoHeapSamples);
+            continue;
+        }
+        let from_eventlog = eventlog::parse(&bytes)
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .profile;
+        let got = samples(&from_eventlog);
+        assert_eq!(
+            got.len(),
+            want.len(),
+            "{}: number of samples",
+            path.display()
+        );
+        for (k, (g, w)) in got.iter().zip(&want).enumerate() {
+            assert!(
+                same_sample(w, g),
+                "{} sample {k}:\n  .hp:      {}\n  eventlog: {}",
+                path.display(),
+                shown(w),
+                shown(g)
+            );
+        }
+        assert_eq!(from_eventlog.job, from_hp.job, "{}: JOB", path.display());
+        compared += 1;
+    }
+    assert!(compared >= 35, "only {compared} runs compared");
+}
+
+/// ghc-events prints each heap event as `TIME: text`; ours in the same words.
+fn ghc_events_line(e: &eventlog::HeapEvent) -> String {
+    use eventlog::HeapEvent::*;
+    match e {
+        SampleBegin { time, era } => format!("{time}: start heap prof sample {era}"),
+        BioSampleBegin {
+            time,
+            era,
+            sample_time,
+        } => format!("{time}: start heap prof sample {era} at time {sample_time}"),
+        SampleEnd { time, era } => format!("{time}: end prof sample {era}"),
+        CostCentreSample {
+            time,
+            residency,
+            stack,
+        } => format!(
+            "{time}: heap prof sample 0, residency {residency}, cost centre stack {}",
+            stack
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        StringSample {
+            time,
+            residency,
+            label,
+        } => format!(
+            "{time}: heap prof sample 0, residency {residency}, label {}",
+            String::from_utf8_lossy(label)
+        ),
+    }
+}
+
+#[test]
+fn the_public_eventlogs_heap_events_are_ghc_events_reading_of_them() {
+    let mut with_samples = 0;
+    for path in files("corpus-eventlog", "eventlog") {
+        let reference = std::fs::read_to_string(path.with_extension("eventlog.reference"))
+            .expect("every corpus eventlog has its .reference");
+        let want: Vec<String> = reference
+            .lines()
+            .filter(|l| {
+                let text = l.split_once(": ").map_or("", |(_, t)| t);
+                text.starts_with("start heap prof sample")
+                    || text.starts_with("end prof sample")
+                    || text.starts_with("heap prof sample")
+            })
+            .map(str::to_string)
+            .collect();
+        let got: Vec<String> = eventlog::heap_events(&std::fs::read(&path).unwrap())
+            .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+            .iter()
+            .map(ghc_events_line)
+            .collect();
+        assert_eq!(got, want, "{}", path.display());
+        let parsed = eventlog::parse(&std::fs::read(&path).unwrap());
+        if want.is_empty() {
+            let err = parsed.unwrap_err();
+            assert_eq!(err.kind, eventlog::ErrorKind::NoHeapSamples);
+        } else {
+            assert!(parsed.unwrap().profile.samples() > 0);
+            with_samples += 1;
+        }
+    }
+    assert_eq!(
+        with_samples, 6,
+        "sleep.h, .hC, .hd, .hm, .hy and biographical"
+    );
+}
+
+#[test]
+fn an_eventlog_without_heap_samples_says_how_to_make_one() {
+    let dir = Scratch::new("no-heap");
+    let src = fixtures().join("corpus-eventlog/hello-ghc-8.2.2.eventlog");
+    std::fs::copy(&src, dir.path("hello.eventlog")).unwrap();
+    let out = hpgraph(&dir.0, &["hello.eventlog"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hpgraph: hello.eventlog: no heap profile samples in this eventlog \
+         (run the program with +RTS -hT -l)\n"
+    );
+    assert!(!dir.path("hello.ps").exists());
+    assert!(!dir.path("hello.aux").exists());
+}
+
+#[test]
+fn an_eventlog_renders_as_its_name_says_and_from_standard_input() {
+    let dir = Scratch::new("eventlog-naming");
+    let src = fixtures().join("eventlog/Leak-hc.eventlog");
+    std::fs::copy(&src, dir.path("Leak-hc.eventlog")).unwrap();
+    let out = hpgraph(&dir.0, &["Leak-hc.eventlog"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let ps = std::fs::read(dir.path("Leak-hc.ps")).unwrap();
+    assert!(dir.path("Leak-hc.aux").exists());
+    let piped = hpgraph(&dir.0, &["-"], Some(&std::fs::read(&src).unwrap()));
+    assert!(piped.status.success());
+    assert_eq!(piped.stdout, ps, "a file and standard input draw the same");
+    for flags in [&["-c", "-m3"][..], &["-d", "-i-"], &["-t3", "-y", "-g"]] {
+        let mut args = flags.to_vec();
+        args.extend(["Leak-hc.eventlog", "-o", "x.svg"]);
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(out.status.success(), "{args:?}");
+    }
+}
+
+fn run_tz(dir: &Path, tz: &str, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(dir)
+        .env("TZ", tz)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn converted_to_hp_the_header_is_the_runs_own_and_the_picture_the_same() {
+    let dir = Scratch::new("convert");
+    for path in files("eventlog", "eventlog") {
+        let name = path.file_stem().unwrap().to_str().unwrap().to_string();
+        if name.starts_with("Quick") {
+            continue; // no census: nothing to draw
+        }
+        let log = dir.path(&format!("{name}.eventlog"));
+        std::fs::copy(&path, &log).unwrap();
+        let log = log.to_str().unwrap();
+        // The fixtures were made with TZ=UTC; the DATE is local time.
+        let out = run_tz(&dir.0, "UTC", &[log, "-o", "conv.hp"]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let converted = std::fs::read(dir.path("conv.hp")).unwrap();
+        let original = std::fs::read(path.with_extension("hp")).unwrap();
+        let header = |b: &[u8]| {
+            b.split(|&c| c == b'\n')
+                .take(4)
+                .map(<[u8]>::to_vec)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            header(&converted),
+            header(&original),
+            "{name}: JOB, DATE, units"
+        );
+        for flags in [&[][..], &["-c", "-m5", "-d"]] {
+            let mut a = flags.to_vec();
+            a.extend([log, "-o", "direct.ps"]);
+            assert!(run_tz(&dir.0, "UTC", &a).status.success());
+            let mut b = flags.to_vec();
+            b.extend(["conv.hp", "-o", "via-hp.ps"]);
+            assert!(run_tz(&dir.0, "UTC", &b).status.success());
+            assert_eq!(
+                std::fs::read(dir.path("direct.ps")).unwrap(),
+                std::fs::read(dir.path("via-hp.ps")).unwrap(),
+                "{name} {flags:?}: the eventlog and its .hp draw the same bytes"
+            );
+        }
+    }
+    let shifted = run_tz(
+        &dir.0,
+        "XYZ-9",
+        &[
+            fixtures()
+                .join("eventlog/Leak-hc.eventlog")
+                .to_str()
+                .unwrap(),
+            "-o",
+            "tz.hp",
+        ],
+    );
+    assert!(shifted.status.success());
+    let utc = std::fs::read_to_string(fixtures().join("eventlog/Leak-hc.hp")).unwrap();
+    let tz = std::fs::read_to_string(dir.path("tz.hp")).unwrap();
+    let hour = |s: &str| -> u32 {
+        let date = s.lines().nth(1).unwrap();
+        date[date.find(':').unwrap() - 2..date.find(':').unwrap()]
+            .trim()
+            .parse()
+            .unwrap()
+    };
+    assert_eq!((hour(&utc) + 9) % 24, hour(&tz), "DATE follows TZ");
+}
+
+#[test]
+fn the_hp_output_never_replaces_its_input() {
+    let dir = Scratch::new("convert-self");
+    let hp = fixtures().join("profiles/Quick-hc.hp");
+    std::fs::copy(&hp, dir.path("q.hp")).unwrap();
+    let out = hpgraph(&dir.0, &["q.hp", "--format", "hp"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("would replace its own input"));
+    assert_eq!(
+        std::fs::read(dir.path("q.hp")).unwrap(),
+        std::fs::read(&hp).unwrap()
+    );
+}
+
+/// Every complete sample before the cut, and only those; or the clear error.
+#[test]
+fn an_eventlog_cut_anywhere_gives_its_complete_samples_or_the_clear_error() {
+    let (mut cuts, mut partial) = (0, 0);
+    for path in files("eventlog", "eventlog") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Ok(full) = eventlog::parse(&bytes).map(|p| p.profile) else {
+            continue; // no census (Quick): every cut fails as the whole does
+        };
+        let full_samples = samples(&full);
+        // Evenly over the file, and densely near its end, where the runtime's heap events
+        // land (they are written in blocks, the last one at exit).
+        let len = bytes.len();
+        let offsets = (0..len)
+            .step_by(len / 120 + 1)
+            .chain((len.saturating_sub(3000)..len).step_by(11));
+        for at in offsets {
+            cuts += 1;
+            match eventlog::parse(&bytes[..at]) {
+                Ok(parsed) => {
+                    let got = samples(&parsed.profile);
+                    assert!(got.len() <= full_samples.len());
+                    assert_eq!(
+                        &full_samples[..got.len()],
+                        &got[..],
+                        "{} cut at {at}",
+                        path.display()
+                    );
+                    assert_eq!(&full.times[..got.len()], &parsed.profile.times[..]);
+                    if got.len() < full_samples.len() {
+                        partial += 1;
+                        // Cut after the last complete sample or inside a later one.
+                        assert!(
+                            parsed
+                                .warnings
+                                .iter()
+                                .all(|w| w.kind == WarningKind::IncompleteLastSample),
+                            "{:?}",
+                            parsed.warnings
+                        );
+                    }
+                }
+                Err(e) => assert!(
+                    matches!(
+                        e.kind,
+                        eventlog::ErrorKind::NoHeapSamples | eventlog::ErrorKind::HeaderCut
+                    ),
+                    "{} cut at {at}: {e}",
+                    path.display()
+                ),
+            }
+        }
+    }
+    assert!(cuts > 10_000, "{cuts} cuts");
+    assert!(partial > 1000, "{partial} cuts kept only some samples");
+}
+
+#[test]
+fn fed_in_pieces_an_eventlog_reads_as_a_whole() {
+    for path in files("eventlog", "eventlog").into_iter().step_by(5) {
+        let bytes = std::fs::read(&path).unwrap();
+        let whole = eventlog::parse(&bytes);
+        for piece in [1, 7, 100, 4096] {
+            let mut r = input::Reader::new();
+            let mut pending: Vec<u8> = Vec::new();
+            for chunk in bytes.chunks(piece) {
+                pending.extend_from_slice(chunk);
+                let used = r.feed(&pending, false).unwrap();
+                pending.drain(..used);
+            }
+            r.feed(&pending, true).unwrap();
+            let pieces = r.finish().map_err(|e| match e {
+                input::Error::Eventlog(e) => e,
+                other => panic!("{other}"),
+            });
+            assert_eq!(pieces, whole, "{} in pieces of {piece}", path.display());
+        }
+    }
+}
+
+#[test]
+fn a_cut_eventlog_warns_as_a_cut_hp_does() {
+    let dir = Scratch::new("cut-eventlog");
+    let bytes = std::fs::read(fixtures().join("eventlog/Leak-hc.eventlog")).unwrap();
+    let all = eventlog::parse(&bytes).unwrap().profile.samples();
+    // The runtime writes heap events in blocks, late in the file: cut inside the last
+    // sample's events, found from the end.
+    let cut = (0..bytes.len())
+        .rev()
+        .find(|&at| eventlog::parse(&bytes[..at]).is_ok_and(|p| p.profile.samples() == all - 1))
+        .unwrap();
+    std::fs::write(dir.path("cut.eventlog"), &bytes[..cut]).unwrap();
+    let out = hpgraph(&dir.0, &["cut.eventlog"], None);
+    assert!(out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hpgraph: warning: cut.eventlog: incomplete last sample ignored\n"
+    );
+}
+
+#[test]
+fn labels_are_bytes_and_markers_keep_their_text() {
+    let log = Writer::new()
+        .args(&["./prog", "+RTS", "-hd", "-l"])
+        .marker(5, "phase \u{2713}")
+        .begin(1_000_000_000)
+        .string(1_000_000_001, b"caf\xe9 \xff\xfe", 4096)
+        .string(1_000_000_002, b"plain", 16)
+        .end(1_000_000_003)
+        .marker(1_500_000_000, "second")
+        .begin(2_000_000_000)
+        .string(2_000_000_001, b"caf\xe9 \xff\xfe", 8192)
+        .end(2_000_000_002)
+        .done();
+    let p = eventlog::parse(&log).unwrap().profile;
+    assert_eq!(p.names[0].as_ref(), b"caf\xe9 \xff\xfe");
+    assert_eq!(p.times, vec![1.0, 2.0]);
+    assert_eq!(p.marks, vec![5e-9, 1.5]);
+    assert_eq!(p.mark_texts[0].as_ref(), "phase \u{2713}".as_bytes());
+    // Without the RTS identifier or cost centres nothing says the runtime profiles: the
+    // JOB of a non-profiling runtime is the program's name alone.
+    assert_eq!(p.job, b"prog");
+    let dir = Scratch::new("bytes");
+    std::fs::write(dir.path("odd.eventlog"), &log).unwrap();
+    let out = hpgraph(&dir.0, &["odd.eventlog", "-o", "odd.hp"], None);
+    assert!(out.status.success());
+    let text = std::fs::read(dir.path("odd.hp")).unwrap();
+    assert!(text.windows(9).any(|w| w == b"caf\xe9 \xff\xfe\t4"));
+    let ps = hpgraph(&dir.0, &["odd.eventlog", "-o", "-"], None);
+    assert!(ps.status.success());
+    assert!(
+        without_creator(&ps.stdout)
+            .windows(4)
+            .any(|w| w == b"caf\xe9")
+    );
+}
+
+fn corrupt(bytes: &[u8], expect: &str) {
+    let dir = Scratch::new("corrupt");
+    std::fs::write(dir.path("bad.eventlog"), bytes).unwrap();
+    std::fs::write(dir.path("bad.ps"), b"old").unwrap();
+    let out = hpgraph(&dir.0, &["bad.eventlog"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("hpgraph: bad.eventlog: byte "), "{err}");
+    assert!(err.contains(expect), "{err}");
+    assert_eq!(std::fs::read(dir.path("bad.ps")).unwrap(), b"old");
+    assert!(!dir.path("bad.aux").exists());
+}
+
+#[test]
+fn a_corrupt_eventlog_fails_at_its_byte_and_writes_nothing() {
+    let good = Writer::new().begin(1).string(2, b"x", 8).end(3).done();
+    let header_len = Writer::new().bytes.len();
+
+    let mut bad_marker = good.clone();
+    bad_marker[header_len - 4] = b'X';
+    corrupt(
+        &bad_marker,
+        &format!("byte {}: not a valid eventlog header", header_len - 4),
+    );
+
+    let mut undeclared = Writer::new();
+    undeclared.begin(1);
+    let at = undeclared.bytes.len();
+    undeclared.bytes.extend(7u16.to_be_bytes());
+    undeclared.bytes.extend([0; 8]);
+    corrupt(&undeclared.done(), &format!("byte {at}: event of type 7"));
+
+    // A block of 30 bytes: the marker (24) and then a 24-byte event that crosses its end.
+    let mut block = Writer::new();
+    let at = block.bytes.len();
+    let mut marker = 30u32.to_be_bytes().to_vec();
+    marker.extend([0; 10]);
+    block.event(ev::BLOCK_MARKER, 0, &marker);
+    block.begin(1);
+    corrupt(
+        &block.done(),
+        &format!(
+            "byte {}: event runs past the end of its block at byte {}",
+            at + 24,
+            at + 30
+        ),
+    );
+
+    let mut tiny = Writer::new();
+    tiny.event(
+        ev::BLOCK_MARKER,
+        0,
+        &[0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+    );
+    corrupt(&tiny.done(), "block marker with a length of 3 bytes");
+
+    let mut short = Writer::new();
+    short.event(ev::SAMPLE_STRING, 1, &[0, 1]);
+    corrupt(&short.done(), "payload of 2 bytes, too short");
+
+    corrupt(b"hdrbhetb\0\0\0\0", "byte 8: not a valid eventlog header");
+}
+
+#[test]
+fn info_table_samples_are_named_by_their_provenance() {
+    let mut ipe = 0x40a088u64.to_be_bytes().to_vec();
+    for s in ["main_info", "21", "IO ()", "main", "Main", "Test.hs:5:1-30"] {
+        ipe.extend(s.as_bytes());
+        ipe.push(0);
+    }
+    let mut begin = vec![0u8];
+    begin.extend(100_000_000u64.to_be_bytes());
+    begin.extend(8u32.to_be_bytes());
+    begin.extend([0; 7]);
+    let log = Writer::new()
+        .event(ev::PROF_BEGIN, 0, &begin)
+        .event(ev::IPE, 1, &ipe)
+        .begin(10)
+        .string(11, b"0x40a088", 64)
+        .string(12, b"0x999", 32)
+        .end(13)
+        .done();
+    let p = eventlog::parse(&log).unwrap().profile;
+    assert_eq!(p.names[0].as_ref(), b"main (Test.hs:5:1-30)");
+    assert_eq!(
+        p.names[1].as_ref(),
+        b"0x999",
+        "no provenance: the address stays"
+    );
+}
