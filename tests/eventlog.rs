@@ -503,7 +503,8 @@ fn a_corrupt_eventlog_fails_at_its_byte_and_writes_nothing() {
     let mut block = Writer::new();
     let at = block.bytes.len();
     let mut marker = 30u32.to_be_bytes().to_vec();
-    marker.extend([0; 10]);
+    // The global buffer's capability: its blocks are always read event by event.
+    marker.extend([0, 0, 0, 0, 0, 0, 0, 9, 0xff, 0xff]);
     block.event(ev::BLOCK_MARKER, 0, &marker);
     block.begin(1);
     corrupt(
@@ -519,7 +520,7 @@ fn a_corrupt_eventlog_fails_at_its_byte_and_writes_nothing() {
     tiny.event(
         ev::BLOCK_MARKER,
         0,
-        &[0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0],
+        &[0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff],
     );
     corrupt(&tiny.done(), "block marker with a length of 3 bytes");
 
@@ -556,4 +557,34 @@ fn info_table_samples_are_named_by_their_provenance() {
         b"0x999",
         "no provenance: the address stays"
     );
+}
+
+fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
+    let mut p = eventlog::Parser::with_options(input::Options { marks, heap });
+    p.feed(bytes, true).unwrap();
+    p.finish().unwrap().profile
+}
+
+#[test]
+fn passing_over_the_runtimes_own_blocks_loses_no_marker_and_no_sample() {
+    let mut with_markers = 0;
+    for path in files("eventlog", "eventlog") {
+        let bytes = std::fs::read(&path).unwrap();
+        if eventlog::parse(&bytes).is_err() {
+            continue;
+        }
+        // Reading every block event by event (heap lines need all of them) is the
+        // reference for the marker search.
+        let everything = read_with(&bytes, true, true);
+        let marks = read_with(&bytes, true, false);
+        let census = read_with(&bytes, false, false);
+        assert_eq!(marks.marks, everything.marks, "{}", path.display());
+        assert_eq!(marks.mark_texts, everything.mark_texts);
+        assert_eq!(census.series, everything.series);
+        assert_eq!(census.times, everything.times);
+        assert!(census.marks.is_empty() && census.heap.size.is_empty());
+        assert!(!everything.heap.size.is_empty(), "{}", path.display());
+        with_markers += usize::from(!everything.marks.is_empty());
+    }
+    assert!(with_markers >= 6, "the Markers runs have markers: {with_markers}");
 }

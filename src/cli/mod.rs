@@ -109,6 +109,11 @@ pub struct Args {
     #[arg(short = 'p', long)]
     pub reuse_aux: bool,
 
+    /// Draw the runtime's heap size and live bytes as lines over the bands (eventlog
+    /// input; the y axis grows to hold them)
+    #[arg(long)]
+    pub heap_lines: bool,
+
     /// Follow FILE as the running program writes it: draw at once, then again whenever
     /// it grows (unfinished samples wait); stop with Ctrl-C
     #[arg(long, help_heading = "Live view")]
@@ -194,6 +199,15 @@ impl Args {
                     out.display()
                 )
             }),
+        }
+    }
+
+    /// What the input must give: marks unless they are not drawn (an `.hp` export keeps
+    /// them), heap lines when drawn.
+    fn read_options(&self, format: OutputKind) -> input::Options {
+        input::Options {
+            marks: !self.no_marks || matches!(format, OutputKind::Data(_)),
+            heap: self.heap_lines,
         }
     }
 
@@ -385,7 +399,7 @@ impl Timings {
 fn render_one(args: &Args, format: OutputKind, plan: &Plan) -> anyhow::Result<()> {
     let name = plan.input.display();
     let mut timings = Timings::start();
-    let parsed = read_profile(&plan.input)?;
+    let parsed = read_profile(&plan.input, args.read_options(format))?;
     timings.lap("parse");
     for w in &parsed.warnings {
         print_warning(&name, w);
@@ -486,16 +500,16 @@ fn write_output(
     }
 }
 
-fn read_profile(input: &Input) -> Result<Parsed, Error> {
+fn read_profile(input: &Input, options: input::Options) -> Result<Parsed, Error> {
     let path = input.display();
     let result = match input {
-        Input::Stdin => input::read(std::io::stdin().lock()),
+        Input::Stdin => input::read(std::io::stdin().lock(), options),
         Input::File(p) => {
             let file = File::open(p).map_err(|source| Error::Read {
                 path: path.clone(),
                 source,
             })?;
-            input::read_file(&file)
+            input::read_file(&file, options)
         }
     };
     result.map_err(|error| Error::Parse { path, error })

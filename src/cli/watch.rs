@@ -55,9 +55,9 @@ fn file_id(meta: &std::fs::Metadata) -> FileId {
 }
 
 impl Tail {
-    fn new(id: FileId) -> Tail {
+    fn new(id: FileId, options: crate::input::Options) -> Tail {
         Tail {
-            parser: Reader::new(),
+            parser: Reader::with_options(options),
             offset: 0,
             carry: Vec::new(),
             id,
@@ -147,7 +147,7 @@ pub fn watch(
                     if tail.is_some() && !args.quiet {
                         eprintln!("hpgraph: {name} was replaced or cut short: reading it again");
                     }
-                    tail = Some(Tail::new(id));
+                    tail = Some(Tail::new(id, args.read_options(format)));
                     printed.clear();
                     drawn = None;
                     changed = true;

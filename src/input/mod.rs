@@ -109,34 +109,68 @@ impl From<eventlog::Error> for Error {
     }
 }
 
+/// What a reading needs beyond the census itself. An eventlog keeps the runtime's
+/// per-capability events (scheduler, collector, user markers: nearly all of a long run's
+/// file) in blocks of their own; when neither marks nor heap lines are needed those
+/// blocks are passed over whole, and otherwise only the blocks that can hold what is
+/// needed are read event by event.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    /// Read user markers (drawn as marks).
+    pub marks: bool,
+    /// Read the runtime's heap size and live bytes (`--heap-lines`).
+    pub heap: bool,
+}
+
+impl Default for Options {
+    /// Everything.
+    fn default() -> Self {
+        Options {
+            marks: true,
+            heap: true,
+        }
+    }
+}
+
 /// A reader for either format, chosen by the first bytes it is fed.
-#[derive(Default)]
 pub enum Reader {
     /// Not enough bytes yet to tell the format.
-    #[default]
-    Undecided,
+    Undecided(Options),
     Hp(Box<hp::Parser>),
     Eventlog(Box<eventlog::Parser>),
 }
 
+impl Default for Reader {
+    fn default() -> Self {
+        Reader::new()
+    }
+}
+
 impl Reader {
-    /// A reader that will pick its format from the first bytes.
+    /// A reader that will pick its format from the first bytes and read everything.
     pub fn new() -> Reader {
-        Reader::Undecided
+        Reader::Undecided(Options::default())
+    }
+
+    /// A reader that reads what `options` ask for.
+    pub fn with_options(options: Options) -> Reader {
+        Reader::Undecided(options)
     }
 
     /// Consumes the complete records at the start of `buf` and returns how many bytes it
     /// used; the rest must be offered again with more bytes, or with `eof` set.
     pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
-        if let Reader::Undecided = self {
+        if let Reader::Undecided(options) = *self {
             match Format::detect(buf, eof) {
                 None => return Ok(0),
                 Some(Format::Hp) => *self = Reader::Hp(Box::new(hp::Parser::new())),
-                Some(Format::Eventlog) => *self = Reader::Eventlog(Box::default()),
+                Some(Format::Eventlog) => {
+                    *self = Reader::Eventlog(Box::new(eventlog::Parser::with_options(options)))
+                }
             }
         }
         match self {
-            Reader::Undecided => unreachable!("decided above"),
+            Reader::Undecided(_) => unreachable!("decided above"),
             Reader::Hp(p) => Ok(p.feed(buf, eof)?),
             Reader::Eventlog(p) => Ok(p.feed(buf, eof)?),
         }
@@ -145,7 +179,7 @@ impl Reader {
     /// The format being read, once known.
     pub fn format(&self) -> Option<Format> {
         match self {
-            Reader::Undecided => None,
+            Reader::Undecided(_) => None,
             Reader::Hp(_) => Some(Format::Hp),
             Reader::Eventlog(_) => Some(Format::Eventlog),
         }
@@ -160,10 +194,26 @@ impl Reader {
         }
     }
 
+    /// Bytes after those consumed that the reader does not need (see
+    /// [`eventlog::Parser::skippable`]).
+    pub fn skippable(&self) -> u64 {
+        match self {
+            Reader::Eventlog(p) => p.skippable(),
+            _ => 0,
+        }
+    }
+
+    /// The caller passed over `n` of the skippable bytes.
+    pub fn skipped(&mut self, n: u64) {
+        if let Reader::Eventlog(p) = self {
+            p.skipped(n);
+        }
+    }
+
     /// Complete samples and marks so far.
     pub fn progress(&self) -> (usize, usize) {
         match self {
-            Reader::Undecided => (0, 0),
+            Reader::Undecided(_) => (0, 0),
             Reader::Hp(p) => p.progress(),
             Reader::Eventlog(p) => p.progress(),
         }
@@ -172,7 +222,7 @@ impl Reader {
     /// The complete samples so far; the reader goes on.
     pub fn snapshot(&self) -> Result<Parsed, Error> {
         match self {
-            Reader::Undecided => Err(Error::Hp(hp::ParseError {
+            Reader::Undecided(_) => Err(Error::Hp(hp::ParseError {
                 line: None,
                 kind: hp::ParseErrorKind::NoSamples,
             })),
@@ -184,7 +234,7 @@ impl Reader {
     /// Ends the input.
     pub fn finish(self) -> Result<Parsed, Error> {
         match self {
-            Reader::Undecided => Ok(hp::Parser::new().finish()?),
+            Reader::Undecided(_) => Ok(hp::Parser::new().finish()?),
             Reader::Hp(p) => Ok(p.finish()?),
             Reader::Eventlog(p) => Ok(p.finish()?),
         }
@@ -200,16 +250,28 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
 
 /// Reads a profile of either format from a stream, in blocks: memory holds a block and
 /// one unfinished record besides the profile.
-pub fn read(mut r: impl Read) -> Result<Parsed, Error> {
+pub fn read(r: impl Read, options: Options) -> Result<Parsed, Error> {
+    read_with(r, options, 1 << 20, |_, _| Ok(false))
+}
+
+/// [`read`], reading `block` bytes at a time; `skip(r, n)` may pass over the next `n`
+/// bytes of input, which the reader does not need, and says whether it did.
+fn read_with<R: Read>(
+    mut r: R,
+    options: Options,
+    block: usize,
+    mut skip: impl FnMut(&mut R, u64) -> std::io::Result<bool>,
+) -> Result<Parsed, Error> {
     const BLOCK: usize = 1 << 20;
-    let mut reader = Reader::new();
+    let mut reader = Reader::with_options(options);
     let mut buf = vec![0u8; BLOCK];
     let mut have = 0;
     loop {
         if have == buf.len() {
             buf.resize(buf.len() * 2, 0);
         }
-        let n = match r.read(&mut buf[have..]) {
+        let end = buf.len().min(have + block.max(1));
+        let n = match r.read(&mut buf[have..end]) {
             Ok(n) => n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(Error::io(e)),
@@ -222,12 +284,16 @@ pub fn read(mut r: impl Read) -> Result<Parsed, Error> {
         if eof {
             return reader.finish();
         }
+        let n = reader.skippable();
+        if n > 0 && have == 0 && skip(&mut r, n).map_err(Error::io)? {
+            reader.skipped(n);
+        }
     }
 }
 
 /// Reads a profile file of either format. A large `.hp` file is read in two parts on
 /// two threads ([`hp::read_file`]); an eventlog is streamed.
-pub fn read_file(file: &File) -> Result<Parsed, Error> {
+pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     let mut magic = [0u8; 4];
     #[cfg(unix)]
     let got = {
@@ -238,7 +304,17 @@ pub fn read_file(file: &File) -> Result<Parsed, Error> {
     let got = 0;
     match Format::detect(&magic[..got], true) {
         Some(Format::Hp) if got == magic.len() => Ok(hp::read_file(file)?),
-        _ => read(file),
+        Some(Format::Eventlog) => {
+            // Small reads, so that a block passed over is mostly never read: only its
+            // first read's worth is.
+            let skip = |f: &mut &File, n: u64| {
+                use std::io::{Seek, SeekFrom};
+                f.seek(SeekFrom::Current(i64::try_from(n).unwrap_or(i64::MAX)))
+                    .map(|_| true)
+            };
+            read_with(file, options, 64 << 10, skip)
+        }
+        _ => read(file, options),
     }
 }
 

@@ -157,6 +157,10 @@ pub mod payload {
         u64c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
     }
 
+    pub fn u16_at(p: &[u8], at: usize) -> Option<u16> {
+        u16c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
+    }
+
     pub fn u32_at(p: &[u8], at: usize) -> Option<u32> {
         u32c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
     }

@@ -115,6 +115,9 @@ pub struct Parser {
     offset: u64,
     /// Where the current block ends, from its block marker.
     block_end: Option<u64>,
+    /// The end of a block being passed over unread.
+    skip_until: u64,
+    options: crate::input::Options,
     profile: build::Builder,
 }
 
@@ -125,12 +128,19 @@ impl Default for Parser {
 }
 
 impl Parser {
-    /// A reader at the start of an eventlog.
+    /// A reader at the start of an eventlog that reads everything.
     pub fn new() -> Self {
+        Self::with_options(crate::input::Options::default())
+    }
+
+    /// A reader that reads what `options` ask for.
+    pub fn with_options(options: crate::input::Options) -> Self {
         Parser {
             state: State::Header,
             offset: 0,
             block_end: None,
+            skip_until: 0,
+            options,
             profile: build::Builder::default(),
         }
     }
@@ -177,6 +187,14 @@ impl Parser {
             }
         };
         let mut ended = false;
+        if self.skip_until > self.offset {
+            let skip = (self.skip_until - self.offset).min(buf.len() as u64) as usize;
+            if skip == buf.len() {
+                self.offset += skip as u64;
+                return Ok(skip);
+            }
+            pos = skip;
+        }
         while buf.len() - pos >= 2 {
             let rest = &buf[pos..];
             let ty = u16::from_be_bytes([rest[0], rest[1]]);
@@ -216,6 +234,15 @@ impl Parser {
                     return Err(self.error(pos, ErrorKind::BlockTooShort(block)));
                 }
                 self.block_end = Some(at + u64::from(block));
+                if let Some(skip) = self.passes_over(body, rest, block as usize, eof) {
+                    if skip {
+                        pos += (block as usize).min(rest.len());
+                        self.skip_until = at + u64::from(block);
+                        continue;
+                    }
+                } else {
+                    break; // wait for the whole block
+                }
             } else if !self.profile.event(ty, time, body) {
                 return Err(self.error(pos, ErrorKind::ShortPayload { event: ty, len }));
             }
@@ -228,6 +255,52 @@ impl Parser {
         }
         self.offset += pos as u64;
         Ok(pos)
+    }
+
+    /// Whether the block whose marker starts `rest` can be passed over unread, `None`
+    /// while that cannot be told until the whole block is there. The runtime writes the
+    /// heap census, cost centres and the program's details to its global buffer (blocks
+    /// of capability `0xffff`), and the scheduler's, the collector's and user markers
+    /// to per-capability buffers. A per-capability block is needed for heap lines, and
+    /// for marks only if it may hold a marker: every marker event starts with its type
+    /// (`00 3a`) and a timestamp no later than the block's end, so at least as many
+    /// leading zero bytes as that end time; a block without that byte sequence holds
+    /// no marker (one that has it is read event by event, which is exact).
+    fn passes_over(&self, marker: &[u8], rest: &[u8], len: usize, eof: bool) -> Option<bool> {
+        const GLOBAL: u16 = 0xffff;
+        /// Larger claimed blocks are read event by event rather than buffered whole.
+        const MAX_BUFFERED: usize = 64 << 20;
+        let (Some(end_time), Some(cap)) = (payload::u64_at(marker, 4), payload::u16_at(marker, 12))
+        else {
+            return Some(false);
+        };
+        if cap == GLOBAL || self.options.heap {
+            return Some(false);
+        }
+        if !self.options.marks {
+            return Some(true);
+        }
+        match rest.get(..len) {
+            Some(block) => {
+                let zeros = (end_time.leading_zeros() / 8).min(6) as usize;
+                let mut pattern = id::USER_MARKER.to_be_bytes().to_vec();
+                pattern.resize(2 + zeros, 0);
+                Some(memchr::memmem::find(block, &pattern).is_none())
+            }
+            None if eof || len > MAX_BUFFERED => Some(false),
+            None => None,
+        }
+    }
+
+    /// Bytes after those consumed that the reader does not need: a caller that can seek
+    /// passes over them and says so with [`skipped`](Parser::skipped).
+    pub fn skippable(&self) -> u64 {
+        self.skip_until.saturating_sub(self.offset)
+    }
+
+    /// The caller passed over `n` of the [`skippable`](Parser::skippable) bytes.
+    pub fn skipped(&mut self, n: u64) {
+        self.offset += n.min(self.skippable());
     }
 
     /// Complete samples and marks so far (to tell whether a redraw is due).
