@@ -105,6 +105,8 @@ pub enum TextRole {
     TickLabel,
     /// A band name in the key.
     KeyLabel,
+    /// The name of a heap line, at its end.
+    HeapLineLabel,
 }
 
 /// A line of text. The bytes are the profile's own: not necessarily UTF-8.
@@ -137,6 +139,8 @@ pub enum PathRole {
     KeySwatch,
     /// A caret under the x axis at a MARK time.
     Mark,
+    /// The runtime's heap size or live bytes over time, drawn over the bands.
+    HeapLine,
 }
 
 /// A path made of straight steps, each relative to the point before.

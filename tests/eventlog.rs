@@ -586,5 +586,8 @@ fn passing_over_the_runtimes_own_blocks_loses_no_marker_and_no_sample() {
         assert!(!everything.heap.size.is_empty(), "{}", path.display());
         with_markers += usize::from(!everything.marks.is_empty());
     }
-    assert!(with_markers >= 6, "the Markers runs have markers: {with_markers}");
+    assert!(
+        with_markers >= 6,
+        "the Markers runs have markers: {with_markers}"
+    );
 }

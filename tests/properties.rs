@@ -75,6 +75,7 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         },
         band_limit: limit,
         colour: bits & 8 != 0,
+        heap_lines: false,
     };
     let layout = LayoutOptions {
         title: [TitleSize::Auto, TitleSize::Small, TitleSize::Big][usize::from(bits >> 6) % 3],
@@ -87,6 +88,7 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         },
         marks: bits & 32 != 0,
         colour: bits & 8 != 0,
+        heap_lines: false,
         media: Media {
             orientation: if bits & 4 != 0 {
                 Orientation::Portrait

@@ -34,6 +34,7 @@ fuzz_target!(|data: &[u8]| {
         },
         band_limit,
         colour: flags & 8 != 0,
+        heap_lines: flags & 128 != 0,
     };
     let layout = LayoutOptions {
         title: match opts[3] % 3 {
@@ -50,6 +51,7 @@ fuzz_target!(|data: &[u8]| {
         },
         marks: flags & 32 != 0,
         colour: flags & 8 != 0,
+        heap_lines: flags & 128 != 0,
         media: Media {
             orientation: if flags & 64 != 0 {
                 Orientation::Portrait

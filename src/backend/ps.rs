@@ -55,6 +55,7 @@ fn style(role: PathRole) -> PathStyle {
         PathRole::Axis => s(false, Num::Fixed, Num::ZeroAsInt, true),
         PathRole::Tick => s(false, Num::Fixed, Num::Int, false),
         PathRole::KeySwatch => s(false, Num::Fixed, Num::Int, false),
+        PathRole::HeapLine => s(true, Num::Fixed, Num::Fixed, true),
         PathRole::Mark => PathStyle {
             gray_decimals: 1,
             ..s(false, Num::Fixed, Num::Fixed, false)
@@ -439,6 +440,7 @@ pub fn repairs(scene: &Scene) -> Vec<Repair> {
                     TextRole::Area | TextRole::AxisLegend => "SAMPLE_UNIT or VALUE_UNIT",
                     TextRole::TickLabel => "a tick label",
                     TextRole::KeyLabel => "a name",
+                    TextRole::HeapLineLabel => "a heap line's label",
                 };
                 add(Repair {
                     what,

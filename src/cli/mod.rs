@@ -229,6 +229,7 @@ impl Args {
             }),
             band_limit,
             colour: self.colour,
+            heap_lines: self.heap_lines,
         };
         let layout = LayoutOptions {
             title: if self.big_title {
@@ -241,6 +242,7 @@ impl Args {
             key,
             marks: !self.no_marks,
             colour: self.colour,
+            heap_lines: self.heap_lines,
             media: Media {
                 orientation: if self.portrait {
                     Orientation::Portrait
@@ -447,6 +449,12 @@ fn draw(
         (Some(path), true) => Some(read_aux(path)?),
         _ => None,
     };
+    if args.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty() {
+        eprintln!(
+            "hpgraph: warning: {name}: --heap-lines: no heap size or live bytes in this \
+             profile (an eventlog has them, a .hp file does not)"
+        );
+    }
     let (select_opts, layout_opts) = args.options(OutputKind::Picture(format));
     let (selection, scene) = crate::render(profile, aux.as_ref(), &select_opts, &layout_opts);
     timings.lap("select and layout");

@@ -51,6 +51,8 @@ pub struct LayoutOptions {
     pub marks: bool,
     /// Shades are packed colours (`-c`).
     pub colour: bool,
+    /// Draw the runtime's heap size and live bytes as lines (`--heap-lines`).
+    pub heap_lines: bool,
     pub media: Media,
 }
 
@@ -61,6 +63,7 @@ impl Default for LayoutOptions {
             key: KeyPlacement::Beside,
             marks: true,
             colour: false,
+            heap_lines: false,
             media: Media {
                 orientation: crate::scene::Orientation::Landscape,
                 eps_width: None,
@@ -145,6 +148,9 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     }
     let items = &mut pages.last_mut().expect("a page").items;
     f.bands(items, series);
+    if opts.heap_lines {
+        f.heap_lines(items);
+    }
     if opts.marks {
         f.marks(items);
     }
@@ -461,6 +467,58 @@ impl Frame<'_> {
                 line_width: LINE_WIDTH,
             }));
             lower = upper;
+        }
+    }
+
+    /// Heap size (a thick line) and live bytes (a thin one) over the sampled time, on the
+    /// bands' scale: how much of the heap the census accounts for, and how much the
+    /// runtime holds beyond it.
+    fn heap_lines(&self, items: &mut Vec<Item>) {
+        let times = &self.profile.times;
+        let (first, last) = (times[0], times[times.len() - 1]);
+        let heap = &self.profile.heap;
+        for (points, width, label) in [
+            (&heap.size, 1.5, &b"heap size"[..]),
+            (&heap.live, 0.75, &b"live bytes"[..]),
+        ] {
+            let at = |&(t, v): &(f64, f64)| {
+                Point::new(
+                    ((t - first) / self.sel.x_range) * self.graph_width + GRAPH_X0,
+                    v / self.sel.y_range * self.graph_height + GRAPH_Y0,
+                )
+            };
+            let shown: Vec<Point> = points
+                .iter()
+                .filter(|(t, _)| (first..=last).contains(t))
+                .map(at)
+                .collect();
+            let Some((&start, rest)) = shown.split_first() else {
+                continue;
+            };
+            let mut prev = start;
+            let steps = rest
+                .iter()
+                .map(|&p| {
+                    let step = Point::new(p.x - prev.x, p.y - prev.y);
+                    prev = p;
+                    step
+                })
+                .collect();
+            items.push(Item::Path(Path {
+                role: PathRole::HeapLine,
+                start,
+                steps,
+                closed: false,
+                fill: None,
+                line_width: width,
+            }));
+            items.push(text(
+                TextRole::HeapLineLabel,
+                Point::new(prev.x, prev.y + 2.0),
+                label.to_vec(),
+                FontSize::Normal,
+                Anchor::End,
+            ));
         }
     }
 

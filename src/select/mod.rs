@@ -36,6 +36,9 @@ pub struct SelectOptions {
     pub band_limit: usize,
     /// Shades from the colour cycle rather than greys (`-c`).
     pub colour: bool,
+    /// The y axis also holds the runtime's heap size and live bytes over the sampled
+    /// time (`--heap-lines`).
+    pub heap_lines: bool,
 }
 
 impl Default for SelectOptions {
@@ -46,6 +49,7 @@ impl Default for SelectOptions {
             by_name: None,
             band_limit: 20,
             colour: false,
+            heap_lines: false,
         }
     }
 }
@@ -127,7 +131,16 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     let highest = totals[1..]
         .iter()
         .fold(totals[0], |m, &t| if t > m { t } else { m });
-    let y_range = nonzero(fmax(highest, aux_y));
+    let mut y_range = nonzero(fmax(highest, aux_y));
+    if opts.heap_lines {
+        let (first, last) = (profile.times[0], profile.times[n - 1]);
+        let heap = &profile.heap;
+        for &(t, v) in heap.size.iter().chain(&heap.live) {
+            if (first..=last).contains(&t) {
+                y_range = fmax(y_range, v);
+            }
+        }
+    }
     let area = area_below(&profile.times, &totals);
 
     let mut shades = shade::Shades::new(
