@@ -69,11 +69,17 @@ fn name(rng: &mut Rng, k: usize) -> (String, Vec<u32>) {
 }
 
 /// Writes GHC's eventlog layout (EventLogFormat.h): a header declaring every event type
-/// used, then events in blocks, each block led by a marker holding its length.
+/// used, then events in blocks, each block led by a marker holding its length and
+/// capability. As in the runtime, the census, cost centres and program details go to the
+/// global buffer (capability 0xffff) and the scheduler's and collector's events to
+/// capability 0's.
 struct Eventlog<W: Write> {
     out: W,
-    block: Vec<u8>,
+    global: Vec<u8>,
+    cap: Vec<u8>,
 }
+
+const GLOBAL: u16 = 0xffff;
 
 const TYPES: &[(u16, u16, &str)] = &[
     (1, 4, "Run thread"),
@@ -108,38 +114,67 @@ impl<W: Write> Eventlog<W> {
         out.write_all(b"hetehdredatb")?;
         Ok(Eventlog {
             out,
-            block: Vec::with_capacity(1 << 20),
+            global: Vec::with_capacity(1 << 20),
+            cap: Vec::with_capacity(2 << 20),
         })
     }
 
+    /// An event of the census or the program (global buffer).
     fn event(&mut self, ty: u16, time: u64, payload: &[u8]) -> io::Result<()> {
+        self.post(GLOBAL, ty, time, payload)
+    }
+
+    /// A scheduler's or collector's event (capability 0's buffer).
+    fn cap_event(&mut self, ty: u16, time: u64, payload: &[u8]) -> io::Result<()> {
+        self.post(0, ty, time, payload)
+    }
+
+    fn post(&mut self, cap: u16, ty: u16, time: u64, payload: &[u8]) -> io::Result<()> {
         let variable = TYPES.iter().any(|t| t.0 == ty && t.1 == 0xffff);
-        if self.block.len() + payload.len() + 12 > (1 << 20) {
-            self.flush_block(time)?;
+        // The runtime's buffers: 2 MiB a capability, 1 MiB here for the global one.
+        let limit = if cap == GLOBAL { 1 << 20 } else { 2 << 20 };
+        let len = if cap == GLOBAL {
+            self.global.len()
+        } else {
+            self.cap.len()
+        };
+        if len + payload.len() + 12 > limit {
+            self.flush_block(cap, time)?;
         }
-        self.block.extend(ty.to_be_bytes());
-        self.block.extend(time.to_be_bytes());
+        let block = if cap == GLOBAL {
+            &mut self.global
+        } else {
+            &mut self.cap
+        };
+        block.extend(ty.to_be_bytes());
+        block.extend(time.to_be_bytes());
         if variable {
-            self.block.extend((payload.len() as u16).to_be_bytes());
+            block.extend((payload.len() as u16).to_be_bytes());
         }
-        self.block.extend(payload);
+        block.extend(payload);
         Ok(())
     }
 
-    fn flush_block(&mut self, end: u64) -> io::Result<()> {
+    fn flush_block(&mut self, cap: u16, end: u64) -> io::Result<()> {
+        let block = if cap == GLOBAL {
+            &mut self.global
+        } else {
+            &mut self.cap
+        };
         let mut marker = 18u16.to_be_bytes().to_vec();
         marker.extend(0u64.to_be_bytes());
-        marker.extend((24 + self.block.len() as u32).to_be_bytes());
+        marker.extend((24 + block.len() as u32).to_be_bytes());
         marker.extend(end.to_be_bytes());
-        marker.extend(0u16.to_be_bytes());
+        marker.extend(cap.to_be_bytes());
         self.out.write_all(&marker)?;
-        self.out.write_all(&self.block)?;
-        self.block.clear();
+        self.out.write_all(block)?;
+        block.clear();
         Ok(())
     }
 
     fn finish(mut self, end: u64) -> io::Result<()> {
-        self.flush_block(end)?;
+        self.flush_block(0, end)?;
+        self.flush_block(GLOBAL, end)?;
         self.out.write_all(&0xffffu16.to_be_bytes())?;
         self.out.flush()
     }
@@ -224,16 +259,16 @@ fn main() -> io::Result<()> {
             for k in 0..filler {
                 let at = ns.saturating_sub((filler - k) * 1000);
                 match k % 8 {
-                    0 => log.event(1, at, &7u32.to_be_bytes())?,
-                    1 => log.event(2, at, &[0, 0, 0, 7, 0, 3, 0, 0, 0, 0])?,
-                    2 => log.event(9, at, &[])?,
-                    3 => log.event(10, at, &[])?,
+                    0 => log.cap_event(1, at, &7u32.to_be_bytes())?,
+                    1 => log.cap_event(2, at, &[0, 0, 0, 7, 0, 3, 0, 0, 0, 0])?,
+                    2 => log.cap_event(9, at, &[])?,
+                    3 => log.cap_event(10, at, &[])?,
                     4 | 5 => {
                         let mut p = 0u32.to_be_bytes().to_vec();
                         p.extend((k * 4096).to_be_bytes());
-                        log.event(if k % 8 == 4 { 50 } else { 51 }, at, &p)?
+                        log.cap_event(if k % 8 == 4 { 50 } else { 51 }, at, &p)?
                     }
-                    _ => log.event(1, at, &8u32.to_be_bytes())?,
+                    _ => log.cap_event(1, at, &8u32.to_be_bytes())?,
                 }
             }
             log.event(162, ns, &0u64.to_be_bytes())?;

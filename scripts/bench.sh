@@ -8,16 +8,22 @@
 # prints the median wall time, the ratio to hp2ps and the peak RSS. It also checks that
 # both programs wrote the same PostScript (%%Creator aside) and .aux.
 #
-# usage: scripts/bench.sh [--runs N] [--hp2ps-runs N] [--keep DIR]
+# Then the eventlog: the long profile written as one run's .hp and eventlog (40 scheduler
+# and collector events a sample besides the census), each rendered by hpgraph, with the
+# ratio of their times (target: the eventlog at most 1.5x the .hp); and a 1 GB eventlog
+# of the same shape (650 such events a sample), with its peak RSS (target: under 300 MB).
+#
+# usage: scripts/bench.sh [--runs N] [--hp2ps-runs N] [--keep DIR] [--no-big]
 # Needs GNU time (/usr/bin/time, Debian package time) for peak RSS.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=5 ref_runs=3 keep=""
+runs=5 ref_runs=3 keep="" big=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --hp2ps-runs) ref_runs=$2; shift 2 ;;
     --keep) keep=$2; shift 2 ;;
+    --no-big) big=0; shift ;;
     *) echo "unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -81,3 +87,28 @@ echo
 echo "seconds are medians of $runs runs (hp2ps: $ref_runs); RSS is the peak in KiB;"
 echo "'x floor' is hpgraph's time over wc -l's. Targets: >= 20x on wide, >= 100x on long,"
 echo "RSS no more than hp2ps's."
+
+echo
+echo "eventlog and .hp of one run (100,000 samples x 25 bands)"
+"$gen" 100000 25 25 2 --eventlog "$work/run.eventlog" --filler 40 > "$work/run.hp"
+printf '%-14s %8s %9s %10s\n' file MB "hpgraph s" RSS
+for f in run.hp run.eventlog; do
+  mb=$(awk -v b="$(stat -c %s "$work/$f")" 'BEGIN {printf "%.0f", b / 1048576}')
+  read -r t rss < <(measure "${f/./-}" "$runs" "$hpgraph" "$work/$f")
+  printf '%-14s %8s %9s %10s\n' "$f" "$mb" "$t" "$rss"
+  eval "t_${f#run.}=$t"
+done
+# shellcheck disable=SC2154
+awk -v a="$t_eventlog" -v b="$t_hp" 'BEGIN {printf "eventlog / .hp: %.2fx (target <= 1.5x)\n", a / b}'
+
+if [ "$big" = 1 ]; then
+  echo
+  echo "a 1 GB eventlog (100,000 samples x 25 bands, 650 other events a sample)"
+  "$gen" 100000 25 25 3 --eventlog "$work/big.eventlog" --filler 650 > /dev/null
+  mb=$(awk -v b="$(stat -c %s "$work/big.eventlog")" 'BEGIN {printf "%.0f", b / 1048576}')
+  read -r t rss < <(measure big 1 "$hpgraph" "$work/big.eventlog")
+  read -r ty rssy < <(measure big-y 1 "$hpgraph" -y "$work/big.eventlog")
+  echo "big.eventlog: $mb MB, ${t} s, peak RSS $((rss / 1024)) MB (target < 300 MB);" \
+    "with -y: ${ty} s, $((rssy / 1024)) MB"
+  rm -f "$work/big.eventlog"
+fi

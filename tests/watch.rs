@@ -10,6 +10,7 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::eventlog::Writer;
 use common::{Scratch, fixtures};
 
 struct Rng(u64);
@@ -200,4 +201,75 @@ fn watch_needs_a_file_in_and_a_file_out() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+}
+
+#[test]
+fn watching_a_growing_eventlog_waits_for_partly_written_events() {
+    let dir = Scratch::new("watch-eventlog");
+    let live = dir.path("live.eventlog");
+    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args([
+            "--watch",
+            "--interval",
+            "0.1",
+            "--quiet",
+            "live.eventlog",
+            "-o",
+            "live.svg",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Forty samples of three bands, written in chunks that cut events anywhere.
+    let mut w = Writer::new();
+    w.args(&["./live", "+RTS", "-hT", "-l"]);
+    for k in 0..40u64 {
+        let t = (k + 1) * 100_000_000;
+        w.begin(t);
+        for (b, name) in [&b"ARR_WORDS"[..], b"THUNK", b"FUN_2_0"].iter().enumerate() {
+            w.string(t + 1, name, 1000 + k * 100 * (b as u64 + 1));
+        }
+        w.end(t + 2);
+    }
+    let log = w.done();
+    let writer = {
+        let (live, log) = (live.clone(), log.clone());
+        std::thread::spawn(move || write_slowly(live, log, 2.0, 5))
+    };
+    let mut renders = std::collections::HashSet::new();
+    while !writer.is_finished() {
+        if let Ok(bytes) = fs::read(dir.path("live.svg")) {
+            assert!(
+                whole_svg(&bytes),
+                "a read saw a partial or malformed picture"
+            );
+            renders.insert(bytes);
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    writer.join().unwrap();
+    assert!(
+        renders.len() >= 3,
+        "only {} distinct pictures",
+        renders.len()
+    );
+    let want = one_shot(&dir.0, "live.eventlog");
+    wait_for("the final picture", Duration::from_secs(5), || {
+        fs::read(dir.path("live.svg")).ok() == Some(want.clone())
+    });
+
+    // The program runs again, and this time it is a real one.
+    fs::write(&live, b"").unwrap();
+    let real = fs::read(fixtures().join("eventlog/ManyCC-hc.eventlog")).unwrap();
+    write_slowly(live.clone(), real, 1.0, 3);
+    let want = one_shot(&dir.0, "live.eventlog");
+    wait_for(
+        "the real eventlog's picture",
+        Duration::from_secs(5),
+        || fs::read(dir.path("live.svg")).ok() == Some(want.clone()),
+    );
+    // SAFETY: kill(2) with a child's pid and SIGINT has no memory effects here.
+    unsafe { libc::kill(watcher.id() as libc::pid_t, libc::SIGINT) };
+    assert!(watcher.wait().unwrap().success());
 }

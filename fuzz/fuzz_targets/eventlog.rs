@@ -21,13 +21,18 @@ fn read(data: &[u8], options: Options, cut: usize) -> Result<hpgraph::input::Par
     p.finish()
 }
 
+/// The `.hp` grammar's blanks.
+fn blank(b: &u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | 0x0b | 0x0c)
+}
+
 /// Names that a `.hp` line holds as they are: no line break, no blank at either end
 /// (the name ends at the last run of blanks), not empty, not a keyword.
 fn plain(name: &[u8]) -> bool {
     !name.is_empty()
         && !name.iter().any(|&b| b == b'\n' || b == b'\r' || b == 0)
-        && !name.first().is_some_and(|b| b.is_ascii_whitespace() || b.is_ascii_digit())
-        && !name.last().is_some_and(|b| b.is_ascii_whitespace())
+        && !name.first().is_some_and(|b| blank(b) || b.is_ascii_digit())
+        && !name.last().is_some_and(blank)
         && !name.starts_with(b"BEGIN_SAMPLE")
         && !name.starts_with(b"END_SAMPLE")
         && !name.starts_with(b"MARK")

@@ -189,7 +189,7 @@ impl Reader {
     /// input is not a profile (the caller stops waiting for the record's end).
     pub fn max_record(&self) -> usize {
         match self {
-            Reader::Eventlog(_) => eventlog::format::MAX_HEADER + (1 << 17),
+            Reader::Eventlog(_) => eventlog::MAX_PENDING,
             _ => hp::MAX_RECORD,
         }
     }

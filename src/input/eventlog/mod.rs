@@ -78,6 +78,14 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
+/// A per-capability block up to this size is buffered whole to look for markers in it;
+/// a larger one (GHC's are 2 MiB) is read event by event.
+const MAX_BUFFERED_BLOCK: usize = 64 << 20;
+
+/// The most bytes the reader can leave unconsumed and wait on: a block being buffered
+/// whole, or the header.
+pub const MAX_PENDING: usize = MAX_BUFFERED_BLOCK + format::MAX_HEADER;
+
 /// The event sizes declared by the header, indexed by type.
 struct Sizes(Vec<u32>);
 
@@ -268,8 +276,6 @@ impl Parser {
     /// no marker (one that has it is read event by event, which is exact).
     fn passes_over(&self, marker: &[u8], rest: &[u8], len: usize, eof: bool) -> Option<bool> {
         const GLOBAL: u16 = 0xffff;
-        /// Larger claimed blocks are read event by event rather than buffered whole.
-        const MAX_BUFFERED: usize = 64 << 20;
         let (Some(end_time), Some(cap)) = (payload::u64_at(marker, 4), payload::u16_at(marker, 12))
         else {
             return Some(false);
@@ -287,7 +293,7 @@ impl Parser {
                 pattern.resize(2 + zeros, 0);
                 Some(memchr::memmem::find(block, &pattern).is_none())
             }
-            None if eof || len > MAX_BUFFERED => Some(false),
+            None if eof || len > MAX_BUFFERED_BLOCK => Some(false),
             None => None,
         }
     }
