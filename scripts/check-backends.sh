@@ -6,7 +6,9 @@
 #   - fails if the PDF or the SVG differs from the EPS in more than 2% of the pixels
 #     (a pixel differs when its grey level is off by more than 48 of 255);
 #   - checks every SVG with xmllint and every PDF's fonts with pdffonts (embedded);
-# then renders one SVG in headless Chromium and checks the screenshot is not blank.
+# then checks output-resolution drawing on a long generated profile (sizes, rsvg-convert,
+# pixels against --exact at 150 dpi), and renders one SVG in headless Chromium and checks
+# the screenshot is not blank.
 # usage: scripts/check-backends.sh [--cand BIN] [--no-browser] [FILE.hp...]
 # Needs (Debian): ghostscript librsvg2-bin libxml2-utils poppler-utils chromium python3.
 set -euo pipefail
@@ -91,6 +93,47 @@ for hp in "$@"; do
     fi
   done
 done
+
+# Output-resolution drawing on a long profile (100,000 samples x 25 bands): the SVG and
+# PDF are at most 1 MB, rsvg-convert opens the SVG, and each differs from the same
+# format drawn with every point (--exact) in at most 1% of the pixels at 150 dpi.
+gen=$(dirname "$cand")/examples/gen-profile
+if [ -x "$gen" ]; then
+  "$gen" 100000 25 25 2 > "$work/long.hp"
+  raster150() { gs -q -dSAFER -dBATCH -dNOPAUSE -dFirstPage=1 -dLastPage=1 -sDEVICE=pgmraw -r150 -sOutputFile="$2" "$1"; }
+  "$cand" -c -o "$work/exact.eps" --exact "$work/long.hp"
+  "$cand" -c -o "$work/long.pdf" "$work/long.hp"
+  "$cand" -c -o "$work/exact.pdf" --exact "$work/long.hp"
+  "$cand" -c -o "$work/long.svg" "$work/long.hp"
+  problems=""
+  for f in long.pdf long.svg; do
+    size=$(stat -c %s "$work/$f")
+    [ "$size" -le 1048576 ] || problems+=" $f is $size bytes"
+  done
+  rsvg-convert -f pdf -o "$work/long-svg.pdf" "$work/long.svg" 2>"$work/rsvg.log" \
+    || problems+=" rsvg-convert refuses the SVG: $(head -c 200 "$work/rsvg.log")"
+  xmllint --noout "$work/long.svg" 2>/dev/null || problems+=" SVG not well-formed"
+  raster150 "$work/exact.pdf" "$work/exact-pdf.pgm"
+  raster150 "$work/long.pdf" "$work/long-pdf.pgm"
+  gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=pgmraw -r150 -dEPSCrop -sOutputFile="$work/exact-eps.pgm" "$work/exact.eps"
+  reduced=$(python3 "$work/diff.py" "$work/exact-pdf.pgm" "$work/long-pdf.pgm")
+  versus_eps=$(python3 "$work/diff.py" "$work/exact-eps.pgm" "$work/long-pdf.pgm")
+  awk -v d="$reduced" 'BEGIN { exit !(d + 0 == d && d <= 1.0) }' \
+    || problems+=" reduced PDF differs from exact PDF in $reduced% of pixels"
+  if [ -f "$work/long-svg.pdf" ]; then
+    raster150 "$work/long-svg.pdf" "$work/long-svg.pgm"
+    svg_eps=$(python3 "$work/diff.py" "$work/exact-eps.pgm" "$work/long-svg.pgm")
+  fi
+  checked=$((checked + 1))
+  if [ -n "$problems" ]; then
+    failed=$((failed + 1)); echo "long profile:$problems"
+  else
+    echo "long profile: SVG $(stat -c %s "$work/long.svg") bytes, PDF $(stat -c %s "$work/long.pdf") bytes;" \
+      "reduced PDF vs exact PDF ${reduced}%, vs exact EPS ${versus_eps}%, SVG (rsvg) vs EPS ${svg_eps:-?}% at 150 dpi"
+  fi
+else
+  echo "long profile: skipped ($gen not built: cargo build --release --examples)"
+fi
 
 if [ "$browser" = yes ]; then
   svg=$work/browser.svg

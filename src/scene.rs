@@ -184,12 +184,23 @@ impl Band {
     }
 }
 
+/// A filled and outlined polygon: a band as [`crate::layout::reduce`] draws it, the region
+/// between the baseline and the band's top, at the output's resolution.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Area {
+    /// The closed outline, in points.
+    pub outline: Vec<Point>,
+    pub fill: Paint,
+    pub line_width: f64,
+}
+
 /// One drawing item.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
     Path(Path),
     Text(Text),
     Band(Band),
+    Area(Area),
 }
 
 /// One page; most scenes have one, a key on pages of its own adds more.

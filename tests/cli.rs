@@ -327,3 +327,52 @@ fn every_format_gives_the_same_bytes_twice() {
         );
     }
 }
+
+/// A profile of `samples` samples of three bands that rise and fall.
+fn long_profile(samples: usize) -> Vec<u8> {
+    let mut hp =
+        b"JOB \"long\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n".to_vec();
+    for i in 0..samples {
+        hp.extend(format!("BEGIN_SAMPLE {}.{:03}\n", i / 1000, i % 1000).as_bytes());
+        for (k, name) in ["a", "b", "c"].iter().enumerate() {
+            let v = 1000 + (i * (k + 3) * 7919) % 5000;
+            hp.extend(format!("{name}\t{v}\n").as_bytes());
+        }
+        hp.extend(format!("END_SAMPLE {}.{:03}\n", i / 1000, i % 1000).as_bytes());
+    }
+    hp
+}
+
+#[test]
+fn svg_and_pdf_follow_the_figure_not_the_samples_unless_exact() {
+    let dir = Scratch::new("reduce");
+    std::fs::write(dir.path("long.hp"), long_profile(20_000)).unwrap();
+    let size = |args: &[&str]| {
+        let out = hpgraph(&dir.0, args, None);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        out.stdout.len()
+    };
+    let reduced = size(&["long.hp", "--format", "svg", "-o", "-"]);
+    let exact = size(&["long.hp", "--format", "svg", "--exact", "-o", "-"]);
+    assert!(
+        reduced * 5 < exact,
+        "reduced {reduced} bytes, exact {exact}"
+    );
+    let reduced_pdf = size(&["long.hp", "--format", "pdf", "-o", "-"]);
+    let exact_pdf = size(&["long.hp", "--format", "pdf", "--exact", "-o", "-"]);
+    assert!(
+        reduced_pdf < exact_pdf,
+        "reduced {reduced_pdf} bytes, exact {exact_pdf}"
+    );
+    // PostScript keeps hp2ps's every point with or without --exact.
+    let ps = hpgraph(&dir.0, &["long.hp", "-o", "-"], None).stdout;
+    let ps_exact = hpgraph(&dir.0, &["long.hp", "--exact", "-o", "-"], None).stdout;
+    assert_eq!(ps, ps_exact);
+    // Twice the samples: the SVG hardly grows.
+    std::fs::write(dir.path("longer.hp"), long_profile(40_000)).unwrap();
+    let longer = size(&["longer.hp", "--format", "svg", "-o", "-"]);
+    assert!(
+        (longer as f64) < reduced as f64 * 1.3,
+        "{reduced} then {longer}"
+    );
+}

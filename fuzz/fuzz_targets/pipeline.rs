@@ -97,6 +97,7 @@ fn finite(scene: &Scene) -> bool {
         .all(|item| match item {
             Item::Path(p) => ok(&p.start) && p.steps.iter().all(ok),
             Item::Band(b) => b.outline().all(|p| ok(&p)),
+            Item::Area(a) => a.outline.iter().all(ok),
             Item::Text(t) => ok(&t.at),
         })
 }

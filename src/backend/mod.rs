@@ -36,6 +36,12 @@ impl Format {
         }
     }
 
+    /// Whether the format keeps every point of a band, as hp2ps does. The others are
+    /// drawn at output resolution ([`crate::layout::reduce`]) unless `--exact` asks.
+    pub fn keeps_every_point(self) -> bool {
+        matches!(self, Format::Ps | Format::Eps)
+    }
+
     /// The format a file name's extension asks for (case does not matter).
     pub fn from_extension(ext: &str) -> Option<Format> {
         Format::ALL

@@ -188,6 +188,13 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
                     Item::Band(b) => {
                         ops.extend(shape(b.outline(), true, Some(b.fill), b.line_width, scale))
                     }
+                    Item::Area(a) => ops.extend(shape(
+                        a.outline.iter().copied(),
+                        true,
+                        Some(a.fill),
+                        a.line_width,
+                        scale,
+                    )),
                     Item::Text(t) => ops.extend(text(t, &font, scale)),
                 }
             }

@@ -15,7 +15,8 @@ use std::rc::Rc;
 use super::fixed::{push_f6, push_u64};
 
 use crate::scene::{
-    Anchor, Band, HEIGHT, Item, Orientation, Paint, Path, PathRole, Scene, Text, TextRole, WIDTH,
+    Anchor, Area, Band, HEIGHT, Item, Orientation, Paint, Path, PathRole, Scene, Text, TextRole,
+    WIDTH,
 };
 
 /// How hp2ps prints a number in a path.
@@ -241,6 +242,7 @@ fn write_ps(scene: &Scene, creator: &str, encapsulated: bool, w: &mut dyn Write)
                 Item::Path(p) => write_path(&mut o, p),
                 Item::Text(t) => write_text(&mut o, t),
                 Item::Band(b) => write_band(&mut o, b)?,
+                Item::Area(a) => write_area(&mut o, a),
             }
             o.spill()?;
         }
@@ -300,6 +302,18 @@ fn write_path(o: &mut Out<'_>, p: &Path) {
         o.f(p.line_width).b(b" setlinewidth\n");
     }
     fill_and_stroke(o, p.fill, st.gray_decimals);
+}
+
+/// An area (a band drawn at the output's resolution, which hp2ps's flags never ask for)
+/// as bands are drawn: outline, fill, stroke.
+fn write_area(o: &mut Out<'_>, a: &Area) {
+    for (k, p) in a.outline.iter().enumerate() {
+        o.f(p.x).b(b" ").f(p.y);
+        o.b(if k == 0 { b" moveto\n" } else { b" lineto\n" });
+    }
+    o.b(b"closepath\n");
+    o.f(a.line_width).b(b" setlinewidth\n");
+    fill_and_stroke(o, Some(a.fill), 6);
 }
 
 /// The band's outline (see [`Band::outline`]) from cached curve texts.

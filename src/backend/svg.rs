@@ -66,6 +66,63 @@ fn shape(points: impl Iterator<Item = Point>, closed: bool, top: f64) -> Data {
     if closed { data.close() } else { data }
 }
 
+/// A closed outline as path data in relative steps to a hundredth of a point: the
+/// shortest text that keeps what any screen or printer shows of an area. The steps are
+/// taken between the rounded points, so rounding never adds up along the outline.
+fn compact_shape(points: &[Point], top: f64) -> String {
+    use std::fmt::Write;
+    let round = |p: Point| {
+        let (x, y) = at(p, top);
+        (
+            (f64::from(x) * 100.0).round() as i64,
+            (f64::from(y) * 100.0).round() as i64,
+        )
+    };
+    let mut d = String::with_capacity(points.len() * 10);
+    let mut prev = (0, 0);
+    for (k, &p) in points.iter().enumerate() {
+        let (x, y) = round(p);
+        if k == 0 {
+            let _ = write!(d, "M{}", hundredths(x));
+            d.push(if y < 0 { '-' } else { ' ' });
+            d.push_str(&hundredths(y.abs()));
+            d.push('l');
+        } else {
+            let (dx, dy) = (x - prev.0, y - prev.1);
+            if dx == 0 && dy == 0 {
+                continue;
+            }
+            if dx >= 0 && !d.ends_with('l') {
+                d.push(' ');
+            }
+            if dx < 0 {
+                d.push('-');
+            }
+            d.push_str(&hundredths(dx.abs()));
+            d.push(if dy < 0 { '-' } else { ' ' });
+            d.push_str(&hundredths(dy.abs()));
+        }
+        prev = (x, y);
+    }
+    d.push('z');
+    d
+}
+
+/// A non-negative number of hundredths as the shortest decimal: `1.5`, `.25`, `3`.
+fn hundredths(v: i64) -> String {
+    let (whole, frac) = (v / 100, v % 100);
+    let mut s = if whole == 0 && frac != 0 {
+        String::new()
+    } else {
+        whole.to_string()
+    };
+    if frac != 0 {
+        let f = format!(".{frac:02}");
+        s.push_str(f.trim_end_matches('0'));
+    }
+    s
+}
+
 fn text(t: &Text, top: f64) -> SvgText {
     let (x, y) = at(t.at, top);
     let anchor = match t.anchor {
@@ -143,6 +200,12 @@ pub fn document(scene: &Scene) -> Document {
                         .set("d", shape(b.outline(), true, top))
                         .set("fill", colour(b.fill))
                         .set("stroke-width", b.line_width),
+                ),
+                Item::Area(a) => g.add(
+                    SvgPath::new()
+                        .set("d", compact_shape(&a.outline, top))
+                        .set("fill", colour(a.fill))
+                        .set("stroke-width", a.line_width),
                 ),
                 Item::Text(t) => g.add(text(t, top).set("stroke", "none").set("fill", "black")),
             };

@@ -114,6 +114,11 @@ pub struct Args {
     #[arg(long)]
     pub heap_lines: bool,
 
+    /// SVG and PDF: draw every point of every band, as PostScript does, rather than
+    /// what the figure can show (each quarter point's highest and lowest)
+    #[arg(long)]
+    pub exact: bool,
+
     /// Follow FILE as the running program writes it: draw at once, then again whenever
     /// it grows (unfinished samples wait); stop with Ctrl-C
     #[arg(long, help_heading = "Live view")]
@@ -456,7 +461,10 @@ fn draw(
         );
     }
     let (select_opts, layout_opts) = args.options(OutputKind::Picture(format));
-    let (selection, scene) = crate::render(profile, aux.as_ref(), &select_opts, &layout_opts);
+    let (selection, mut scene) = crate::render(profile, aux.as_ref(), &select_opts, &layout_opts);
+    if !format.keeps_every_point() && !args.exact {
+        crate::layout::reduce::reduce(&mut scene, crate::layout::reduce::COLUMN);
+    }
     timings.lap("select and layout");
     let repairs = match format {
         Format::Ps | Format::Eps => crate::backend::ps::repairs(&scene),

@@ -7,6 +7,7 @@
 //! Layout knows nothing of output formats.
 
 pub mod paint;
+pub mod reduce;
 pub mod text;
 pub mod ticks;
 
