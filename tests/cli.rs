@@ -299,17 +299,17 @@ fn the_format_comes_from_format_or_the_output_name() {
     let out = hpgraph(&dir.0, &["p.hp", "--format", "svg", "-o", "-"], None);
     assert!(out.stdout.starts_with(b"<svg"));
     // An extension that names no format is a usage error.
-    let out = hpgraph(&dir.0, &["p.hp", "-o", "fig.png"], None);
+    let out = hpgraph(&dir.0, &["p.hp", "-o", "fig.gif"], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("fig.png"));
-    assert!(!dir.path("fig.png").exists());
+    assert!(stderr(&out).contains("fig.gif"));
+    assert!(!dir.path("fig.gif").exists());
 }
 
 #[test]
 fn every_format_gives_the_same_bytes_twice() {
     let dir = Scratch::new("cli");
     fs::write(dir.path("p.hp"), profile("ManyCC-hd")).unwrap();
-    for format in ["ps", "eps", "svg", "pdf"] {
+    for format in ["ps", "eps", "svg", "pdf", "png", "hp"] {
         let a = hpgraph(
             &dir.0,
             &["-c", "-M", "--format", format, "-o", "-", "p.hp"],
@@ -374,5 +374,49 @@ fn svg_and_pdf_follow_the_figure_not_the_samples_unless_exact() {
     assert!(
         (longer as f64) < reduced as f64 * 1.3,
         "{reduced} then {longer}"
+    );
+}
+
+/// Width and height from a PNG's header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+#[test]
+fn png_is_the_figure_at_the_asked_resolution_and_the_same_every_time() {
+    let dir = Scratch::new("png");
+    let hp = fixtures().join("profiles/ManyCC-hc.hp");
+    let hp = hp.to_str().unwrap();
+    let out = hpgraph(&dir.0, &["-c", hp, "-o", "a.png"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let a = std::fs::read(dir.path("a.png")).unwrap();
+    assert_eq!(png_size(&a), (1350, 900), "9 x 6 in at 150 dpi");
+    assert!(
+        hpgraph(&dir.0, &["-c", hp, "-o", "b.png"], None)
+            .status
+            .success()
+    );
+    assert_eq!(
+        a,
+        std::fs::read(dir.path("b.png")).unwrap(),
+        "deterministic bytes"
+    );
+    let out = hpgraph(
+        &dir.0,
+        &[hp, "--format", "png", "--dpi", "300", "-o", "-"],
+        None,
+    );
+    assert_eq!(png_size(&out.stdout), (2700, 1800));
+    let out = hpgraph(
+        &dir.0,
+        &[hp, "--format", "png", "--dpi", "0", "-o", "-"],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a resolution of 0 is a usage error"
     );
 }

@@ -2,6 +2,7 @@
 
 pub mod fixed;
 pub mod pdf;
+pub mod png;
 pub mod ps;
 pub mod svg;
 
@@ -20,11 +21,19 @@ pub enum Format {
     Svg,
     /// PDF with an embedded font, for pdflatex and paper submission systems.
     Pdf,
+    /// PNG, rasterised from the SVG with the embedded font, for READMEs and slides.
+    Png,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 4] = [Format::Ps, Format::Eps, Format::Svg, Format::Pdf];
+    pub const ALL: [Format; 5] = [
+        Format::Ps,
+        Format::Eps,
+        Format::Svg,
+        Format::Pdf,
+        Format::Png,
+    ];
 
     /// The usual file extension, which is also the format's name on the command line.
     pub fn extension(self) -> &'static str {
@@ -33,6 +42,7 @@ impl Format {
             Format::Eps => "eps",
             Format::Svg => "svg",
             Format::Pdf => "pdf",
+            Format::Png => "png",
         }
     }
 

@@ -14,7 +14,7 @@ use anyhow::Context;
 use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 
 use crate::auxfile::{self, Aux};
-use crate::backend::{Backend, Format, pdf::Pdf, ps::PostScript, svg::Svg};
+use crate::backend::{Backend, Format, pdf::Pdf, png::Png, ps::PostScript, svg::Svg};
 use crate::error::Error;
 use crate::export::Export;
 use crate::input::{self, Parsed};
@@ -48,14 +48,14 @@ pub struct Args {
     pub files: Vec<OsString>,
 
     /// Write the picture to FILE (- for standard output); its extension (.ps, .eps, .svg,
-    /// .pdf, or .hp for the profile as .hp text) picks the format, and the .aux goes
-    /// beside it
+    /// .pdf, .png, or .hp for the profile as .hp text) picks the format, and the .aux
+    /// goes beside it
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
     /// Output format, whatever the file is called; without -o the picture is ./BASE.FORMAT
     /// [default: from -o's extension, else ps]
-    #[arg(long, value_name = "FORMAT", value_parser = ["ps", "eps", "svg", "pdf", "hp"])]
+    #[arg(long, value_name = "FORMAT", value_parser = ["ps", "eps", "svg", "pdf", "png", "hp"])]
     pub format: Option<String>,
 
     /// Big title box: job and area on two rows (-b)
@@ -114,10 +114,14 @@ pub struct Args {
     #[arg(long)]
     pub heap_lines: bool,
 
-    /// SVG and PDF: draw every point of every band, as PostScript does, rather than
+    /// SVG, PDF and PNG: draw every point of every band, as PostScript does, rather than
     /// what the figure can show (each quarter point's highest and lowest)
     #[arg(long)]
     pub exact: bool,
+
+    /// PNG: pixels to the inch (a default figure is 9 x 6 in: 1350 x 900 at 150)
+    #[arg(long, value_name = "N", default_value = "150", value_parser = dpi)]
+    pub dpi: f64,
 
     /// Follow FILE as the running program writes it: draw at once, then again whenever
     /// it grows (unfinished samples wait); stop with Ctrl-C
@@ -141,6 +145,13 @@ pub struct Args {
     /// With --watch: no status line per picture
     #[arg(short = 'q', long, help_heading = "Live view")]
     pub quiet: bool,
+}
+
+fn dpi(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(d) if d.is_finite() && (1.0..=2400.0).contains(&d) => Ok(d),
+        _ => Err("the resolution is a number of dots per inch from 1 to 2400, like 300".into()),
+    }
 }
 
 fn interval(text: &str) -> Result<f64, String> {
@@ -200,7 +211,7 @@ impl Args {
             None => Ok(OutputKind::Picture(Format::Ps)),
             Some(ext) => OutputKind::from_extension(ext).ok_or_else(|| {
                 format!(
-                    "cannot tell the format from the name `{}`: use .ps, .eps, .svg, .pdf or .hp, or --format",
+                    "cannot tell the format from the name `{}`: use .ps, .eps, .svg, .pdf, .png or .hp, or --format",
                     out.display()
                 )
             }),
@@ -486,6 +497,7 @@ fn draw(
         }),
         Format::Svg => Box::new(Svg),
         Format::Pdf => Box::new(Pdf { compress: true }),
+        Format::Png => Box::new(Png { dpi: args.dpi }),
     };
     write_output(plan, |w| backend.write(&scene, w))?;
     timings.lap("write");
