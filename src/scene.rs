@@ -163,6 +163,9 @@ pub struct Path {
 /// bottom), so a long profile is held once, not once per band.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Band {
+    /// The band's full name (the key may show it shortened), for formats that can carry
+    /// it (SVG's `<title>`, a tooltip).
+    pub name: Vec<u8>,
     pub xs: Rc<[f64]>,
     pub lower: Rc<[f64]>,
     pub upper: Rc<[f64]>,
@@ -188,6 +191,8 @@ impl Band {
 /// between the baseline and the band's top, at the output's resolution.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Area {
+    /// The band's full name.
+    pub name: Vec<u8>,
     /// The closed outline, in points.
     pub outline: Vec<Point>,
     pub fill: Paint,

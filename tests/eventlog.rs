@@ -591,3 +591,51 @@ fn passing_over_the_runtimes_own_blocks_loses_no_marker_and_no_sample() {
         "the Markers runs have markers: {with_markers}"
     );
 }
+
+#[test]
+fn in_svg_each_band_is_a_path_titled_with_its_full_name() {
+    let dir = Scratch::new("svg-titles");
+    let log = fixtures().join("eventlog/Leak-hc.eventlog");
+    let out = hpgraph(
+        &dir.0,
+        &[log.to_str().unwrap(), "--format", "svg", "-o", "-"],
+        None,
+    );
+    assert!(out.status.success());
+    let svg = String::from_utf8(out.stdout).unwrap();
+    let bands = eventlog::parse(&std::fs::read(&log).unwrap())
+        .unwrap()
+        .profile;
+    // The .hp cuts this stack at 25 characters; the eventlog has it whole.
+    assert!(
+        bands
+            .names
+            .iter()
+            .any(|n| n.as_ref() == b"mean.(...)/mean/main/Main.CAF")
+    );
+    for exact in [false, true] {
+        let mut args = vec![log.to_str().unwrap(), "--format", "svg", "-o", "-"];
+        if exact {
+            args.push("--exact");
+        }
+        let svg = String::from_utf8(hpgraph(&dir.0, &args, None).stdout).unwrap();
+        let titled: Vec<&str> = svg
+            .split("<path ")
+            .skip(1)
+            .filter(|p| {
+                let tag = &p[..p.find('>').unwrap()];
+                tag.contains(" fill=\"#") && !tag.ends_with('/') && p.contains("<title>")
+            })
+            .map(|p| &p[p.find("<title>").unwrap() + 7..p.find("</title>").unwrap()])
+            .collect();
+        assert!(
+            titled.contains(&"mean.(...)/mean/main/Main.CAF"),
+            "{titled:?}"
+        );
+        let mut unique = titled.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), titled.len(), "one path a band");
+    }
+    assert!(svg.contains("<title>Leak +RTS -hc -l -A16m -kc1m -i0.02</title>"));
+}

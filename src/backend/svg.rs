@@ -195,17 +195,21 @@ pub fn document(scene: &Scene) -> Document {
                             .set("stroke-width", p.line_width),
                     )
                 }
+                // Each band is one path with its full name as its title: a tooltip in
+                // every browser, for names the key had to shorten.
                 Item::Band(b) => g.add(
                     SvgPath::new()
                         .set("d", shape(b.outline(), true, top))
                         .set("fill", colour(b.fill))
-                        .set("stroke-width", b.line_width),
+                        .set("stroke-width", b.line_width)
+                        .add(Title::new(xml_text(&b.name))),
                 ),
                 Item::Area(a) => g.add(
                     SvgPath::new()
                         .set("d", compact_shape(&a.outline, top))
                         .set("fill", colour(a.fill))
-                        .set("stroke-width", a.line_width),
+                        .set("stroke-width", a.line_width)
+                        .add(Title::new(xml_text(&a.name))),
                 ),
                 Item::Text(t) => g.add(text(t, top).set("stroke", "none").set("fill", "black")),
             };

@@ -461,6 +461,7 @@ impl Frame<'_> {
             }
             let upper: Rc<[f64]> = y.iter().map(|&v| v + GRAPH_Y0).collect();
             items.push(Item::Band(Band {
+                name: band.name.to_vec(),
                 xs: xs.clone(),
                 lower,
                 upper: upper.clone(),

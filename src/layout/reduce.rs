@@ -64,6 +64,7 @@ fn areas(bands: &[Band], column: f64) -> Vec<Area> {
         outline.extend(base.iter().copied());
         outline.extend(top.iter().rev().copied());
         out.push(Area {
+            name: band.name.clone(),
             outline,
             fill: band.fill,
             line_width: band.line_width,
