@@ -420,3 +420,56 @@ fn png_is_the_figure_at_the_asked_resolution_and_the_same_every_time() {
         "a resolution of 0 is a usage error"
     );
 }
+
+/// `(name, fill)` of every band path of an SVG.
+fn band_fills(svg: &str) -> Vec<(String, String)> {
+    svg.split("<path ")
+        .skip(1)
+        .filter_map(|p| {
+            let tag = &p[..p.find('>')?];
+            let fill = &tag[tag.find(" fill=\"#")? + 7..];
+            let fill = &fill[..fill.find('"')?];
+            let title = &p[p.find("<title>")? + 7..p.find("</title>")?];
+            (!tag.ends_with('/')).then(|| (title.to_string(), fill.to_string()))
+        })
+        .collect()
+}
+
+#[test]
+fn stable_colours_give_a_name_one_fill_in_every_figure() {
+    let dir = Scratch::new("stable");
+    let svg = |profile: &str, extra: &[&str]| {
+        let hp = fixtures().join("profiles").join(profile);
+        let mut args = vec![hp.to_str().unwrap(), "--format", "svg", "-o", "-"];
+        args.extend(extra);
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        band_fills(&String::from_utf8(out.stdout).unwrap())
+    };
+    for palette in ["hp2ps", "okabe-ito", "viridis"] {
+        let a = svg(
+            "ManyCC-hc.hp",
+            &["-c", "--stable-colours", "--palette", palette],
+        );
+        let b = svg(
+            "ManyCC-hc-hbdrag,void.hp",
+            &["-c", "--stable-colours", "--palette", palette, "-m8", "-i"],
+        );
+        let fills: std::collections::HashMap<_, _> = a.iter().cloned().collect();
+        let shared: Vec<_> = b.iter().filter(|(n, _)| fills.contains_key(n)).collect();
+        assert!(
+            shared.len() >= 3,
+            "{palette}: only {} shared names",
+            shared.len()
+        );
+        for (name, fill) in shared {
+            assert_eq!(&fills[name], fill, "{palette}: {name}");
+        }
+        let other: Vec<_> = b.iter().filter(|(n, _)| n == "OTHER").collect();
+        assert_eq!(other, vec![&("OTHER".to_string(), "#d9d9d9".to_string())]);
+    }
+    // Without it, hp2ps's shades, which follow the band's place.
+    let plain = svg("ManyCC-hc.hp", &["-c"]);
+    let moved = svg("ManyCC-hc.hp", &["-c", "-i"]);
+    assert_ne!(plain, moved);
+}

@@ -89,6 +89,8 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         marks: bits & 32 != 0,
         colour: bits & 8 != 0,
         heap_lines: false,
+        palette: Default::default(),
+        stable_colours: false,
         media: Media {
             orientation: if bits & 4 != 0 {
                 Orientation::Portrait

@@ -52,6 +52,8 @@ fuzz_target!(|data: &[u8]| {
         marks: flags & 32 != 0,
         colour: flags & 8 != 0,
         heap_lines: flags & 128 != 0,
+        palette: hpgraph::layout::paint::Palette::NAMES[usize::from(opts[3] / 3) % 5].1,
+        stable_colours: (opts[3] / 15) & 1 != 0,
         media: Media {
             orientation: if flags & 64 != 0 {
                 Orientation::Portrait

@@ -119,6 +119,16 @@ pub struct Args {
     #[arg(long)]
     pub exact: bool,
 
+    /// Band colours: hp2ps (its greys, or colours with -c), okabe-ito or viridis (told
+    /// apart by colour-blind readers; viridis also in greyscale print), tableau10, grey
+    #[arg(long, value_name = "NAME", default_value = "hp2ps", value_parser = palette)]
+    pub palette: crate::layout::paint::Palette,
+
+    /// A band's colour follows from its name, so a cost centre has the same colour in
+    /// every figure; OTHER is always the same light grey
+    #[arg(long, visible_alias = "stable-colors")]
+    pub stable_colours: bool,
+
     /// PNG: pixels to the inch (a default figure is 9 x 6 in: 1350 x 900 at 150)
     #[arg(long, value_name = "N", default_value = "150", value_parser = dpi)]
     pub dpi: f64,
@@ -145,6 +155,18 @@ pub struct Args {
     /// With --watch: no status line per picture
     #[arg(short = 'q', long, help_heading = "Live view")]
     pub quiet: bool,
+}
+
+fn palette(text: &str) -> Result<crate::layout::paint::Palette, String> {
+    let names = crate::layout::paint::Palette::NAMES;
+    names
+        .iter()
+        .find(|(n, _)| *n == text)
+        .map(|&(_, p)| p)
+        .ok_or_else(|| {
+            let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
+            format!("no palette `{text}`: use one of {}", all.join(", "))
+        })
 }
 
 fn dpi(text: &str) -> Result<f64, String> {
@@ -259,6 +281,8 @@ impl Args {
             marks: !self.no_marks,
             colour: self.colour,
             heap_lines: self.heap_lines,
+            palette: self.palette,
+            stable_colours: self.stable_colours,
             media: Media {
                 orientation: if self.portrait {
                     Orientation::Portrait

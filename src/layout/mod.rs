@@ -54,6 +54,10 @@ pub struct LayoutOptions {
     pub colour: bool,
     /// Draw the runtime's heap size and live bytes as lines (`--heap-lines`).
     pub heap_lines: bool,
+    /// Where band colours come from (`--palette`); hp2ps's keeps its shades.
+    pub palette: paint::Palette,
+    /// A band's colour follows from its name (`--stable-colours`).
+    pub stable_colours: bool,
     pub media: Media,
 }
 
@@ -65,6 +69,8 @@ impl Default for LayoutOptions {
             marks: true,
             colour: false,
             heap_lines: false,
+            palette: paint::Palette::Hp2ps,
+            stable_colours: false,
             media: Media {
                 orientation: crate::scene::Orientation::Landscape,
                 eps_width: None,
@@ -410,7 +416,7 @@ impl Frame<'_> {
                 &[(0.0, KEY_BOX), (KEY_BOX, 0.0), (0.0, -KEY_BOX)],
                 true,
             );
-            swatch.fill = Some(paint::paint(band.shade, self.opts.colour));
+            swatch.fill = Some(self.fill(k, band));
             items.push(Item::Path(swatch));
             items.push(text(
                 TextRole::KeyLabel,
@@ -445,7 +451,7 @@ impl Frame<'_> {
         let scale = self.graph_height / self.sel.y_range;
         let mut y = vec![0.0f64; n];
         let mut lower: Rc<[f64]> = vec![GRAPH_Y0; n].into();
-        for band in &self.sel.bands {
+        for (k, band) in self.sel.bands.iter().enumerate() {
             match &band.source {
                 Source::Ident(id) => {
                     let data = std::mem::take(&mut series[*id as usize]);
@@ -465,11 +471,29 @@ impl Frame<'_> {
                 xs: xs.clone(),
                 lower,
                 upper: upper.clone(),
-                fill: paint::paint(band.shade, self.opts.colour),
+                fill: self.fill(k, band),
                 line_width: LINE_WIDTH,
             }));
             lower = upper;
         }
+    }
+
+    /// The paint of the `k`th band from the bottom: hp2ps's shade, unless another palette
+    /// or stable colours are asked for; then `OTHER` is always the same neutral grey.
+    fn fill(&self, k: usize, band: &crate::select::Band) -> crate::scene::Paint {
+        let (palette, colour) = (self.opts.palette, self.opts.colour);
+        if palette == paint::Palette::Hp2ps && !self.opts.stable_colours {
+            return paint::paint(band.shade, colour);
+        }
+        if let Source::Other(_) = band.source {
+            return paint::OTHER;
+        }
+        let index = if self.opts.stable_colours {
+            paint::stable_index(&band.name)
+        } else {
+            k
+        };
+        palette.nth(index, colour)
     }
 
     /// Heap size (a thick line) and live bytes (a thin one) over the sampled time, on the

@@ -1,6 +1,95 @@
-//! Turning a band's shade into a paint.
+//! Turning a band's shade into a paint, and the palettes beside hp2ps's.
 
 use crate::scene::Paint;
+use crate::select::shade::{COLOUR, MONO};
+
+/// The colour sets a figure can use. hp2ps's is the default and keeps its picture; the
+/// others are for figures that must read well (see docs/figures.md for which suit
+/// colour-blind readers and greyscale print).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Palette {
+    /// hp2ps's cycles: greys, or its 27 colours with `-c`.
+    #[default]
+    Hp2ps,
+    /// Okabe and Ito's eight colours, told apart with every common colour-vision
+    /// deficiency.
+    OkabeIto,
+    /// Tableau's ten, the default of many plotting tools.
+    Tableau10,
+    /// Eight steps of viridis: dark blue to yellow, evenly brighter, so that the order
+    /// survives greyscale print and colour-blindness.
+    Viridis,
+    /// Seven greys, dark to light, for greyscale print.
+    Grey,
+}
+
+const OKABE_ITO: [u32; 8] = [
+    0xE69F00, 0x56B4E9, 0x009E73, 0xF0E442, 0x0072B2, 0xD55E00, 0xCC79A7, 0x000000,
+];
+const TABLEAU10: [u32; 10] = [
+    0x4E79A7, 0xF28E2B, 0xE15759, 0x76B7B2, 0x59A14F, 0xEDC948, 0xB07AA1, 0xFF9DA7, 0x9C755F,
+    0x79706E,
+];
+const VIRIDIS: [u32; 8] = [
+    0x440154, 0x46327E, 0x365C8D, 0x277F8E, 0x1FA187, 0x4AC16D, 0xA0DA39, 0xFDE725,
+];
+const GREYS: [f64; 7] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
+
+/// The neutral grey of the `OTHER` band outside hp2ps's palette, in every figure: lighter
+/// than every palette's grey, so it never passes for a band.
+pub const OTHER: Paint = Paint::Gray(0.85);
+
+impl Palette {
+    /// The names `--palette` takes, with their palettes.
+    pub const NAMES: [(&'static str, Palette); 5] = [
+        ("hp2ps", Palette::Hp2ps),
+        ("okabe-ito", Palette::OkabeIto),
+        ("tableau10", Palette::Tableau10),
+        ("viridis", Palette::Viridis),
+        ("grey", Palette::Grey),
+    ];
+
+    /// How many paints the palette has (hp2ps's: as many as its cycle with `colour`).
+    pub fn len(self, colour: bool) -> usize {
+        match self {
+            Palette::Hp2ps if colour => COLOUR.len(),
+            Palette::Hp2ps => MONO.len(),
+            Palette::OkabeIto => OKABE_ITO.len(),
+            Palette::Tableau10 => TABLEAU10.len(),
+            Palette::Viridis => VIRIDIS.len(),
+            Palette::Grey => GREYS.len(),
+        }
+    }
+
+    /// The palette's `k`th paint, cycling.
+    pub fn nth(self, k: usize, colour: bool) -> Paint {
+        let rgb = |c: u32| {
+            let byte = |s: u32| f64::from((c >> s) & 0xff) / 255.0;
+            Paint::Rgb(byte(16), byte(8), byte(0))
+        };
+        let k = k % self.len(colour);
+        match self {
+            Palette::Hp2ps if colour => paint(COLOUR[k], true),
+            Palette::Hp2ps => Paint::Gray(MONO[k]),
+            Palette::OkabeIto => rgb(OKABE_ITO[k]),
+            Palette::Tableau10 => rgb(TABLEAU10[k]),
+            Palette::Viridis => rgb(VIRIDIS[k]),
+            Palette::Grey => Paint::Gray(GREYS[k]),
+        }
+    }
+}
+
+/// A band's place in a palette from its name alone (FNV-1a, the same on every machine and
+/// in every run), so that a cost centre has one colour in every figure. Two names can
+/// share a colour: a palette has only so many.
+pub fn stable_index(name: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in name {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % 1_000_003) as usize
+}
 
 /// The paint of a shade: a grey level, or with colour on, hp2ps's packed RGB decoded as
 /// hp2ps decodes it. Its truncating arithmetic is kept: it turns the 15th colour
@@ -55,6 +144,27 @@ mod tests {
         ];
         for (shade, (r, g, b)) in COLOUR.iter().zip(want) {
             assert_eq!(paint(*shade, true), Paint::Rgb(r, g, b), "shade {shade}");
+        }
+    }
+
+    #[test]
+    fn a_name_has_one_colour_and_palettes_cycle() {
+        let k = stable_index(b"main/Main.CAF");
+        assert_eq!(k, stable_index(b"main/Main.CAF"));
+        assert_ne!(stable_index(b"a"), stable_index(b"b"));
+        assert_eq!(
+            Palette::OkabeIto.nth(9, true),
+            Palette::OkabeIto.nth(1, false)
+        );
+        assert_eq!(
+            Palette::OkabeIto.nth(0, false),
+            Paint::Rgb(230.0 / 255.0, 159.0 / 255.0, 0.0)
+        );
+        assert_eq!(Palette::Hp2ps.nth(2, false), Paint::Gray(0.6));
+        for (_, p) in Palette::NAMES {
+            for k in 0..p.len(true) {
+                assert_ne!(p.nth(k, true), OTHER, "{p:?} {k}");
+            }
         }
     }
 
