@@ -473,3 +473,51 @@ fn stable_colours_give_a_name_one_fill_in_every_figure() {
     let moved = svg("ManyCC-hc.hp", &["-c", "-i"]);
     assert_ne!(plain, moved);
 }
+
+/// The `X_RANGE` and `Y_RANGE` lines of an `.aux` file.
+fn ranges(aux: &[u8]) -> (f64, f64) {
+    let text = String::from_utf8_lossy(aux);
+    let get = |key: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with(key)).unwrap();
+        line[key.len()..].trim().parse().unwrap()
+    };
+    (get("X_RANGE"), get("Y_RANGE"))
+}
+
+#[test]
+fn same_scale_gives_every_picture_the_largest_ranges_and_limits_can_be_set() {
+    let dir = Scratch::new("scale");
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        fs::copy(
+            fixtures().join(format!("profiles/{p}.hp")),
+            dir.path(&format!("{p}.hp")),
+        )
+        .unwrap();
+    }
+    let run = |args: &[&str]| {
+        let out = hpgraph(&dir.0, args, None);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    run(&["Leak-hc.hp", "MapBuild-hc.hp"]);
+    let (a, b) = (
+        ranges(&fs::read(dir.path("Leak-hc.aux")).unwrap()),
+        ranges(&fs::read(dir.path("MapBuild-hc.aux")).unwrap()),
+    );
+    assert_ne!(a, b, "the two profiles differ in their own ranges");
+    run(&["--same-scale", "Leak-hc.hp", "MapBuild-hc.hp"]);
+    let want = (a.0.max(b.0), a.1.max(b.1));
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        assert_eq!(
+            ranges(&fs::read(dir.path(&format!("{p}.aux"))).unwrap()),
+            want,
+            "{p}"
+        );
+    }
+    run(&["--y-max", "512MiB", "--x-max", "30", "Leak-hc.hp"]);
+    assert_eq!(
+        ranges(&fs::read(dir.path("Leak-hc.aux")).unwrap()),
+        (30.0, 536870912.0)
+    );
+    let out = hpgraph(&dir.0, &["--y-max", "2 parsecs", "Leak-hc.hp"], None);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -76,6 +76,7 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         band_limit: limit,
         colour: bits & 8 != 0,
         heap_lines: false,
+        ..Default::default()
     };
     let layout = LayoutOptions {
         title: [TitleSize::Auto, TitleSize::Small, TitleSize::Big][usize::from(bits >> 6) % 3],

@@ -35,6 +35,7 @@ fuzz_target!(|data: &[u8]| {
         band_limit,
         colour: flags & 8 != 0,
         heap_lines: flags & 128 != 0,
+        ..Default::default()
     };
     let layout = LayoutOptions {
         title: match opts[3] % 3 {

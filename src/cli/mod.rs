@@ -39,7 +39,7 @@ several files are rendered in turn, and errors exit with 1 (usage errors with 2)
 
 /// Renders GHC heap profiles (.hp files) as PostScript byte for byte as hp2ps does, or as
 /// EPS, SVG or PDF.
-#[derive(Debug, Parser)]
+#[derive(Debug, Clone, Parser)]
 #[command(name = "hpgraph", version, after_help = AFTER_HELP)]
 pub struct Args {
     /// Heap profiles: FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux.
@@ -129,6 +129,20 @@ pub struct Args {
     #[arg(long, visible_alias = "stable-colors")]
     pub stable_colours: bool,
 
+    /// With several files: give every picture the same x and y ranges, the largest
+    /// among them, for before/after comparisons
+    #[arg(long)]
+    pub same_scale: bool,
+
+    /// The y axis reaches at least BYTES: 2GB, 512MiB, 1e9 (a profile that goes higher
+    /// keeps its own range)
+    #[arg(long, value_name = "BYTES", value_parser = bytes)]
+    pub y_max: Option<f64>,
+
+    /// The x axis spans at least SECS from the first sample
+    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    pub x_max: Option<f64>,
+
     /// PNG: pixels to the inch (a default figure is 9 x 6 in: 1350 x 900 at 150)
     #[arg(long, value_name = "N", default_value = "150", value_parser = dpi)]
     pub dpi: f64,
@@ -167,6 +181,41 @@ fn palette(text: &str) -> Result<crate::layout::paint::Palette, String> {
             let all: Vec<&str> = names.iter().map(|(n, _)| *n).collect();
             format!("no palette `{text}`: use one of {}", all.join(", "))
         })
+}
+
+/// A size in bytes: a number (`1e9`, `1500000`) with an optional unit, decimal (`kB`,
+/// `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`); `B` is bytes.
+pub fn bytes(text: &str) -> Result<f64, String> {
+    const UNITS: [(&str, f64); 10] = [
+        ("KiB", 1024.0),
+        ("MiB", 1048576.0),
+        ("GiB", 1073741824.0),
+        ("TiB", 1099511627776.0),
+        ("kB", 1e3),
+        ("KB", 1e3),
+        ("MB", 1e6),
+        ("GB", 1e9),
+        ("TB", 1e12),
+        ("B", 1.0),
+    ];
+    let t = text.trim();
+    let (number, factor) = UNITS
+        .iter()
+        .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
+        .unwrap_or((t, 1.0));
+    match number.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v * factor),
+        _ => Err(format!(
+            "`{text}` is not a size: a number above 0, optionally with B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
+        )),
+    }
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err("a number of seconds above 0, like 2.5".into()),
+    }
 }
 
 fn dpi(text: &str) -> Result<f64, String> {
@@ -268,6 +317,8 @@ impl Args {
             band_limit,
             colour: self.colour,
             heap_lines: self.heap_lines,
+            min_x_range: self.x_max.unwrap_or(0.0),
+            min_y_range: self.y_max.unwrap_or(0.0),
         };
         let layout = LayoutOptions {
             title: if self.big_title {
@@ -392,6 +443,11 @@ pub fn main() -> ExitCode {
         };
     }
     let mut failed = false;
+    let args = if args.same_scale && plans.len() > 1 {
+        same_scale(args, format, &plans)
+    } else {
+        args
+    };
     for plan in &plans {
         if let Err(e) = render_one(&args, format, plan) {
             let _ = std::io::stdout().flush();
@@ -436,6 +492,24 @@ impl Timings {
             *t = std::time::Instant::now();
         }
     }
+}
+
+/// `--same-scale`: the largest x and y ranges of all the inputs (as each would be drawn)
+/// become every picture's least ranges. An input that cannot be read is left to the
+/// rendering, which reports it.
+fn same_scale(mut args: Args, format: OutputKind, plans: &[Plan]) -> Args {
+    let (select_opts, _) = args.options(format);
+    let (mut x, mut y) = (args.x_max.unwrap_or(0.0), args.y_max.unwrap_or(0.0));
+    for plan in plans {
+        if let Ok(parsed) = read_profile(&plan.input, args.read_options(format)) {
+            let sel = crate::select::select(&parsed.profile, None, &select_opts);
+            x = x.max(sel.x_range);
+            y = y.max(sel.y_range);
+        }
+    }
+    args.x_max = Some(x);
+    args.y_max = Some(y);
+    args
 }
 
 fn render_one(args: &Args, format: OutputKind, plan: &Plan) -> anyhow::Result<()> {
@@ -574,4 +648,22 @@ fn read_aux(path: &std::path::Path) -> Result<Aux, Error> {
         source,
     })?;
     auxfile::parse(&bytes).map_err(|error| Error::Aux { path: shown, error })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bytes;
+
+    #[test]
+    fn sizes_read_decimal_and_binary_units() {
+        assert_eq!(bytes("2GB"), Ok(2e9));
+        assert_eq!(bytes("512MiB"), Ok(536870912.0));
+        assert_eq!(bytes("1e9"), Ok(1e9));
+        assert_eq!(bytes("1.5 kB"), Ok(1500.0));
+        assert_eq!(bytes("300B"), Ok(300.0));
+        assert!(bytes("0").is_err());
+        assert!(bytes("GB").is_err());
+        assert!(bytes("2 parsecs").is_err());
+        assert!(bytes("inf").is_err());
+    }
 }

@@ -39,6 +39,10 @@ pub struct SelectOptions {
     /// The y axis also holds the runtime's heap size and live bytes over the sampled
     /// time (`--heap-lines`).
     pub heap_lines: bool,
+    /// The x axis spans at least this many sample units (`--x-max`, `--same-scale`).
+    pub min_x_range: f64,
+    /// The y axis reaches at least this value (`--y-max`, `--same-scale`).
+    pub min_y_range: f64,
 }
 
 impl Default for SelectOptions {
@@ -50,6 +54,8 @@ impl Default for SelectOptions {
             band_limit: 20,
             colour: false,
             heap_lines: false,
+            min_x_range: 0.0,
+            min_y_range: 0.0,
         }
     }
 }
@@ -127,11 +133,14 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     }
     let aux_x = aux.map_or(0.0, |a| a.x_range);
     let aux_y = aux.map_or(0.0, |a| a.y_range);
-    let x_range = nonzero(fmax(profile.times[n - 1] - profile.times[0], aux_x));
+    let x_range = nonzero(fmax(
+        fmax(profile.times[n - 1] - profile.times[0], aux_x),
+        opts.min_x_range,
+    ));
     let highest = totals[1..]
         .iter()
         .fold(totals[0], |m, &t| if t > m { t } else { m });
-    let mut y_range = nonzero(fmax(highest, aux_y));
+    let mut y_range = nonzero(fmax(fmax(highest, aux_y), opts.min_y_range));
     if opts.heap_lines {
         let (first, last) = (profile.times[0], profile.times[n - 1]);
         let heap = &profile.heap;
