@@ -56,10 +56,10 @@ pub struct Media {
     pub eps_width: Option<f64>,
 }
 
-impl Media {
+impl Scene {
     /// Scale from drawing-box points to output points.
     pub fn scale(&self) -> f64 {
-        self.eps_width.map_or(1.0, |w| w / WIDTH)
+        self.media.eps_width.map_or(1.0, |w| w / self.width)
     }
 }
 
@@ -221,6 +221,9 @@ pub struct Scene {
     pub title: Vec<u8>,
     /// Date of the run, for metadata.
     pub date: Vec<u8>,
+    /// The drawing box in points: hp2ps's [`WIDTH`] x [`HEIGHT`] unless `--size`.
+    pub width: f64,
+    pub height: f64,
     pub media: Media,
     pub pages: Vec<Page>,
 }

@@ -521,3 +521,33 @@ fn same_scale_gives_every_picture_the_largest_ranges_and_limits_can_be_set() {
     let out = hpgraph(&dir.0, &["--y-max", "2 parsecs", "Leak-hc.hp"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn size_makes_the_page_exactly_that_size_in_every_format() {
+    let dir = Scratch::new("size");
+    let hp = fixtures().join("profiles/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![hp, "--size", "8cmx5cm", "-o", "-"];
+        args.extend(extra);
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        out.stdout
+    };
+    let pdf = String::from_utf8_lossy(&run(&["--format", "pdf"])).to_string();
+    // pdfinfo would say "226.772 x 141.732 pts"; the box as printpdf writes it:
+    assert!(
+        pdf.contains("/MediaBox[0 0 226.77") && pdf.contains(" 141.73"),
+        "no 8 x 5 cm MediaBox"
+    );
+    assert_eq!(
+        png_size(&run(&["--format", "png", "--dpi", "300"])),
+        (945, 591)
+    );
+    let svg = String::from_utf8(run(&["--format", "svg"])).unwrap();
+    assert!(svg.contains("width=\"226.772pt\"") && svg.contains("height=\"141.732pt\""));
+    let ps = run(&["--format", "ps"]);
+    assert!(ps.windows(27).any(|w| w == b"%%BoundingBox: 0 0 227 142\n"));
+    let out = hpgraph(&dir.0, &[hp, "--size", "1cmx1cm"], None);
+    assert_eq!(out.status.code(), Some(2));
+}

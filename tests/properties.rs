@@ -92,6 +92,7 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         heap_lines: false,
         palette: Default::default(),
         stable_colours: false,
+        size: (hpgraph::scene::WIDTH, hpgraph::scene::HEIGHT),
         media: Media {
             orientation: if bits & 4 != 0 {
                 Orientation::Portrait

@@ -55,6 +55,9 @@ fuzz_target!(|data: &[u8]| {
         heap_lines: flags & 128 != 0,
         palette: hpgraph::layout::paint::Palette::NAMES[usize::from(opts[3] / 3) % 5].1,
         stable_colours: (opts[3] / 15) & 1 != 0,
+        // Sizes from small to large, the default among them.
+        size: [(648.0, 432.0), (226.77, 141.73), (200.0, 600.0), (1200.0, 300.0)]
+            [usize::from(opts[3] / 30) % 4],
         media: Media {
             orientation: if flags & 64 != 0 {
                 Orientation::Portrait

@@ -16,7 +16,7 @@ use printpdf::{
 };
 
 use super::svg::xml_text;
-use crate::scene::{Anchor, HEIGHT, Item, Paint, Point, Scene, Text, WIDTH};
+use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
 
 /// The embedded font.
 pub const FONT: &[u8] = include_bytes!("../../fonts/LiberationSans-Regular.ttf");
@@ -158,7 +158,7 @@ fn text(t: &Text, font: &Font, scale: f64) -> Vec<Op> {
 
 /// The PDF bytes of a scene.
 pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
-    let scale = scene.media.scale();
+    let scale = scene.scale();
     let mut doc = PdfDocument::new(&xml_text(&scene.title));
     // Parsed once per process: re-rendering (--watch) should not pay for it again.
     static PARSED: std::sync::OnceLock<Option<ParsedFont>> = std::sync::OnceLock::new();
@@ -168,8 +168,8 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
         .ok_or_else(|| io::Error::other("the embedded font cannot be read"))?;
     let id = doc.add_font(&parsed);
     let font = Font { parsed, id };
-    let width = Mm::from(Pt((WIDTH * scale) as f32));
-    let height = Mm::from(Pt((HEIGHT * scale) as f32));
+    let width = Mm::from(Pt((scene.width * scale) as f32));
+    let height = Mm::from(Pt((scene.height * scale) as f32));
     let pages = scene
         .pages
         .iter()

@@ -15,8 +15,7 @@ use std::rc::Rc;
 use super::fixed::{push_f6, push_u64};
 
 use crate::scene::{
-    Anchor, Area, Band, HEIGHT, Item, Orientation, Paint, Path, PathRole, Scene, Text, TextRole,
-    WIDTH,
+    Anchor, Area, Band, Item, Orientation, Paint, Path, PathRole, Scene, Text, TextRole, WIDTH,
 };
 
 /// How hp2ps prints a number in a path.
@@ -216,11 +215,11 @@ fn write_ps(scene: &Scene, creator: &str, encapsulated: bool, w: &mut dyn Write)
         .b(&comment_text(&scene.date))
         .b(b"\n");
     if let Some(width) = scene.media.eps_width {
-        let s = width / WIDTH;
+        let s = width / scene.width;
         let bbox = format!(
             "%%BoundingBox: 0 0 {} {}\n",
-            (WIDTH * s + 0.5) as i32,
-            (HEIGHT * s + 0.5) as i32
+            (scene.width * s + 0.5) as i32,
+            (scene.height * s + 0.5) as i32
         );
         o.b(bbox.as_bytes()).b(b"%%EndComments\n");
         o.f(s).b(b" ").f(s).b(b" scale\n");

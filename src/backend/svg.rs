@@ -13,7 +13,7 @@ use svg::Document;
 use svg::node::element::path::Data;
 use svg::node::element::{Group, Path as SvgPath, Text as SvgText, Title};
 
-use crate::scene::{Anchor, HEIGHT, Item, Paint, Point, Scene, Text, WIDTH};
+use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
 
 /// Helvetica first (the font PostScript viewers use), then its metric twins.
 pub const FONT_FAMILY: &str = "Helvetica, Arial, \"Liberation Sans\", sans-serif";
@@ -48,15 +48,16 @@ fn colour(p: Paint) -> String {
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
-/// A page's point in SVG coordinates: y grows downwards and pages are stacked.
-fn at(p: Point, top: f64) -> (f32, f32) {
-    (p.x as f32, (top + HEIGHT - p.y) as f32)
+/// A page's point in SVG coordinates: y grows downwards and pages are stacked; `bottom`
+/// is the page's lower edge in SVG coordinates (its top plus its height).
+fn at(p: Point, bottom: f64) -> (f32, f32) {
+    (p.x as f32, (bottom - p.y) as f32)
 }
 
-fn shape(points: impl Iterator<Item = Point>, closed: bool, top: f64) -> Data {
+fn shape(points: impl Iterator<Item = Point>, closed: bool, bottom: f64) -> Data {
     let mut data = Data::new();
     for (k, p) in points.enumerate() {
-        let (x, y) = at(p, top);
+        let (x, y) = at(p, bottom);
         data = if k == 0 {
             data.move_to((x, y))
         } else {
@@ -69,10 +70,10 @@ fn shape(points: impl Iterator<Item = Point>, closed: bool, top: f64) -> Data {
 /// A closed outline as path data in relative steps to a hundredth of a point: the
 /// shortest text that keeps what any screen or printer shows of an area. The steps are
 /// taken between the rounded points, so rounding never adds up along the outline.
-fn compact_shape(points: &[Point], top: f64) -> String {
+fn compact_shape(points: &[Point], bottom: f64) -> String {
     use std::fmt::Write;
     let round = |p: Point| {
-        let (x, y) = at(p, top);
+        let (x, y) = at(p, bottom);
         (
             (f64::from(x) * 100.0).round() as i64,
             (f64::from(y) * 100.0).round() as i64,
@@ -123,8 +124,8 @@ fn hundredths(v: i64) -> String {
     s
 }
 
-fn text(t: &Text, top: f64) -> SvgText {
-    let (x, y) = at(t.at, top);
+fn text(t: &Text, bottom: f64) -> SvgText {
+    let (x, y) = at(t.at, bottom);
     let anchor = match t.anchor {
         Anchor::Start => "start",
         Anchor::Middle => "middle",
@@ -149,16 +150,17 @@ fn round3(v: f64) -> f64 {
 /// The SVG document of a scene.
 pub fn document(scene: &Scene) -> Document {
     let pages = scene.pages.len().max(1) as f64;
-    let scale = scene.media.scale();
+    let scale = scene.scale();
+    let (width, height) = (scene.width, scene.height);
     let mut doc = Document::new()
-        .set("viewBox", (0, 0, WIDTH, HEIGHT * pages))
-        .set("width", format!("{}pt", round3(WIDTH * scale)))
-        .set("height", format!("{}pt", round3(HEIGHT * pages * scale)))
+        .set("viewBox", (0.0, 0.0, width, height * pages))
+        .set("width", format!("{}pt", round3(width * scale)))
+        .set("height", format!("{}pt", round3(height * pages * scale)))
         .set("font-family", FONT_FAMILY)
         .set("stroke-linejoin", "miter")
         .add(Title::new(xml_text(&scene.title)));
     for (k, page) in scene.pages.iter().enumerate() {
-        let top = k as f64 * HEIGHT;
+        let bottom = (k + 1) as f64 * height;
         let mut g = Group::new().set("stroke", "black").set("stroke-width", 0.5);
         // Each page has a white background, as paper does.
         g = g.add(
@@ -168,13 +170,13 @@ pub fn document(scene: &Scene) -> Document {
                     shape(
                         [
                             Point::new(0.0, 0.0),
-                            Point::new(WIDTH, 0.0),
-                            Point::new(WIDTH, HEIGHT),
-                            Point::new(0.0, HEIGHT),
+                            Point::new(width, 0.0),
+                            Point::new(width, height),
+                            Point::new(0.0, height),
                         ]
                         .into_iter(),
                         true,
-                        top,
+                        bottom,
                     ),
                 )
                 .set("fill", "white")
@@ -190,7 +192,7 @@ pub fn document(scene: &Scene) -> Document {
                     }));
                     g.add(
                         SvgPath::new()
-                            .set("d", shape(points, p.closed, top))
+                            .set("d", shape(points, p.closed, bottom))
                             .set("fill", p.fill.map_or("none".to_string(), colour))
                             .set("stroke-width", p.line_width),
                     )
@@ -199,19 +201,19 @@ pub fn document(scene: &Scene) -> Document {
                 // every browser, for names the key had to shorten.
                 Item::Band(b) => g.add(
                     SvgPath::new()
-                        .set("d", shape(b.outline(), true, top))
+                        .set("d", shape(b.outline(), true, bottom))
                         .set("fill", colour(b.fill))
                         .set("stroke-width", b.line_width)
                         .add(Title::new(xml_text(&b.name))),
                 ),
                 Item::Area(a) => g.add(
                     SvgPath::new()
-                        .set("d", compact_shape(&a.outline, top))
+                        .set("d", compact_shape(&a.outline, bottom))
                         .set("fill", colour(a.fill))
                         .set("stroke-width", a.line_width)
                         .add(Title::new(xml_text(&a.name))),
                 ),
-                Item::Text(t) => g.add(text(t, top).set("stroke", "none").set("fill", "black")),
+                Item::Text(t) => g.add(text(t, bottom).set("stroke", "none").set("fill", "black")),
             };
         }
         doc = doc.add(g);

@@ -129,6 +129,11 @@ pub struct Args {
     #[arg(long, visible_alias = "stable-colors")]
     pub stable_colours: bool,
 
+    /// The figure's size, for every format: 8cmx5cm, 6inx4in, 160mmx100mm, 400x300 (points);
+    /// the layout re-flows, text keeping its size [default: 9inx6in]
+    #[arg(long, value_name = "WxH", value_parser = figure_size)]
+    pub size: Option<(f64, f64)>,
+
     /// With several files: give every picture the same x and y ranges, the largest
     /// among them, for before/after comparisons
     #[arg(long)]
@@ -209,6 +214,40 @@ pub fn bytes(text: &str) -> Result<f64, String> {
             "`{text}` is not a size: a number above 0, optionally with B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
         )),
     }
+}
+
+/// A length with its unit (`in`, `cm`, `mm`, `pt`, or none for points), in points.
+fn length(text: &str) -> Option<f64> {
+    const UNITS: [(&str, f64); 4] = [
+        ("in", 72.0),
+        ("cm", 72.0 / 2.54),
+        ("mm", 72.0 / 25.4),
+        ("pt", 1.0),
+    ];
+    let t = text.trim();
+    let (number, factor) = UNITS
+        .iter()
+        .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
+        .unwrap_or((t, 1.0));
+    number
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .map(|v| v * factor)
+}
+
+/// `--size WxH`: at least 2 inches by 1, at most 200 inches a side.
+pub fn figure_size(text: &str) -> Result<(f64, f64), String> {
+    let bad =
+        || format!("`{text}` is not a size: WIDTHxHEIGHT with in, cm, mm or pt, like 8cmx5cm");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h) = (length(w).ok_or_else(bad)?, length(h).ok_or_else(bad)?);
+    if w < 144.0 || h < 72.0 || w > 14_400.0 || h > 14_400.0 {
+        return Err(format!(
+            "`{text}` is {w:.0} x {h:.0} pt: a figure is at least 2 x 1 in (144 x 72 pt) and at most 200 in a side"
+        ));
+    }
+    Ok((w, h))
 }
 
 fn seconds(text: &str) -> Result<f64, String> {
@@ -299,6 +338,9 @@ impl Args {
     }
 
     fn options(&self, format: OutputKind) -> (SelectOptions, LayoutOptions) {
+        let size = self
+            .size
+            .unwrap_or((crate::scene::WIDTH, crate::scene::HEIGHT));
         let band_limit = self.max_bands.unwrap_or(20);
         let key = if self.multi_page || band_limit > 20 {
             KeyPlacement::SeparatePages
@@ -334,16 +376,18 @@ impl Args {
             heap_lines: self.heap_lines,
             palette: self.palette,
             stable_colours: self.stable_colours,
+            size,
             media: Media {
                 orientation: if self.portrait {
                     Orientation::Portrait
                 } else {
                     Orientation::Landscape
                 },
-                // EPS without -e is the drawing at its own size: 9 inches wide.
-                eps_width: match format {
-                    OutputKind::Picture(Format::Eps) => {
-                        Some(self.eps.unwrap_or(crate::scene::WIDTH))
+                // EPS without -e is the drawing at its own size: 9 inches wide, or as
+                // --size says; so is PostScript with --size (a page of exactly that size).
+                eps_width: match (format, self.size) {
+                    (OutputKind::Picture(Format::Eps), _) | (_, Some(_)) => {
+                        Some(self.eps.unwrap_or(size.0))
                     }
                     _ => self.eps,
                 },
@@ -653,6 +697,18 @@ fn read_aux(path: &std::path::Path) -> Result<Aux, Error> {
 #[cfg(test)]
 mod tests {
     use super::bytes;
+
+    #[test]
+    fn figure_sizes_read_their_units() {
+        let (w, h) = super::figure_size("8cmx5cm").unwrap();
+        assert!((w - 226.771).abs() < 1e-3 && (h - 141.732).abs() < 1e-3);
+        assert_eq!(super::figure_size("6inx4in"), Ok((432.0, 288.0)));
+        assert_eq!(super::figure_size("400x300"), Ok((400.0, 300.0)));
+        assert_eq!(super::figure_size("400pt x 300pt"), Ok((400.0, 300.0)));
+        assert!(super::figure_size("1inx1in").is_err());
+        assert!(super::figure_size("8cm").is_err());
+        assert!(super::figure_size("axb").is_err());
+    }
 
     #[test]
     fn sizes_read_decimal_and_binary_units() {

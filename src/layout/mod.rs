@@ -58,6 +58,9 @@ pub struct LayoutOptions {
     pub palette: paint::Palette,
     /// A band's colour follows from its name (`--stable-colours`).
     pub stable_colours: bool,
+    /// The drawing box in points (`--size`); the layout re-flows in it, text keeping
+    /// its size.
+    pub size: (f64, f64),
     pub media: Media,
 }
 
@@ -71,6 +74,7 @@ impl Default for LayoutOptions {
             heap_lines: false,
             palette: paint::Palette::Hp2ps,
             stable_colours: false,
+            size: (WIDTH, HEIGHT),
             media: Media {
                 orientation: crate::scene::Orientation::Landscape,
                 eps_width: None,
@@ -87,7 +91,6 @@ pub const BIG_TITLE_CHARS: usize = 80;
 
 const BORDER_SPACE: f64 = 5.0;
 const LINE_WIDTH: f64 = 0.5;
-const TITLE_WIDTH: f64 = WIDTH - 2.0 * BORDER_SPACE;
 const TITLE_TEXT_SPACE: f64 = 6.0;
 const GRAPH_X0: f64 = 45.0;
 const GRAPH_Y0: f64 = 20.0;
@@ -107,6 +110,10 @@ struct Frame<'a> {
     title_height: f64,
     graph_width: f64,
     graph_height: f64,
+    /// The drawing box.
+    width: f64,
+    height: f64,
+    title_width: f64,
 }
 
 /// Lays out a profile's selected bands. The profile is consumed: each identifier's data
@@ -121,6 +128,8 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         TitleSize::Auto => c_len(&profile.job) > SMALL_TITLE_CHARS,
     };
     let title_height = if big_title { 40.0 } else { 20.0 };
+    let (width, height) = opts.size;
+    let title_width = width - 2.0 * BORDER_SPACE;
     let key_width = match opts.key {
         KeyPlacement::Beside => {
             let widest = sel
@@ -137,8 +146,11 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         opts,
         big_title,
         title_height,
-        graph_width: TITLE_WIDTH - GRAPH_X0 - key_width,
-        graph_height: HEIGHT - title_height - 2.0 * BORDER_SPACE - GRAPH_Y0,
+        graph_width: title_width - GRAPH_X0 - key_width,
+        graph_height: height - title_height - 2.0 * BORDER_SPACE - GRAPH_Y0,
+        width,
+        height,
+        title_width,
     };
 
     let mut pages = vec![Page::default()];
@@ -164,6 +176,8 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     Scene {
         title: profile.job.clone(),
         date: profile.date.clone(),
+        width,
+        height,
         media: opts.media,
         pages,
     }
@@ -208,24 +222,24 @@ impl Frame<'_> {
         items.push(Item::Path(path(
             PathRole::Frame,
             Point::new(0.0, 0.0),
-            &[(0.0, HEIGHT), (WIDTH, 0.0), (0.0, -HEIGHT)],
+            &[(0.0, self.height), (self.width, 0.0), (0.0, -self.height)],
             true,
         )));
-        let box_y = HEIGHT - th - BORDER_SPACE;
+        let box_y = self.height - th - BORDER_SPACE;
         items.push(Item::Path(path(
             PathRole::TitleBox,
             Point::new(BORDER_SPACE, box_y),
-            &[(0.0, th), (TITLE_WIDTH, 0.0), (0.0, -th)],
+            &[(0.0, th), (self.title_width, 0.0), (0.0, -th)],
             true,
         )));
         let p = self.profile;
-        let upper_row = HEIGHT - 20.0 - BORDER_SPACE + TITLE_TEXT_SPACE;
+        let upper_row = self.height - 20.0 - BORDER_SPACE + TITLE_TEXT_SPACE;
         let area = self.area_text();
         let (job_chars, lower_row) = if self.big_title {
             items.push(Item::Path(path(
                 PathRole::TitleRule,
-                Point::new(BORDER_SPACE, HEIGHT - 20.0 - BORDER_SPACE),
-                &[(TITLE_WIDTH, 0.0)],
+                Point::new(BORDER_SPACE, self.height - 20.0 - BORDER_SPACE),
+                &[(self.title_width, 0.0)],
                 false,
             )));
             (BIG_TITLE_CHARS, box_y + TITLE_TEXT_SPACE)
@@ -252,7 +266,7 @@ impl Frame<'_> {
         } else {
             text(
                 TextRole::Area,
-                Point::new(TITLE_WIDTH / 2.0, upper_row),
+                Point::new(self.title_width / 2.0, upper_row),
                 area,
                 FontSize::Large,
                 Anchor::Middle,
@@ -260,7 +274,10 @@ impl Frame<'_> {
         });
         items.push(text(
             TextRole::Date,
-            Point::new(TITLE_WIDTH + BORDER_SPACE - TITLE_TEXT_SPACE, lower_row),
+            Point::new(
+                self.title_width + BORDER_SPACE - TITLE_TEXT_SPACE,
+                lower_row,
+            ),
             p.date.clone(),
             FontSize::Large,
             Anchor::End,
