@@ -551,3 +551,81 @@ fn size_makes_the_page_exactly_that_size_in_every_format() {
     let out = hpgraph(&dir.0, &[hp, "--size", "1cmx1cm"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
+    let dir = Scratch::new("modern");
+    let long_name = "producer077/loop/go/step/work/more/main.final/main";
+    let mut hp =
+        b"JOB \"short\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n".to_vec();
+    for i in 0..=10 {
+        let t = format!("0.{i:02}");
+        hp.extend(
+            format!(
+                "BEGIN_SAMPLE {t}\n{long_name}\t{}\nshort\t5000\nEND_SAMPLE {t}\n",
+                1000 * (i + 1)
+            )
+            .as_bytes(),
+        );
+    }
+    fs::write(dir.path("short.hp"), &hp).unwrap();
+    let svg = |style: &str| {
+        let out = hpgraph(
+            &dir.0,
+            &["short.hp", "--style", style, "--format", "svg", "-o", "-"],
+            None,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The x tick labels: texts centred under the axis.
+    let ticks = |svg: &str| -> Vec<String> {
+        svg.split("<text ")
+            .skip(1)
+            .filter(|t| t.contains("text-anchor=\"middle\"") && t.contains("font-size=\"10\""))
+            .map(|t| {
+                t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()]
+                    .trim()
+                    .to_string()
+            })
+            .collect()
+    };
+    let old = ticks(&svg("hp2ps"));
+    let mut unique = old.clone();
+    unique.dedup();
+    assert!(
+        unique.len() < old.len(),
+        "hp2ps's labels repeat on a 0.1 s run: {old:?}"
+    );
+    let new = ticks(&svg("modern"));
+    let mut unique = new.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), new.len(), "{new:?}");
+    assert!(
+        new.len() >= 4 && new.contains(&"0.04".to_string()),
+        "{new:?}"
+    );
+    let modern = svg("modern");
+    assert!(modern.contains(&format!("<title>{long_name}</title>")));
+    assert!(
+        !modern.contains(&format!("\n{long_name}\n</text>")),
+        "the key shortens it"
+    );
+    assert!(modern.contains("MB") || modern.contains("kB"), "byte units");
+    // --title replaces the job line in either style.
+    let out = hpgraph(
+        &dir.0,
+        &[
+            "short.hp",
+            "--title",
+            "Before the fix",
+            "--format",
+            "svg",
+            "-o",
+            "-",
+        ],
+        None,
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("\nBefore the fix\n</text>"));
+}

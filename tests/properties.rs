@@ -93,6 +93,13 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         palette: Default::default(),
         stable_colours: false,
         size: (hpgraph::scene::WIDTH, hpgraph::scene::HEIGHT),
+        style: if bits & 128 != 0 {
+            hpgraph::layout::Style::Modern
+        } else {
+            Default::default()
+        },
+        binary_units: bits & 64 != 0,
+        title_text: None,
         media: Media {
             orientation: if bits & 4 != 0 {
                 Orientation::Portrait

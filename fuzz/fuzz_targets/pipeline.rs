@@ -58,6 +58,13 @@ fuzz_target!(|data: &[u8]| {
         // Sizes from small to large, the default among them.
         size: [(648.0, 432.0), (226.77, 141.73), (200.0, 600.0), (1200.0, 300.0)]
             [usize::from(opts[3] / 30) % 4],
+        style: if opts[2] & 128 != 0 {
+            hpgraph::layout::Style::Modern
+        } else {
+            hpgraph::layout::Style::Hp2ps
+        },
+        binary_units: opts[1] & 128 != 0,
+        title_text: None,
         media: Media {
             orientation: if flags & 64 != 0 {
                 Orientation::Portrait

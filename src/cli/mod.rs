@@ -129,6 +129,25 @@ pub struct Args {
     #[arg(long, visible_alias = "stable-colors")]
     pub stable_colours: bool,
 
+    /// The figure's look: hp2ps (its picture, exactly) or modern (round tick labels with
+    /// just enough decimals, byte units, no title box, long key names shortened in the
+    /// middle)
+    #[arg(long, value_name = "STYLE", default_value = "hp2ps", value_parser = style)]
+    pub style: crate::layout::Style,
+
+    /// With --style modern: bytes in KiB, MiB, GiB (powers of 1024) rather than kB, MB, GB
+    #[arg(long)]
+    pub binary_units: bool,
+
+    /// Text for the title in place of the program and its arguments
+    #[arg(long, value_name = "TEXT")]
+    pub title: Option<String>,
+
+    /// Where the key goes: right (beside the graph) or none [default: right, or pages of
+    /// its own as -M and -m say]
+    #[arg(long, value_name = "WHERE", value_parser = ["right", "none"])]
+    pub key: Option<String>,
+
     /// The figure's size, for every format: 8cmx5cm, 6inx4in, 160mmx100mm, 400x300 (points);
     /// the layout re-flows, text keeping its size [default: 9inx6in]
     #[arg(long, value_name = "WxH", value_parser = figure_size)]
@@ -174,6 +193,14 @@ pub struct Args {
     /// With --watch: no status line per picture
     #[arg(short = 'q', long, help_heading = "Live view")]
     pub quiet: bool,
+}
+
+fn style(text: &str) -> Result<crate::layout::Style, String> {
+    match text {
+        "hp2ps" => Ok(crate::layout::Style::Hp2ps),
+        "modern" => Ok(crate::layout::Style::Modern),
+        _ => Err(format!("no style `{text}`: use hp2ps or modern")),
+    }
 }
 
 fn palette(text: &str) -> Result<crate::layout::paint::Palette, String> {
@@ -341,8 +368,18 @@ impl Args {
         let size = self
             .size
             .unwrap_or((crate::scene::WIDTH, crate::scene::HEIGHT));
-        let band_limit = self.max_bands.unwrap_or(20);
-        let key = if self.multi_page || band_limit > 20 {
+        // A modern key beside a small figure holds only the entries that fit one under
+        // another (a 12 pt row each); the smallest bands join OTHER.
+        let fitting = match self.style {
+            crate::layout::Style::Modern => ((size.1 - 60.0) / 12.0).max(2.0) as usize,
+            crate::layout::Style::Hp2ps => 20,
+        };
+        let band_limit = self.max_bands.unwrap_or(20.min(fitting));
+        let key = if self.key.as_deref() == Some("none") {
+            KeyPlacement::None
+        } else if self.key.as_deref() == Some("right") {
+            KeyPlacement::Beside
+        } else if self.multi_page || band_limit > 20 {
             KeyPlacement::SeparatePages
         } else if band_limit == 0 {
             KeyPlacement::None
@@ -377,6 +414,9 @@ impl Args {
             palette: self.palette,
             stable_colours: self.stable_colours,
             size,
+            style: self.style,
+            binary_units: self.binary_units,
+            title_text: self.title.as_ref().map(|t| t.as_bytes().to_vec()),
             media: Media {
                 orientation: if self.portrait {
                     Orientation::Portrait

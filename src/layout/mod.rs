@@ -6,6 +6,7 @@
 //! PostScript backend prints these numbers and they must come out to the same digits.
 //! Layout knows nothing of output formats.
 
+pub mod modern;
 pub mod paint;
 pub mod reduce;
 pub mod text;
@@ -43,8 +44,19 @@ pub enum KeyPlacement {
     None,
 }
 
+/// The look of a figure.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Style {
+    /// hp2ps's picture, exactly.
+    #[default]
+    Hp2ps,
+    /// For papers and READMEs: ticks at round values with just enough decimals, byte
+    /// units, the title without a box, key names shortened in the middle to fit.
+    Modern,
+}
+
 /// Layout choices. The default is hp2ps's: landscape, key beside the graph, marks, greys.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct LayoutOptions {
     pub title: TitleSize,
     pub key: KeyPlacement,
@@ -61,6 +73,11 @@ pub struct LayoutOptions {
     /// The drawing box in points (`--size`); the layout re-flows in it, text keeping
     /// its size.
     pub size: (f64, f64),
+    pub style: Style,
+    /// Modern style: byte units in powers of 1024 (KiB, MiB) rather than 1000.
+    pub binary_units: bool,
+    /// Text in place of the job in the title (`--title`).
+    pub title_text: Option<Vec<u8>>,
     pub media: Media,
 }
 
@@ -75,6 +92,9 @@ impl Default for LayoutOptions {
             palette: paint::Palette::Hp2ps,
             stable_colours: false,
             size: (WIDTH, HEIGHT),
+            style: Style::Hp2ps,
+            binary_units: false,
+            title_text: None,
             media: Media {
                 orientation: crate::scene::Orientation::Landscape,
                 eps_width: None,
@@ -136,6 +156,10 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
                 .bands
                 .iter()
                 .fold(0.0, |c, b| fmax(c, string_size(&b.name)));
+            let widest = match opts.style {
+                Style::Hp2ps => widest,
+                Style::Modern => widest.min(key_names_width(width)),
+            };
             widest + 3.0 * BORDER_SPACE + KEY_BOX
         }
         _ => 0.0,
@@ -183,6 +207,12 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     }
 }
 
+/// Modern style: the most a key name may take, a third of the figure's width less the
+/// swatch; longer names are shortened in the middle.
+fn key_names_width(width: f64) -> f64 {
+    (width / 3.0 - 3.0 * BORDER_SPACE - KEY_BOX).max(40.0)
+}
+
 fn fmax(a: f64, b: f64) -> f64 {
     if a > b { a } else { b }
 }
@@ -217,6 +247,9 @@ impl Frame<'_> {
 
     /// The frame, the title box and its three texts.
     fn title_block(&self, pages: &mut [Page]) {
+        if self.opts.style == Style::Modern {
+            return self.modern_title(pages);
+        }
         let items = &mut pages.last_mut().expect("a page").items;
         let th = self.title_height;
         items.push(Item::Path(path(
@@ -246,7 +279,10 @@ impl Frame<'_> {
         } else {
             (SMALL_TITLE_CHARS, upper_row)
         };
-        let job = p.job[..c_len(&p.job).min(job_chars)].to_vec();
+        let job = match &self.opts.title_text {
+            Some(t) => t.clone(),
+            None => p.job[..c_len(&p.job).min(job_chars)].to_vec(),
+        };
         let left = BORDER_SPACE + TITLE_TEXT_SPACE;
         items.push(text(
             TextRole::Title,
@@ -284,6 +320,35 @@ impl Frame<'_> {
         ));
     }
 
+    /// Modern style: no frame and no box; the title (the job, or `--title`) at the left
+    /// and the date at the right, on one line.
+    fn modern_title(&self, pages: &mut [Page]) {
+        let items = &mut pages.last_mut().expect("a page").items;
+        let row = self.height - 20.0 - BORDER_SPACE + TITLE_TEXT_SPACE;
+        let title = self
+            .opts
+            .title_text
+            .clone()
+            .unwrap_or_else(|| self.profile.job.clone());
+        // The title's text is 12 pt, the widths table's 10 pt.
+        let room = (self.width - 4.0 * BORDER_SPACE - string_size(&self.profile.date)) / 1.2;
+        let title = modern::shortened(&title, room.max(20.0));
+        items.push(text(
+            TextRole::Title,
+            Point::new(BORDER_SPACE, row),
+            title,
+            FontSize::Large,
+            Anchor::Start,
+        ));
+        items.push(text(
+            TextRole::Date,
+            Point::new(self.width - BORDER_SPACE, row),
+            self.profile.date.clone(),
+            FontSize::Normal,
+            Anchor::End,
+        ));
+    }
+
     /// "<area> <value unit> x <sample unit>".
     fn area_text(&self) -> Vec<u8> {
         let mut t = comma(self.sel.area as i64).into_bytes();
@@ -312,6 +377,17 @@ impl Frame<'_> {
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
         let x_range = self.sel.x_range;
+        if self.opts.style == Style::Modern {
+            let t = gw / x_range;
+            let legend = string_size(&self.profile.sample_unit) + LEGEND_FUDGE;
+            for (v, label) in modern::time_ticks(first, first + x_range, TICK_TARGET) {
+                let x = (v - first) * t;
+                if x < gw - legend {
+                    self.x_tick(items, x + GRAPH_X0, label.into_bytes());
+                }
+            }
+            return;
+        }
         let Some(inc) = ticks::round_125(x_range / TICK_TARGET) else {
             return;
         };
@@ -344,6 +420,22 @@ impl Frame<'_> {
         }
     }
 
+    fn x_tick(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>) {
+        items.push(Item::Path(path(
+            PathRole::Tick,
+            Point::new(at, GRAPH_Y0),
+            &[(0.0, -TICK_LENGTH)],
+            false,
+        )));
+        items.push(text(
+            TextRole::TickLabel,
+            Point::new(at, BORDER_SPACE),
+            label,
+            FontSize::Normal,
+            Anchor::Middle,
+        ));
+    }
+
     fn y_axis(&self, items: &mut Vec<Item>) {
         let gh = self.graph_height;
         items.push(Item::Path(path(
@@ -361,6 +453,33 @@ impl Frame<'_> {
             vertical: true,
         }));
         let y_range = self.sel.y_range;
+        if self.opts.style == Style::Modern {
+            let t = gh / y_range;
+            let legend = string_size(&self.profile.value_unit) + LEGEND_FUDGE;
+            let bytes = self.profile.value_unit == b"bytes";
+            for (v, label) in
+                modern::value_ticks(y_range, TICK_TARGET, bytes, self.opts.binary_units)
+            {
+                let y = v * t;
+                if y < gh - legend {
+                    let at = y + GRAPH_Y0;
+                    items.push(Item::Path(path(
+                        PathRole::Tick,
+                        Point::new(GRAPH_X0, at),
+                        &[(-TICK_LENGTH, 0.0)],
+                        false,
+                    )));
+                    items.push(text(
+                        TextRole::TickLabel,
+                        Point::new(GRAPH_X0 - BORDER_SPACE, at),
+                        label.into_bytes(),
+                        FontSize::Normal,
+                        Anchor::End,
+                    ));
+                }
+            }
+            return;
+        }
         let Some(inc) = ticks::round_125(fmax(y_range / TICK_TARGET, 1.0)) else {
             return;
         };
@@ -435,10 +554,14 @@ impl Frame<'_> {
             );
             swatch.fill = Some(self.fill(k, band));
             items.push(Item::Path(swatch));
+            let name = match self.opts.style {
+                Style::Hp2ps => band.name.to_vec(),
+                Style::Modern => modern::shortened(&band.name, key_names_width(self.width)),
+            };
             items.push(text(
                 TextRole::KeyLabel,
                 Point::new(left + KEY_BOX + 2.0 * BORDER_SPACE, c - 5.0),
-                band.name.to_vec(),
+                name,
                 FontSize::Normal,
                 Anchor::Start,
             ));
