@@ -536,6 +536,13 @@ impl Frame<'_> {
         };
         let dc = self.graph_height / slots as f64;
         let mut c = base;
+        let short_names = match self.opts.style {
+            Style::Hp2ps => Vec::new(),
+            Style::Modern => {
+                let names: Vec<&[u8]> = self.sel.bands.iter().map(|b| &b.name[..]).collect();
+                modern::shortened_apart(&names, key_names_width(self.width))
+            }
+        };
         for (k, band) in self.sel.bands.iter().enumerate() {
             if self.opts.key == KeyPlacement::SeparatePages
                 && k > 0
@@ -556,7 +563,7 @@ impl Frame<'_> {
             items.push(Item::Path(swatch));
             let name = match self.opts.style {
                 Style::Hp2ps => band.name.to_vec(),
-                Style::Modern => modern::shortened(&band.name, key_names_width(self.width)),
+                Style::Modern => short_names[k].clone(),
             };
             items.push(text(
                 TextRole::KeyLabel,

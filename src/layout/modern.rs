@@ -85,6 +85,29 @@ pub fn value_ticks(top: f64, target: f64, bytes: bool, binary: bool) -> Vec<(f64
 /// at both ends, taken in turn from the end and from the start after the first, so that
 /// stacks that differ near either end stay apart (`mk/f30/.../main/Main.CAF`).
 pub fn shortened(name: &[u8], width: f64) -> Vec<u8> {
+    shortened_from(name, width, false)
+}
+
+/// Every name of a key shortened to `width`, still told apart where they can be: names
+/// that would come out the same keep labels from their start alone instead
+/// (`mk/f30/...` rather than `mk/.../Main.CAF`).
+pub fn shortened_apart(names: &[&[u8]], width: f64) -> Vec<Vec<u8>> {
+    let first: Vec<Vec<u8>> = names.iter().map(|n| shortened(n, width)).collect();
+    names
+        .iter()
+        .zip(&first)
+        .map(|(name, short)| {
+            let twins = first.iter().filter(|s| *s == short).count();
+            if twins > 1 {
+                shortened_from(name, width, true)
+            } else {
+                short.clone()
+            }
+        })
+        .collect()
+}
+
+fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
     if string_size(name) <= width {
         return name.to_vec();
     }
@@ -104,7 +127,11 @@ pub fn shortened(name: &[u8], width: f64) -> Vec<u8> {
         let (mut head, mut tail) = (1, 0);
         let mut best = None;
         loop {
-            let (h, t) = if tail < head {
+            // In turn from the end and the start; or, head first, labels from the start
+            // alone.
+            let (h, t) = if head_first {
+                (head + 1, 0)
+            } else if tail < head {
                 (head, tail + 1)
             } else {
                 (head + 1, tail)
@@ -185,6 +212,16 @@ mod tests {
         let a = shortened(b"mk/f30/main.fs/main.lists/main/Main.CAF", 120.0);
         let b = shortened(b"mk/f29/main.fs/main.lists/main/Main.CAF", 120.0);
         assert_ne!(a, b, "{}", String::from_utf8_lossy(&a));
+        let names: [&[u8]; 3] = [
+            b"mk/f30/main.fs/main.lists/main/Main.CAF",
+            b"mk/f29/main.fs/main.lists/main/Main.CAF",
+            b"main/Main.CAF",
+        ];
+        let narrow = string_size(b"mk/f30/main.fs/...") + 1.0;
+        let short = shortened_apart(&names, narrow);
+        assert_eq!(short[0], b"mk/f30/main.fs/...");
+        assert_ne!(short[0], short[1]);
+        assert_eq!(short[2], b"main/Main.CAF");
         assert_eq!(shortened(b"short", 100.0), b"short");
         let s = shortened(b"averyveryverylongnamewithoutslashes", 60.0);
         assert!(string_size(&s) <= 60.0 && s.windows(3).any(|w| w == b"..."));

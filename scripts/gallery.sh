@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Regenerates the gallery of docs/figures.md: one PNG a style and palette, drawn by
+# hpgraph from a fixture eventlog, with the command beside each in the docs.
+# usage: scripts/gallery.sh [--cand BIN]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cand=target/release/hpgraph
+[ "${1:-}" = --cand ] && cand=$2
+[ -x "$cand" ] || cargo build --release --quiet
+profile=fixtures/eventlog/ManyCC-hc.eventlog
+out=docs/gallery
+mkdir -p "$out"
+# name|flags: the PNG's name and the flags that draw it (the docs show each command).
+GALLERY=(
+  "hp2ps|"
+  "hp2ps-colour|-c"
+  "modern-okabe-ito|--style modern --palette okabe-ito"
+  "modern-viridis|--style modern --palette viridis"
+  "modern-tableau10-stable|--style modern --palette tableau10 --stable-colours"
+  "modern-grey-small|--style modern --palette grey --size 12cmx8cm"
+)
+for entry in "${GALLERY[@]}"; do
+  name=${entry%%|*} flags=${entry#*|}
+  # shellcheck disable=SC2086
+  "$cand" $flags --dpi 72 "$profile" -o "$out/$name.png"
+  echo "$out/$name.png: hpgraph $flags --dpi 72 $profile -o $name.png"
+done
