@@ -98,8 +98,9 @@ done
 # differs when a channel's mean is off by more than 32 of 255), on the first profiles
 # given, in grey and colour. The PNG's text is Liberation Sans and Ghostscript's is its
 # Helvetica (metrically the same, drawn differently), so text blocks differ most.
-cat > "$work/pngdiff.py" <<'PY'
-import sys, zlib, struct
+cat > "$work/png.py" <<'PY'
+"""RGB pixels of a PNG (8-bit RGB or RGBA, alpha over white), no library needed."""
+import zlib, struct
 def rgb(path):
     data = open(path, "rb").read()
     assert data[:8] == b"\x89PNG\r\n\x1a\n", path
@@ -133,6 +134,11 @@ def rgb(path):
             for ch in range(3):
                 out.append((line[k + ch] * alpha + 255 * (255 - alpha)) // 255)
     return w, h, out
+PY
+cat > "$work/pngdiff.py" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[3])
+from png import rgb
 (wa, ha, a), (wb, hb, b) = rgb(sys.argv[1]), rgb(sys.argv[2])
 if (wa, ha) != (wb, hb):
     print(f"size {wb}x{hb}, not {wa}x{ha}"); sys.exit(0)
@@ -160,7 +166,7 @@ for hp in "${@:1:4}"; do
     "$cand" $flags -o "$work/p.png" "$hp" 2>/dev/null
     gs -q -dSAFER -dBATCH -dNOPAUSE -dFirstPage=1 -dLastPage=1 -sDEVICE=png16m -r150 \
        -dTextAlphaBits=4 -dGraphicsAlphaBits=4 -dEPSCrop -sOutputFile="$work/eps.png" "$work/p.eps"
-    d=$(python3 "$work/pngdiff.py" "$work/eps.png" "$work/p.png")
+    d=$(python3 "$work/pngdiff.py" "$work/eps.png" "$work/p.png" "$work")
     checked=$((checked + 1))
     if awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d <= 5.0) }'; then
       echo "$name${flags:+ $flags} PNG: ${d}% of 3x3 blocks differ from EPS"
@@ -218,38 +224,16 @@ if [ "$browser" = yes ]; then
     --disable-background-networking --disable-component-update --disable-sync \
     --user-data-dir="$work/chrome" --window-size=900,650 \
     --screenshot="$work/shot.png" "file://$svg" > "$work/chrome.log" 2>&1 || true
-  if python3 - "$work/shot.png" <<'PY'
-import sys, zlib, struct
-data = open(sys.argv[1], "rb").read()
-assert data[:8] == b"\x89PNG\r\n\x1a\n"
-i, idat = 8, b""
-while i < len(data):
-    n, kind = struct.unpack(">I4s", data[i:i + 8])
-    body = data[i + 8:i + 8 + n]
-    if kind == b"IHDR":
-        w, h, depth, ctype = struct.unpack(">IIBB", body[:10])
-    elif kind == b"IDAT":
-        idat += body
-    i += 12 + n
-raw, bpp = zlib.decompress(idat), {2: 3, 6: 4}[ctype]
-stride, prev, colours, dark = w * bpp, bytearray(w * bpp), set(), 0
-for row in range(h):
-    f, line = raw[row * (stride + 1)], bytearray(raw[row * (stride + 1) + 1:(row + 1) * (stride + 1)])
-    for k in range(stride):  # undo PNG's per-row filter
-        a = line[k - bpp] if k >= bpp else 0
-        b, c = prev[k], (prev[k - bpp] if k >= bpp else 0)
-        if f == 1: line[k] = (line[k] + a) & 255
-        elif f == 2: line[k] = (line[k] + b) & 255
-        elif f == 3: line[k] = (line[k] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c
-            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[k] = (line[k] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    prev = line
-    for k in range(0, stride, bpp * 3):
-        px = bytes(line[k:k + 3])
-        colours.add(px)
-        dark += sum(px) < 600
+  if python3 - "$work/shot.png" "$work" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[2])
+from png import rgb
+w, h, px = rgb(sys.argv[1])
+colours, dark = set(), 0
+for k in range(0, len(px), 9):
+    c = bytes(px[k:k + 3])
+    colours.add(c)
+    dark += sum(c) < 600
 print(f"browser screenshot {w}x{h}: {len(colours)} colours, {dark} sampled pixels not white")
 sys.exit(0 if len(colours) > 5 and dark > 1000 else 1)
 PY

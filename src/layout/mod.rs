@@ -397,20 +397,7 @@ impl Frame<'_> {
         while i < last {
             let x = (i - first) * t;
             if x < gw - legend {
-                let at = x + GRAPH_X0;
-                items.push(Item::Path(path(
-                    PathRole::Tick,
-                    Point::new(at, GRAPH_Y0),
-                    &[(0.0, -TICK_LENGTH)],
-                    false,
-                )));
-                items.push(text(
-                    TextRole::TickLabel,
-                    Point::new(at, BORDER_SPACE),
-                    format!("{i:.1}").into_bytes(),
-                    FontSize::Normal,
-                    Anchor::Middle,
-                ));
+                self.x_tick(items, x + GRAPH_X0, format!("{i:.1}").into_bytes());
             }
             let next = i + inc;
             if next <= i {
@@ -420,6 +407,7 @@ impl Frame<'_> {
         }
     }
 
+    /// A tick under the x axis at `at` and its label.
     fn x_tick(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>) {
         items.push(Item::Path(path(
             PathRole::Tick,
@@ -433,6 +421,23 @@ impl Frame<'_> {
             label,
             FontSize::Normal,
             Anchor::Middle,
+        ));
+    }
+
+    /// A tick left of the y axis at height `at` and its label.
+    fn y_tick(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>) {
+        items.push(Item::Path(path(
+            PathRole::Tick,
+            Point::new(GRAPH_X0, at),
+            &[(-TICK_LENGTH, 0.0)],
+            false,
+        )));
+        items.push(text(
+            TextRole::TickLabel,
+            Point::new(GRAPH_X0 - BORDER_SPACE, at),
+            label,
+            FontSize::Normal,
+            Anchor::End,
         ));
     }
 
@@ -462,20 +467,7 @@ impl Frame<'_> {
             {
                 let y = v * t;
                 if y < gh - legend {
-                    let at = y + GRAPH_Y0;
-                    items.push(Item::Path(path(
-                        PathRole::Tick,
-                        Point::new(GRAPH_X0, at),
-                        &[(-TICK_LENGTH, 0.0)],
-                        false,
-                    )));
-                    items.push(text(
-                        TextRole::TickLabel,
-                        Point::new(GRAPH_X0 - BORDER_SPACE, at),
-                        label.into_bytes(),
-                        FontSize::Normal,
-                        Anchor::End,
-                    ));
+                    self.y_tick(items, y + GRAPH_Y0, label.into_bytes());
                 }
             }
             return;
@@ -496,25 +488,16 @@ impl Frame<'_> {
         while i <= y_range {
             let y = i * t;
             if y < gh - legend {
-                let at = y + GRAPH_Y0;
-                items.push(Item::Path(path(
-                    PathRole::Tick,
-                    Point::new(GRAPH_X0, at),
-                    &[(-TICK_LENGTH, 0.0)],
-                    false,
-                )));
                 let n = if divisor == 1.0 {
                     (i + 0.5) as i64
                 } else {
                     (i / divisor + 0.5) as i64
                 };
-                items.push(text(
-                    TextRole::TickLabel,
-                    Point::new(GRAPH_X0 - BORDER_SPACE, at),
+                self.y_tick(
+                    items,
+                    y + GRAPH_Y0,
                     format!("{}{suffix}", comma(n)).into_bytes(),
-                    FontSize::Normal,
-                    Anchor::End,
-                ));
+                );
             }
             let next = i + inc;
             if next <= i {
