@@ -156,6 +156,9 @@ pub struct Path {
     pub fill: Option<Paint>,
     /// Width of the outline (every path is stroked).
     pub line_width: f64,
+    /// What the path stands for, for formats that can show it on demand (SVG's
+    /// `<title>`): a user marker's text on its caret.
+    pub label: Option<Vec<u8>>,
 }
 
 /// One band of the stacked graph: the area between two curves over the sample times.

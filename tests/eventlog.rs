@@ -639,3 +639,36 @@ fn in_svg_each_band_is_a_path_titled_with_its_full_name() {
     }
     assert!(svg.contains("<title>Leak +RTS -hc -l -A16m -kc1m -i0.02</title>"));
 }
+
+#[test]
+fn in_svg_a_markers_caret_carries_its_text() {
+    let dir = Scratch::new("marker-titles");
+    let log = fixtures().join("eventlog/Markers-hc.eventlog");
+    let out = hpgraph(
+        &dir.0,
+        &[log.to_str().unwrap(), "--format", "svg", "-o", "-"],
+        None,
+    );
+    assert!(out.status.success());
+    let svg = String::from_utf8(out.stdout).unwrap();
+    // The program's traceMarkerIO calls, in GHC's runtime's own eventlog.
+    for text in [
+        "start",
+        "built 20000 Kätzchen",
+        "weighed",
+        "done (twice the work)",
+    ] {
+        assert!(svg.contains(&format!("<title>{text}</title>")), "{text}");
+    }
+    // -y draws no carets, so no marker titles either.
+    let out = hpgraph(
+        &dir.0,
+        &[log.to_str().unwrap(), "-y", "--format", "svg", "-o", "-"],
+        None,
+    );
+    assert!(
+        !String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("<title>weighed</title>")
+    );
+}

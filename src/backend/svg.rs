@@ -190,12 +190,14 @@ pub fn document(scene: &Scene) -> Document {
                         pos = Point::new(pos.x + s.x, pos.y + s.y);
                         pos
                     }));
-                    g.add(
-                        SvgPath::new()
-                            .set("d", shape(points, p.closed, bottom))
-                            .set("fill", p.fill.map_or("none".to_string(), colour))
-                            .set("stroke-width", p.line_width),
-                    )
+                    let mut e = SvgPath::new()
+                        .set("d", shape(points, p.closed, bottom))
+                        .set("fill", p.fill.map_or("none".to_string(), colour))
+                        .set("stroke-width", p.line_width);
+                    if let Some(label) = &p.label {
+                        e = e.add(Title::new(xml_text(label)));
+                    }
+                    g.add(e)
                 }
                 // Each band is one path with its full name as its title: a tooltip in
                 // every browser, for names the key had to shorten.

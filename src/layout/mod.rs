@@ -236,6 +236,7 @@ fn path(role: PathRole, start: Point, steps: &[(f64, f64)], closed: bool) -> Pat
         closed,
         fill: None,
         line_width: LINE_WIDTH,
+        label: None,
     }
 }
 
@@ -667,6 +668,7 @@ impl Frame<'_> {
                 closed: false,
                 fill: None,
                 line_width: width,
+                label: Some(label.to_vec()),
             }));
             items.push(text(
                 TextRole::HeapLineLabel,
@@ -680,7 +682,7 @@ impl Frame<'_> {
 
     fn marks(&self, items: &mut Vec<Item>) {
         let times = &self.profile.times;
-        for &mark in &self.profile.marks {
+        for (k, &mark) in self.profile.marks.iter().enumerate() {
             let m = ((mark - times[0]) / self.sel.x_range) * self.graph_width;
             let mut caret = path(
                 PathRole::Mark,
@@ -689,6 +691,7 @@ impl Frame<'_> {
                 true,
             );
             caret.fill = Some(crate::scene::Paint::Gray(1.0));
+            caret.label = self.profile.mark_texts.get(k).map(|t| t.to_vec());
             items.push(Item::Path(caret));
         }
     }
