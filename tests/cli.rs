@@ -629,3 +629,50 @@ fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
     );
     assert!(String::from_utf8_lossy(&out.stdout).contains("\nBefore the fix\n</text>"));
 }
+
+#[test]
+fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
+    let dir = Scratch::new("below");
+    let hp = fixtures().join("profiles/MapBuild-hc.hp");
+    let out = hpgraph(
+        &dir.0,
+        &[
+            hp.to_str().unwrap(),
+            "--style",
+            "modern",
+            "--key",
+            "below",
+            "--format",
+            "svg",
+            "-o",
+            "-",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let svg = String::from_utf8(out.stdout).unwrap();
+    // (text, y) of every text element; SVG's y grows downwards.
+    let texts: Vec<(String, f64)> = svg
+        .split("<text ")
+        .skip(1)
+        .map(|t| {
+            let y = &t[t.find(" y=\"").unwrap() + 4..];
+            let y: f64 = y[..y.find('"').unwrap()].parse().unwrap();
+            let body = t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim();
+            (body.to_string(), y)
+        })
+        .collect();
+    let axis = texts.iter().find(|(t, _)| t == "seconds").unwrap().1;
+    let bands = hpgraph::input::hp::parse(&fs::read(&hp).unwrap())
+        .unwrap()
+        .profile;
+    let titles = svg.matches("</path>").count();
+    let below: Vec<_> = texts.iter().filter(|(_, y)| *y > axis).collect();
+    assert!(below.len() >= 3, "{below:?}");
+    assert!(
+        below
+            .iter()
+            .any(|(t, _)| t == "OTHER" || bands.names.iter().any(|n| n.as_ref() == t.as_bytes()))
+    );
+    assert!(titles >= below.len(), "each listed band has its path");
+}

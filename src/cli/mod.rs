@@ -143,9 +143,9 @@ pub struct Args {
     #[arg(long, value_name = "TEXT")]
     pub title: Option<String>,
 
-    /// Where the key goes: right (beside the graph) or none [default: right, or pages of
-    /// its own as -M and -m say]
-    #[arg(long, value_name = "WHERE", value_parser = ["right", "none"])]
+    /// Where the key goes: right (beside the graph), below (in rows under it) or none
+    /// [default: right, or pages of its own as -M and -m say]
+    #[arg(long, value_name = "WHERE", value_parser = ["right", "below", "none"])]
     pub key: Option<String>,
 
     /// The figure's size, for every format: 8cmx5cm, 6inx4in, 160mmx100mm, 400x300 (points);
@@ -377,6 +377,8 @@ impl Args {
         let band_limit = self.max_bands.unwrap_or(20.min(fitting));
         let key = if self.key.as_deref() == Some("none") {
             KeyPlacement::None
+        } else if self.key.as_deref() == Some("below") {
+            KeyPlacement::Below
         } else if self.key.as_deref() == Some("right") {
             KeyPlacement::Beside
         } else if self.multi_page || band_limit > 20 {

@@ -40,6 +40,8 @@ pub enum KeyPlacement {
     Beside,
     /// On pages of their own before the graph (`-M`, or a band limit over 20).
     SeparatePages,
+    /// In rows under the graph, which gives up the height they need (`--key below`).
+    Below,
     /// No key (`-m0`).
     None,
 }
@@ -134,6 +136,10 @@ struct Frame<'a> {
     width: f64,
     height: f64,
     title_width: f64,
+    /// Height of the x axis: hp2ps's, raised by a key below the graph.
+    y0: f64,
+    /// Names as the key shows them, bottom band first.
+    key_names: Vec<Vec<u8>>,
 }
 
 /// Lays out a profile's selected bands. The profile is consumed: each identifier's data
@@ -164,6 +170,21 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         }
         _ => 0.0,
     };
+    let key_names: Vec<Vec<u8>> = match opts.style {
+        Style::Hp2ps => sel.bands.iter().map(|b| b.name.to_vec()).collect(),
+        Style::Modern => {
+            let names: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
+            let room = match opts.key {
+                KeyPlacement::Below => title_width / 2.0 - BELOW_BOX - 16.0,
+                _ => key_names_width(width),
+            };
+            modern::shortened_apart(&names, room)
+        }
+    };
+    let y0 = match opts.key {
+        KeyPlacement::Below => GRAPH_Y0 + below_rows(&key_names, title_width).1,
+        _ => GRAPH_Y0,
+    };
     let f = Frame {
         profile,
         sel,
@@ -171,10 +192,12 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         big_title,
         title_height,
         graph_width: title_width - GRAPH_X0 - key_width,
-        graph_height: height - title_height - 2.0 * BORDER_SPACE - GRAPH_Y0,
+        graph_height: height - title_height - 2.0 * BORDER_SPACE - y0,
         width,
         height,
         title_width,
+        y0,
+        key_names,
     };
 
     let mut pages = vec![Page::default()];
@@ -187,7 +210,10 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     f.x_axis(items);
     f.y_axis(items);
     if opts.key == KeyPlacement::Beside {
-        f.key(&mut pages, GRAPH_Y0, GRAPH_X0 + f.graph_width);
+        f.key(&mut pages, f.y0, GRAPH_X0 + f.graph_width);
+    }
+    if opts.key == KeyPlacement::Below {
+        f.key_below(pages.last_mut().expect("a page"));
     }
     let items = &mut pages.last_mut().expect("a page").items;
     f.bands(items, series);
@@ -205,6 +231,29 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         media: opts.media,
         pages,
     }
+}
+
+/// A key below the graph: rows this tall, swatches this wide.
+const BELOW_ROW: f64 = 14.0;
+const BELOW_BOX: f64 = 9.0;
+
+/// Where each entry of a key below the graph goes (top band first): its row and its x
+/// from the left edge, entries flowing left to right across `width`; and the height the
+/// rows take.
+fn below_rows(names: &[Vec<u8>], width: f64) -> (Vec<(usize, f64)>, f64) {
+    let mut places = Vec::with_capacity(names.len());
+    let (mut row, mut x) = (0, 0.0);
+    for name in names.iter().rev() {
+        let w = BELOW_BOX + 4.0 + string_size(name) + 12.0;
+        if x > 0.0 && x + w > width {
+            row += 1;
+            x = 0.0;
+        }
+        places.push((row, x));
+        x += w;
+    }
+    let rows = if names.is_empty() { 0 } else { row + 1 };
+    (places, rows as f64 * BELOW_ROW + BORDER_SPACE)
 }
 
 /// Modern style: the most a key name may take, a third of the figure's width less the
@@ -364,13 +413,13 @@ impl Frame<'_> {
         let gw = self.graph_width;
         items.push(Item::Path(path(
             PathRole::Axis,
-            Point::new(GRAPH_X0, GRAPH_Y0),
+            Point::new(GRAPH_X0, self.y0),
             &[(gw, 0.0)],
             false,
         )));
         items.push(text(
             TextRole::AxisLegend,
-            Point::new(GRAPH_X0 + gw, BORDER_SPACE),
+            Point::new(GRAPH_X0 + gw, self.y0 - GRAPH_Y0 + BORDER_SPACE),
             self.profile.sample_unit.clone(),
             FontSize::Normal,
             Anchor::End,
@@ -381,7 +430,9 @@ impl Frame<'_> {
         if self.opts.style == Style::Modern {
             let t = gw / x_range;
             let legend = string_size(&self.profile.sample_unit) + LEGEND_FUDGE;
-            for (v, label) in modern::time_ticks(first, first + x_range, TICK_TARGET) {
+            // About one label every 70 points, however wide the graph.
+            let target = (gw / 70.0).clamp(2.0, TICK_TARGET);
+            for (v, label) in modern::time_ticks(first, first + x_range, target) {
                 let x = (v - first) * t;
                 if x < gw - legend {
                     self.x_tick(items, x + GRAPH_X0, label.into_bytes());
@@ -412,13 +463,13 @@ impl Frame<'_> {
     fn x_tick(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>) {
         items.push(Item::Path(path(
             PathRole::Tick,
-            Point::new(at, GRAPH_Y0),
+            Point::new(at, self.y0),
             &[(0.0, -TICK_LENGTH)],
             false,
         )));
         items.push(text(
             TextRole::TickLabel,
-            Point::new(at, BORDER_SPACE),
+            Point::new(at, self.y0 - GRAPH_Y0 + BORDER_SPACE),
             label,
             FontSize::Normal,
             Anchor::Middle,
@@ -446,13 +497,13 @@ impl Frame<'_> {
         let gh = self.graph_height;
         items.push(Item::Path(path(
             PathRole::Axis,
-            Point::new(GRAPH_X0, GRAPH_Y0),
+            Point::new(GRAPH_X0, self.y0),
             &[(0.0, gh)],
             false,
         )));
         items.push(Item::Text(Text {
             role: TextRole::AxisLegend,
-            at: Point::new(GRAPH_X0 - BORDER_SPACE, GRAPH_Y0 + gh),
+            at: Point::new(GRAPH_X0 - BORDER_SPACE, self.y0 + gh),
             text: self.profile.value_unit.clone(),
             size: FontSize::Normal,
             anchor: Anchor::End,
@@ -463,12 +514,12 @@ impl Frame<'_> {
             let t = gh / y_range;
             let legend = string_size(&self.profile.value_unit) + LEGEND_FUDGE;
             let bytes = self.profile.value_unit == b"bytes";
-            for (v, label) in
-                modern::value_ticks(y_range, TICK_TARGET, bytes, self.opts.binary_units)
-            {
+            // About one label every 40 points, however tall the graph.
+            let target = (gh / 40.0).clamp(2.0, TICK_TARGET);
+            for (v, label) in modern::value_ticks(y_range, target, bytes, self.opts.binary_units) {
                 let y = v * t;
                 if y < gh - legend {
-                    self.y_tick(items, y + GRAPH_Y0, label.into_bytes());
+                    self.y_tick(items, y + self.y0, label.into_bytes());
                 }
             }
             return;
@@ -496,7 +547,7 @@ impl Frame<'_> {
                 };
                 self.y_tick(
                     items,
-                    y + GRAPH_Y0,
+                    y + self.y0,
                     format!("{}{suffix}", comma(n)).into_bytes(),
                 );
             }
@@ -520,13 +571,6 @@ impl Frame<'_> {
         };
         let dc = self.graph_height / slots as f64;
         let mut c = base;
-        let short_names = match self.opts.style {
-            Style::Hp2ps => Vec::new(),
-            Style::Modern => {
-                let names: Vec<&[u8]> = self.sel.bands.iter().map(|b| &b.name[..]).collect();
-                modern::shortened_apart(&names, key_names_width(self.width))
-            }
-        };
         for (k, band) in self.sel.bands.iter().enumerate() {
             if self.opts.key == KeyPlacement::SeparatePages
                 && k > 0
@@ -545,14 +589,38 @@ impl Frame<'_> {
             );
             swatch.fill = Some(self.fill(k, band));
             items.push(Item::Path(swatch));
-            let name = match self.opts.style {
-                Style::Hp2ps => band.name.to_vec(),
-                Style::Modern => short_names[k].clone(),
-            };
+            let name = self.key_names[k].clone();
             items.push(text(
                 TextRole::KeyLabel,
                 Point::new(left + KEY_BOX + 2.0 * BORDER_SPACE, c - 5.0),
                 name,
+                FontSize::Normal,
+                Anchor::Start,
+            ));
+        }
+    }
+
+    /// The key in rows under the graph, top band first, left to right.
+    fn key_below(&self, page: &mut Page) {
+        let (rows, _) = below_rows(&self.key_names, self.title_width);
+        let n = self.sel.bands.len();
+        let top_row = self.y0 - GRAPH_Y0 - BELOW_ROW + BORDER_SPACE;
+        for (slot, &(row, x)) in rows.iter().enumerate() {
+            let k = n - 1 - slot;
+            let band = &self.sel.bands[k];
+            let y = top_row - row as f64 * BELOW_ROW;
+            let mut swatch = path(
+                PathRole::KeySwatch,
+                Point::new(BORDER_SPACE + x, y),
+                &[(0.0, BELOW_BOX), (BELOW_BOX, 0.0), (0.0, -BELOW_BOX)],
+                true,
+            );
+            swatch.fill = Some(self.fill(k, band));
+            page.items.push(Item::Path(swatch));
+            page.items.push(text(
+                TextRole::KeyLabel,
+                Point::new(BORDER_SPACE + x + BELOW_BOX + 4.0, y + 1.0),
+                self.key_names[k].clone(),
                 FontSize::Normal,
                 Anchor::Start,
             ));
@@ -581,7 +649,7 @@ impl Frame<'_> {
             .collect();
         let scale = self.graph_height / self.sel.y_range;
         let mut y = vec![0.0f64; n];
-        let mut lower: Rc<[f64]> = vec![GRAPH_Y0; n].into();
+        let mut lower: Rc<[f64]> = vec![self.y0; n].into();
         for (k, band) in self.sel.bands.iter().enumerate() {
             match &band.source {
                 Source::Ident(id) => {
@@ -596,7 +664,7 @@ impl Frame<'_> {
                     }
                 }
             }
-            let upper: Rc<[f64]> = y.iter().map(|&v| v + GRAPH_Y0).collect();
+            let upper: Rc<[f64]> = y.iter().map(|&v| v + self.y0).collect();
             items.push(Item::Band(Band {
                 name: band.name.to_vec(),
                 xs: xs.clone(),
@@ -641,7 +709,7 @@ impl Frame<'_> {
             let at = |&(t, v): &(f64, f64)| {
                 Point::new(
                     ((t - first) / self.sel.x_range) * self.graph_width + GRAPH_X0,
-                    v / self.sel.y_range * self.graph_height + GRAPH_Y0,
+                    v / self.sel.y_range * self.graph_height + self.y0,
                 )
             };
             let shown: Vec<Point> = points
@@ -686,7 +754,7 @@ impl Frame<'_> {
             let m = ((mark - times[0]) / self.sel.x_range) * self.graph_width;
             let mut caret = path(
                 PathRole::Mark,
-                Point::new(m + GRAPH_X0 - CARET, GRAPH_Y0),
+                Point::new(m + GRAPH_X0 - CARET, self.y0),
                 &[(CARET, -CARET), (CARET, CARET)],
                 true,
             );
