@@ -22,12 +22,22 @@ use crate::scene::{Area, Band, Item, Point, Scene};
 pub const COLUMN: f64 = 0.25;
 
 /// Replaces the bands of every page of `scene` by areas drawn at `column` points of
-/// resolution (see the module's documentation).
+/// resolution (see the module's documentation). A page whose bands have no more points
+/// than the columns they span would lose nothing: its bands stay as they are, drawn
+/// exactly as PostScript draws them.
 pub fn reduce(scene: &mut Scene, column: f64) {
     for page in &mut scene.pages {
         let Some(first) = page.items.iter().position(|i| matches!(i, Item::Band(_))) else {
             continue;
         };
+        let Item::Band(sample) = &page.items[first] else {
+            continue;
+        };
+        let (n, xs) = (sample.xs.len(), &sample.xs);
+        let columns = ((xs[n - 1] - xs[0]) / column).ceil() + 1.0;
+        if (n as f64) <= 2.0 * columns {
+            continue;
+        }
         let mut bands = Vec::new();
         let mut rest = Vec::with_capacity(page.items.len());
         for item in page.items.drain(..) {
@@ -145,6 +155,44 @@ mod tests {
                 (9.0, 5.0)
             ]
         );
+    }
+
+    #[test]
+    fn a_scene_with_few_samples_keeps_its_bands() {
+        use crate::scene::{Media, Orientation, Page, Paint};
+        let band = |n: usize| {
+            let xs: std::rc::Rc<[f64]> =
+                (0..n).map(|i| 45.0 + i as f64 * 500.0 / n as f64).collect();
+            let lower: std::rc::Rc<[f64]> = vec![20.0; n].into();
+            let upper: std::rc::Rc<[f64]> = (0..n).map(|i| 20.0 + (i % 7) as f64).collect();
+            Item::Band(Band {
+                name: b"a".to_vec(),
+                xs,
+                lower,
+                upper,
+                fill: Paint::Gray(0.5),
+                line_width: 0.5,
+            })
+        };
+        let scene = |n| Scene {
+            title: Vec::new(),
+            date: Vec::new(),
+            width: 648.0,
+            height: 432.0,
+            media: Media {
+                orientation: Orientation::Landscape,
+                eps_width: None,
+            },
+            pages: vec![Page {
+                items: vec![band(n)],
+            }],
+        };
+        let mut few = scene(100);
+        reduce(&mut few, COLUMN);
+        assert!(matches!(few.pages[0].items[0], Item::Band(_)));
+        let mut many = scene(100_000);
+        reduce(&mut many, COLUMN);
+        assert!(matches!(many.pages[0].items[0], Item::Area(_)));
     }
 
     #[test]
