@@ -32,18 +32,23 @@ Examples:
   hpgraph -p prog.hp              reuse ./prog.aux: same order, shades and minimum ranges
   prog +RTS -hc -RTS; hpgraph < prog.hp > heap.ps
   hpgraph --watch prog.hp -o heap.svg   redraw heap.svg while prog runs
+  prog +RTS -hT -l -RTS; hpgraph prog.eventlog   an eventlog: ./prog.ps, as for prog.hp
+  hpgraph prog.eventlog -o prog-ev.hp   any profile as .hp text, for hp2ps and others
+  hpgraph --style modern --palette okabe-ito --size 12cmx8cm prog.hp -o fig.pdf
+  hpgraph prog.hp -o heap.png            1350 x 900 pixels; --dpi 300 for print
 
 hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
 -t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
 several files are rendered in turn, and errors exit with 1 (usage errors with 2).";
 
-/// Renders GHC heap profiles (.hp files) as PostScript byte for byte as hp2ps does, or as
-/// EPS, SVG or PDF.
+/// Renders GHC heap profiles (.hp files and eventlogs) as PostScript byte for byte as hp2ps
+/// does, or as EPS, SVG, PDF or PNG.
 #[derive(Debug, Clone, Parser)]
 #[command(name = "hpgraph", version, after_help = AFTER_HELP)]
 pub struct Args {
-    /// Heap profiles: FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux.
-    /// None, or -, reads standard input and writes standard output.
+    /// Heap profiles: FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux;
+    /// FOO.eventlog reads that eventlog. None, or -, reads standard input and writes
+    /// standard output.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
 
