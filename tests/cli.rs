@@ -421,20 +421,6 @@ fn png_is_the_figure_at_the_asked_resolution_and_the_same_every_time() {
     );
 }
 
-/// `(name, fill)` of every band path of an SVG.
-fn band_fills(svg: &str) -> Vec<(String, String)> {
-    svg.split("<path ")
-        .skip(1)
-        .filter_map(|p| {
-            let tag = &p[..p.find('>')?];
-            let fill = &tag[tag.find(" fill=\"#")? + 7..];
-            let fill = &fill[..fill.find('"')?];
-            let title = &p[p.find("<title>")? + 7..p.find("</title>")?];
-            (!tag.ends_with('/')).then(|| (title.to_string(), fill.to_string()))
-        })
-        .collect()
-}
-
 #[test]
 fn stable_colours_give_a_name_one_fill_in_every_figure() {
     let dir = Scratch::new("stable");
@@ -444,7 +430,7 @@ fn stable_colours_give_a_name_one_fill_in_every_figure() {
         args.extend(extra);
         let out = hpgraph(&dir.0, &args, None);
         assert!(out.status.success(), "{}", stderr(&out));
-        band_fills(&String::from_utf8(out.stdout).unwrap())
+        common::titled_fills(&String::from_utf8(out.stdout).unwrap())
     };
     for palette in ["hp2ps", "okabe-ito", "viridis"] {
         let a = svg(

@@ -619,17 +619,12 @@ fn in_svg_each_band_is_a_path_titled_with_its_full_name() {
             args.push("--exact");
         }
         let svg = String::from_utf8(hpgraph(&dir.0, &args, None).stdout).unwrap();
-        let titled: Vec<&str> = svg
-            .split("<path ")
-            .skip(1)
-            .filter(|p| {
-                let tag = &p[..p.find('>').unwrap()];
-                tag.contains(" fill=\"#") && !tag.ends_with('/') && p.contains("<title>")
-            })
-            .map(|p| &p[p.find("<title>").unwrap() + 7..p.find("</title>").unwrap()])
+        let titled: Vec<String> = common::titled_fills(&svg)
+            .into_iter()
+            .map(|(title, _)| title)
             .collect();
         assert!(
-            titled.contains(&"mean.(...)/mean/main/Main.CAF"),
+            titled.iter().any(|t| t == "mean.(...)/mean/main/Main.CAF"),
             "{titled:?}"
         );
         let mut unique = titled.clone();

@@ -64,6 +64,21 @@ pub fn hpgraph(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("wait for hpgraph")
 }
 
+/// `(title, fill)` of every filled SVG path that has a `<title>` (a band, by its full
+/// name, or a mark's caret by its text), in document order.
+pub fn titled_fills(svg: &str) -> Vec<(String, String)> {
+    svg.split("<path ")
+        .skip(1)
+        .filter_map(|p| {
+            let tag = &p[..p.find('>')?];
+            let fill = &tag[tag.find(" fill=\"#")? + 7..];
+            let fill = &fill[..fill.find('"')?];
+            let title = &p[p.find("<title>")? + 7..p.find("</title>")?];
+            (!tag.ends_with('/')).then(|| (title.to_string(), fill.to_string()))
+        })
+        .collect()
+}
+
 /// PostScript without the `%%Creator` line, the one line allowed to differ from hp2ps.
 pub fn without_creator(ps: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(ps.len());
