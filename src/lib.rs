@@ -34,6 +34,7 @@ pub mod profile;
 pub mod scene;
 pub mod select;
 pub mod sink;
+pub mod units;
 
 pub use error::Error;
 

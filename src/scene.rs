@@ -229,4 +229,27 @@ pub struct Scene {
     pub height: f64,
     pub media: Media,
     pub pages: Vec<Page>,
+    /// Where the graph is and what its axes span, for formats that redraw it themselves
+    /// (the HTML page's zoom and hidden bands); `None` when nothing was laid out.
+    pub plot: Option<Plot>,
+}
+
+/// The graph's rectangle on its page and the values at its edges: a sample at time `t`
+/// with stacked value `v` sits at `x0 + (t - first_time) / x_range * width`,
+/// `y0 + v / y_range * height`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Plot {
+    /// Index of the page the graph is on.
+    pub page: usize,
+    pub x0: f64,
+    pub y0: f64,
+    pub width: f64,
+    pub height: f64,
+    pub first_time: f64,
+    pub x_range: f64,
+    pub y_range: f64,
+    /// Room at the right end of the x axis and the top of the y axis that their legends
+    /// take: no tick label goes there.
+    pub x_legend: f64,
+    pub y_legend: f64,
 }

@@ -1,6 +1,7 @@
 //! Backends: a [`Scene`] in, bytes out. They never see the profile.
 
 pub mod fixed;
+pub mod html;
 pub mod pdf;
 pub mod png;
 pub mod ps;
@@ -23,16 +24,19 @@ pub enum Format {
     Pdf,
     /// PNG, rasterised from the SVG with the embedded font, for READMEs and slides.
     Png,
+    /// A self-contained interactive page: the SVG chart, tooltips, zoom, the summary.
+    Html,
 }
 
 impl Format {
     /// Every format, in the order `--help` lists them.
-    pub const ALL: [Format; 5] = [
+    pub const ALL: [Format; 6] = [
         Format::Ps,
         Format::Eps,
         Format::Svg,
         Format::Pdf,
         Format::Png,
+        Format::Html,
     ];
 
     /// The usual file extension, which is also the format's name on the command line.
@@ -43,6 +47,7 @@ impl Format {
             Format::Svg => "svg",
             Format::Pdf => "pdf",
             Format::Png => "png",
+            Format::Html => "html",
         }
     }
 

@@ -39,7 +39,7 @@ pub fn xml_text(bytes: &[u8]) -> String {
         .collect()
 }
 
-fn colour(p: Paint) -> String {
+pub(crate) fn colour(p: Paint) -> String {
     let byte = |v: f64| (v.clamp(0.0, 1.0) * 255.0).round() as u8;
     let (r, g, b) = match p {
         Paint::Gray(v) => (byte(v), byte(v), byte(v)),
@@ -149,6 +149,35 @@ fn round3(v: f64) -> f64 {
 
 /// The SVG document of a scene.
 pub fn document(scene: &Scene) -> Document {
+    document_with(scene, false)
+}
+
+/// The class an item gets in an annotated document, for a script to find it by.
+fn class_of(item: &Item) -> &'static str {
+    use crate::scene::{PathRole, TextRole};
+    match item {
+        Item::Band(_) | Item::Area(_) => "band",
+        Item::Path(p) => match p.role {
+            PathRole::Tick => "tick",
+            PathRole::Mark => "mark",
+            PathRole::HeapLine => "heap-line",
+            PathRole::Axis => "axis",
+            PathRole::KeySwatch => "key-swatch",
+            PathRole::Frame | PathRole::TitleBox | PathRole::TitleRule => "frame",
+        },
+        Item::Text(t) => match t.role {
+            TextRole::TickLabel => "tick-label",
+            TextRole::HeapLineLabel => "heap-line",
+            TextRole::KeyLabel => "key-label",
+            TextRole::AxisLegend => "axis-legend",
+            TextRole::Title | TextRole::Area | TextRole::Date => "title",
+        },
+    }
+}
+
+/// The SVG document of a scene; `annotate` gives every item a `class` saying what it is
+/// and every band a `data-band` attribute with its full name, for the HTML page's script.
+pub fn document_with(scene: &Scene, annotate: bool) -> Document {
     let pages = scene.pages.len().max(1) as f64;
     let scale = scene.scale();
     let (width, height) = (scene.width, scene.height);
@@ -183,6 +212,7 @@ pub fn document(scene: &Scene) -> Document {
                 .set("stroke", "none"),
         );
         for item in &page.items {
+            let before = g.get_children().len();
             g = match item {
                 Item::Path(p) => {
                     let mut pos = p.start;
@@ -217,10 +247,33 @@ pub fn document(scene: &Scene) -> Document {
                 ),
                 Item::Text(t) => g.add(text(t, bottom).set("stroke", "none").set("fill", "black")),
             };
+            if annotate && g.get_children().len() > before {
+                g = annotated(g, item);
+            }
         }
         doc = doc.add(g);
     }
     doc
+}
+
+/// `g` with its last child given a class, and a band's name.
+fn annotated(mut g: Group, item: &Item) -> Group {
+    let children = g.get_children_mut();
+    let Some(last) = children.last_mut() else {
+        return g;
+    };
+    let mut attrs = vec![("class", class_of(item).to_string())];
+    match item {
+        Item::Band(b) => attrs.push(("data-band", xml_text(&b.name))),
+        Item::Area(a) => attrs.push(("data-band", xml_text(&a.name))),
+        _ => {}
+    }
+    if let Some(el) = last.get_attributes_mut() {
+        for (k, v) in attrs {
+            el.insert(k.into(), v.into());
+        }
+    }
+    g
 }
 
 #[cfg(test)]

@@ -14,9 +14,9 @@ use anyhow::Context;
 use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 
 use crate::auxfile::{self, Aux};
-use crate::backend::{Backend, Format, pdf::Pdf, png::Png, ps::PostScript, svg::Svg};
+use crate::backend::{Backend, Format, html::Html, pdf::Pdf, png::Png, ps::PostScript, svg::Svg};
 use crate::error::Error;
-use crate::export::Export;
+use crate::export::{Export, ExportOptions, SummaryStyle, Table};
 use crate::input::{self, Parsed};
 use crate::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use crate::scene::{Media, Orientation};
@@ -60,7 +60,8 @@ pub struct Args {
 
     /// Output format, whatever the file is called; without -o the picture is ./BASE.FORMAT
     /// [default: from -o's extension, else ps]
-    #[arg(long, value_name = "FORMAT", value_parser = ["ps", "eps", "svg", "pdf", "png", "hp"])]
+    #[arg(long, value_name = "FORMAT",
+          value_parser = ["ps", "eps", "svg", "pdf", "png", "html", "hp", "csv", "json"])]
     pub format: Option<String>,
 
     /// Big title box: job and area on two rows (-b)
@@ -126,8 +127,9 @@ pub struct Args {
 
     /// Band colours: hp2ps (its greys, or colours with -c), okabe-ito or viridis (told
     /// apart by colour-blind readers; viridis also in greyscale print), tableau10, grey
-    #[arg(long, value_name = "NAME", default_value = "hp2ps", value_parser = palette)]
-    pub palette: crate::layout::paint::Palette,
+    /// [default: hp2ps; tableau10 for html]
+    #[arg(long, value_name = "NAME", value_parser = palette)]
+    pub palette: Option<crate::layout::paint::Palette>,
 
     /// A band's colour follows from its name, so a cost centre has the same colour in
     /// every figure; OTHER is always the same light grey
@@ -136,9 +138,9 @@ pub struct Args {
 
     /// The figure's look: hp2ps (its picture, exactly) or modern (round tick labels with
     /// just enough decimals, byte units, no title box, long key names shortened in the
-    /// middle)
-    #[arg(long, value_name = "STYLE", default_value = "hp2ps", value_parser = style)]
-    pub style: crate::layout::Style,
+    /// middle) [default: hp2ps; modern for html]
+    #[arg(long, value_name = "STYLE", value_parser = style)]
+    pub style: Option<crate::layout::Style>,
 
     /// With --style modern: bytes in KiB, MiB, GiB (powers of 1024) rather than kB, MB, GB
     #[arg(long)]
@@ -175,6 +177,34 @@ pub struct Args {
     /// PNG: pixels to the inch (a default figure is 9 x 6 in: 1350 x 900 at 150)
     #[arg(long, value_name = "N", default_value = "150", value_parser = dpi)]
     pub dpi: f64,
+
+    /// Print a table instead of a picture: every band's share of the area, peak, time of
+    /// the peak, mean and trend (growing ones are leak suspects); =json for scripts
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "text", value_parser = ["text", "json"],
+          help_heading = "Data and inspection")]
+    pub summary: Option<String>,
+
+    /// With --summary (and in an HTML page's table): only the N largest bands
+    #[arg(long, value_name = "N", help_heading = "Data and inspection")]
+    pub top: Option<usize>,
+
+    /// Keep only bands whose name matches REGEX (repeatable: any of them); before -m and
+    /// -t, for every output
+    #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
+    pub include: Vec<regex::bytes::Regex>,
+
+    /// Drop bands whose name matches REGEX (repeatable), even if --include keeps them
+    #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
+    pub exclude: Vec<regex::bytes::Regex>,
+
+    /// Keep only samples taken at SECS or later
+    #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
+    pub from: Option<f64>,
+
+    /// Keep only samples taken at SECS or earlier
+    #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
+    pub to: Option<f64>,
 
     /// Follow FILE as the running program writes it: draw at once, then again whenever
     /// it grows (unfinished samples wait); stop with Ctrl-C
@@ -289,6 +319,19 @@ fn seconds(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A band-name pattern (the `regex` crate's syntax), matched anywhere in the name.
+fn regex(text: &str) -> Result<regex::bytes::Regex, String> {
+    regex::bytes::Regex::new(text).map_err(|e| e.to_string())
+}
+
+/// A time of the run, 0 or later.
+fn instant(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
+        _ => Err("a time in seconds, 0 or more, like 2.5".into()),
+    }
+}
+
 fn dpi(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(d) if d.is_finite() && (1.0..=2400.0).contains(&d) => Ok(d),
@@ -339,6 +382,11 @@ fn threshold(text: &str) -> Result<f64, String> {
 impl Args {
     /// The output format: `--format`, else the extension of `-o`'s file, else PostScript.
     fn format(&self) -> Result<OutputKind, String> {
+        match self.summary.as_deref() {
+            Some("json") => return Ok(OutputKind::Data(Export::Summary(SummaryStyle::Json))),
+            Some(_) => return Ok(OutputKind::Data(Export::Summary(SummaryStyle::Text))),
+            None => {}
+        }
         if let Some(f) = &self.format {
             return Ok(OutputKind::from_extension(f).expect("clap checked the name"));
         }
@@ -353,10 +401,32 @@ impl Args {
             None => Ok(OutputKind::Picture(Format::Ps)),
             Some(ext) => OutputKind::from_extension(ext).ok_or_else(|| {
                 format!(
-                    "cannot tell the format from the name `{}`: use .ps, .eps, .svg, .pdf, .png or .hp, or --format",
+                    "cannot tell the format from the name `{}`: use .ps, .eps, .svg, .pdf, .png, .html, .hp, .csv or .json, or --format",
                     out.display()
                 )
             }),
+        }
+    }
+
+    /// The filters, applied to every profile before anything else.
+    pub(crate) fn filter(&self) -> crate::select::filter::Filter {
+        crate::select::filter::Filter {
+            include: self.include.clone(),
+            exclude: self.exclude.clone(),
+            from: self.from,
+            to: self.to,
+        }
+    }
+
+    fn export_options(&self) -> ExportOptions {
+        use std::io::IsTerminal;
+        ExportOptions {
+            top: self.top,
+            text: crate::export::summary::TextOptions {
+                colour: std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+                binary: self.binary_units,
+            },
         }
     }
 
@@ -373,14 +443,23 @@ impl Args {
         let size = self
             .size
             .unwrap_or((crate::scene::WIDTH, crate::scene::HEIGHT));
+        let html = format == OutputKind::Picture(Format::Html);
+        let style = self.style.unwrap_or(if html {
+            crate::layout::Style::Modern
+        } else {
+            crate::layout::Style::Hp2ps
+        });
         // A modern key beside a small figure holds only the entries that fit one under
-        // another (a 12 pt row each); the smallest bands join OTHER.
-        let fitting = match self.style {
-            crate::layout::Style::Modern => ((size.1 - 60.0) / 12.0).max(2.0) as usize,
-            crate::layout::Style::Hp2ps => 20,
+        // another (a 12 pt row each); the smallest bands join OTHER. An HTML page's key
+        // is a list beside the picture, which has room for hp2ps's twenty.
+        let fitting = match style {
+            crate::layout::Style::Modern if !html => ((size.1 - 60.0) / 12.0).max(2.0) as usize,
+            _ => 20,
         };
         let band_limit = self.max_bands.unwrap_or(20.min(fitting));
-        let key = if self.key.as_deref() == Some("none") {
+        // An HTML page's picture is always coloured.
+        let colour = self.colour || html;
+        let key = if html || self.key.as_deref() == Some("none") {
             KeyPlacement::None
         } else if self.key.as_deref() == Some("below") {
             KeyPlacement::Below
@@ -401,7 +480,7 @@ impl Args {
                 SortName::Desc => NameOrder::Descending,
             }),
             band_limit,
-            colour: self.colour,
+            colour,
             heap_lines: self.heap_lines,
             min_x_range: self.x_max.unwrap_or(0.0),
             min_y_range: self.y_max.unwrap_or(0.0),
@@ -416,12 +495,17 @@ impl Args {
             },
             key,
             marks: !self.no_marks,
-            colour: self.colour,
+            colour,
             heap_lines: self.heap_lines,
-            palette: self.palette,
+            // An HTML page is read on a screen, in colour: tableau10 unless asked.
+            palette: self.palette.unwrap_or(if html {
+                crate::layout::paint::Palette::Tableau10
+            } else {
+                crate::layout::paint::Palette::Hp2ps
+            }),
             stable_colours: self.stable_colours,
             size,
-            style: self.style,
+            style,
             binary_units: self.binary_units,
             title_text: self.title.as_ref().map(|t| t.as_bytes().to_vec()),
             media: Media {
@@ -489,6 +573,20 @@ pub fn main() -> ExitCode {
             .map(|f| naming::plan(Some(f), args.output.as_deref(), ext))
             .collect()
     };
+    // A summary is read, not kept: standard output unless -o names a file.
+    let plans: Vec<Plan> =
+        if matches!(format, OutputKind::Data(Export::Summary(_))) && args.output.is_none() {
+            plans
+                .into_iter()
+                .map(|p| Plan {
+                    output: Output::Stdout,
+                    aux: None,
+                    ..p
+                })
+                .collect()
+        } else {
+            plans
+        };
     for plan in &plans {
         if naming::writes_over_input(plan) {
             Args::command()
@@ -638,15 +736,27 @@ fn draw(
     timings: &mut Timings,
 ) -> anyhow::Result<Drawn> {
     let name = plan.input.display();
+    let profile = args
+        .filter()
+        .apply(profile)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
     let samples = profile.samples();
     let format = match format {
         OutputKind::Picture(f) => f,
         OutputKind::Data(export) => {
-            write_output(plan, |w| export.write(&profile, w))?;
+            // Every band, unless -m or -t ask for a selection (OTHER included).
+            let table = if args.max_bands.is_some() || args.threshold.is_some() {
+                let (select_opts, _) = args.options(OutputKind::Data(export));
+                let selection = crate::select::select(&profile, None, &select_opts);
+                Table::selected(&profile, selection)
+            } else {
+                Table::all(&profile)
+            };
+            write_output(plan, |w| export.write(&table, args.export_options(), w))?;
             timings.lap("write");
             return Ok(Drawn {
                 samples,
-                bands: profile.names.len(),
+                bands: table.columns.len(),
             });
         }
     };
@@ -661,7 +771,19 @@ fn draw(
         );
     }
     let (select_opts, layout_opts) = args.options(OutputKind::Picture(format));
-    let (selection, mut scene) = crate::render(profile, aux.as_ref(), &select_opts, &layout_opts);
+    let selection = crate::select::select(&profile, aux.as_ref(), &select_opts);
+    // The HTML page carries the numbers behind its picture; they are taken before the
+    // layout consumes the profile.
+    let page = (format == Format::Html).then(|| {
+        crate::export::page::data(
+            &profile,
+            &selection,
+            args.heap_lines,
+            args.binary_units,
+            args.top,
+        )
+    });
+    let mut scene = crate::layout::layout(profile, &selection, &layout_opts);
     if !format.keeps_every_point() && !args.exact {
         crate::layout::reduce::reduce(&mut scene, crate::layout::reduce::COLUMN);
     }
@@ -679,7 +801,7 @@ fn draw(
         );
     }
     let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
-    let backend: Box<dyn Backend> = match format {
+    let backend: Box<dyn Backend + '_> = match format {
         Format::Ps | Format::Eps => Box::new(PostScript {
             creator: &creator,
             encapsulated: format == Format::Eps,
@@ -687,6 +809,9 @@ fn draw(
         Format::Svg => Box::new(Svg),
         Format::Pdf => Box::new(Pdf { compress: true }),
         Format::Png => Box::new(Png { dpi: args.dpi }),
+        Format::Html => Box::new(Html {
+            data: page.as_ref().expect("made for HTML above"),
+        }),
     };
     write_output(plan, |w| backend.write(&scene, w))?;
     timings.lap("write");

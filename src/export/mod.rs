@@ -1,41 +1,81 @@
 //! Data outputs: the profile itself written out, rather than a picture of it. They read
-//! the [`Profile`](crate::profile::Profile), never the scene.
+//! the [`Profile`](crate::profile::Profile) (through a [`Table`] of its bands), never the
+//! scene.
 
+pub mod csv;
 pub mod hp;
+pub mod json;
+pub mod page;
+pub mod summary;
+pub mod table;
 
 use std::io::{self, Write};
 
-use crate::profile::Profile;
+pub use table::Table;
 
 /// The data formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Export {
     /// Classic `.hp` text, for hp2ps and every older tool.
     Hp,
+    /// One row per sample, one column per band.
+    Csv,
+    /// The versioned JSON document of docs/inspect.md.
+    Json,
+    /// `--summary`: the leak table, for people or (`--summary=json`) for scripts.
+    Summary(SummaryStyle),
+}
+
+/// How `--summary` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SummaryStyle {
+    Text,
+    Json,
+}
+
+/// Choices the data outputs take from the command line.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ExportOptions {
+    /// `--top N`: the summary lists the N largest bands.
+    pub top: Option<usize>,
+    /// How the summary table looks.
+    pub text: summary::TextOptions,
 }
 
 impl Export {
-    /// Every data format, in the order `--help` lists them.
-    pub const ALL: [Export; 1] = [Export::Hp];
+    /// The formats a file name can ask for, in the order `--help` lists them.
+    pub const FILES: [Export; 3] = [Export::Hp, Export::Csv, Export::Json];
 
     /// The usual file extension, which is also the format's name on the command line.
     pub fn extension(self) -> &'static str {
         match self {
             Export::Hp => "hp",
+            Export::Csv => "csv",
+            Export::Json | Export::Summary(SummaryStyle::Json) => "json",
+            Export::Summary(SummaryStyle::Text) => "txt",
         }
     }
 
     /// The format a file name's extension asks for (case does not matter).
     pub fn from_extension(ext: &str) -> Option<Export> {
-        Export::ALL
+        Export::FILES
             .into_iter()
             .find(|f| f.extension().eq_ignore_ascii_case(ext))
     }
 
-    /// Writes `profile` in this format.
-    pub fn write(self, profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
+    /// Writes the table in this format.
+    pub fn write(self, table: &Table, opts: ExportOptions, out: &mut dyn Write) -> io::Result<()> {
         match self {
-            Export::Hp => hp::write(profile, out),
+            Export::Hp => hp::write(table.profile, out),
+            Export::Csv => csv::write(table, out),
+            Export::Json => json::write(table, out),
+            Export::Summary(style) => {
+                let s = summary::summarise(table, opts.top);
+                match style {
+                    SummaryStyle::Text => summary::write_text(&s, opts.text, out),
+                    SummaryStyle::Json => summary::write_json(&s, out),
+                }
+            }
         }
     }
 }

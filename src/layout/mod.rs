@@ -16,7 +16,7 @@ use std::rc::Rc;
 
 use crate::profile::{Profile, Series};
 use crate::scene::{
-    Anchor, Band, FontSize, HEIGHT, Item, Media, Page, Path, PathRole, Point, Scene, Text,
+    Anchor, Band, FontSize, HEIGHT, Item, Media, Page, Path, PathRole, Plot, Point, Scene, Text,
     TextRole, WIDTH,
 };
 use crate::select::{Selection, Source};
@@ -223,6 +223,18 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     if opts.marks {
         f.marks(items);
     }
+    let plot = Plot {
+        page: pages.len() - 1,
+        x0: GRAPH_X0,
+        y0: f.y0,
+        width: f.graph_width,
+        height: f.graph_height,
+        first_time: profile.times[0],
+        x_range: sel.x_range,
+        y_range: sel.y_range,
+        x_legend: string_size(&profile.sample_unit) + LEGEND_FUDGE,
+        y_legend: string_size(&profile.value_unit) + LEGEND_FUDGE,
+    };
     Scene {
         title: profile.job.clone(),
         date: profile.date.clone(),
@@ -230,6 +242,7 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         height,
         media: opts.media,
         pages,
+        plot: Some(plot),
     }
 }
 

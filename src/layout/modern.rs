@@ -3,6 +3,7 @@
 
 use super::text::string_size;
 use super::ticks::round_125;
+use crate::units::{BINARY, DECIMAL, PLAIN};
 
 /// Ticks from `first` to `last` (the x axis: sample times), about `target` of them, at
 /// multiples of a 1-2-5 step, each labelled with the fewest decimals that tell the step
@@ -35,22 +36,6 @@ fn decimals(step: f64) -> usize {
     }
     d
 }
-
-const DECIMAL: [(f64, &str); 5] = [
-    (1e12, "TB"),
-    (1e9, "GB"),
-    (1e6, "MB"),
-    (1e3, "kB"),
-    (1.0, "B"),
-];
-const BINARY: [(f64, &str); 5] = [
-    (1_099_511_627_776.0, "TiB"),
-    (1_073_741_824.0, "GiB"),
-    (1_048_576.0, "MiB"),
-    (1024.0, "KiB"),
-    (1.0, "B"),
-];
-const PLAIN: [(f64, &str); 5] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")];
 
 /// Ticks from 0 to `top` (the y axis), about `target` of them: the unit is the largest
 /// that `top` reaches (B, kB, MB, GB, or KiB, MiB, GiB with `binary`; k, M, G when the

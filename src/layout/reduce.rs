@@ -186,6 +186,7 @@ mod tests {
             pages: vec![Page {
                 items: vec![band(n)],
             }],
+            plot: None,
         };
         let mut few = scene(100);
         reduce(&mut few, COLUMN);

@@ -6,6 +6,7 @@
 //! out exactly as they do there. The result also carries the ranges and the area that
 //! the title and the axes need, computed from the bands that survive.
 
+pub mod filter;
 pub mod order;
 pub mod shade;
 

@@ -1,0 +1,240 @@
+//! HTML: one self-contained interactive page. The chart is the SVG picture of the scene
+//! (annotated so that the page's script can find bands, ticks and marks), the numbers
+//! behind it come from [`crate::export::page`], and a small hand-written script
+//! (`html/page.js`) adds the tooltip, hiding bands from the key, zoom, and the redraw
+//! they need. Nothing is loaded from elsewhere, and the page's content security policy
+//! forbids it, so the file works offline and leaks nothing.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use crate::export::page::PageData;
+use crate::scene::{Item, Scene};
+use crate::units::{human, seconds};
+
+const SCRIPT: &str = include_str!("html/page.js");
+const STYLE: &str = include_str!("html/page.css");
+
+/// HTML output: the scene plus the numbers the page shows.
+pub struct Html<'a> {
+    pub data: &'a PageData,
+}
+
+/// Where the graph is, in the SVG's coordinates (y down), and what its axes span.
+#[derive(Serialize)]
+struct PlotBox {
+    page: usize,
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    t0: f64,
+    xr: f64,
+    yr: f64,
+    x_legend: f64,
+    y_legend: f64,
+}
+
+/// A band as the script draws it: the page data's values and the scene's paint.
+#[derive(Serialize)]
+struct ScriptBand<'a> {
+    name: &'a str,
+    fill: String,
+    #[serde(serialize_with = "crate::export::page::numbers")]
+    values: &'a [f64],
+}
+
+#[derive(Serialize)]
+struct ScriptData<'a> {
+    #[serde(flatten)]
+    data: &'a PageData,
+    plot: PlotBox,
+    bands: Vec<ScriptBand<'a>>,
+}
+
+/// Text for HTML content or a quoted attribute.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Each band's fill as the scene paints it, by name.
+fn fills(scene: &Scene) -> std::collections::HashMap<String, String> {
+    let mut fills = std::collections::HashMap::new();
+    for page in &scene.pages {
+        for item in &page.items {
+            let (name, paint) = match item {
+                Item::Band(b) => (&b.name, b.fill),
+                Item::Area(a) => (&a.name, a.fill),
+                _ => continue,
+            };
+            fills.insert(
+                String::from_utf8_lossy(name).into_owned(),
+                super::svg::colour(paint),
+            );
+        }
+    }
+    fills
+}
+
+impl super::Backend for Html<'_> {
+    fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
+        let data = self.data;
+        let plot = scene.plot.unwrap_or(crate::scene::Plot {
+            page: 0,
+            x0: 0.0,
+            y0: 0.0,
+            width: scene.width,
+            height: scene.height,
+            first_time: 0.0,
+            x_range: 1.0,
+            y_range: 1.0,
+            x_legend: 0.0,
+            y_legend: 0.0,
+        });
+        let bottom = (plot.page + 1) as f64 * scene.height;
+        let fills = fills(scene);
+        let bands: Vec<ScriptBand> = data
+            .bands
+            .iter()
+            .map(|b| ScriptBand {
+                name: &b.name,
+                fill: fills
+                    .get(&b.name)
+                    .cloned()
+                    .unwrap_or_else(|| "#cccccc".into()),
+                values: &b.values,
+            })
+            .collect();
+        let script_data = ScriptData {
+            data,
+            plot: PlotBox {
+                page: plot.page,
+                x: plot.x0,
+                y: bottom - plot.y0 - plot.height,
+                w: plot.width,
+                h: plot.height,
+                t0: plot.first_time,
+                xr: plot.x_range,
+                yr: plot.y_range,
+                x_legend: plot.x_legend,
+                y_legend: plot.y_legend,
+            },
+            bands,
+        };
+        // `<` written as an escape, so that nothing in a name can end the script element.
+        let json = serde_json::to_string(&script_data)
+            .map_err(io::Error::other)?
+            .replace('<', "\\u003c");
+
+        let s = &data.summary;
+        let bytes = s.value_unit == "bytes";
+        let value = |v: f64| human(v, bytes, data.binary_units);
+        let time = |t: f64| {
+            if s.sample_unit == "seconds" {
+                seconds(t)
+            } else {
+                format!("{t}")
+            }
+        };
+        let mut html = String::with_capacity(json.len() + 200_000);
+        let title = escape(&data.job);
+        let _ = write!(
+            html,
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+             style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n\
+             <meta name=\"generator\" content=\"hpgraph {version}\">\n\
+             <title>{title} — heap profile</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
+             <h1>{title}</h1>\n<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>\n",
+            version = env!("CARGO_PKG_VERSION"),
+            date = escape(&data.date),
+            samples = data.samples,
+            peak = value(s.total.peak),
+            at = time(s.total.peak_time),
+        );
+        html.push_str("<div class=\"figure\">\n<div id=\"chart\">\n");
+        html.push_str(&super::svg::document_with(scene, true).to_string());
+        html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
+        html.push_str("<ul id=\"key\" aria-label=\"Bands: click to hide or show\">\n");
+        for b in script_data.bands.iter().rev() {
+            let name = escape(b.name);
+            let _ = writeln!(
+                html,
+                "<li data-band=\"{name}\" tabindex=\"0\" role=\"button\" aria-pressed=\"true\">\
+                 <span class=\"swatch\" style=\"background:{}\"></span><span>{name}</span></li>",
+                b.fill
+            );
+        }
+        html.push_str("</ul>\n</div>\n");
+        html.push_str(
+            "<p class=\"help\">Hover over the chart for values · click a key entry to hide \
+             or show its band · drag across the chart to zoom, double-click to see it all \
+             <span id=\"zoom-note\" hidden>· <button id=\"reset\" type=\"button\">show the \
+             whole run</button></span></p>\n",
+        );
+        let _ = writeln!(
+            html,
+            "<table id=\"summary\">\n<caption>Every band: share of the area under the graph, \
+             peak and when it was first reached, mean, and the trend over the last quarter \
+             of the run</caption>\n<thead><tr><th>share</th><th>peak</th><th>at</th>\
+             <th>mean</th><th>trend</th><th class=\"name\">band</th></tr></thead>\n<tbody>"
+        );
+        for b in &s.bands {
+            let trend = match b.trend {
+                crate::export::summary::Trend::Growing => "growing",
+                crate::export::summary::Trend::Flat => "flat",
+                crate::export::summary::Trend::Shrinking => "shrinking",
+            };
+            let _ = writeln!(
+                html,
+                "<tr class=\"{trend}\"><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td>\
+                 <td>{trend}</td><td class=\"name\">{}</td></tr>",
+                b.share * 100.0,
+                value(b.peak),
+                time(b.peak_time),
+                value(b.mean),
+                escape(&b.name)
+            );
+        }
+        let _ = writeln!(
+            html,
+            "<tr class=\"total\"><td></td><td>{}</td><td>{}</td><td>{}</td><td></td>\
+             <td class=\"name\">total of {} bands</td></tr>\n</tbody>\n</table>",
+            value(s.total.peak),
+            time(s.total.peak_time),
+            value(s.total.mean),
+            s.band_count
+        );
+        let _ = write!(
+            html,
+            "<script type=\"application/json\" id=\"hpgraph-data\">{json}</script>\n\
+             <script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+        );
+        out.write_all(html.as_bytes())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn names_cannot_break_out_of_html() {
+        assert_eq!(
+            super::escape("<script>\"a\" & 'b'"),
+            "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;"
+        );
+    }
+}

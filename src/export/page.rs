@@ -1,0 +1,197 @@
+//! The numbers behind the interactive HTML page: the drawn bands' values at the times the
+//! page can show, marks, heap lines and the summary table. The HTML backend joins them to
+//! the scene (which says where the graph is and how each band is painted); this side
+//! never sees the scene, the backend never sees the profile.
+//!
+//! A page redraws its chart in the browser when a band is hidden or a time range zoomed,
+//! so it carries values, not only outlines. A long profile is thinned to [`MAX_TIMES`]
+//! sample times: the run is cut into equal time bins and each bin keeps the samples where
+//! the stack is highest and lowest, so no peak or dip of the total is lost and every
+//! value kept is a real sample's.
+
+use serde::Serialize;
+
+use super::summary::{Summary, summarise};
+use super::table::Table;
+use crate::profile::Profile;
+use crate::select::Selection;
+
+/// Profiles with more samples than this are thinned.
+pub const MAX_TIMES: usize = 4000;
+
+/// One band's values at the kept times.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageBand {
+    pub name: String,
+    #[serde(serialize_with = "numbers")]
+    pub values: Vec<f64>,
+}
+
+pub fn numbers<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = s.serialize_seq(Some(values.len()))?;
+    for v in values {
+        struct N(f64);
+        impl Serialize for N {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                super::json::number(&self.0, s)
+            }
+        }
+        seq.serialize_element(&N(*v))?;
+    }
+    seq.end()
+}
+
+/// A mark and its text.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageMark {
+    pub time: f64,
+    pub text: Option<String>,
+}
+
+/// What the page shows beside the picture.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageData {
+    pub job: String,
+    pub date: String,
+    pub sample_unit: String,
+    pub value_unit: String,
+    /// The number of samples in the profile (the page may keep fewer).
+    pub samples: usize,
+    pub times: Vec<f64>,
+    /// The drawn bands, bottom first, `OTHER` included (the backend writes them with
+    /// their paint).
+    #[serde(skip)]
+    pub bands: Vec<PageBand>,
+    pub marks: Vec<PageMark>,
+    /// Heap size and live bytes, when the profile has them and they are drawn.
+    pub heap_size: Vec<(f64, f64)>,
+    pub heap_live: Vec<(f64, f64)>,
+    /// Byte units in powers of 1024.
+    pub binary_units: bool,
+    /// The summary of every band of the (filtered) profile, shown as a table.
+    #[serde(skip)]
+    pub summary: Summary,
+}
+
+/// The sample indices a page keeps: all of them, or per time bin the lowest and highest
+/// total, in time order.
+fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
+    let n = times.len();
+    if n <= MAX_TIMES {
+        return (0..n).collect();
+    }
+    let bins = MAX_TIMES / 2;
+    let (first, span) = (times[0], times[n - 1] - times[0]);
+    let mut keep = Vec::with_capacity(MAX_TIMES + 2);
+    let mut i = 0;
+    for b in 0..bins {
+        let end = if b + 1 == bins {
+            n
+        } else {
+            let edge = first + span * (b + 1) as f64 / bins as f64;
+            i + times[i..].partition_point(|&t| t < edge)
+        };
+        if end > i {
+            let (mut lo, mut hi) = (i, i);
+            for k in i..end {
+                if totals[k] < totals[lo] {
+                    lo = k;
+                }
+                if totals[k] > totals[hi] {
+                    hi = k;
+                }
+            }
+            // The first and last samples always stay, so the page spans the whole run.
+            let mut picks = vec![lo, hi];
+            if b == 0 {
+                picks.push(0);
+            }
+            if b + 1 == bins {
+                picks.push(n - 1);
+            }
+            picks.sort_unstable();
+            picks.dedup();
+            keep.extend(picks);
+        }
+        i = end;
+    }
+    keep
+}
+
+/// The page's numbers for a profile and the bands drawn of it.
+pub fn data(
+    profile: &Profile,
+    selection: &Selection,
+    heap_lines: bool,
+    binary_units: bool,
+    top: Option<usize>,
+) -> PageData {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let drawn = Table::selected(profile, selection.clone());
+    let keep = kept(&profile.times, &drawn.totals());
+    let bands = (0..drawn.columns.len())
+        .map(|k| {
+            let all = drawn.column(k);
+            PageBand {
+                name: text(&drawn.columns[k].0),
+                values: keep.iter().map(|&i| all[i]).collect(),
+            }
+        })
+        .collect();
+    let (first, last) = (profile.times[0], profile.times[profile.samples() - 1]);
+    let line = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        if !heap_lines {
+            return Vec::new();
+        }
+        points
+            .iter()
+            .copied()
+            .filter(|(t, _)| (first..=last).contains(t))
+            .collect()
+    };
+    PageData {
+        job: text(&profile.job),
+        date: text(&profile.date),
+        sample_unit: text(&profile.sample_unit),
+        value_unit: text(&profile.value_unit),
+        samples: profile.samples(),
+        times: keep.iter().map(|&i| profile.times[i]).collect(),
+        bands,
+        marks: profile
+            .marks
+            .iter()
+            .enumerate()
+            .map(|(k, &time)| PageMark {
+                time,
+                text: profile.mark_texts.get(k).map(|t| text(t)),
+            })
+            .collect(),
+        heap_size: line(&profile.heap.size),
+        heap_live: line(&profile.heap.live),
+        binary_units,
+        summary: summarise(&Table::all(profile), top),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::kept;
+
+    #[test]
+    fn thinning_keeps_every_bins_extremes_and_both_ends() {
+        let n = 100_000;
+        let times: Vec<f64> = (0..n).map(|i| i as f64 * 0.01).collect();
+        let mut totals: Vec<f64> = (0..n).map(|i| (i % 7) as f64).collect();
+        totals[54_321] = 1e9;
+        totals[77_777] = -1.0;
+        let k = kept(&times, &totals);
+        assert!(k.len() <= super::MAX_TIMES + 2);
+        assert!(k.windows(2).all(|w| w[0] < w[1]));
+        for must in [0, 54_321, 77_777, n - 1] {
+            assert!(k.contains(&must), "{must}");
+        }
+        let few: Vec<f64> = (0..10).map(f64::from).collect();
+        assert_eq!(kept(&few, &few), (0..10).collect::<Vec<_>>());
+    }
+}
