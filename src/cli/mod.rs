@@ -36,6 +36,9 @@ Examples:
   hpgraph prog.eventlog -o prog-ev.hp   any profile as .hp text, for hp2ps and others
   hpgraph --style modern --palette okabe-ito --size 12cmx8cm prog.hp -o fig.pdf
   hpgraph prog.hp -o heap.png            1350 x 900 pixels; --dpi 300 for print
+  hpgraph --summary prog.hp              which band is the leak: peak, when, share, trend
+  hpgraph prog.hp -o heap.html           an interactive page: hover, hide bands, zoom
+  hpgraph --include 'Data\\.Map' --from 2 prog.hp -o maps.csv   some bands, from 2 s on
 
 hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
 -t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
@@ -53,8 +56,8 @@ pub struct Args {
     pub files: Vec<OsString>,
 
     /// Write the picture to FILE (- for standard output); its extension (.ps, .eps, .svg,
-    /// .pdf, .png, or .hp for the profile as .hp text) picks the format, and the .aux
-    /// goes beside it
+    /// .pdf, .png, .html; .hp, .csv or .json for the numbers) picks the format, and the
+    /// .aux goes beside it
     #[arg(short = 'o', long, value_name = "FILE")]
     pub output: Option<PathBuf>,
 
