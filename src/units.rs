@@ -17,19 +17,25 @@ pub const BINARY: [(f64, &str); 5] = [
 ];
 pub const PLAIN: [(f64, &str); 5] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")];
 
-/// `v` in the largest unit it reaches with three significant digits: `12.3 MB`,
-/// `512 B`, `1.20 GB`; `bytes` false gives `12.3k` for counts that are not bytes.
-pub fn human(v: f64, bytes: bool, binary: bool) -> String {
+/// The largest unit `v` reaches, and its name: B, kB, MB… (KiB, MiB… with `binary`;
+/// k, M, G for values that are not bytes).
+pub fn unit_for(v: f64, bytes: bool, binary: bool) -> (f64, &'static str) {
     let units = match (bytes, binary) {
         (true, true) => &BINARY,
         (true, false) => &DECIMAL,
         (false, _) => &PLAIN,
     };
-    let (unit, name) = units
+    units
         .iter()
         .copied()
         .find(|&(u, _)| v.abs() >= u)
-        .unwrap_or((1.0, units[units.len() - 1].1));
+        .unwrap_or((1.0, units[units.len() - 1].1))
+}
+
+/// `v` in the largest unit it reaches with three significant digits: `12.3 MB`,
+/// `512 B`, `1.20 GB`; `bytes` false gives `12.3k` for counts that are not bytes.
+pub fn human(v: f64, bytes: bool, binary: bool) -> String {
+    let (unit, name) = unit_for(v, bytes, binary);
     let x = v / unit;
     // Three significant digits, but a whole number of bytes has no decimals.
     let decimals = if (unit == 1.0 && x.fract() == 0.0) || x.abs() >= 99.95 {

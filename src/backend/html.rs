@@ -12,7 +12,6 @@ use serde::Serialize;
 
 use crate::export::page::PageData;
 use crate::scene::{Item, Scene};
-use crate::units::{human, seconds};
 
 const SCRIPT: &str = include_str!("html/page.js");
 const STYLE: &str = include_str!("html/page.css");
@@ -42,7 +41,7 @@ struct PlotBox {
 struct ScriptBand<'a> {
     name: &'a str,
     fill: String,
-    #[serde(serialize_with = "crate::export::page::numbers")]
+    #[serde(serialize_with = "crate::export::json::numbers")]
     values: &'a [f64],
 }
 
@@ -140,15 +139,8 @@ impl super::Backend for Html<'_> {
             .replace('<', "\\u003c");
 
         let s = &data.summary;
-        let bytes = s.value_unit == "bytes";
-        let value = |v: f64| human(v, bytes, data.binary_units);
-        let time = |t: f64| {
-            if s.sample_unit == "seconds" {
-                seconds(t)
-            } else {
-                format!("{t}")
-            }
-        };
+        let value = |v: f64| s.value_text(v, data.binary_units);
+        let time = |t: f64| s.time_text(t);
         let mut html = String::with_capacity(json.len() + 200_000);
         let title = escape(&data.job);
         let _ = write!(
@@ -194,11 +186,7 @@ impl super::Backend for Html<'_> {
              <th>mean</th><th>trend</th><th class=\"name\">band</th></tr></thead>\n<tbody>"
         );
         for b in &s.bands {
-            let trend = match b.trend {
-                crate::export::summary::Trend::Growing => "growing",
-                crate::export::summary::Trend::Flat => "flat",
-                crate::export::summary::Trend::Shrinking => "shrinking",
-            };
+            let trend = b.trend.word();
             let _ = writeln!(
                 html,
                 "<tr class=\"{trend}\"><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td>\

@@ -31,10 +31,9 @@ fn field(out: &mut dyn Write, field: &[u8]) -> io::Result<()> {
 /// A number as the shortest text that reads back as the same double; whole numbers
 /// without a fraction.
 pub fn number(v: f64) -> String {
-    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
+    match super::whole(v) {
+        Some(n) => n.to_string(),
+        None => format!("{v}"),
     }
 }
 

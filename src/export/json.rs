@@ -19,12 +19,15 @@ pub const VERSION: u32 = 1;
 /// Serialises a value as an integer when it is a whole number that a double holds
 /// exactly, else as a double.
 pub fn number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    let v = *v;
-    if v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0 {
-        s.serialize_i64(v as i64)
-    } else {
-        s.serialize_f64(v)
+    match super::whole(*v) {
+        Some(n) => s.serialize_i64(n),
+        None => s.serialize_f64(*v),
     }
+}
+
+/// A list of numbers, each as [`number`] writes it.
+pub fn numbers<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(values.iter().map(|&v| Number(v)))
 }
 
 struct Number(f64);
@@ -44,12 +47,7 @@ struct Values<'t, 'a>(&'t Table<'a>, usize);
 
 impl Serialize for Values<'_, '_> {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let values = self.0.column(self.1);
-        let mut seq = s.serialize_seq(Some(values.len()))?;
-        for v in values {
-            seq.serialize_element(&Number(v))?;
-        }
-        seq.end()
+        numbers(&self.0.column(self.1), s)
     }
 }
 
@@ -140,9 +138,4 @@ pub fn write(table: &Table, out: &mut dyn Write) -> io::Result<()> {
     Document(table).serialize(&mut ser)?;
     out.write_all(b"\n")?;
     out.flush()
-}
-
-/// The same document as a string, for the live view and the HTML page.
-pub fn to_string(table: &Table) -> String {
-    serde_json::to_string(&Document(table)).expect("the document has only strings and numbers")
 }

@@ -13,6 +13,12 @@ use std::io::{self, Write};
 
 pub use table::Table;
 
+/// `v` as an integer when it is a whole number a double holds exactly: byte counts are
+/// written without a fraction (`1234`, not `1234.0`) in every data format.
+pub fn whole(v: f64) -> Option<i64> {
+    (v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0).then_some(v as i64)
+}
+
 /// The data formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Export {

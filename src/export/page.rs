@@ -23,23 +23,8 @@ pub const MAX_TIMES: usize = 4000;
 #[derive(Debug, Clone, Serialize)]
 pub struct PageBand {
     pub name: String,
-    #[serde(serialize_with = "numbers")]
+    #[serde(serialize_with = "super::json::numbers")]
     pub values: Vec<f64>,
-}
-
-pub fn numbers<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeSeq;
-    let mut seq = s.serialize_seq(Some(values.len()))?;
-    for v in values {
-        struct N(f64);
-        impl Serialize for N {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                super::json::number(&self.0, s)
-            }
-        }
-        seq.serialize_element(&N(*v))?;
-    }
-    seq.end()
 }
 
 /// A mark and its text.

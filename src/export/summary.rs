@@ -37,7 +37,7 @@ pub enum Trend {
 }
 
 impl Trend {
-    fn word(self) -> &'static str {
+    pub fn word(self) -> &'static str {
         match self {
             Trend::Growing => "growing",
             Trend::Flat => "flat",
@@ -201,6 +201,22 @@ pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
     }
 }
 
+impl Summary {
+    /// A value as people read it: `12.3 MB` for bytes (`12.3 MiB` with `binary`).
+    pub fn value_text(&self, v: f64, binary: bool) -> String {
+        human(v, self.value_unit == "bytes", binary)
+    }
+
+    /// A sample time as people read it: `2.50 s` when the unit is seconds.
+    pub fn time_text(&self, t: f64) -> String {
+        if self.sample_unit == "seconds" {
+            seconds(t)
+        } else {
+            format!("{t}")
+        }
+    }
+}
+
 /// How the table is printed.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TextOptions {
@@ -212,15 +228,8 @@ pub struct TextOptions {
 
 /// The summary as an aligned table: numbers right-aligned, the full name last.
 pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Result<()> {
-    let bytes = s.value_unit == "bytes";
-    let value = |v: f64| human(v, bytes, opts.binary);
-    let time = |t: f64| {
-        if s.sample_unit == "seconds" {
-            seconds(t)
-        } else {
-            format!("{t}")
-        }
-    };
+    let value = |v: f64| s.value_text(v, opts.binary);
+    let time = |t: f64| s.time_text(t);
     let header = ["share", "peak", "at", "mean", "trend", "band"];
     let mut rows: Vec<[String; 6]> = s
         .bands

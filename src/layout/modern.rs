@@ -3,7 +3,7 @@
 
 use super::text::string_size;
 use super::ticks::round_125;
-use crate::units::{BINARY, DECIMAL, PLAIN};
+use crate::units::unit_for;
 
 /// Ticks from `first` to `last` (the x axis: sample times), about `target` of them, at
 /// multiples of a 1-2-5 step, each labelled with the fewest decimals that tell the step
@@ -42,16 +42,7 @@ fn decimals(step: f64) -> usize {
 /// values are not bytes), the step a 1-2-5 multiple of it, the labels with just enough
 /// decimals: `0 MB 2.5 MB 5 MB` is never written `0M 2M 5M`.
 pub fn value_ticks(top: f64, target: f64, bytes: bool, binary: bool) -> Vec<(f64, String)> {
-    let units = match (bytes, binary) {
-        (true, true) => &BINARY,
-        (true, false) => &DECIMAL,
-        (false, _) => &PLAIN,
-    };
-    let (unit, name) = units
-        .iter()
-        .copied()
-        .find(|&(u, _)| top >= u)
-        .unwrap_or((1.0, units[units.len() - 1].1));
+    let (unit, name) = unit_for(top, bytes, binary);
     let Some(step) = round_125(top / unit / target) else {
         return Vec::new();
     };
