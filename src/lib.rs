@@ -11,7 +11,8 @@
 //! * [`select`] picks and orders the bands (trace threshold, deviation or name order,
 //!   `.aux` reuse, band limit with `OTHER`) and computes ranges and area.
 //! * [`layout`] places everything on the page as a backend-neutral [`scene::Scene`].
-//! * [`backend`] turns a scene into a document; [`sink`] writes it atomically.
+//! * [`backend`] turns a scene into a document; [`sink`] writes it atomically, or
+//!   [`serve`] shows it to browsers as it changes (`--serve`).
 //!
 //! ```
 //! let hp = b"JOB \"demo\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
@@ -33,6 +34,7 @@ pub mod layout;
 pub mod profile;
 pub mod scene;
 pub mod select;
+pub mod serve;
 pub mod sink;
 pub mod units;
 

@@ -16,9 +16,18 @@ use crate::scene::{Item, Scene};
 const SCRIPT: &str = include_str!("html/page.js");
 const STYLE: &str = include_str!("html/page.css");
 
+/// The page's content security policy: nothing from elsewhere, no request at all.
+const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; \
+                      script-src 'unsafe-inline'; img-src data:";
+/// The same for the live page, which also asks its own server for updates.
+pub const LIVE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; \
+                               script-src 'unsafe-inline'; img-src data:; connect-src 'self'";
+
 /// HTML output: the scene plus the numbers the page shows.
 pub struct Html<'a> {
     pub data: &'a PageData,
+    /// The page of `--serve`: it follows its server's event stream and updates itself.
+    pub live: bool,
 }
 
 /// Where the graph is, in the SVG's coordinates (y down), and what its axes span.
@@ -142,17 +151,10 @@ impl super::Backend for Html<'_> {
         let value = |v: f64| s.value_text(v, data.binary_units);
         let time = |t: f64| s.time_text(t);
         let mut html = String::with_capacity(json.len() + 200_000);
-        let title = escape(&data.job);
-        let _ = write!(
+        head(&mut html, &data.job, self.live);
+        let _ = writeln!(
             html,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
-             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
-             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
-             style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n\
-             <meta name=\"generator\" content=\"hpgraph {version}\">\n\
-             <title>{title} — heap profile</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n\
-             <h1>{title}</h1>\n<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>\n",
-            version = env!("CARGO_PKG_VERSION"),
+            "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
             date = escape(&data.date),
             samples = data.samples,
             peak = value(s.total.peak),
@@ -172,12 +174,7 @@ impl super::Backend for Html<'_> {
             );
         }
         html.push_str("</ul>\n</div>\n");
-        html.push_str(
-            "<p class=\"help\">Hover over the chart for values · click a key entry to hide \
-             or show its band · drag across the chart to zoom, double-click to see it all \
-             <span id=\"zoom-note\" hidden>· <button id=\"reset\" type=\"button\">show the \
-             whole run</button></span></p>\n",
-        );
+        html.push_str(HELP);
         let _ = writeln!(
             html,
             "<table id=\"summary\">\n<caption>Every band: share of the area under the graph, \
@@ -207,13 +204,62 @@ impl super::Backend for Html<'_> {
             value(s.total.mean),
             s.band_count
         );
-        let _ = write!(
-            html,
-            "<script type=\"application/json\" id=\"hpgraph-data\">{json}</script>\n\
-             <script>\n{SCRIPT}</script>\n</body>\n</html>\n"
-        );
+        tail(&mut html, &json);
         out.write_all(html.as_bytes())
     }
+}
+
+const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a key entry to \
+    hide or show its band · drag across the chart to zoom, double-click to see it all \
+    <span id=\"zoom-note\" hidden>· <button id=\"reset\" type=\"button\">show the whole \
+    run</button></span></p>\n";
+
+/// Everything up to the page's heading; a live page also gets the line that tells the
+/// program's state.
+fn head(html: &mut String, job: &str, live: bool) {
+    let title = escape(job);
+    let _ = write!(
+        html,
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+         <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n\
+         <meta name=\"generator\" content=\"hpgraph {version}\">\n\
+         <title>{title} — heap profile</title>\n<style>\n{STYLE}</style>\n</head>\n{body}\n\
+         <h1>{title}</h1>\n",
+        policy = if live { LIVE_POLICY } else { POLICY },
+        version = env!("CARGO_PKG_VERSION"),
+        body = if live {
+            "<body data-live>\n<p id=\"live-status\" role=\"status\" data-status=\"waiting\">\
+             connecting to hpgraph…</p>"
+        } else {
+            "<body>"
+        },
+    );
+}
+
+/// The page's data and script, and its end.
+fn tail(html: &mut String, json: &str) {
+    let _ = write!(
+        html,
+        "<script type=\"application/json\" id=\"hpgraph-data\">{json}</script>\n\
+         <script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+    );
+}
+
+/// The live page before the program has written a complete sample: the page's frame,
+/// without a chart; the script fills it in when the first profile arrives.
+pub fn waiting_page(what: &str, out: &mut dyn Write) -> io::Result<()> {
+    let mut html = String::new();
+    head(&mut html, what, true);
+    html.push_str(
+        "<p class=\"about\">no complete sample yet</p>\n<div class=\"figure\">\n\
+         <div id=\"chart\">\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n\
+         <ul id=\"key\" aria-label=\"Bands: click to hide or show\"></ul>\n</div>\n",
+    );
+    html.push_str(HELP);
+    html.push_str("<table id=\"summary\"></table>\n");
+    tail(&mut html, "null");
+    out.write_all(html.as_bytes())
 }
 
 #[cfg(test)]

@@ -31,7 +31,7 @@ pub struct BadOption {
 /// Rewrites hp2ps-style short options into long ones.
 pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsString>, BadOption> {
     let mut out = Vec::new();
-    let mut args = args.into_iter();
+    let mut args = args.into_iter().peekable();
     while let Some(arg) = args.next() {
         let Some(s) = arg.to_str().map(str::to_owned) else {
             out.push(arg);
@@ -42,6 +42,19 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
             out.push(arg);
             out.extend(args.by_ref());
             break;
+        }
+        if s == "--serve" {
+            // The address is optional: `--serve 8080` and `--serve prog.hp` both read as
+            // meant. clap takes an optional value only after `=`.
+            match args.next_if(|next| next.to_str().is_some_and(looks_like_address)) {
+                Some(addr) => {
+                    let mut joined = OsString::from("--serve=");
+                    joined.push(&addr);
+                    out.push(joined);
+                }
+                None => out.push(arg),
+            }
+            continue;
         }
         if s.starts_with("--") {
             let takes_value = TAKES_VALUE.contains(&s);
@@ -69,6 +82,14 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
         }
     }
     Ok(out)
+}
+
+/// `PORT`, `HOST:PORT` or `[IPv6]:PORT`: not a file name a profile would have.
+fn looks_like_address(s: &str) -> bool {
+    let port = |p: &str| !p.is_empty() && p.len() <= 5 && p.bytes().all(|b| b.is_ascii_digit());
+    port(s)
+        || s.rsplit_once(':')
+            .is_some_and(|(host, p)| !host.is_empty() && port(p))
 }
 
 fn letters(s: &str, out: &mut Vec<OsString>) -> Result<(), BadOption> {
@@ -218,6 +239,19 @@ mod tests {
         assert_eq!(norm(&["-t3.5abc"]), ["--threshold=3.5"]);
         assert_eq!(norm(&["-e8in"]), ["--eps=8in"]);
         assert_eq!(norm(&["-e120mm"]), ["--eps=120mm"]);
+    }
+
+    #[test]
+    fn serve_takes_an_address_only_when_one_follows() {
+        assert_eq!(norm(&["--serve", "8080", "p.hp"]), ["--serve=8080", "p.hp"]);
+        assert_eq!(
+            norm(&["--serve", "127.0.0.1:0", "p.hp"]),
+            ["--serve=127.0.0.1:0", "p.hp"]
+        );
+        assert_eq!(norm(&["--serve", "[::1]:80"]), ["--serve=[::1]:80"]);
+        assert_eq!(norm(&["--serve", "p.hp"]), ["--serve", "p.hp"]);
+        assert_eq!(norm(&["--serve", "-c", "p"]), ["--serve", "--colour", "p"]);
+        assert_eq!(norm(&["p.hp", "--serve"]), ["p.hp", "--serve"]);
     }
 
     #[test]

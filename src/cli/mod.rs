@@ -2,27 +2,24 @@
 
 pub mod argv;
 pub mod naming;
+mod run;
 pub mod watch;
 
 use std::ffi::OsString;
-use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use anyhow::Context;
 use clap::{CommandFactory, Parser, ValueEnum, error::ErrorKind};
 
-use crate::auxfile::{self, Aux};
-use crate::backend::{Backend, Format, html::Html, pdf::Pdf, png::Png, ps::PostScript, svg::Svg};
-use crate::error::Error;
-use crate::export::{Export, ExportOptions, SummaryStyle, Table};
-use crate::input::{self, Parsed};
+use crate::backend::Format;
+use crate::export::{Export, ExportOptions, SummaryStyle};
+use crate::input;
 use crate::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use crate::scene::{Media, Orientation};
 use crate::select::{NameOrder, SelectOptions};
-use crate::sink;
 use naming::{Input, Output, Plan};
+use run::{read_profile, render_one};
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -231,6 +228,14 @@ pub struct Args {
     /// With --watch: no status line per picture
     #[arg(short = 'q', long, help_heading = "Live view")]
     pub quiet: bool,
+
+    /// Show the profile in a browser as the program writes it (implies --watch): serves
+    /// an interactive page at http://ADDR:PORT/ that updates itself [default:
+    /// 127.0.0.1, a free port]. Only this machine can connect unless ADDR says otherwise
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "127.0.0.1:0", value_parser = crate::serve::parse_addr,
+          help_heading = "Live view")]
+    pub serve: Option<std::net::SocketAddr>,
 }
 
 fn style(text: &str) -> Result<crate::layout::Style, String> {
@@ -460,8 +465,10 @@ impl Args {
             _ => 20,
         };
         let band_limit = self.max_bands.unwrap_or(20.min(fitting));
-        // An HTML page's picture is always coloured.
+        // An HTML page's picture is always coloured; a live one's colours follow the
+        // names, so that they stay put while the bands' order changes.
         let colour = self.colour || html;
+        let stable_colours = self.stable_colours || (html && self.serve.is_some());
         let key = if html || self.key.as_deref() == Some("none") {
             KeyPlacement::None
         } else if self.key.as_deref() == Some("below") {
@@ -506,7 +513,7 @@ impl Args {
             } else {
                 crate::layout::paint::Palette::Hp2ps
             }),
-            stable_colours: self.stable_colours,
+            stable_colours,
             size,
             style,
             binary_units: self.binary_units,
@@ -603,7 +610,7 @@ pub fn main() -> ExitCode {
                 .exit();
         }
     }
-    if args.watch {
+    if args.watch || args.serve.is_some() {
         let [plan] = &plans[..] else {
             Args::command()
                 .error(ErrorKind::ArgumentConflict, "--watch follows one file")
@@ -617,7 +624,7 @@ pub fn main() -> ExitCode {
                 )
                 .exit();
         }
-        if plan.output == Output::Stdout {
+        if plan.output == Output::Stdout && (args.serve.is_none() || args.output.is_some()) {
             Args::command()
                 .error(
                     ErrorKind::ArgumentConflict,
@@ -668,24 +675,6 @@ fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
     Args::parse_from(std::iter::once(OsString::from("hpgraph")).chain(normalised))
 }
 
-/// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks).
-pub(crate) struct Timings(pub(crate) Option<std::time::Instant>);
-
-impl Timings {
-    fn start() -> Self {
-        Timings(std::env::var_os("HPGRAPH_TIMINGS").map(|_| std::time::Instant::now()))
-    }
-    fn lap(&mut self, stage: &str) {
-        if let Some(t) = &mut self.0 {
-            eprintln!(
-                "hpgraph: {stage}: {:.1} ms",
-                t.elapsed().as_secs_f64() * 1e3
-            );
-            *t = std::time::Instant::now();
-        }
-    }
-}
-
 /// `--same-scale`: the largest x and y ranges of all the inputs (as each would be drawn)
 /// become every picture's least ranges. An input that cannot be read is left to the
 /// rendering, which reports it.
@@ -702,171 +691,6 @@ fn same_scale(mut args: Args, format: OutputKind, plans: &[Plan]) -> Args {
     args.x_max = Some(x);
     args.y_max = Some(y);
     args
-}
-
-fn render_one(args: &Args, format: OutputKind, plan: &Plan) -> anyhow::Result<()> {
-    let name = plan.input.display();
-    let mut timings = Timings::start();
-    let parsed = read_profile(&plan.input, args.read_options(format))?;
-    timings.lap("parse");
-    for w in &parsed.warnings {
-        print_warning(&name, w);
-    }
-    draw(args, format, plan, parsed.profile, &mut timings)?;
-    Ok(())
-}
-
-/// Prints a parser warning as `hpgraph: warning: FILE:LINE: what`.
-pub(crate) fn print_warning(name: &str, w: &input::Warning) {
-    match w.line {
-        Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
-        None => eprintln!("hpgraph: warning: {name}: {w}"),
-    }
-}
-
-/// What one rendering drew.
-pub(crate) struct Drawn {
-    pub samples: usize,
-    pub bands: usize,
-}
-
-/// Selects, lays out and writes a profile: the picture, then the .aux file.
-fn draw(
-    args: &Args,
-    format: OutputKind,
-    plan: &Plan,
-    profile: crate::profile::Profile,
-    timings: &mut Timings,
-) -> anyhow::Result<Drawn> {
-    let name = plan.input.display();
-    let profile = args
-        .filter()
-        .apply(profile)
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    let samples = profile.samples();
-    let format = match format {
-        OutputKind::Picture(f) => f,
-        OutputKind::Data(export) => {
-            // Every band, unless -m or -t ask for a selection (OTHER included).
-            let table = if args.max_bands.is_some() || args.threshold.is_some() {
-                let (select_opts, _) = args.options(OutputKind::Data(export));
-                let selection = crate::select::select(&profile, None, &select_opts);
-                Table::selected(&profile, selection)
-            } else {
-                Table::all(&profile)
-            };
-            write_output(plan, |w| export.write(&table, args.export_options(), w))?;
-            timings.lap("write");
-            return Ok(Drawn {
-                samples,
-                bands: table.columns.len(),
-            });
-        }
-    };
-    let aux = match (&plan.aux, args.reuse_aux) {
-        (Some(path), true) => Some(read_aux(path)?),
-        _ => None,
-    };
-    if args.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty() {
-        eprintln!(
-            "hpgraph: warning: {name}: --heap-lines: no heap size or live bytes in this \
-             profile (an eventlog has them, a .hp file does not)"
-        );
-    }
-    let (select_opts, layout_opts) = args.options(OutputKind::Picture(format));
-    let selection = crate::select::select(&profile, aux.as_ref(), &select_opts);
-    // The HTML page carries the numbers behind its picture; they are taken before the
-    // layout consumes the profile.
-    let page = (format == Format::Html).then(|| {
-        crate::export::page::data(
-            &profile,
-            &selection,
-            args.heap_lines,
-            args.binary_units,
-            args.top,
-        )
-    });
-    let mut scene = crate::layout::layout(profile, &selection, &layout_opts);
-    if !format.keeps_every_point() && !args.exact {
-        crate::layout::reduce::reduce(&mut scene, crate::layout::reduce::COLUMN);
-    }
-    timings.lap("select and layout");
-    let repairs = match format {
-        Format::Ps | Format::Eps => crate::backend::ps::repairs(&scene),
-        _ => Vec::new(),
-    };
-    for r in repairs {
-        eprintln!(
-            "hpgraph: warning: {name}: {} `{}` would be broken PostScript as hp2ps writes it; {}",
-            r.what,
-            crate::input::hp::shown(&r.text),
-            r.how
-        );
-    }
-    let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
-    let backend: Box<dyn Backend + '_> = match format {
-        Format::Ps | Format::Eps => Box::new(PostScript {
-            creator: &creator,
-            encapsulated: format == Format::Eps,
-        }),
-        Format::Svg => Box::new(Svg),
-        Format::Pdf => Box::new(Pdf { compress: true }),
-        Format::Png => Box::new(Png { dpi: args.dpi }),
-        Format::Html => Box::new(Html {
-            data: page.as_ref().expect("made for HTML above"),
-        }),
-    };
-    write_output(plan, |w| backend.write(&scene, w))?;
-    timings.lap("write");
-    if let Some(path) = &plan.aux {
-        sink::write_file(path, |w| auxfile::write(&selection, w))
-            .with_context(|| format!("{}: cannot write the .aux file", path.display()))?;
-    }
-    Ok(Drawn {
-        samples,
-        bands: selection.bands.len(),
-    })
-}
-
-/// Writes the output of `plan` atomically (or to standard output).
-fn write_output(
-    plan: &Plan,
-    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
-) -> Result<(), Error> {
-    match &plan.output {
-        Output::Stdout => sink::write_stdout(write).map_err(|source| Error::Write {
-            path: "stdout".into(),
-            source,
-        }),
-        Output::File(path) => sink::write_file(path, write).map_err(|source| Error::Write {
-            path: path.display().to_string(),
-            source,
-        }),
-    }
-}
-
-fn read_profile(input: &Input, options: input::Options) -> Result<Parsed, Error> {
-    let path = input.display();
-    let result = match input {
-        Input::Stdin => input::read(std::io::stdin().lock(), options),
-        Input::File(p) => {
-            let file = File::open(p).map_err(|source| Error::Read {
-                path: path.clone(),
-                source,
-            })?;
-            input::read_file(&file, options)
-        }
-    };
-    result.map_err(|error| Error::Parse { path, error })
-}
-
-fn read_aux(path: &std::path::Path) -> Result<Aux, Error> {
-    let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| Error::AuxRead {
-        path: shown.clone(),
-        source,
-    })?;
-    auxfile::parse(&bytes).map_err(|error| Error::Aux { path: shown, error })
 }
 
 #[cfg(test)]

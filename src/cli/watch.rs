@@ -8,6 +8,10 @@
 //! The file being replaced (a new inode: the program was run again) or shrinking starts
 //! the reading over; a missing file is waited for. inotify (through `notify`) wakes the
 //! loop as soon as the file changes; a poll every interval is the fallback.
+//!
+//! With `--serve` each rendering is the live HTML page and the profile's JSON, handed to
+//! the [server](crate::serve) (and the file of `-o`, when given, is written as well); the
+//! server is also told when the program is waited for or has started again.
 
 use std::fs::File;
 use std::io::{Read, Seek, SeekFrom};
@@ -19,8 +23,12 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::naming::{Input, Plan};
-use super::{Args, OutputKind, Timings, draw, print_warning};
+use super::run::{Timings, draw, prepare, print_warning};
+use super::{Args, OutputKind};
+use crate::backend::Format;
+use crate::export::Export;
 use crate::input::{Reader, Warning};
+use crate::serve::{Server, Status};
 
 /// How often the stop flag is looked at while waiting.
 const TICK: Duration = Duration::from_millis(50);
@@ -117,6 +125,15 @@ pub fn watch(
     }
     let (wake, woken) = mpsc::channel::<()>();
     let _watcher = notify_on_change(path, wake);
+    let server = args.serve.map(|addr| serve(addr, &name)).transpose()?;
+    // With --serve, a file only when -o asks for one.
+    let to_file = server.is_none() || args.output.is_some();
+    // A live page's JSON keeps the marks, whatever the picture draws.
+    let read_options = if server.is_some() {
+        args.read_options(OutputKind::Data(Export::Json))
+    } else {
+        args.read_options(format)
+    };
 
     let mut tail: Option<Tail> = None;
     let mut changed = false;
@@ -126,6 +143,7 @@ pub fn watch(
     let mut drawn: Option<(usize, usize)> = None;
     let mut printed: Vec<Warning> = Vec::new();
     let mut said_waiting = false;
+    let mut read_before = false;
     let mut children: Vec<Child> = Vec::new();
     while !stop.load(Ordering::Relaxed) {
         match std::fs::metadata(path) {
@@ -134,6 +152,9 @@ pub fn watch(
                     eprintln!("hpgraph: waiting for {name}");
                 }
                 said_waiting = true;
+                if let Some(server) = &server {
+                    server.set_status(Status::Waiting);
+                }
                 tail = None;
             }
             Ok(meta) => {
@@ -147,7 +168,13 @@ pub fn watch(
                     if tail.is_some() && !args.quiet {
                         eprintln!("hpgraph: {name} was replaced or cut short: reading it again");
                     }
-                    tail = Some(Tail::new(id, args.read_options(format)));
+                    if let Some(server) = &server
+                        && read_before
+                    {
+                        server.set_status(Status::Restarted);
+                    }
+                    read_before = true;
+                    tail = Some(Tail::new(id, read_options));
                     printed.clear();
                     drawn = None;
                     changed = true;
@@ -166,7 +193,11 @@ pub fn watch(
             {
                 last_render = Some(Instant::now());
                 drawn = Some(t.parser.progress());
-                render(args, format, plan, t, &name, &mut printed, &mut children);
+                let out = Out {
+                    file: to_file.then_some((format, plan)),
+                    server: server.as_ref(),
+                };
+                render(args, out, t, &name, &mut printed, &mut children);
             }
         }
         children.retain_mut(|c| matches!(c.try_wait(), Ok(None)));
@@ -176,16 +207,42 @@ pub fn watch(
         let _ = woken.recv_timeout(until_due.clamp(Duration::from_millis(1), TICK));
         while woken.try_recv().is_ok() {}
     }
+    if let Some(server) = server {
+        server.stop();
+    }
     for mut c in children {
         let _ = c.wait();
     }
     Ok(())
 }
 
+/// Starts the live view's server and says where it is.
+fn serve(addr: std::net::SocketAddr, name: &str) -> anyhow::Result<Server> {
+    let mut waiting = Vec::new();
+    crate::backend::html::waiting_page(name, &mut waiting)?;
+    let server =
+        Server::start(addr, waiting).map_err(|e| anyhow::anyhow!("cannot serve on {addr}: {e}"))?;
+    let addr = server.addr();
+    if !crate::serve::is_loopback(&addr) {
+        eprintln!(
+            "hpgraph: warning: serving on {addr}, which is not a loopback address: anyone \
+             who can reach this machine on port {} can read the profile",
+            addr.port()
+        );
+    }
+    eprintln!("hpgraph: serving http://{addr}/");
+    Ok(server)
+}
+
+/// Where a watch's pictures go: the file of the plan, the live server, or both.
+struct Out<'a> {
+    file: Option<(OutputKind, &'a Plan)>,
+    server: Option<&'a Server>,
+}
+
 fn render(
     args: &Args,
-    format: OutputKind,
-    plan: &Plan,
+    out: Out,
     tail: &Tail,
     name: &str,
     printed: &mut Vec<Warning>,
@@ -206,8 +263,16 @@ fn render(
         }
     }
     let start = Instant::now();
-    match draw(args, format, plan, parsed.profile, &mut Timings(None)) {
-        Ok(drawn) => {
+    let mut result = Ok(None);
+    if let Some(server) = out.server {
+        result = publish(args, server, name, parsed.profile.clone()).map(Some);
+    }
+    if let (Ok(_), Some((format, plan))) = (&result, out.file) {
+        result = draw(args, format, plan, parsed.profile, &mut Timings(None)).map(Some);
+    }
+    match result {
+        Ok(None) => {}
+        Ok(Some(drawn)) => {
             if !args.quiet {
                 let plural =
                     |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
@@ -228,6 +293,27 @@ fn render(
         }
         Err(e) => eprintln!("hpgraph: {e:#}"),
     }
+}
+
+/// Makes the live page and the profile's JSON and hands them to the server.
+fn publish(
+    args: &Args,
+    server: &Server,
+    name: &str,
+    profile: crate::profile::Profile,
+) -> anyhow::Result<super::run::Drawn> {
+    let data = prepare(
+        args,
+        OutputKind::Data(Export::Json),
+        name,
+        profile.clone(),
+        None,
+    )?
+    .bytes(args, false)?;
+    let page = prepare(args, OutputKind::Picture(Format::Html), name, profile, None)?;
+    let drawn = page.drawn();
+    server.publish(page.bytes(args, true)?, data, drawn.samples);
+    Ok(drawn)
 }
 
 /// Wakes the loop when anything changes in the file's folder (the file itself may not

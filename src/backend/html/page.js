@@ -1,26 +1,28 @@
 // hpgraph's interactive page: hover for values, click a key entry to hide its band, drag
 // to zoom, double-click to reset. Everything it needs is in the page: the numbers in the
-// JSON block #hpgraph-data, the chart as inline SVG. No library, no request.
+// JSON block #hpgraph-data, the chart as inline SVG. No library; a file makes no request.
+// The page of `hpgraph --serve` (body[data-live]) also follows its server's event stream
+// and, when the profile changes, fetches the new page and swaps its parts in, keeping the
+// hidden bands, the zoom and the tooltip.
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
-  var D = JSON.parse(document.getElementById("hpgraph-data").textContent);
-  var svg = document.querySelector("#chart svg");
   var box = document.getElementById("chart");
+  var D = null, svg = null, page = null, P = null;
+  var left = 0, top = 0, width = 1, height = 1, bottom = 1;
   var tip = document.getElementById("tooltip");
-  var page = svg.querySelectorAll(":scope > g")[D.plot.page];
   var hidden = new Set();
   var view = null; // [from, to] while zoomed
   var layer = null;
   var drag = null;
   var geometry = null; // what the last drawing used: times shown, stacks, scale
+  var pointer = null; // where the pointer last was over the chart, to refresh the tooltip
 
   // ---- numbers as people read them (src/units.rs) ----
   var DECIMAL = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"], [1, "B"]];
   var BINARY = [[1099511627776, "TiB"], [1073741824, "GiB"], [1048576, "MiB"], [1024, "KiB"], [1, "B"]];
   var PLAIN = [[1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"], [1, ""]];
-  var bytes = D.value_unit === "bytes";
-  var units = bytes ? (D.binary_units ? BINARY : DECIMAL) : PLAIN;
+  var bytes = false, units = PLAIN;
   function unitFor(v) {
     for (var i = 0; i < units.length; i++) if (Math.abs(v) >= units[i][0]) return units[i];
     return units[units.length - 1];
@@ -77,8 +79,6 @@
     if (parent) parent.appendChild(e);
     return e;
   }
-  var P = D.plot;
-  var left = P.x, top = P.y, width = P.w, height = P.h, bottom = P.y + P.h;
   function fullRange() { return [P.t0, P.t0 + P.xr]; }
 
   function visibleBands() {
@@ -88,6 +88,7 @@
   }
 
   function draw() {
+    if (!D) return;
     if (!layer) {
       // The script draws from now on: the picture the file carries steps aside.
       svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line").forEach(function (e) { e.remove(); });
@@ -224,7 +225,7 @@
 
   // ---- the pointer ----
   function svgPoint(ev) {
-    var m = svg.getScreenCTM();
+    var m = svg && svg.getScreenCTM();
     if (!m) return null;
     var p = svg.createSVGPoint();
     p.x = ev.clientX; p.y = ev.clientY;
@@ -248,9 +249,11 @@
   function esc(s) {
     return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
-  svg.addEventListener("mousemove", function (ev) {
+  function move(ev) {
+    if (!D) return;
     var p = svgPoint(ev);
     if (!p) return;
+    pointer = { clientX: ev.clientX, clientY: ev.clientY };
     if (drag) {
       drag.x1 = Math.max(left, Math.min(left + width, p.x));
       drag.rect.setAttribute("x", Math.min(drag.x0, drag.x1));
@@ -276,9 +279,11 @@
     var value = band.values[i], share = all > 0 ? (100 * value / all).toFixed(1) + "%" : "0%";
     showTip(ev, "<b>" + esc(name) + "</b><br>" + esc(human(value)) + " (" + share + " of the shown heap) at " + time,
       { band: name, time: D.times[i], value: value });
-  });
-  svg.addEventListener("mouseleave", function () { tip.hidden = true; });
-  svg.addEventListener("mousedown", function (ev) {
+  }
+  box.addEventListener("mousemove", move);
+  box.addEventListener("mouseleave", function () { tip.hidden = true; pointer = null; });
+  box.addEventListener("mousedown", function (ev) {
+    if (!D) return;
     var p = svgPoint(ev);
     if (!p || p.x < left || p.x > left + width || p.y < top || p.y > bottom || ev.button !== 0) return;
     ev.preventDefault();
@@ -294,7 +299,7 @@
     view = [t(Math.min(d.x0, d.x1)), t(Math.max(d.x0, d.x1))];
     draw();
   });
-  svg.addEventListener("dblclick", function () { view = null; draw(); });
+  box.addEventListener("dblclick", function () { view = null; draw(); });
 
   // ---- the key ----
   function toggle(entry) {
@@ -304,15 +309,108 @@
     entry.setAttribute("aria-pressed", hidden.has(name) ? "false" : "true");
     draw();
   }
-  document.querySelectorAll("#key [data-band]").forEach(function (entry) {
-    entry.addEventListener("click", function () { toggle(entry); });
-    entry.addEventListener("keydown", function (ev) {
-      if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(entry); }
-    });
+  var key = document.getElementById("key");
+  key.addEventListener("click", function (ev) {
+    var entry = ev.target.closest("[data-band]");
+    if (entry) toggle(entry);
+  });
+  key.addEventListener("keydown", function (ev) {
+    var entry = ev.target.closest("[data-band]");
+    if (entry && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); toggle(entry); }
   });
   document.getElementById("reset").addEventListener("click", function () { view = null; draw(); });
 
-  draw();
-  // For scripts and tests: the numbers the page draws.
-  window.hpgraph = { data: function () { return D; } };
+  // Takes up the page's data and chart (at load, and after each live update).
+  function install() {
+    D = JSON.parse(document.getElementById("hpgraph-data").textContent);
+    svg = box.querySelector("svg");
+    layer = null;
+    geometry = null;
+    if (!D || !svg) { D = null; return; }
+    page = svg.querySelectorAll(":scope > g")[D.plot.page];
+    P = D.plot;
+    left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
+    bytes = D.value_unit === "bytes";
+    units = bytes ? (D.binary_units ? BINARY : DECIMAL) : PLAIN;
+    key.querySelectorAll("[data-band]").forEach(function (entry) {
+      var off = hidden.has(entry.getAttribute("data-band"));
+      entry.classList.toggle("off", off);
+      entry.setAttribute("aria-pressed", off ? "false" : "true");
+    });
+    // A zoom outside the run (a new run started) is forgotten.
+    if (view) {
+      var f = fullRange();
+      if (view[1] <= f[0] || view[0] >= f[1]) view = null;
+    }
+    draw();
+  }
+  install();
+
+  // ---- live: follow the server ----
+  var updates = 0;
+  if (document.body.hasAttribute("data-live")) follow();
+  function follow() {
+    var status = document.getElementById("live-status");
+    var shown = null; // the server and version the page shows
+    var busy = false, again = null;
+    function say(state, text) {
+      status.setAttribute("data-status", state);
+      status.textContent = text;
+    }
+    function clock() { return new Date().toLocaleTimeString(); }
+    function swap(doc) {
+      ["h1", ".about", "#summary", "#hpgraph-data"].forEach(function (sel) {
+        var mine = document.querySelector(sel), theirs = doc.querySelector(sel);
+        if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
+      });
+      var chart = doc.querySelector("#chart svg"), old = box.querySelector("svg");
+      if (chart) {
+        chart = document.adoptNode(chart);
+        if (old) old.replaceWith(chart); else box.insertBefore(chart, box.firstChild);
+      }
+      key.innerHTML = doc.getElementById("key").innerHTML;
+      install();
+      if (pointer && !tip.hidden) {
+        move({ clientX: pointer.clientX, clientY: pointer.clientY,
+          target: document.elementFromPoint(pointer.clientX, pointer.clientY) || svg });
+      }
+    }
+    function fetchPage(want) {
+      if (busy) { again = want; return; }
+      busy = true;
+      fetch("/", { cache: "no-store" }).then(function (r) {
+        if (!r.ok) throw new Error(r.status);
+        return r.text();
+      }).then(function (text) {
+        swap(new DOMParser().parseFromString(text, "text/html"));
+        shown = want;
+        updates++;
+      }).catch(function () {}).then(function () {
+        busy = false;
+        if (again) { var next = again; again = null; fetchPage(next); }
+      });
+    }
+    function connect() {
+      var source = new EventSource("/events");
+      source.onmessage = function (ev) {
+        var e = JSON.parse(ev.data), at = e.server + "/" + e.version;
+        if (e.status === "waiting") say("waiting", "waiting for the program to write its profile…");
+        else if (e.status === "restarted") say("restarted", "the program started again: waiting for its first samples (the last run is shown)");
+        else say("live", "live · " + e.samples + " samples · updated " + clock());
+        if (e.status === "live" && at !== shown) fetchPage(at);
+      };
+      source.onerror = function () {
+        say("reconnecting", "lost the connection to hpgraph: reconnecting…");
+        // The browser retries by itself unless the stream failed for good.
+        if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
+      };
+    }
+    connect();
+  }
+
+  // For scripts and tests: the numbers the page draws, and how many live updates it took.
+  window.hpgraph = {
+    data: function () { return D; },
+    updates: function () { return updates; }
+  };
 })();
