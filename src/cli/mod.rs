@@ -29,6 +29,7 @@ Examples:
   hpgraph -p prog.hp              reuse ./prog.aux: same order, shades and minimum ranges
   prog +RTS -hc -RTS; hpgraph < prog.hp > heap.ps
   hpgraph --watch prog.hp -o heap.svg   redraw heap.svg while prog runs
+  hpgraph --serve prog.eventlog          the same in a browser, live: open the address it prints
   prog +RTS -hT -l -RTS; hpgraph prog.eventlog   an eventlog: ./prog.ps, as for prog.hp
   hpgraph prog.eventlog -o prog-ev.hp   any profile as .hp text, for hp2ps and others
   hpgraph --style modern --palette okabe-ito --size 12cmx8cm prog.hp -o fig.pdf
@@ -44,7 +45,8 @@ several files are rendered in turn, and errors exit with 1 (usage errors with 2)
 /// Renders GHC heap profiles (.hp files and eventlogs) as PostScript byte for byte as hp2ps
 /// does, or as EPS, SVG, PDF or PNG.
 #[derive(Debug, Clone, Parser)]
-#[command(name = "hpgraph", version, after_help = AFTER_HELP)]
+#[command(name = "hpgraph", version, after_help = AFTER_HELP,
+          group = clap::ArgGroup::new("live").args(["watch", "serve"]).multiple(true))]
 pub struct Args {
     /// Heap profiles: FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux;
     /// FOO.eventlog reads that eventlog. None, or -, reads standard input and writes
@@ -220,7 +222,7 @@ pub struct Args {
     #[arg(
         long,
         value_name = "CMD",
-        requires = "watch",
+        requires = "live",
         help_heading = "Live view"
     )]
     pub exec: Option<String>,
