@@ -73,12 +73,18 @@ pub enum FontSize {
 }
 
 impl FontSize {
-    /// The size in points.
+    /// The size in points, as hp2ps has it.
     pub fn points(self) -> u32 {
         match self {
             FontSize::Normal => 10,
             FontSize::Large => 12,
         }
+    }
+
+    /// The size in points when normal text is `normal` points (12 pt becomes 19.2 when
+    /// 10 becomes 16, to the nearest double).
+    pub fn points_at(self, normal: f64) -> f64 {
+        f64::from(self.points()) * normal / 10.0
     }
 }
 
@@ -232,6 +238,8 @@ pub struct Scene {
     /// Where the graph is and what its axes span, for formats that redraw it themselves
     /// (the HTML page's zoom and hidden bands); `None` when nothing was laid out.
     pub plot: Option<Plot>,
+    /// The size of [`FontSize::Normal`] text in points: hp2ps's 10 unless `--font-size`.
+    pub font_size: f64,
 }
 
 /// The graph's rectangle on its page and the values at its edges: a sample at time `t`

@@ -539,6 +539,54 @@ fn size_makes_the_page_exactly_that_size_in_every_format() {
 }
 
 #[test]
+fn font_size_sets_every_text_and_the_margins_make_room() {
+    let dir = Scratch::new("font-size");
+    let hp = fixtures().join("profiles/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![hp, "-o", "-"];
+        args.extend(extra);
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let sizes = |svg: &str| {
+        let mut sizes: Vec<String> = svg
+            .split("font-size=\"")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .collect();
+        sizes.sort();
+        sizes.dedup();
+        sizes
+    };
+    assert_eq!(sizes(&run(&["--format", "svg"])), ["10", "12"]);
+    for style in ["hp2ps", "modern"] {
+        let svg = run(&["--format", "svg", "--font-size", "16", "--style", style]);
+        assert_eq!(sizes(&svg), ["16", "19.2"], "{style}");
+    }
+    let ps = run(&["--font-size", "16"]);
+    assert!(ps.contains("/HE10 /Helvetica findfont 16.000000 scalefont def\n"));
+    assert!(ps.contains("/HE12 /Helvetica findfont 19.200000 scalefont def\n"));
+    // The room left of the y axis for its labels grows with them: 45 pt at 10 pt.
+    let plot_x = |html: &str| -> f64 {
+        let at = html.find("\"plot\":{").unwrap();
+        let x = &html[at..];
+        let x = &x[x.find("\"x\":").unwrap() + 4..];
+        x[..x.find(',').unwrap()].parse().unwrap()
+    };
+    assert_eq!(plot_x(&run(&["--format", "html"])), 45.0);
+    assert_eq!(
+        plot_x(&run(&["--format", "html", "--font-size", "16"])),
+        72.0
+    );
+    for bad in ["3", "100", "big"] {
+        let out = hpgraph(&dir.0, &[hp, "--font-size", bad], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
 fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
     let dir = Scratch::new("modern");
     let long_name = "producer077/loop/go/step/work/more/main.final/main";

@@ -43,6 +43,8 @@ struct PlotBox {
     yr: f64,
     x_legend: f64,
     y_legend: f64,
+    /// The axis labels' size in points.
+    font: f64,
 }
 
 /// A band as the script draws it: the page data's values and the scene's paint.
@@ -139,6 +141,7 @@ impl super::Backend for Html<'_> {
                 yr: plot.y_range,
                 x_legend: plot.x_legend,
                 y_legend: plot.y_legend,
+                font: scene.font_size,
             },
             bands,
         };

@@ -121,9 +121,9 @@ fn shape(
     ops
 }
 
-fn text(t: &Text, font: &Font, scale: f64) -> Vec<Op> {
+fn text(t: &Text, font: &Font, scale: f64, font_size: f64) -> Vec<Op> {
     let s = xml_text(&t.text);
-    let size = f64::from(t.size.points());
+    let size = t.size.points_at(font_size);
     let w = font.width(&s, size);
     let back = match t.anchor {
         Anchor::Start => 0.0,
@@ -195,7 +195,7 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
                         a.line_width,
                         scale,
                     )),
-                    Item::Text(t) => ops.extend(text(t, &font, scale)),
+                    Item::Text(t) => ops.extend(text(t, &font, scale, scene.font_size)),
                 }
             }
             PdfPage::new(width, height, ops)

@@ -227,9 +227,20 @@ fn write_ps(scene: &Scene, creator: &str, encapsulated: bool, w: &mut dyn Write)
         o.b(b"%%EndComments\n");
         orientation(&mut o, scene.media.orientation);
     }
-    o.b(
-        b"/HE10 /Helvetica findfont 10 scalefont def\n/HE12 /Helvetica findfont 12 scalefont def\n",
-    );
+    if scene.font_size == 10.0 {
+        o.b(
+            b"/HE10 /Helvetica findfont 10 scalefont def\n/HE12 /Helvetica findfont 12 scalefont def\n",
+        );
+    } else {
+        // --font-size: the same two fonts, at other sizes.
+        for (name, size) in [
+            (&b"HE10"[..], crate::scene::FontSize::Normal),
+            (b"HE12", crate::scene::FontSize::Large),
+        ] {
+            o.b(b"/").b(name).b(b" /Helvetica findfont ");
+            o.f(size.points_at(scene.font_size)).b(b" scalefont def\n");
+        }
+    }
     for (k, page) in scene.pages.iter().enumerate() {
         if k > 0 {
             // hp2ps re-emits the printer-page placement even in an EPS file.

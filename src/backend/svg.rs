@@ -124,7 +124,7 @@ fn hundredths(v: i64) -> String {
     s
 }
 
-fn text(t: &Text, bottom: f64) -> SvgText {
+fn text(t: &Text, bottom: f64, font_size: f64) -> SvgText {
     let (x, y) = at(t.at, bottom);
     let anchor = match t.anchor {
         Anchor::Start => "start",
@@ -134,7 +134,7 @@ fn text(t: &Text, bottom: f64) -> SvgText {
     let mut e = SvgText::new(xml_text(&t.text))
         .set("x", x)
         .set("y", y)
-        .set("font-size", t.size.points())
+        .set("font-size", t.size.points_at(font_size))
         .set("text-anchor", anchor);
     if t.vertical {
         e = e.set("transform", format!("rotate(-90 {x} {y})"));
@@ -245,7 +245,11 @@ pub fn document_with(scene: &Scene, annotate: bool) -> Document {
                         .set("stroke-width", a.line_width)
                         .add(Title::new(xml_text(&a.name))),
                 ),
-                Item::Text(t) => g.add(text(t, bottom).set("stroke", "none").set("fill", "black")),
+                Item::Text(t) => g.add(
+                    text(t, bottom, scene.font_size)
+                        .set("stroke", "none")
+                        .set("fill", "black"),
+                ),
             };
             if annotate && g.get_children().len() > before {
                 g = annotated(g, item);

@@ -162,6 +162,11 @@ pub struct Args {
     #[arg(long, value_name = "WxH", value_parser = figure_size)]
     pub size: Option<(f64, f64)>,
 
+    /// Axis and key text in points, the title a fifth larger; the layout makes room for
+    /// it [default: 10, as hp2ps]
+    #[arg(long, value_name = "PT", value_parser = font_size)]
+    pub font_size: Option<f64>,
+
     /// With several files: give every picture the same x and y ranges, the largest
     /// among them, for before/after comparisons
     #[arg(long)]
@@ -330,6 +335,14 @@ fn seconds(text: &str) -> Result<f64, String> {
 }
 
 /// A band-name pattern (the `regex` crate's syntax), matched anywhere in the name.
+fn font_size(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches("pt").parse::<f64>() {
+        Ok(pt) if (4.0..=72.0).contains(&pt) => Ok(pt),
+        Ok(_) => Err("a font size is between 4 and 72 points".into()),
+        Err(_) => Err(format!("`{text}` is not a size in points: 8, 9.5, 12pt")),
+    }
+}
+
 fn regex(text: &str) -> Result<regex::bytes::Regex, String> {
     regex::bytes::Regex::new(text).map_err(|e| e.to_string())
 }
@@ -462,8 +475,11 @@ impl Args {
         // A modern key beside a small figure holds only the entries that fit one under
         // another (a 12 pt row each); the smallest bands join OTHER. An HTML page's key
         // is a list beside the picture, which has room for hp2ps's twenty.
+        let em = self.font_size.unwrap_or(10.0) / 10.0;
         let fitting = match style {
-            crate::layout::Style::Modern if !html => ((size.1 - 60.0) / 12.0).max(2.0) as usize,
+            crate::layout::Style::Modern if !html => {
+                ((size.1 - 60.0 * em) / (12.0 * em)).max(2.0) as usize
+            }
             _ => 20,
         };
         let band_limit = self.max_bands.unwrap_or(20.min(fitting));
@@ -517,6 +533,7 @@ impl Args {
             }),
             stable_colours,
             size,
+            font_size: self.font_size.unwrap_or(10.0),
             style,
             binary_units: self.binary_units,
             title_text: self.title.as_ref().map(|t| t.as_bytes().to_vec()),

@@ -75,6 +75,9 @@ pub struct LayoutOptions {
     /// The drawing box in points (`--size`); the layout re-flows in it, text keeping
     /// its size.
     pub size: (f64, f64),
+    /// The size of axis and key text in points (`--font-size`), hp2ps's 10; the title is
+    /// a fifth larger. Every measure made for text (margins, key rows, swatches) follows.
+    pub font_size: f64,
     pub style: Style,
     /// Modern style: byte units in powers of 1024 (KiB, MiB) rather than 1000.
     pub binary_units: bool,
@@ -94,6 +97,7 @@ impl Default for LayoutOptions {
             palette: paint::Palette::Hp2ps,
             stable_colours: false,
             size: (WIDTH, HEIGHT),
+            font_size: 10.0,
             style: Style::Hp2ps,
             binary_units: false,
             title_text: None,
@@ -136,6 +140,10 @@ struct Frame<'a> {
     width: f64,
     height: f64,
     title_width: f64,
+    /// Text size relative to hp2ps's: every text measure is multiplied by it.
+    em: f64,
+    /// Left of the y axis: room for its labels.
+    x0: f64,
     /// Height of the x axis: hp2ps's, raised by a key below the graph.
     y0: f64,
     /// Names as the key shows them, bottom band first.
@@ -153,7 +161,9 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         TitleSize::Small => false,
         TitleSize::Auto => c_len(&profile.job) > SMALL_TITLE_CHARS,
     };
-    let title_height = if big_title { 40.0 } else { 20.0 };
+    // Multiplying by 1 is exact: hp2ps's own sizes give its numbers unchanged.
+    let em = opts.font_size / 10.0;
+    let title_height = if big_title { 40.0 * em } else { 20.0 * em };
     let (width, height) = opts.size;
     let title_width = width - 2.0 * BORDER_SPACE;
     let key_width = match opts.key {
@@ -161,12 +171,12 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
             let widest = sel
                 .bands
                 .iter()
-                .fold(0.0, |c, b| fmax(c, string_size(&b.name)));
+                .fold(0.0, |c, b| fmax(c, string_size(&b.name) * em));
             let widest = match opts.style {
                 Style::Hp2ps => widest,
-                Style::Modern => widest.min(key_names_width(width)),
+                Style::Modern => widest.min(key_names_width(width, em)),
             };
-            widest + 3.0 * BORDER_SPACE + KEY_BOX
+            widest + 3.0 * BORDER_SPACE + KEY_BOX * em
         }
         _ => 0.0,
     };
@@ -175,27 +185,31 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         Style::Modern => {
             let names: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
             let room = match opts.key {
-                KeyPlacement::Below => title_width / 2.0 - BELOW_BOX - 16.0,
-                _ => key_names_width(width),
+                KeyPlacement::Below => title_width / 2.0 - (BELOW_BOX + 16.0) * em,
+                _ => key_names_width(width, em),
             };
-            modern::shortened_apart(&names, room)
+            // Names are measured at 10 pt.
+            modern::shortened_apart(&names, room / em)
         }
     };
     let y0 = match opts.key {
-        KeyPlacement::Below => GRAPH_Y0 + below_rows(&key_names, title_width).1,
-        _ => GRAPH_Y0,
+        KeyPlacement::Below => GRAPH_Y0 * em + below_rows(&key_names, title_width, em).1,
+        _ => GRAPH_Y0 * em,
     };
+    let x0 = GRAPH_X0 * em;
     let f = Frame {
         profile,
         sel,
         opts,
         big_title,
         title_height,
-        graph_width: title_width - GRAPH_X0 - key_width,
+        graph_width: title_width - x0 - key_width,
         graph_height: height - title_height - 2.0 * BORDER_SPACE - y0,
         width,
         height,
         title_width,
+        em,
+        x0,
         y0,
         key_names,
     };
@@ -203,14 +217,14 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     let mut pages = vec![Page::default()];
     f.title_block(&mut pages);
     if opts.key == KeyPlacement::SeparatePages {
-        f.key(&mut pages, 0.0, GRAPH_X0);
+        f.key(&mut pages, 0.0, f.x0);
         f.new_page(&mut pages);
     }
     let items = &mut pages.last_mut().expect("a page").items;
     f.x_axis(items);
     f.y_axis(items);
     if opts.key == KeyPlacement::Beside {
-        f.key(&mut pages, f.y0, GRAPH_X0 + f.graph_width);
+        f.key(&mut pages, f.y0, f.x0 + f.graph_width);
     }
     if opts.key == KeyPlacement::Below {
         f.key_below(pages.last_mut().expect("a page"));
@@ -225,15 +239,15 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     }
     let plot = Plot {
         page: pages.len() - 1,
-        x0: GRAPH_X0,
+        x0: f.x0,
         y0: f.y0,
         width: f.graph_width,
         height: f.graph_height,
         first_time: profile.times[0],
         x_range: sel.x_range,
         y_range: sel.y_range,
-        x_legend: string_size(&profile.sample_unit) + LEGEND_FUDGE,
-        y_legend: string_size(&profile.value_unit) + LEGEND_FUDGE,
+        x_legend: f.legend(&profile.sample_unit),
+        y_legend: f.legend(&profile.value_unit),
     };
     Scene {
         title: profile.job.clone(),
@@ -243,6 +257,7 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         media: opts.media,
         pages,
         plot: Some(plot),
+        font_size: opts.font_size,
     }
 }
 
@@ -253,11 +268,11 @@ const BELOW_BOX: f64 = 9.0;
 /// Where each entry of a key below the graph goes (top band first): its row and its x
 /// from the left edge, entries flowing left to right across `width`; and the height the
 /// rows take.
-fn below_rows(names: &[Vec<u8>], width: f64) -> (Vec<(usize, f64)>, f64) {
+fn below_rows(names: &[Vec<u8>], width: f64, em: f64) -> (Vec<(usize, f64)>, f64) {
     let mut places = Vec::with_capacity(names.len());
     let (mut row, mut x) = (0, 0.0);
     for name in names.iter().rev() {
-        let w = BELOW_BOX + 4.0 + string_size(name) + 12.0;
+        let w = (BELOW_BOX + 4.0 + string_size(name) + 12.0) * em;
         if x > 0.0 && x + w > width {
             row += 1;
             x = 0.0;
@@ -266,13 +281,13 @@ fn below_rows(names: &[Vec<u8>], width: f64) -> (Vec<(usize, f64)>, f64) {
         x += w;
     }
     let rows = if names.is_empty() { 0 } else { row + 1 };
-    (places, rows as f64 * BELOW_ROW + BORDER_SPACE)
+    (places, rows as f64 * BELOW_ROW * em + BORDER_SPACE)
 }
 
 /// Modern style: the most a key name may take, a third of the figure's width less the
 /// swatch; longer names are shortened in the middle.
-fn key_names_width(width: f64) -> f64 {
-    (width / 3.0 - 3.0 * BORDER_SPACE - KEY_BOX).max(40.0)
+fn key_names_width(width: f64, em: f64) -> f64 {
+    (width / 3.0 - 3.0 * BORDER_SPACE - KEY_BOX * em).max(40.0 * em)
 }
 
 fn fmax(a: f64, b: f64) -> f64 {
@@ -303,6 +318,21 @@ fn path(role: PathRole, start: Point, steps: &[(f64, f64)], closed: bool) -> Pat
 }
 
 impl Frame<'_> {
+    /// The room an axis legend takes at the end of its axis.
+    fn legend(&self, unit: &[u8]) -> f64 {
+        string_size(unit) * self.em + LEGEND_FUDGE * self.em
+    }
+
+    /// The baseline of the title's first row.
+    fn title_row(&self) -> f64 {
+        self.height - 20.0 * self.em - BORDER_SPACE + TITLE_TEXT_SPACE * self.em
+    }
+
+    /// The baseline of the labels under the x axis.
+    fn under_axis(&self) -> f64 {
+        self.y0 - GRAPH_Y0 * self.em + BORDER_SPACE
+    }
+
     fn new_page(&self, pages: &mut Vec<Page>) {
         pages.push(Page::default());
         self.title_block(pages);
@@ -329,16 +359,16 @@ impl Frame<'_> {
             true,
         )));
         let p = self.profile;
-        let upper_row = self.height - 20.0 - BORDER_SPACE + TITLE_TEXT_SPACE;
+        let upper_row = self.title_row();
         let area = self.area_text();
         let (job_chars, lower_row) = if self.big_title {
             items.push(Item::Path(path(
                 PathRole::TitleRule,
-                Point::new(BORDER_SPACE, self.height - 20.0 - BORDER_SPACE),
+                Point::new(BORDER_SPACE, self.height - 20.0 * self.em - BORDER_SPACE),
                 &[(self.title_width, 0.0)],
                 false,
             )));
-            (BIG_TITLE_CHARS, box_y + TITLE_TEXT_SPACE)
+            (BIG_TITLE_CHARS, box_y + TITLE_TEXT_SPACE * self.em)
         } else {
             (SMALL_TITLE_CHARS, upper_row)
         };
@@ -387,14 +417,15 @@ impl Frame<'_> {
     /// and the date at the right, on one line.
     fn modern_title(&self, pages: &mut [Page]) {
         let items = &mut pages.last_mut().expect("a page").items;
-        let row = self.height - 20.0 - BORDER_SPACE + TITLE_TEXT_SPACE;
+        let row = self.title_row();
         let title = self
             .opts
             .title_text
             .clone()
             .unwrap_or_else(|| self.profile.job.clone());
-        // The title's text is 12 pt, the widths table's 10 pt.
-        let room = (self.width - 4.0 * BORDER_SPACE - string_size(&self.profile.date)) / 1.2;
+        // The title's text is 12 pt (times em), the widths table's 10 pt.
+        let room = (self.width - 4.0 * BORDER_SPACE - string_size(&self.profile.date) * self.em)
+            / (1.2 * self.em);
         let title = modern::shortened(&title, room.max(20.0));
         items.push(text(
             TextRole::Title,
@@ -426,13 +457,13 @@ impl Frame<'_> {
         let gw = self.graph_width;
         items.push(Item::Path(path(
             PathRole::Axis,
-            Point::new(GRAPH_X0, self.y0),
+            Point::new(self.x0, self.y0),
             &[(gw, 0.0)],
             false,
         )));
         items.push(text(
             TextRole::AxisLegend,
-            Point::new(GRAPH_X0 + gw, self.y0 - GRAPH_Y0 + BORDER_SPACE),
+            Point::new(self.x0 + gw, self.under_axis()),
             self.profile.sample_unit.clone(),
             FontSize::Normal,
             Anchor::End,
@@ -442,13 +473,13 @@ impl Frame<'_> {
         let x_range = self.sel.x_range;
         if self.opts.style == Style::Modern {
             let t = gw / x_range;
-            let legend = string_size(&self.profile.sample_unit) + LEGEND_FUDGE;
-            // About one label every 70 points, however wide the graph.
-            let target = (gw / 70.0).clamp(2.0, TICK_TARGET);
+            let legend = self.legend(&self.profile.sample_unit);
+            // About one label every 70 points (at 10 pt), however wide the graph.
+            let target = (gw / (70.0 * self.em)).clamp(2.0, TICK_TARGET);
             for (v, label) in modern::time_ticks(first, first + x_range, target) {
                 let x = (v - first) * t;
                 if x < gw - legend {
-                    self.x_tick(items, x + GRAPH_X0, label.into_bytes());
+                    self.x_tick(items, x + self.x0, label.into_bytes());
                 }
             }
             return;
@@ -457,12 +488,12 @@ impl Frame<'_> {
             return;
         };
         let t = gw / x_range;
-        let legend = string_size(&self.profile.sample_unit) + LEGEND_FUDGE;
+        let legend = self.legend(&self.profile.sample_unit);
         let mut i = first;
         while i < last {
             let x = (i - first) * t;
             if x < gw - legend {
-                self.x_tick(items, x + GRAPH_X0, format!("{i:.1}").into_bytes());
+                self.x_tick(items, x + self.x0, format!("{i:.1}").into_bytes());
             }
             let next = i + inc;
             if next <= i {
@@ -482,7 +513,7 @@ impl Frame<'_> {
         )));
         items.push(text(
             TextRole::TickLabel,
-            Point::new(at, self.y0 - GRAPH_Y0 + BORDER_SPACE),
+            Point::new(at, self.under_axis()),
             label,
             FontSize::Normal,
             Anchor::Middle,
@@ -493,13 +524,13 @@ impl Frame<'_> {
     fn y_tick(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>) {
         items.push(Item::Path(path(
             PathRole::Tick,
-            Point::new(GRAPH_X0, at),
+            Point::new(self.x0, at),
             &[(-TICK_LENGTH, 0.0)],
             false,
         )));
         items.push(text(
             TextRole::TickLabel,
-            Point::new(GRAPH_X0 - BORDER_SPACE, at),
+            Point::new(self.x0 - BORDER_SPACE, at),
             label,
             FontSize::Normal,
             Anchor::End,
@@ -510,13 +541,13 @@ impl Frame<'_> {
         let gh = self.graph_height;
         items.push(Item::Path(path(
             PathRole::Axis,
-            Point::new(GRAPH_X0, self.y0),
+            Point::new(self.x0, self.y0),
             &[(0.0, gh)],
             false,
         )));
         items.push(Item::Text(Text {
             role: TextRole::AxisLegend,
-            at: Point::new(GRAPH_X0 - BORDER_SPACE, self.y0 + gh),
+            at: Point::new(self.x0 - BORDER_SPACE, self.y0 + gh),
             text: self.profile.value_unit.clone(),
             size: FontSize::Normal,
             anchor: Anchor::End,
@@ -525,10 +556,10 @@ impl Frame<'_> {
         let y_range = self.sel.y_range;
         if self.opts.style == Style::Modern {
             let t = gh / y_range;
-            let legend = string_size(&self.profile.value_unit) + LEGEND_FUDGE;
+            let legend = self.legend(&self.profile.value_unit);
             let bytes = self.profile.value_unit == b"bytes";
-            // About one label every 40 points, however tall the graph.
-            let target = (gh / 40.0).clamp(2.0, TICK_TARGET);
+            // About one label every 40 points (at 10 pt), however tall the graph.
+            let target = (gh / (40.0 * self.em)).clamp(2.0, TICK_TARGET);
             for (v, label) in modern::value_ticks(y_range, target, bytes, self.opts.binary_units) {
                 let y = v * t;
                 if y < gh - legend {
@@ -548,7 +579,7 @@ impl Frame<'_> {
             (1.0, "")
         };
         let t = gh / y_range;
-        let legend = string_size(&self.profile.value_unit) + LEGEND_FUDGE;
+        let legend = self.legend(&self.profile.value_unit);
         let mut i = 0.0;
         while i <= y_range {
             let y = i * t;
@@ -594,10 +625,11 @@ impl Frame<'_> {
             }
             c += dc;
             let items = &mut pages.last_mut().expect("a page").items;
+            let b = KEY_BOX * self.em;
             let mut swatch = path(
                 PathRole::KeySwatch,
-                Point::new(left + BORDER_SPACE, c - KEY_BOX / 2.0),
-                &[(0.0, KEY_BOX), (KEY_BOX, 0.0), (0.0, -KEY_BOX)],
+                Point::new(left + BORDER_SPACE, c - b / 2.0),
+                &[(0.0, b), (b, 0.0), (0.0, -b)],
                 true,
             );
             swatch.fill = Some(self.fill(k, band));
@@ -605,7 +637,7 @@ impl Frame<'_> {
             let name = self.key_names[k].clone();
             items.push(text(
                 TextRole::KeyLabel,
-                Point::new(left + KEY_BOX + 2.0 * BORDER_SPACE, c - 5.0),
+                Point::new(left + b + 2.0 * BORDER_SPACE, c - 5.0 * self.em),
                 name,
                 FontSize::Normal,
                 Anchor::Start,
@@ -615,24 +647,26 @@ impl Frame<'_> {
 
     /// The key in rows under the graph, top band first, left to right.
     fn key_below(&self, page: &mut Page) {
-        let (rows, _) = below_rows(&self.key_names, self.title_width);
+        let em = self.em;
+        let (rows, _) = below_rows(&self.key_names, self.title_width, em);
         let n = self.sel.bands.len();
-        let top_row = self.y0 - GRAPH_Y0 - BELOW_ROW + BORDER_SPACE;
+        let top_row = self.under_axis() - BELOW_ROW * em;
+        let b = BELOW_BOX * em;
         for (slot, &(row, x)) in rows.iter().enumerate() {
             let k = n - 1 - slot;
             let band = &self.sel.bands[k];
-            let y = top_row - row as f64 * BELOW_ROW;
+            let y = top_row - row as f64 * BELOW_ROW * em;
             let mut swatch = path(
                 PathRole::KeySwatch,
                 Point::new(BORDER_SPACE + x, y),
-                &[(0.0, BELOW_BOX), (BELOW_BOX, 0.0), (0.0, -BELOW_BOX)],
+                &[(0.0, b), (b, 0.0), (0.0, -b)],
                 true,
             );
             swatch.fill = Some(self.fill(k, band));
             page.items.push(Item::Path(swatch));
             page.items.push(text(
                 TextRole::KeyLabel,
-                Point::new(BORDER_SPACE + x + BELOW_BOX + 4.0, y + 1.0),
+                Point::new(BORDER_SPACE + x + b + 4.0 * em, y + 1.0 * em),
                 self.key_names[k].clone(),
                 FontSize::Normal,
                 Anchor::Start,
@@ -658,7 +692,7 @@ impl Frame<'_> {
         let n = times.len();
         let xs: Rc<[f64]> = times
             .iter()
-            .map(|&t| ((t - times[0]) / self.sel.x_range) * self.graph_width + GRAPH_X0)
+            .map(|&t| ((t - times[0]) / self.sel.x_range) * self.graph_width + self.x0)
             .collect();
         let scale = self.graph_height / self.sel.y_range;
         let mut y = vec![0.0f64; n];
@@ -721,7 +755,7 @@ impl Frame<'_> {
         ] {
             let at = |&(t, v): &(f64, f64)| {
                 Point::new(
-                    ((t - first) / self.sel.x_range) * self.graph_width + GRAPH_X0,
+                    ((t - first) / self.sel.x_range) * self.graph_width + self.x0,
                     v / self.sel.y_range * self.graph_height + self.y0,
                 )
             };
@@ -767,7 +801,7 @@ impl Frame<'_> {
             let m = ((mark - times[0]) / self.sel.x_range) * self.graph_width;
             let mut caret = path(
                 PathRole::Mark,
-                Point::new(m + GRAPH_X0 - CARET, self.y0),
+                Point::new(m + self.x0 - CARET, self.y0),
                 &[(CARET, -CARET), (CARET, CARET)],
                 true,
             );

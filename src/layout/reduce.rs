@@ -187,6 +187,7 @@ mod tests {
                 items: vec![band(n)],
             }],
             plot: None,
+            font_size: 10.0,
         };
         let mut few = scene(100);
         reduce(&mut few, COLUMN);

@@ -198,18 +198,19 @@
     });
     // Axes: ticks and labels at round values of the range in view.
     var clamp = function (v) { return Math.max(2, Math.min(7, v)); };
-    timeTicks(a, b, clamp(width / 70)).forEach(function (t) {
+    var font = P.font || 10, em = font / 10;
+    timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) {
       var x = X(t[0]);
       if (x - left >= width - P.x_legend) return;
       el("path", { class: "tick", d: "M" + x + " " + bottom + "v4", fill: "none" }, layer);
-      var label = el("text", { class: "tick-label", x: x, y: bottom + 15, "font-size": 10, "text-anchor": "middle", stroke: "none", fill: "black" }, layer);
+      var label = el("text", { class: "tick-label", x: x, y: bottom + 20 * em - 5, "font-size": font, "text-anchor": "middle", stroke: "none", fill: "black" }, layer);
       label.textContent = t[1];
     });
-    valueTicks(ymax, clamp(height / 40)).forEach(function (t) {
+    valueTicks(ymax, clamp(height / (40 * em))).forEach(function (t) {
       var y = Y(t[0]);
       if (bottom - y >= height - P.y_legend) return;
       el("path", { class: "tick", d: "M" + left + " " + y + "h-4", fill: "none" }, layer);
-      var label = el("text", { class: "tick-label", x: left - 5, y: y, "font-size": 10, "text-anchor": "end", stroke: "none", fill: "black" }, layer);
+      var label = el("text", { class: "tick-label", x: left - 5, y: y, "font-size": font, "text-anchor": "end", stroke: "none", fill: "black" }, layer);
       label.textContent = t[1];
     });
     // Marks: a caret under the axis, its text on hover.
