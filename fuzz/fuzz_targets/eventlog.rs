@@ -5,7 +5,6 @@
 //! the same profile (times, marks, names, every point), for the names `.hp` text can hold.
 #![no_main]
 
-use hpgraph::export::Export;
 use hpgraph::input::{Options, eventlog, hp};
 use libfuzzer_sys::fuzz_target;
 
@@ -61,7 +60,7 @@ fuzz_target!(|data: &[u8]| {
     let p = &parsed.profile;
     if p.names.iter().all(|n| plain(n)) && p.times.iter().all(|t| t.is_finite()) {
         let mut text = Vec::new();
-        Export::Hp.write(p, &mut text).unwrap();
+        hpgraph::export::hp::write(p, &mut text).unwrap();
         let back = hp::parse(&text).expect("hpgraph reads the .hp text it writes").profile;
         assert_eq!(back.times, p.times);
         assert_eq!(back.marks, p.marks);
