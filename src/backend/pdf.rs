@@ -1,8 +1,10 @@
 //! PDF: the scene as pages with selectable text in an embedded font.
 //!
 //! Paper submission systems reject PDFs whose fonts are not embedded, so the text is set
-//! in Liberation Sans (shipped in `fonts/`, SIL Open Font License), whose widths match
-//! Helvetica's. Centred and right-aligned labels are placed with those widths, so they
+//! in TeX Gyre Heros (shipped in `fonts/`, GUST Font License): a Helvetica made from
+//! URW's Nimbus Sans, which is what Ghostscript and most viewers draw for PostScript's
+//! Helvetica, so the PDF and the EPS of a figure agree in shapes as well as widths
+//! (Liberation Sans, used before, has the widths but Arial's shapes). Centred and right-aligned labels are placed with those widths, so they
 //! sit where PostScript's `stringwidth` puts them. Each scene page is a PDF page of the
 //! drawing's size (scaled to `-e`'s width when given). No clock goes into the file: the
 //! same scene gives the same bytes.
@@ -19,7 +21,7 @@ use super::svg::xml_text;
 use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
 
 /// The embedded font.
-pub const FONT: &[u8] = include_bytes!("../../fonts/LiberationSans-Regular.ttf");
+pub const FONT: &[u8] = include_bytes!("../../fonts/texgyreheros-regular.otf");
 
 /// PDF output.
 pub struct Pdf {

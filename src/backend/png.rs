@@ -1,7 +1,6 @@
 //! PNG: the SVG picture rasterised in-process by resvg, for READMEs, slides and chat.
 //!
-//! The text is drawn with the embedded Liberation Sans (the PDF's font, metrically
-//! Helvetica) and no font of the system is looked at, so the same scene gives the same
+//! The text is drawn with the embedded TeX Gyre Heros (the PDF's font, a Helvetica) and no font of the system is looked at, so the same scene gives the same
 //! bytes on every machine. The image is `dpi` pixels to the inch of the picture's size
 //! in points: 1350 x 900 for a default figure at 150 dpi.
 
@@ -34,10 +33,10 @@ fn options() -> &'static usvg::Options<'static> {
     OPTIONS.get_or_init(|| {
         let mut fonts = usvg::fontdb::Database::new();
         fonts.load_font_data(super::pdf::FONT.to_vec());
-        fonts.set_sans_serif_family("Liberation Sans");
+        fonts.set_sans_serif_family("TeX Gyre Heros");
         usvg::Options {
             fontdb: Arc::new(fonts),
-            font_family: "Liberation Sans".into(),
+            font_family: "TeX Gyre Heros".into(),
             ..usvg::Options::default()
         }
     })
@@ -45,7 +44,7 @@ fn options() -> &'static usvg::Options<'static> {
 
 /// The PNG bytes of a scene.
 pub fn image(scene: &Scene, dpi: f64) -> io::Result<Vec<u8>> {
-    let svg = super::svg::document(scene).to_string();
+    let svg = super::svg::document(scene);
     let tree = usvg::Tree::from_str(&svg, options())
         .map_err(|e| io::Error::other(format!("cannot rasterise the picture: {e}")))?;
     // usvg measures in CSS pixels, 96 to the inch.

@@ -15,8 +15,10 @@ use svg::node::element::{Group, Path as SvgPath, Text as SvgText, Title};
 
 use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
 
-/// Helvetica first (the font PostScript viewers use), then its metric twins.
-pub const FONT_FAMILY: &str = "Helvetica, Arial, \"Liberation Sans\", sans-serif";
+/// Helvetica first (the font PostScript viewers use), then its clones (Ghostscript's Nimbus
+/// Sans, the PDF's TeX Gyre Heros), then fonts with its widths.
+pub const FONT_FAMILY: &str =
+    "Helvetica, \"Nimbus Sans\", \"TeX Gyre Heros\", Arial, \"Liberation Sans\", sans-serif";
 
 /// SVG output.
 pub struct Svg;
@@ -135,6 +137,7 @@ fn text(t: &Text, bottom: f64, font_size: f64) -> SvgText {
         .set("x", x)
         .set("y", y)
         .set("font-size", t.size.points_at(font_size))
+        .set("xml:space", "preserve")
         .set("text-anchor", anchor);
     if t.vertical {
         e = e.set("transform", format!("rotate(-90 {x} {y})"));
@@ -148,7 +151,7 @@ fn round3(v: f64) -> f64 {
 }
 
 /// The SVG document of a scene.
-pub fn document(scene: &Scene) -> Document {
+pub fn document(scene: &Scene) -> String {
     document_with(scene, false)
 }
 
@@ -177,7 +180,37 @@ fn class_of(item: &Item) -> &'static str {
 
 /// The SVG document of a scene; `annotate` gives every item a `class` saying what it is
 /// and every band a `data-band` attribute with its full name, for the HTML page's script.
-pub fn document_with(scene: &Scene, annotate: bool) -> Document {
+pub fn document_with(scene: &Scene, annotate: bool) -> String {
+    tight_text(&tree(scene, annotate).to_string())
+}
+
+/// Text is set with `xml:space="preserve"`, so that spaces count as in PostScript (the
+/// date's `Jan  1` keeps both); the svg crate writes an element's text on a line of its
+/// own, and those line breaks would then be spaces too. They are taken out here. Text
+/// holds no `<` (the crate escapes it), so the first `</text>` after an opening tag is
+/// its end.
+fn tight_text(xml: &str) -> String {
+    let mut out = String::with_capacity(xml.len());
+    let mut rest = xml;
+    while let Some(at) = rest.find("<text ") {
+        let (before, from) = rest.split_at(at);
+        out.push_str(before);
+        let (Some(open), Some(close)) = (from.find('>'), from.find("</text>")) else {
+            rest = from;
+            break;
+        };
+        out.push_str(&from[..=open]);
+        let body = &from[open + 1..close];
+        let body = body.strip_prefix('\n').unwrap_or(body);
+        out.push_str(body.strip_suffix('\n').unwrap_or(body));
+        out.push_str("</text>");
+        rest = &from[close + "</text>".len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
+fn tree(scene: &Scene, annotate: bool) -> Document {
     let pages = scene.pages.len().max(1) as f64;
     let scale = scene.scale();
     let (width, height) = (scene.width, scene.height);
@@ -187,6 +220,7 @@ pub fn document_with(scene: &Scene, annotate: bool) -> Document {
         .set("height", format!("{}pt", round3(height * pages * scale)))
         .set("font-family", FONT_FAMILY)
         .set("stroke-linejoin", "miter")
+        .set("font-kerning", "none")
         .add(Title::new(xml_text(&scene.title)));
     for (k, page) in scene.pages.iter().enumerate() {
         let bottom = (k + 1) as f64 * height;
