@@ -643,6 +643,19 @@ pub fn main() -> ExitCode {
                 )
                 .exit();
         }
+        if let Some(c) = naming::compressed(&plan.input) {
+            Args::command()
+                .error(
+                    ErrorKind::ArgumentConflict,
+                    format!(
+                        "{}: --watch cannot follow a {} file, which can only be read from \
+                         its start: let the program write it plain, and compress it after",
+                        plan.input.display(),
+                        c.name()
+                    ),
+                )
+                .exit();
+        }
         if plan.output == Output::Stdout && (args.serve.is_none() || args.output.is_some()) {
             Args::command()
                 .error(

@@ -53,7 +53,7 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         Some(a) if a == "-" => Input::Stdin,
         Some(a) => {
             let s = a.to_string_lossy();
-            if s.ends_with(EVENTLOG) {
+            if s.ends_with(EVENTLOG) || compression_suffix(&s).is_some() {
                 Input::File(PathBuf::from(a))
             } else {
                 let base = match s.rfind('.') {
@@ -71,10 +71,11 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         (None, Input::Stdin) => (Output::Stdout, None),
         (None, Input::File(p)) => {
             let stem = p.to_string_lossy();
+            let stem = compression_suffix(&stem).map_or(&stem[..], |n| &stem[..stem.len() - n]);
             let stem = stem
                 .strip_suffix(EVENTLOG)
                 .or_else(|| stem.strip_suffix(".hp"))
-                .unwrap_or(&stem);
+                .unwrap_or(stem);
             let base = stem.rsplit('/').next().unwrap_or(stem);
             (
                 Output::File(PathBuf::from(format!("{base}.{ext}"))),
@@ -83,6 +84,36 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         }
     };
     Plan { input, output, aux }
+}
+
+/// The length of a compressed file's suffix (`.gz`, `.zst`, `.xz`), if the name has one.
+fn compression_suffix(name: &str) -> Option<usize> {
+    crate::input::compressed::Compression::SUFFIXES
+        .iter()
+        .find(|s| name.ends_with(*s))
+        .map(|s| s.len())
+}
+
+/// The compression of an input file, by its first bytes or (when it does not exist yet)
+/// by its name.
+pub fn compressed(input: &Input) -> Option<crate::input::compressed::Compression> {
+    use crate::input::compressed::{Compression, PREFIX};
+    use std::io::Read;
+    let Input::File(path) = input else {
+        return None;
+    };
+    let mut prefix = Vec::new();
+    if let Ok(f) = std::fs::File::open(path) {
+        let _ = f.take(PREFIX as u64).read_to_end(&mut prefix);
+        return Compression::detect(&prefix);
+    }
+    let name = path.to_string_lossy();
+    let suffix = compression_suffix(&name)?;
+    match &name[name.len() - suffix..] {
+        ".gz" => Some(Compression::Gzip),
+        ".xz" => Some(Compression::Xz),
+        _ => Some(Compression::Zstd),
+    }
 }
 
 /// Whether the output of `plan` is its input file (`prog.hp --format hp`), which the
@@ -150,6 +181,20 @@ mod tests {
             files("a.hp/b"),
             ("a.hp/b.hp".into(), "b.ps".into(), "b.aux".into())
         );
+    }
+
+    #[test]
+    fn a_compressed_profile_is_named_in_full_and_written_as_the_plain_one() {
+        for (arg, out) in [
+            ("prog.hp.gz", "prog.ps"),
+            ("sub/prog.eventlog.zst", "prog.ps"),
+            ("prog.hp.xz", "prog.ps"),
+            ("prog.gz", "prog.ps"),
+        ] {
+            let (i, o, aux) = files(arg);
+            assert_eq!((i.as_str(), o.as_str()), (arg, out));
+            assert_eq!(aux, "prog.aux");
+        }
     }
 
     #[test]

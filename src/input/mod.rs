@@ -4,8 +4,10 @@
 //! eventlog of a program run with `-l`. Both are fed bytes in blocks as they arrive and
 //! end in the same [`Profile`]; nothing after this stage knows which format it read.
 //! [`Reader`] picks the reader by content: an eventlog starts with its header's magic
-//! bytes, anything else is read as `.hp` text.
+//! bytes, anything else is read as `.hp` text. Before that, [`compressed`] undoes gzip,
+//! zstd or xz, also recognised by content.
 
+pub mod compressed;
 pub mod eventlog;
 pub mod hp;
 
@@ -251,7 +253,19 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
 /// Reads a profile of either format from a stream, in blocks: memory holds a block and
 /// one unfinished record besides the profile.
 pub fn read(r: impl Read, options: Options) -> Result<Parsed, Error> {
-    read_with(r, options, 1 << 20, |_, _| Ok(false))
+    let r = compressed::decompressed(r).map_err(Error::io)?;
+    let cut = r.cut();
+    let mut parsed = read_with(r, options, 1 << 20, |_, _| Ok(false))?;
+    if let Some(c) = cut.get() {
+        parsed.warnings.insert(
+            0,
+            Warning {
+                line: None,
+                kind: WarningKind::CutStream(c.name()),
+            },
+        );
+    }
+    Ok(parsed)
 }
 
 /// [`read`], reading `block` bytes at a time; `skip(r, n)` may pass over the next `n`
@@ -294,7 +308,7 @@ fn read_with<R: Read>(
 /// Reads a profile file of either format. A large `.hp` file is read in two parts on
 /// two threads ([`hp::read_file`]); an eventlog is streamed.
 pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
-    let mut magic = [0u8; 4];
+    let mut magic = [0u8; compressed::PREFIX];
     #[cfg(unix)]
     let got = {
         use std::os::unix::fs::FileExt;
@@ -302,8 +316,12 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     };
     #[cfg(not(unix))]
     let got = 0;
-    match Format::detect(&magic[..got], true) {
-        Some(Format::Hp) if got == magic.len() => Ok(hp::read_file(file)?),
+    if compressed::Compression::detect(&magic[..got]).is_some() {
+        return read(file, options);
+    }
+    let head = &magic[..got.min(4)];
+    match Format::detect(head, true) {
+        Some(Format::Hp) if head.len() == 4 => Ok(hp::read_file(file)?),
         Some(Format::Eventlog) => {
             // Small reads, so that a block passed over is mostly never read: only its
             // first read's worth is.
@@ -336,6 +354,8 @@ pub enum WarningKind {
     SampleOutOfOrder { time: f64, previous: f64 },
     /// A header line never appeared; its string is empty.
     MissingHeader(Header),
+    /// A compressed file ends before its compressed stream does: read up to there.
+    CutStream(&'static str),
 }
 
 impl fmt::Display for Warning {
@@ -349,6 +369,10 @@ impl fmt::Display for Warning {
             WarningKind::MissingHeader(h) => {
                 write!(f, "{} missing; using an empty string", h.keyword())
             }
+            WarningKind::CutStream(what) => write!(
+                f,
+                "the {what} stream ends early (the file was cut): read as far as it goes"
+            ),
         }
     }
 }
