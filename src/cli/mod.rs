@@ -1,6 +1,7 @@
 //! The command line: hp2ps's flags and file naming, plus `-o`, `--help` and `--version`.
 
 pub mod argv;
+mod generate;
 pub mod naming;
 mod run;
 pub mod watch;
@@ -20,6 +21,15 @@ use crate::scene::{Media, Orientation};
 use crate::select::{NameOrder, SelectOptions};
 use naming::{Input, Output, Plan};
 use run::{read_profile, render_one};
+
+const SHORT_AFTER_HELP: &str = "\
+Examples:
+  hpgraph prog.hp                 write ./prog.ps and ./prog.aux (as hp2ps does)
+  hpgraph prog.eventlog -o heap.pdf
+  hpgraph --summary prog.hp       which band is the leak
+  hpgraph --serve prog.hp         watch it grow in a browser
+
+--help gives every option in full, more examples and hp2ps's option syntax.";
 
 const AFTER_HELP: &str = "\
 Examples:
@@ -42,151 +52,196 @@ hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
 -t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
 several files are rendered in turn, and errors exit with 1 (usage errors with 2).";
 
-/// Renders GHC heap profiles (.hp files and eventlogs) as PostScript byte for byte as hp2ps
-/// does, or as EPS, SVG, PDF or PNG.
+/// Draws GHC heap profiles (.hp files and eventlogs): hp2ps's PostScript byte for byte,
+/// or EPS, SVG, PDF, PNG, an interactive page, the numbers, or a live view
 #[derive(Debug, Clone, Parser)]
-#[command(name = "hpgraph", version, after_help = AFTER_HELP,
+#[command(name = "hpgraph", version, after_help = SHORT_AFTER_HELP, after_long_help = AFTER_HELP,
           group = clap::ArgGroup::new("live").args(["watch", "serve"]).multiple(true))]
 pub struct Args {
-    /// Heap profiles: FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux;
-    /// FOO.eventlog reads that eventlog. None, or -, reads standard input and writes
-    /// standard output.
+    /// Heap profiles: .hp files or eventlogs, plain or compressed
+    ///
+    /// FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux, as hp2ps does;
+    /// FOO.eventlog (or FOO.hp.gz, FOO.eventlog.zst, FOO.hp.xz: gzip, zstd and xz are
+    /// read directly) names the file in full and writes ./FOO.ps. None, or -, reads
+    /// standard input and writes standard output.
     #[arg(value_name = "FILE")]
     pub files: Vec<OsString>,
 
-    /// Write the picture to FILE (- for standard output); its extension (.ps, .eps, .svg,
-    /// .pdf, .png, .html; .hp, .csv or .json for the numbers) picks the format, and the
-    /// .aux goes beside it
-    #[arg(short = 'o', long, value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
-    /// Output format, whatever the file is called; without -o the picture is ./BASE.FORMAT
-    /// [default: from -o's extension, else ps]
-    #[arg(long, value_name = "FORMAT",
-          value_parser = ["ps", "eps", "svg", "pdf", "png", "html", "hp", "csv", "json"])]
-    pub format: Option<String>,
-
-    /// Big title box: job and area on two rows (-b)
-    #[arg(short = 'b', long)]
+    /// Big title box: job and area on two rows
+    #[arg(short = 'b', long, help_heading = "hp2ps options")]
     pub big_title: bool,
 
-    /// Small title box, job cut to 35 characters (-s)
-    #[arg(short = 's', long)]
+    /// Small title box, the job cut to 35 characters
+    #[arg(short = 's', long, help_heading = "hp2ps options")]
     pub small_title: bool,
 
-    /// Order bands by standard deviation, smoothest at the bottom (-d)
-    #[arg(short = 'd', long)]
+    /// Order bands by standard deviation, smoothest at the bottom
+    #[arg(short = 'd', long, help_heading = "hp2ps options")]
     pub sort_deviation: bool,
 
-    /// Order bands by name: asc puts the greatest on top (-i, -i+), desc the least (-i-)
+    /// Order bands by name (-i- for descending)
+    ///
+    /// asc puts the greatest name on top (-i, -i+), desc the least (-i-).
     #[arg(short = 'i', long, value_name = "ORDER", num_args = 0..=1,
-          require_equals = true, default_missing_value = "asc")]
+          require_equals = true, default_missing_value = "asc",
+          help_heading = "hp2ps options")]
     pub sort_name: Option<SortName>,
 
-    /// Encapsulated PostScript WIDTH wide: 8in, 120mm, 400pt or 400; over 2in (-e)
-    #[arg(short = 'e', long, value_name = "WIDTH", value_parser = eps_width)]
+    /// Encapsulated PostScript WIDTH wide: 8in, 120mm, 400pt or 400
+    ///
+    /// At least 2 inches. It scales the whole drawing, in every format: the height
+    /// follows (2:3).
+    #[arg(short = 'e', long, value_name = "WIDTH", value_parser = eps_width,
+          help_heading = "hp2ps options")]
     pub eps: Option<f64>,
 
-    /// Portrait page, for previewers (-g)
-    #[arg(short = 'g', long)]
+    /// Portrait page, for previewers
+    #[arg(short = 'g', long, help_heading = "hp2ps options")]
     pub portrait: bool,
 
-    /// Draw at most N bands, the smallest merged into OTHER; 0: no limit and no key.
-    /// Over 20 puts the key on pages of its own. (-mN) [default: 20]
-    #[arg(short = 'm', long, value_name = "N")]
+    /// Draw at most N bands, the smallest merged into OTHER [default: 20]
+    ///
+    /// 0: no limit and no key. Over 20 puts the key on pages of its own. hp2ps's form
+    /// is -mN.
+    #[arg(short = 'm', long, value_name = "N", help_heading = "hp2ps options")]
     pub max_bands: Option<usize>,
 
-    /// Put the key on pages of its own (-M)
-    #[arg(short = 'M', long)]
+    /// Put the key on pages of its own
+    #[arg(short = 'M', long, help_heading = "hp2ps options")]
     pub multi_page: bool,
 
-    /// Drop the smallest bands that together make less than PERCENT of the total,
-    /// 0 to 5 (-tPERCENT) [default: 1]
-    #[arg(short = 't', long, value_name = "PERCENT", value_parser = threshold)]
+    /// Merge bands that together make less than PERCENT of the total [default: 1]
+    ///
+    /// 0 to 5. hp2ps's form is -tPERCENT.
+    #[arg(short = 't', long, value_name = "PERCENT", value_parser = threshold,
+          help_heading = "hp2ps options")]
     pub threshold: Option<f64>,
 
-    /// Colour instead of shades of grey (-c)
-    #[arg(short = 'c', long, visible_alias = "color")]
+    /// Colour instead of shades of grey
+    #[arg(
+        short = 'c',
+        long,
+        visible_alias = "color",
+        help_heading = "hp2ps options"
+    )]
     pub colour: bool,
 
-    /// Do not draw MARK carets (-y)
-    #[arg(short = 'y', long)]
+    /// Do not draw MARK carets
+    #[arg(short = 'y', long, help_heading = "hp2ps options")]
     pub no_marks: bool,
 
-    /// Reuse the order, shades and minimum ranges of the .aux file of an earlier run (-p)
-    #[arg(short = 'p', long)]
+    /// Reuse the order, shades and ranges of the .aux file of an earlier run
+    #[arg(short = 'p', long, help_heading = "hp2ps options")]
     pub reuse_aux: bool,
 
-    /// Draw the runtime's heap size and live bytes as lines over the bands (eventlog
-    /// input; the y axis grows to hold them)
-    #[arg(long)]
-    pub heap_lines: bool,
+    /// Write to FILE (- for standard output); its extension picks the format
+    ///
+    /// .ps, .eps, .svg, .pdf, .png, .html for pictures; .hp, .csv or .json for the
+    /// numbers. The .aux goes beside it.
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "FILE",
+        help_heading = "Output and formats"
+    )]
+    pub output: Option<PathBuf>,
 
-    /// SVG, PDF and PNG: draw every point of every band, as PostScript does, rather than
-    /// what the figure can show (each quarter point's highest and lowest)
-    #[arg(long)]
+    /// Output format, whatever the file is called [default: from -o, else ps]
+    ///
+    /// Without -o the output is ./BASE.FORMAT.
+    #[arg(long, value_name = "FORMAT",
+          value_parser = ["ps", "eps", "svg", "pdf", "png", "html", "hp", "csv", "json"],
+          help_heading = "Output and formats")]
+    pub format: Option<String>,
+
+    /// SVG, PDF, PNG: draw every point, not what the figure can show
+    ///
+    /// By default these formats draw each band at the figure's resolution (every
+    /// quarter point's highest and lowest), so a long run makes a small file;
+    /// PostScript always has every point, as hp2ps's does.
+    #[arg(long, help_heading = "Output and formats")]
     pub exact: bool,
 
-    /// Band colours: hp2ps (its greys, or colours with -c), okabe-ito or viridis (told
-    /// apart by colour-blind readers; viridis also in greyscale print), tableau10, grey
-    /// [default: hp2ps; tableau10 for html]
-    #[arg(long, value_name = "NAME", value_parser = palette)]
-    pub palette: Option<crate::layout::paint::Palette>,
+    /// PNG: pixels to the inch
+    ///
+    /// A default figure is 9 x 6 in: 1350 x 900 pixels at 150.
+    #[arg(long, value_name = "N", default_value = "150", value_parser = dpi,
+          help_heading = "Output and formats")]
+    pub dpi: f64,
 
-    /// A band's colour follows from its name, so a cost centre has the same colour in
-    /// every figure; OTHER is always the same light grey
-    #[arg(long, visible_alias = "stable-colors")]
-    pub stable_colours: bool,
-
-    /// The figure's look: hp2ps (its picture, exactly) or modern (round tick labels with
-    /// just enough decimals, byte units, no title box, long key names shortened in the
-    /// middle) [default: hp2ps; modern for html]
-    #[arg(long, value_name = "STYLE", value_parser = style)]
+    /// The figure's look: hp2ps or modern [default: hp2ps; modern for html]
+    ///
+    /// hp2ps is its picture, exactly. modern has round tick labels with just enough
+    /// decimals, byte units, no title box, and long key names shortened in the middle.
+    #[arg(long, value_name = "STYLE", value_parser = style, help_heading = "Figure")]
     pub style: Option<crate::layout::Style>,
 
-    /// With --style modern: bytes in KiB, MiB, GiB (powers of 1024) rather than kB, MB, GB
-    #[arg(long)]
+    /// Band colours: hp2ps, okabe-ito, viridis, tableau10, grey
+    ///
+    /// hp2ps: its greys, or colours with -c. okabe-ito and viridis are told apart by
+    /// colour-blind readers; viridis also in greyscale print. [default: hp2ps;
+    /// tableau10 for html]
+    #[arg(long, value_name = "NAME", value_parser = palette, help_heading = "Figure")]
+    pub palette: Option<crate::layout::paint::Palette>,
+
+    /// A band's colour follows from its name, the same in every figure
+    ///
+    /// OTHER is always the same light grey.
+    #[arg(long, visible_alias = "stable-colors", help_heading = "Figure")]
+    pub stable_colours: bool,
+
+    /// With --style modern: KiB, MiB, GiB rather than kB, MB, GB
+    #[arg(long, help_heading = "Figure")]
     pub binary_units: bool,
 
     /// Text for the title in place of the program and its arguments
-    #[arg(long, value_name = "TEXT")]
+    #[arg(long, value_name = "TEXT", help_heading = "Figure")]
     pub title: Option<String>,
 
-    /// Where the key goes: right (beside the graph), below (in rows under it) or none
-    /// [default: right, or pages of its own as -M and -m say]
-    #[arg(long, value_name = "WHERE", value_parser = ["right", "below", "none"])]
+    /// Where the key goes: right, below or none
+    ///
+    /// right: beside the graph; below: in rows under it. [default: right, or pages of
+    /// its own as -M and -m say]
+    #[arg(long, value_name = "WHERE", value_parser = ["right", "below", "none"],
+          help_heading = "Figure")]
     pub key: Option<String>,
 
-    /// The figure's size, for every format: 8cmx5cm, 6inx4in, 160mmx100mm, 400x300 (points);
-    /// the layout re-flows, text keeping its size [default: 9inx6in]
-    #[arg(long, value_name = "WxH", value_parser = figure_size)]
+    /// The figure's size: 8cmx5cm, 6inx4in, 160mmx100mm, 400x300 (points)
+    ///
+    /// For every format; the layout re-flows in it, text keeping its size.
+    /// [default: 9inx6in]
+    #[arg(long, value_name = "WxH", value_parser = figure_size, help_heading = "Figure")]
     pub size: Option<(f64, f64)>,
 
-    /// Axis and key text in points, the title a fifth larger; the layout makes room for
-    /// it [default: 10, as hp2ps]
-    #[arg(long, value_name = "PT", value_parser = font_size)]
+    /// Axis and key text in points, the title a fifth larger [default: 10]
+    ///
+    /// 4 to 72. The layout makes room for it: margins, title, key.
+    #[arg(long, value_name = "PT", value_parser = font_size, help_heading = "Figure")]
     pub font_size: Option<f64>,
 
-    /// With several files: give every picture the same x and y ranges, the largest
-    /// among them, for before/after comparisons
-    #[arg(long)]
+    /// With several files: the same x and y ranges for all, the largest
+    #[arg(long, help_heading = "Figure")]
     pub same_scale: bool,
 
-    /// The y axis reaches at least BYTES: 2GB, 512MiB, 1e9 (a profile that goes higher
-    /// keeps its own range)
-    #[arg(long, value_name = "BYTES", value_parser = bytes)]
+    /// The y axis reaches at least BYTES: 2GB, 512MiB, 1e9
+    ///
+    /// A profile that goes higher keeps its own range.
+    #[arg(long, value_name = "BYTES", value_parser = bytes, help_heading = "Figure")]
     pub y_max: Option<f64>,
 
     /// The x axis spans at least SECS from the first sample
-    #[arg(long, value_name = "SECS", value_parser = seconds)]
+    #[arg(long, value_name = "SECS", value_parser = seconds, help_heading = "Figure")]
     pub x_max: Option<f64>,
 
-    /// PNG: pixels to the inch (a default figure is 9 x 6 in: 1350 x 900 at 150)
-    #[arg(long, value_name = "N", default_value = "150", value_parser = dpi)]
-    pub dpi: f64,
+    /// Draw the runtime's heap size and live bytes as lines over the bands
+    ///
+    /// Eventlog input; the y axis grows to hold them.
+    #[arg(long, help_heading = "Figure")]
+    pub heap_lines: bool,
 
-    /// Print a table instead of a picture: every band's share of the area, peak, time of
-    /// the peak, mean and trend (growing ones are leak suspects); =json for scripts
+    /// Print each band's share, peak, mean and trend instead of a picture
+    ///
+    /// Growing bands are leak suspects. =json for scripts.
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", value_parser = ["text", "json"],
           help_heading = "Data and inspection")]
@@ -196,12 +251,16 @@ pub struct Args {
     #[arg(long, value_name = "N", help_heading = "Data and inspection")]
     pub top: Option<usize>,
 
-    /// Keep only bands whose name matches REGEX (repeatable: any of them); before -m and
-    /// -t, for every output
+    /// Keep only bands whose name matches REGEX (repeatable)
+    ///
+    /// A band is kept when any of them matches. Applied before -m and -t, for every
+    /// output.
     #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
     pub include: Vec<regex::bytes::Regex>,
 
-    /// Drop bands whose name matches REGEX (repeatable), even if --include keeps them
+    /// Drop bands whose name matches REGEX (repeatable)
+    ///
+    /// Even if --include keeps them.
     #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
     pub exclude: Vec<regex::bytes::Regex>,
 
@@ -213,17 +272,30 @@ pub struct Args {
     #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
     pub to: Option<f64>,
 
-    /// Follow FILE as the running program writes it: draw at once, then again whenever
-    /// it grows (unfinished samples wait); stop with Ctrl-C
+    /// Redraw as the running program writes FILE; stop with Ctrl-C
+    ///
+    /// Draws at once, then again whenever the file grows by a complete sample.
     #[arg(long, help_heading = "Live view")]
     pub watch: bool,
 
+    /// Serve the profile to a browser, live (implies --watch) [default: 127.0.0.1:0]
+    ///
+    /// An interactive page at http://ADDR:PORT/ that updates itself, /profile.json and
+    /// an event stream. Port 0 or none: a free one. Only this machine can connect
+    /// unless ADDR says otherwise.
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "127.0.0.1:0", value_parser = crate::serve::parse_addr,
+          help_heading = "Live view")]
+    pub serve: Option<std::net::SocketAddr>,
+
     /// With --watch: draw at most once every SECS seconds
-    #[arg(long, value_name = "SECS", default_value = "1", value_parser = interval, help_heading = "Live view")]
+    #[arg(long, value_name = "SECS", default_value = "1", value_parser = interval,
+          help_heading = "Live view")]
     pub interval: f64,
 
-    /// With --watch: run CMD (with sh -c) after every picture, without waiting for it,
-    /// e.g. to make a viewer reload: --exec 'kill -HUP 1234'
+    /// With --watch: run CMD after every picture, e.g. to make a viewer reload
+    ///
+    /// Run with sh -c, not waited for: --exec 'kill -HUP 1234'.
     #[arg(
         long,
         value_name = "CMD",
@@ -236,13 +308,12 @@ pub struct Args {
     #[arg(short = 'q', long, help_heading = "Live view")]
     pub quiet: bool,
 
-    /// Show the profile in a browser as the program writes it (implies --watch): serves
-    /// an interactive page at http://ADDR:PORT/ that updates itself [default:
-    /// 127.0.0.1, a free port]. Only this machine can connect unless ADDR says otherwise
-    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, require_equals = true,
-          default_missing_value = "127.0.0.1:0", value_parser = crate::serve::parse_addr,
-          help_heading = "Live view")]
-    pub serve: Option<std::net::SocketAddr>,
+    /// Print a man page or a shell's completion script, and exit
+    ///
+    /// man, or complete-bash, complete-zsh, complete-fish, complete-powershell,
+    /// complete-elvish. README.md says where to put them.
+    #[arg(long, value_name = "WHAT", value_parser = generate::WHAT, hide_possible_values = true)]
+    pub generate: Option<String>,
 }
 
 fn style(text: &str) -> Result<crate::layout::Style, String> {
@@ -582,6 +653,16 @@ impl OutputKind {
 /// Runs hpgraph with the process's arguments.
 pub fn main() -> ExitCode {
     let args = parse_args(std::env::args_os().skip(1));
+    if let Some(what) = &args.generate {
+        return match generate::write(what, &mut std::io::stdout().lock()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("hpgraph: cannot write: {e}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let format = args
         .format()
         .unwrap_or_else(|e| Args::command().error(ErrorKind::InvalidValue, e).exit());
