@@ -32,40 +32,36 @@ fn tools() -> Vec<(&'static str, &'static str)> {
     found
 }
 
-/// `tool -c` of `bytes`.
-fn compress(tool: &str, bytes: &[u8]) -> Vec<u8> {
+/// What `tool args` writes for `input` on its standard input (all of it, even when the
+/// tool then fails), and whether it succeeded.
+fn pipe(tool: &str, args: &[&str], input: &[u8]) -> (Vec<u8>, bool) {
     let mut child = Command::new(tool)
-        .args(["-c", "-q"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let input = bytes.to_vec();
-    let writer = std::thread::spawn(move || stdin.write_all(&input));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap().unwrap();
-    assert!(out.status.success(), "{tool} failed");
-    out.stdout
-}
-
-/// What `tool -dc` gets out of `packed` (all it can, even when it then fails).
-fn decompress(tool: &str, packed: &[u8]) -> Vec<u8> {
-    let mut child = Command::new(tool)
-        .args(["-d", "-c", "-q"])
+        .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
     let mut stdin = child.stdin.take().unwrap();
-    let input = packed.to_vec();
+    let input = input.to_vec();
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
     let out = child.wait_with_output().unwrap();
     writer.join().unwrap();
-    out.stdout
+    (out.stdout, out.status.success())
+}
+
+/// `tool -c` of `bytes`.
+fn compress(tool: &str, bytes: &[u8]) -> Vec<u8> {
+    let (packed, ok) = pipe(tool, &["-c", "-q"], bytes);
+    assert!(ok, "{tool} failed");
+    packed
+}
+
+/// What `tool -dc` gets out of `packed` (all it can, even when it then fails).
+fn decompress(tool: &str, packed: &[u8]) -> Vec<u8> {
+    pipe(tool, &["-d", "-c", "-q"], packed).0
 }
 
 const PROFILES: [&str; 4] = [
