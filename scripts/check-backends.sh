@@ -6,7 +6,8 @@
 #   - fails if the PDF or the SVG differs from the EPS in more than 2% of the pixels
 #     (a pixel differs when its grey level is off by more than 48 of 255);
 #   - checks every SVG with xmllint and every PDF's fonts with pdffonts (embedded);
-# then checks output-resolution drawing on a long generated profile (sizes, rsvg-convert,
+# then checks that outlined SVG text is placed by Helvetica's widths and drawn without
+# the system's fonts, output-resolution drawing on a long generated profile (sizes, rsvg-convert,
 # pixels against --exact at 150 dpi), and renders one SVG in headless Chromium and checks
 # the screenshot is not blank.
 # usage: scripts/check-backends.sh [--cand BIN] [--no-browser] [FILE.hp...]
@@ -175,6 +176,51 @@ for hp in "${@:1:4}"; do
       failed=$((failed + 1)); echo "$name${flags:+ $flags} PNG differs from EPS: $d%"
     fi
   done
+done
+
+# SVG text as outlines (--outline-text, PNG's way): the glyphs of each string are placed
+# by Helvetica's widths, as Ghostscript's
+# `stringwidth` measures them (the invisible text over them carries the width the glyphs
+# were placed with), and the picture does not depend on the fonts installed: rsvg-convert
+# with no font at all draws the same pixels as with the system's fonts.
+cat > "$work/widths.py" <<'PY'
+import sys, subprocess, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+texts = [(t.text or "", float(t.get("textLength")), float(t.get("font-size")))
+         for t in svg.iter("{http://www.w3.org/2000/svg}text") if t.get("fill") == "none"]
+texts = [t for t in texts if t[0].isascii() and t[0]]
+assert texts, "no text in the SVG"
+ps = "".join("/Helvetica findfont %g scalefont setfont (%s) stringwidth pop ==\n"
+             % (size, s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)"))
+             for s, _, size in texts)
+out = subprocess.run(["gs", "-q", "-dSAFER", "-dNODISPLAY", "-r7200", "-dBATCH", "-"], input=ps.encode(),
+                     capture_output=True, check=True).stdout.split()
+worst = max(abs(float(w) - length) for w, (_, length, _) in zip(out, texts))
+print(f"{len(texts)} strings, widths within {worst:.4f} pt of Ghostscript's")
+sys.exit(0 if len(out) == len(texts) and worst < 0.01 else 1)
+PY
+# A fontconfig that knows no font (an empty file would fall back to the system's).
+mkdir -p "$work/no-fonts" "$work/font-cache"
+printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
+  "$work/no-fonts" "$work/font-cache" > "$work/no-fonts.conf"
+for hp in "${@:1:2}"; do
+  name=$(basename "$hp" .hp)
+  "$cand" -c --outline-text -o "$work/t.svg" "$hp" 2>/dev/null || continue
+  checked=$((checked + 1))
+  if widths=$(python3 "$work/widths.py" "$work/t.svg"); then
+    echo "$name SVG text: $widths"
+  else
+    failed=$((failed + 1)); echo "$name SVG text placed otherwise than Helvetica's widths: $widths"
+  fi
+  rsvg-convert -o "$work/fonts.png" "$work/t.svg"
+  FONTCONFIG_FILE="$work/no-fonts.conf" rsvg-convert -o "$work/no-fonts.png" "$work/t.svg" 2>/dev/null
+  checked=$((checked + 1))
+  if python3 -c "import sys; sys.path.insert(0, sys.argv[1]); from png import rgb; sys.exit(rgb(sys.argv[2]) != rgb(sys.argv[3]))" \
+       "$work" "$work/fonts.png" "$work/no-fonts.png"; then
+    echo "$name SVG: the same pixels with and without the system's fonts"
+  else
+    failed=$((failed + 1)); echo "$name SVG looks different without the system's fonts"
+  fi
 done
 
 # Output-resolution drawing on a long profile (100,000 samples x 25 bands): the SVG and

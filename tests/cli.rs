@@ -688,6 +688,61 @@ fn svg_text_keeps_its_spaces_as_postscript_does() {
 }
 
 #[test]
+fn outline_text_draws_defined_glyphs_and_keeps_the_text_selectable() {
+    let dir = Scratch::new("outline-text");
+    let hp = fixtures().join("profiles/MapBuild-hc.hp");
+    let svg = |extra: &[&str]| {
+        let mut args = vec![hp.to_str().unwrap(), "-o", "-", "--format", "svg"];
+        args.extend_from_slice(extra);
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (plain, outlined) = (svg(&[]), svg(&["--outline-text"]));
+    assert!(!plain.contains("<use") && !plain.contains("<defs"));
+    // Every placed glyph is defined once, and every definition is used.
+    let ids = |marker: &str, s: &str| -> std::collections::BTreeSet<String> {
+        s.split(marker)
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+            .collect()
+    };
+    let used = ids("xlink:href=\"#", &outlined);
+    let defined = ids("id=\"", &outlined);
+    assert!(used.len() > 20, "{used:?}");
+    assert_eq!(used, defined);
+    assert_eq!(
+        outlined.matches(" id=\"hpg").count(),
+        defined.len(),
+        "each glyph defined once"
+    );
+    // The same strings as plain text, invisible over the glyphs.
+    let texts = |s: &str| -> Vec<String> {
+        s.split("<text ")
+            .skip(1)
+            .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].to_string())
+            .collect()
+    };
+    assert_eq!(texts(&plain), texts(&outlined));
+    assert!(
+        texts(&plain)
+            .iter()
+            .any(|t| t == "(303)query/main/Main.CAF")
+    );
+    assert!(
+        outlined
+            .split("<text ")
+            .skip(1)
+            .all(|t| t[..t.find('>').unwrap()].contains("fill=\"none\"")),
+        "the text over the glyphs is invisible"
+    );
+}
+
+#[test]
 fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
     let dir = Scratch::new("below");
     let hp = fixtures().join("profiles/MapBuild-hc.hp");

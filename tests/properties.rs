@@ -7,7 +7,12 @@
 
 mod common;
 
-use hpgraph::backend::{Backend, pdf::Pdf, ps::PostScript, svg::Svg};
+use hpgraph::backend::{
+    Backend,
+    pdf::Pdf,
+    ps::PostScript,
+    svg::{Svg, TextAs},
+};
 use hpgraph::input::hp::{Parser, parse};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Media, Orientation};
@@ -147,7 +152,7 @@ fn well_formed_svg(svg: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
-/// Renders to PostScript, and checks that SVG and PDF render too; panics (failing the
+/// Renders to PostScript, and checks that SVG (text plain and outlined) and PDF render too; panics (failing the
 /// property) if anything goes wrong.
 fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> {
     let parsed = parse(hp).ok()?;
@@ -160,9 +165,11 @@ fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> 
     }
     .write(&scene, &mut out)
     .unwrap();
-    let mut svg = Vec::new();
-    Svg.write(&scene, &mut svg).unwrap();
-    well_formed_svg(&svg).unwrap();
+    for text in [TextAs::Text, TextAs::Outlines] {
+        let mut svg = Vec::new();
+        Svg { text }.write(&scene, &mut svg).unwrap();
+        well_formed_svg(&svg).unwrap();
+    }
     let mut pdf = Vec::new();
     Pdf { compress: true }.write(&scene, &mut pdf).unwrap();
     assert!(pdf.starts_with(b"%PDF-"));

@@ -7,7 +7,12 @@
 //! compressed PDFs).
 #![no_main]
 
-use hpgraph::backend::{Backend, pdf::Pdf, ps::PostScript, svg::Svg};
+use hpgraph::backend::{
+    Backend,
+    pdf::Pdf,
+    ps::PostScript,
+    svg::{Svg, TextAs},
+};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Item, Media, Orientation, Point, Scene};
 use hpgraph::select::{NameOrder, SelectOptions};
@@ -56,8 +61,12 @@ fuzz_target!(|data: &[u8]| {
         palette: hpgraph::layout::paint::Palette::NAMES[usize::from(opts[3] / 3) % 5].1,
         stable_colours: (opts[3] / 15) & 1 != 0,
         // Sizes from small to large, the default among them.
-        size: [(648.0, 432.0), (226.77, 141.73), (200.0, 600.0), (1200.0, 300.0)]
-            [usize::from(opts[3] / 30) % 4],
+        size: [
+            (648.0, 432.0),
+            (226.77, 141.73),
+            (200.0, 600.0),
+            (1200.0, 300.0),
+        ][usize::from(opts[3] / 30) % 4],
         // Text from small to large, hp2ps's 10 pt most often.
         font_size: [10.0, 10.0, 4.0, 7.5, 16.0, 72.0][usize::from(opts[1] & 7) % 6],
         style: if opts[2] & 128 != 0 {
@@ -86,7 +95,9 @@ fuzz_target!(|data: &[u8]| {
     .write(&scene, &mut ps)
     .unwrap();
     let _ = hpgraph::backend::ps::repairs(&scene);
-    Svg.write(&scene, &mut Vec::new()).unwrap();
+    for text in [TextAs::Text, TextAs::Outlines] {
+        Svg { text }.write(&scene, &mut Vec::new()).unwrap();
+    }
     Pdf { compress: false }
         .write(&scene, &mut Vec::new())
         .unwrap();

@@ -164,7 +164,7 @@ impl super::Backend for Html<'_> {
             at = time(s.total.peak_time),
         );
         html.push_str("<div class=\"figure\">\n<div id=\"chart\">\n");
-        html.push_str(&super::svg::document_with(scene, true));
+        html.push_str(&super::svg::page_picture(scene));
         html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
         html.push_str("<ul id=\"key\" aria-label=\"Bands: click to hide or show\">\n");
         for b in script_data.bands.iter().rev() {

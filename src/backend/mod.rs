@@ -1,6 +1,7 @@
 //! Backends: a [`Scene`] in, bytes out. They never see the profile.
 
 pub mod fixed;
+pub mod font;
 pub mod html;
 pub mod pdf;
 pub mod png;

@@ -20,9 +20,6 @@ use printpdf::{
 use super::svg::xml_text;
 use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
 
-/// The embedded font.
-pub const FONT: &[u8] = include_bytes!("../../fonts/texgyreheros-regular.otf");
-
 /// PDF output.
 pub struct Pdf {
     /// Deflate the streams (font and page contents). Always on for files people keep; the
@@ -37,24 +34,16 @@ impl super::Backend for Pdf {
     }
 }
 
-/// The font and its advance widths, for placing anchored text.
+/// The embedded font as this document knows it, and its advance widths for placing
+/// anchored text.
 struct Font {
-    parsed: ParsedFont,
     id: FontId,
+    metrics: &'static super::font::Font,
 }
 
 impl Font {
-    /// Width of `text` at `size` points, from the font's advance widths.
     fn width(&self, text: &str, size: f64) -> f64 {
-        let units = f64::from(self.parsed.units_per_em.max(1));
-        let advance: f64 = text
-            .chars()
-            .map(|c| {
-                let gid = self.parsed.lookup_glyph_index(c as u32).unwrap_or(0);
-                f64::from(self.parsed.get_glyph_width(gid).unwrap_or(0))
-            })
-            .sum();
-        advance * size / units
+        self.metrics.width(text, size)
     }
 }
 
@@ -165,11 +154,14 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
     // Parsed once per process: re-rendering (--watch) should not pay for it again.
     static PARSED: std::sync::OnceLock<Option<ParsedFont>> = std::sync::OnceLock::new();
     let parsed = PARSED
-        .get_or_init(|| ParsedFont::from_bytes(FONT, 0, &mut Vec::new()))
+        .get_or_init(|| ParsedFont::from_bytes(super::font::FONT, 0, &mut Vec::new()))
         .clone()
         .ok_or_else(|| io::Error::other("the embedded font cannot be read"))?;
     let id = doc.add_font(&parsed);
-    let font = Font { parsed, id };
+    let font = Font {
+        id,
+        metrics: super::font::Font::get(),
+    };
     let width = Mm::from(Pt((scene.width * scale) as f32));
     let height = Mm::from(Pt((scene.height * scale) as f32));
     let pages = scene

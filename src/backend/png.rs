@@ -1,11 +1,12 @@
 //! PNG: the SVG picture rasterised in-process by resvg, for READMEs, slides and chat.
 //!
-//! The text is drawn with the embedded TeX Gyre Heros (the PDF's font, a Helvetica) and no font of the system is looked at, so the same scene gives the same
+//! The SVG draws its text as the embedded font's glyph outlines, so no font of the system
+//! is looked at (resvg is built without text support) and the same scene gives the same
 //! bytes on every machine. The image is `dpi` pixels to the inch of the picture's size
 //! in points: 1350 x 900 for a default figure at 150 dpi.
 
 use std::io::{self, Write};
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
@@ -27,24 +28,15 @@ impl super::Backend for Png {
     }
 }
 
-/// The options usvg reads the SVG with: only the embedded font, loaded once.
+/// The options usvg reads the SVG with, made once.
 fn options() -> &'static usvg::Options<'static> {
     static OPTIONS: OnceLock<usvg::Options<'static>> = OnceLock::new();
-    OPTIONS.get_or_init(|| {
-        let mut fonts = usvg::fontdb::Database::new();
-        fonts.load_font_data(super::pdf::FONT.to_vec());
-        fonts.set_sans_serif_family("TeX Gyre Heros");
-        usvg::Options {
-            fontdb: Arc::new(fonts),
-            font_family: "TeX Gyre Heros".into(),
-            ..usvg::Options::default()
-        }
-    })
+    OPTIONS.get_or_init(usvg::Options::default)
 }
 
 /// The PNG bytes of a scene.
 pub fn image(scene: &Scene, dpi: f64) -> io::Result<Vec<u8>> {
-    let svg = super::svg::document(scene);
+    let svg = super::svg::document(scene, super::svg::TextAs::Outlines);
     let tree = usvg::Tree::from_str(&svg, options())
         .map_err(|e| io::Error::other(format!("cannot rasterise the picture: {e}")))?;
     // usvg measures in CSS pixels, 96 to the inch.

@@ -1,18 +1,30 @@
-//! SVG: the scene as an upright picture with real, selectable text.
+//! SVG: the scene as an upright picture.
 //!
 //! One `<g>` per page, stacked top to bottom; a `viewBox` in points so that the picture
-//! scales, and a width and height in points (scaled to `-e`'s width when given). Text
-//! keeps its anchor (`text-anchor`), so centred and right-aligned labels line up in any
-//! font. Strings from the profile are turned into valid XML text: invalid UTF-8 becomes
+//! scales, and a width and height in points (scaled to `-e`'s width when given).
+//!
+//! Text is real text by default: small, selectable, editable, and drawn by every viewer in
+//! the font it has for Helvetica. Its anchor (`text-anchor`) keeps centred and
+//! right-aligned labels lined up in any font, but a stand-in narrower or wider than
+//! Helvetica still makes the text shorter or longer than the layout measured. With
+//! [`TextAs::Outlines`] the text is drawn as the embedded font's glyph outlines instead
+//! (each glyph defined once, then placed with `<use>`, as matplotlib does): the same
+//! picture in every viewer, as publishers that ask for outlined fonts want, and what the
+//! PNG is rasterised from. Each string is then also kept as invisible `<text>` over its
+//! glyphs, so that it can still be selected, searched and read by a screen reader.
+//!
+//! Strings from the profile are turned into valid XML text: invalid UTF-8 becomes
 //! U+FFFD, as do control characters XML does not allow; the `svg` crate escapes `&`,
 //! `<`, `>` and quotes.
 
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 use svg::Document;
 use svg::node::element::path::Data;
-use svg::node::element::{Group, Path as SvgPath, Text as SvgText, Title};
+use svg::node::element::{Definitions, Group, Path as SvgPath, Text as SvgText, Title, Use};
 
+use super::font::Font;
 use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
 
 /// Helvetica first (the font PostScript viewers use), then its clones (Ghostscript's Nimbus
@@ -21,11 +33,22 @@ pub const FONT_FAMILY: &str =
     "Helvetica, \"Nimbus Sans\", \"TeX Gyre Heros\", Arial, \"Liberation Sans\", sans-serif";
 
 /// SVG output.
-pub struct Svg;
+pub struct Svg {
+    pub text: TextAs,
+}
+
+/// How an SVG figure's text is drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextAs {
+    /// `<text>` in the viewer's Helvetica or a stand-in.
+    Text,
+    /// The embedded font's glyph outlines, with invisible `<text>` over them.
+    Outlines,
+}
 
 impl super::Backend for Svg {
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
-        write!(out, "{}", document(scene))
+        write!(out, "{}", document(scene, self.text))
     }
 }
 
@@ -150,9 +173,94 @@ fn round3(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
 }
 
-/// The SVG document of a scene.
-pub fn document(scene: &Scene) -> String {
-    document_with(scene, false)
+/// How far a text's start lies before its anchor, for a text `width` wide.
+fn back(anchor: Anchor, width: f64) -> f64 {
+    match anchor {
+        Anchor::Start => 0.0,
+        Anchor::Middle => width / 2.0,
+        Anchor::End => width,
+    }
+}
+
+/// The glyph outlines a document uses, by glyph id: each is defined once, in `<defs>`.
+#[derive(Default)]
+struct Glyphs {
+    outlines: BTreeMap<u32, String>,
+}
+
+impl Glyphs {
+    /// The id a glyph's definition gets; `None` for a glyph that draws nothing (a space).
+    fn define(&mut self, id: u32) -> Option<String> {
+        let d = self
+            .outlines
+            .entry(id)
+            .or_insert_with(|| Font::get().outline(id));
+        (!d.is_empty()).then(|| format!("hpg{id}"))
+    }
+
+    fn definitions(&self) -> Definitions {
+        self.outlines.iter().filter(|(_, d)| !d.is_empty()).fold(
+            Definitions::new(),
+            |defs, (id, d)| {
+                defs.add(
+                    SvgPath::new()
+                        .set("id", format!("hpg{id}"))
+                        .set("d", d.as_str()),
+                )
+            },
+        )
+    }
+}
+
+/// `t` drawn as glyph outlines placed along its baseline, unkerned, from where its
+/// anchor and the font's advance widths put its start (as PostScript's `stringwidth`
+/// does); and the invisible text over it.
+fn outlined(t: &Text, bottom: f64, font_size: f64, glyphs: &mut Glyphs) -> (Group, SvgText) {
+    let font = Font::get();
+    let s = xml_text(&t.text);
+    let size = t.size.points_at(font_size);
+    let width = font.width(&s, size);
+    let (x, y) = at(t.at, bottom);
+    let mut transform = String::new();
+    if t.vertical {
+        transform = format!("rotate(-90 {x} {y}) ");
+    }
+    let scale = (size / font.units_per_em() * 1e6).round() / 1e6;
+    transform.push_str(&format!(
+        "translate({} {y}) scale({scale})",
+        round3(f64::from(x) - back(t.anchor, width))
+    ));
+    let mut g = Group::new().set("transform", transform);
+    let mut pen = 0.0;
+    for c in s.chars() {
+        let glyph = font.glyph(c);
+        if let Some(id) = glyphs.define(glyph.id) {
+            let mut u = Use::new().set("xlink:href", format!("#{id}"));
+            if pen != 0.0 {
+                u = u.set("x", round3(pen));
+            }
+            g = g.add(u);
+        }
+        pen += glyph.advance;
+    }
+    let hidden = text(t, bottom, font_size)
+        .set("fill", "none")
+        .set("stroke", "none")
+        .set("textLength", round3(width))
+        .set("lengthAdjust", "spacingAndGlyphs");
+    (g, hidden)
+}
+
+/// The SVG document of a scene, as a figure on its own.
+pub fn document(scene: &Scene, text: TextAs) -> String {
+    tight_text(&tree(scene, false, text).to_string())
+}
+
+/// The SVG picture of the HTML page: plain text (the page's script rewrites its labels),
+/// and every item given a `class` saying what it is and every band a `data-band`
+/// attribute with its full name, for the page's script.
+pub fn page_picture(scene: &Scene) -> String {
+    tight_text(&tree(scene, true, TextAs::Text).to_string())
 }
 
 /// The class an item gets in an annotated document, for a script to find it by.
@@ -176,12 +284,6 @@ fn class_of(item: &Item) -> &'static str {
             TextRole::Title | TextRole::Area | TextRole::Date => "title",
         },
     }
-}
-
-/// The SVG document of a scene; `annotate` gives every item a `class` saying what it is
-/// and every band a `data-band` attribute with its full name, for the HTML page's script.
-pub fn document_with(scene: &Scene, annotate: bool) -> String {
-    tight_text(&tree(scene, annotate).to_string())
 }
 
 /// Text is set with `xml:space="preserve"`, so that spaces count as in PostScript (the
@@ -210,7 +312,9 @@ fn tight_text(xml: &str) -> String {
     out
 }
 
-fn tree(scene: &Scene, annotate: bool) -> Document {
+fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
+    let mut glyphs = Glyphs::default();
+    let mut groups = Vec::new();
     let pages = scene.pages.len().max(1) as f64;
     let scale = scene.scale();
     let (width, height) = (scene.width, scene.height);
@@ -279,6 +383,10 @@ fn tree(scene: &Scene, annotate: bool) -> Document {
                         .set("stroke-width", a.line_width)
                         .add(Title::new(xml_text(&a.name))),
                 ),
+                Item::Text(t) if text_as == TextAs::Outlines => {
+                    let (drawn, hidden) = outlined(t, bottom, scene.font_size, &mut glyphs);
+                    g.add(drawn).add(hidden)
+                }
                 Item::Text(t) => g.add(
                     text(t, bottom, scene.font_size)
                         .set("stroke", "none")
@@ -289,9 +397,14 @@ fn tree(scene: &Scene, annotate: bool) -> Document {
                 g = annotated(g, item);
             }
         }
-        doc = doc.add(g);
+        groups.push(g);
     }
-    doc
+    if text_as == TextAs::Outlines {
+        doc = doc
+            .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
+            .add(glyphs.definitions());
+    }
+    groups.into_iter().fold(doc, Document::add)
 }
 
 /// `g` with its last child given a class, and a band's name.

@@ -162,6 +162,15 @@ pub struct Args {
     #[arg(long, help_heading = "Output and formats")]
     pub exact: bool,
 
+    /// SVG: text as the embedded font's glyph outlines
+    ///
+    /// The picture is then the same in every viewer, whatever fonts it has, as
+    /// publishers that ask for outlined fonts want; the text stays selectable. By
+    /// default the SVG has plain text in the viewer's Helvetica or a stand-in. PNG is
+    /// always drawn from the outlines.
+    #[arg(long, help_heading = "Output and formats")]
+    pub outline_text: bool,
+
     /// PNG: pixels to the inch
     ///
     /// A default figure is 9 x 6 in: 1350 x 900 pixels at 150.

@@ -10,7 +10,14 @@ use anyhow::Context;
 use super::naming::{Input, Output, Plan};
 use super::{Args, OutputKind};
 use crate::auxfile::{self, Aux};
-use crate::backend::{Backend, Format, html::Html, pdf::Pdf, png::Png, ps::PostScript, svg::Svg};
+use crate::backend::{
+    Backend, Format,
+    html::Html,
+    pdf::Pdf,
+    png::Png,
+    ps::PostScript,
+    svg::{Svg, TextAs},
+};
 use crate::error::Error;
 use crate::export::{Export, Table, page::PageData};
 use crate::input::{self, Parsed};
@@ -202,7 +209,13 @@ impl Prepared {
                         creator: &creator,
                         encapsulated: *format == Format::Eps,
                     }),
-                    Format::Svg => Box::new(Svg),
+                    Format::Svg => Box::new(Svg {
+                        text: if args.outline_text {
+                            TextAs::Outlines
+                        } else {
+                            TextAs::Text
+                        },
+                    }),
                     Format::Pdf => Box::new(Pdf { compress: true }),
                     Format::Png => Box::new(Png { dpi: args.dpi }),
                     Format::Html => Box::new(Html {
