@@ -10,6 +10,10 @@ cand=target/release/hpgraph
 profile=fixtures/eventlog/ManyCC-hc.eventlog
 out=docs/gallery
 mkdir -p "$out"
+# hpgraph keeps an .aux (band order) beside its output, as hp2ps does; the gallery
+# wants only the pictures, so they are drawn elsewhere and moved.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 # name|flags: the PNG's name and the flags that draw it (the docs show each command).
 GALLERY=(
   "hp2ps|"
@@ -22,6 +26,7 @@ GALLERY=(
 for entry in "${GALLERY[@]}"; do
   name=${entry%%|*} flags=${entry#*|}
   # shellcheck disable=SC2086
-  "$cand" $flags --dpi 72 "$profile" -o "$out/$name.png"
+  "$cand" $flags --dpi 72 "$profile" -o "$work/$name.png"
+  mv "$work/$name.png" "$out/$name.png"
   echo "$out/$name.png: hpgraph $flags --dpi 72 $profile -o $name.png"
 done
