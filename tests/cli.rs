@@ -743,6 +743,26 @@ fn outline_text_draws_defined_glyphs_and_keeps_the_text_selectable() {
 }
 
 #[test]
+fn a_pdf_carries_only_the_glyphs_it_uses() {
+    // The whole embedded font is 134 kB (64 kB deflated); a figure uses a few dozen
+    // glyphs of it.
+    let dir = Scratch::new("pdf-subset");
+    let hp = fixtures().join("profiles/MapBuild-hc.hp");
+    let out = hpgraph(
+        &dir.0,
+        &[hp.to_str().unwrap(), "-o", "-", "--format", "pdf"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.stdout.starts_with(b"%PDF-"));
+    assert!(out.stdout.len() < 30_000, "{} bytes", out.stdout.len());
+}
+
+#[test]
 fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
     let dir = Scratch::new("below");
     let hp = fixtures().join("profiles/MapBuild-hc.hp");

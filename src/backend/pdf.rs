@@ -147,15 +147,58 @@ fn text(t: &Text, font: &Font, scale: f64, font_size: f64) -> Vec<Op> {
     ]
 }
 
+/// The embedded font cut down to the glyphs `scene`'s text uses (and `.notdef`), with a
+/// Unicode `cmap` for them: a figure's PDF then carries a few kB of font rather than the
+/// whole 134 kB file. printpdf subsets only with its text-layout feature, which brings a
+/// layout engine and the system's font configuration along; allsorts (its own font
+/// library) does the cutting here. The whole font if cutting fails.
+fn font_for(scene: &Scene) -> Vec<u8> {
+    use allsorts::binary::read::ReadScope;
+    use allsorts::font_data::FontData;
+    use allsorts::subset::{CmapTarget, SubsetProfile, subset};
+    use std::collections::BTreeSet;
+
+    let font = super::font::Font::get();
+    let ids: BTreeSet<u16> = std::iter::once(0)
+        .chain(
+            scene
+                .pages
+                .iter()
+                .flat_map(|page| &page.items)
+                .flat_map(|item| {
+                    let chars = match item {
+                        Item::Text(t) => xml_text(&t.text),
+                        _ => String::new(),
+                    };
+                    chars
+                        .chars()
+                        .filter_map(|c| u16::try_from(font.glyph(c).id).ok())
+                        .collect::<Vec<_>>()
+                }),
+        )
+        .collect();
+    let ids: Vec<u16> = ids.into_iter().collect();
+    ReadScope::new(super::font::FONT)
+        .read::<FontData<'_>>()
+        .ok()
+        .and_then(|data| data.table_provider(0).ok())
+        .and_then(|provider| {
+            subset(
+                &provider,
+                &ids,
+                &SubsetProfile::Minimal,
+                CmapTarget::Unicode,
+            )
+            .ok()
+        })
+        .unwrap_or_else(|| super::font::FONT.to_vec())
+}
+
 /// The PDF bytes of a scene.
 pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
     let scale = scene.scale();
     let mut doc = PdfDocument::new(&xml_text(&scene.title));
-    // Parsed once per process: re-rendering (--watch) should not pay for it again.
-    static PARSED: std::sync::OnceLock<Option<ParsedFont>> = std::sync::OnceLock::new();
-    let parsed = PARSED
-        .get_or_init(|| ParsedFont::from_bytes(super::font::FONT, 0, &mut Vec::new()))
-        .clone()
+    let parsed = ParsedFont::from_bytes(&font_for(scene), 0, &mut Vec::new())
         .ok_or_else(|| io::Error::other("the embedded font cannot be read"))?;
     let id = doc.add_font(&parsed);
     let font = Font {
