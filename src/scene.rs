@@ -96,6 +96,18 @@ pub enum Anchor {
     End,
 }
 
+impl Anchor {
+    /// How far the text's start lies before its position, for a text `width` wide: what
+    /// a backend that places text by its start needs.
+    pub fn back(self, width: f64) -> f64 {
+        match self {
+            Anchor::Start => 0.0,
+            Anchor::Middle => width / 2.0,
+            Anchor::End => width,
+        }
+    }
+}
+
 /// What a text item is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextRole {

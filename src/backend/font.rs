@@ -14,9 +14,6 @@ use skrifa::{FontRef, GlyphId, MetadataProvider};
 /// The font file.
 pub const FONT: &[u8] = include_bytes!("../../fonts/texgyreheros-regular.otf");
 
-/// The family name the font file declares.
-pub const FAMILY: &str = "TeX Gyre Heros";
-
 /// The parsed font, with the two tables text needs.
 pub struct Font {
     font: FontRef<'static>,

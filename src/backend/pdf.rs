@@ -1,11 +1,10 @@
 //! PDF: the scene as pages with selectable text in an embedded font.
 //!
 //! Paper submission systems reject PDFs whose fonts are not embedded, so the text is set
-//! in TeX Gyre Heros (shipped in `fonts/`, GUST Font License): a Helvetica made from
-//! URW's Nimbus Sans, which is what Ghostscript and most viewers draw for PostScript's
-//! Helvetica, so the PDF and the EPS of a figure agree in shapes as well as widths
-//! (Liberation Sans, used before, has the widths but Arial's shapes). Centred and right-aligned labels are placed with those widths, so they
-//! sit where PostScript's `stringwidth` puts them. Each scene page is a PDF page of the
+//! in the embedded Helvetica ([`super::font`]), cut to the glyphs the figure uses, and
+//! the PDF and the EPS of a figure agree in shapes as well as widths. Centred and
+//! right-aligned labels are placed with the font's widths, so they sit where
+//! PostScript's `stringwidth` puts them. Each scene page is a PDF page of the
 //! drawing's size (scaled to `-e`'s width when given). No clock goes into the file: the
 //! same scene gives the same bytes.
 
@@ -18,7 +17,7 @@ use printpdf::{
 };
 
 use super::svg::xml_text;
-use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
+use crate::scene::{Item, Paint, Point, Scene, Text};
 
 /// PDF output.
 pub struct Pdf {
@@ -31,19 +30,6 @@ pub struct Pdf {
 impl super::Backend for Pdf {
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(&document(scene, self.compress)?)
-    }
-}
-
-/// The embedded font as this document knows it, and its advance widths for placing
-/// anchored text.
-struct Font {
-    id: FontId,
-    metrics: &'static super::font::Font,
-}
-
-impl Font {
-    fn width(&self, text: &str, size: f64) -> f64 {
-        self.metrics.width(text, size)
     }
 }
 
@@ -112,15 +98,10 @@ fn shape(
     ops
 }
 
-fn text(t: &Text, font: &Font, scale: f64, font_size: f64) -> Vec<Op> {
+fn text(t: &Text, font: &FontId, scale: f64, font_size: f64) -> Vec<Op> {
     let s = xml_text(&t.text);
     let size = t.size.points_at(font_size);
-    let w = font.width(&s, size);
-    let back = match t.anchor {
-        Anchor::Start => 0.0,
-        Anchor::Middle => w / 2.0,
-        Anchor::End => w,
-    };
+    let back = t.anchor.back(super::font::Font::get().width(&s, size));
     // Along the baseline: to the right, or upwards for vertical text.
     let (x, y, angle) = if t.vertical {
         (t.at.x, t.at.y - back, 90.0)
@@ -134,7 +115,7 @@ fn text(t: &Text, font: &Font, scale: f64, font_size: f64) -> Vec<Op> {
             col: colour(Paint::Gray(0.0)),
         },
         Op::SetFont {
-            font: PdfFontHandle::External(font.id.clone()),
+            font: PdfFontHandle::External(font.clone()),
             size: Pt((size * scale) as f32),
         },
         Op::SetTextMatrix {
@@ -159,24 +140,16 @@ fn font_for(scene: &Scene) -> Vec<u8> {
     use std::collections::BTreeSet;
 
     let font = super::font::Font::get();
-    let ids: BTreeSet<u16> = std::iter::once(0)
-        .chain(
-            scene
-                .pages
-                .iter()
-                .flat_map(|page| &page.items)
-                .flat_map(|item| {
-                    let chars = match item {
-                        Item::Text(t) => xml_text(&t.text),
-                        _ => String::new(),
-                    };
-                    chars
-                        .chars()
-                        .filter_map(|c| u16::try_from(font.glyph(c).id).ok())
-                        .collect::<Vec<_>>()
-                }),
-        )
-        .collect();
+    let mut ids = BTreeSet::from([0u16]);
+    for item in scene.pages.iter().flat_map(|page| &page.items) {
+        if let Item::Text(t) = item {
+            ids.extend(
+                xml_text(&t.text)
+                    .chars()
+                    .filter_map(|c| u16::try_from(font.glyph(c).id).ok()),
+            );
+        }
+    }
     let ids: Vec<u16> = ids.into_iter().collect();
     ReadScope::new(super::font::FONT)
         .read::<FontData<'_>>()
@@ -201,10 +174,6 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
     let parsed = ParsedFont::from_bytes(&font_for(scene), 0, &mut Vec::new())
         .ok_or_else(|| io::Error::other("the embedded font cannot be read"))?;
     let id = doc.add_font(&parsed);
-    let font = Font {
-        id,
-        metrics: super::font::Font::get(),
-    };
     let width = Mm::from(Pt((scene.width * scale) as f32));
     let height = Mm::from(Pt((scene.height * scale) as f32));
     let pages = scene
@@ -232,7 +201,7 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
                         a.line_width,
                         scale,
                     )),
-                    Item::Text(t) => ops.extend(text(t, &font, scale, scene.font_size)),
+                    Item::Text(t) => ops.extend(text(t, &id, scale, scene.font_size)),
                 }
             }
             PdfPage::new(width, height, ops)

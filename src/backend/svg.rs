@@ -173,13 +173,9 @@ fn round3(v: f64) -> f64 {
     (v * 1000.0).round() / 1000.0
 }
 
-/// How far a text's start lies before its anchor, for a text `width` wide.
-fn back(anchor: Anchor, width: f64) -> f64 {
-    match anchor {
-        Anchor::Start => 0.0,
-        Anchor::Middle => width / 2.0,
-        Anchor::End => width,
-    }
+/// The document id of a glyph's definition.
+fn glyph_id(glyph: u32) -> String {
+    format!("hpg{glyph}")
 }
 
 /// The glyph outlines a document uses, by glyph id: each is defined once, in `<defs>`.
@@ -195,20 +191,16 @@ impl Glyphs {
             .outlines
             .entry(id)
             .or_insert_with(|| Font::get().outline(id));
-        (!d.is_empty()).then(|| format!("hpg{id}"))
+        (!d.is_empty()).then(|| glyph_id(id))
     }
 
     fn definitions(&self) -> Definitions {
-        self.outlines.iter().filter(|(_, d)| !d.is_empty()).fold(
-            Definitions::new(),
-            |defs, (id, d)| {
-                defs.add(
-                    SvgPath::new()
-                        .set("id", format!("hpg{id}"))
-                        .set("d", d.as_str()),
-                )
-            },
-        )
+        self.outlines
+            .iter()
+            .filter(|(_, d)| !d.is_empty())
+            .fold(Definitions::new(), |defs, (id, d)| {
+                defs.add(SvgPath::new().set("id", glyph_id(*id)).set("d", d.as_str()))
+            })
     }
 }
 
@@ -228,7 +220,7 @@ fn outlined(t: &Text, bottom: f64, font_size: f64, glyphs: &mut Glyphs) -> (Grou
     let scale = (size / font.units_per_em() * 1e6).round() / 1e6;
     transform.push_str(&format!(
         "translate({} {y}) scale({scale})",
-        round3(f64::from(x) - back(t.anchor, width))
+        round3(f64::from(x) - t.anchor.back(width))
     ));
     let mut g = Group::new().set("transform", transform);
     let mut pen = 0.0;
