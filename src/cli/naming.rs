@@ -88,10 +88,7 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
 
 /// The length of a compressed file's suffix (`.gz`, `.zst`, `.xz`), if the name has one.
 fn compression_suffix(name: &str) -> Option<usize> {
-    crate::input::compressed::Compression::SUFFIXES
-        .iter()
-        .find(|s| name.ends_with(*s))
-        .map(|s| s.len())
+    crate::input::compressed::Compression::by_suffix(name).map(|(_, suffix)| suffix.len())
 }
 
 /// The compression of an input file, by its first bytes or (when it does not exist yet)
@@ -107,13 +104,7 @@ pub fn compressed(input: &Input) -> Option<crate::input::compressed::Compression
         let _ = f.take(PREFIX as u64).read_to_end(&mut prefix);
         return Compression::detect(&prefix);
     }
-    let name = path.to_string_lossy();
-    let suffix = compression_suffix(&name)?;
-    match &name[name.len() - suffix..] {
-        ".gz" => Some(Compression::Gzip),
-        ".xz" => Some(Compression::Xz),
-        _ => Some(Compression::Zstd),
-    }
+    Compression::by_suffix(&path.to_string_lossy()).map(|(c, _)| c)
 }
 
 /// Whether the output of `plan` is its input file (`prog.hp --format hp`), which the

@@ -24,6 +24,14 @@ const MAGIC: [(Compression, &[u8]); 3] = [
     (Compression::Xz, &[0xfd, b'7', b'z', b'X', b'Z', 0x00]),
 ];
 
+/// The file name suffixes each compression is usually given.
+const SUFFIXES: [(&str, Compression); 4] = [
+    (".gz", Compression::Gzip),
+    (".zst", Compression::Zstd),
+    (".zstd", Compression::Zstd),
+    (".xz", Compression::Xz),
+];
+
 /// Bytes enough to recognise every compression.
 pub const PREFIX: usize = 6;
 
@@ -46,8 +54,14 @@ impl Compression {
         }
     }
 
-    /// The file name suffixes this compression is usually given.
-    pub const SUFFIXES: [&str; 4] = [".gz", ".zst", ".xz", ".zstd"];
+    /// The compression a file name's suffix (`.gz`, `.zst`, `.zstd`, `.xz`) says, and the
+    /// suffix: for naming outputs after the plain file, and for a file not written yet.
+    pub fn by_suffix(name: &str) -> Option<(Compression, &'static str)> {
+        SUFFIXES
+            .iter()
+            .find(|(suffix, _)| name.ends_with(suffix))
+            .map(|&(suffix, c)| (c, suffix))
+    }
 
     /// A reader of the decompressed bytes of `r`. A decoder's error says which
     /// compression it was, so that a corrupt file is told from a corrupt profile.
