@@ -552,15 +552,11 @@ impl Args {
         } else {
             crate::layout::Style::Hp2ps
         });
-        // A modern key beside a small figure holds only the entries that fit one under
-        // another (a 12 pt row each); the smallest bands join OTHER. An HTML page's key
-        // is a list beside the picture, which has room for hp2ps's twenty.
-        let em = self.font_size.unwrap_or(10.0) / 10.0;
-        let fitting = match style {
-            crate::layout::Style::Modern if !html => {
-                ((size.1 - 60.0 * em) / (12.0 * em)).max(2.0) as usize
-            }
-            _ => 20,
+        // An HTML page's key is a list beside the picture, which has room for twenty.
+        let fitting = if html {
+            20
+        } else {
+            style.key_entries(size.1, self.font_size.unwrap_or(10.0))
         };
         let band_limit = self.max_bands.unwrap_or(20.min(fitting));
         // An HTML page's picture is always coloured; a live one's colours follow the

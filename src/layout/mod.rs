@@ -57,6 +57,20 @@ pub enum Style {
     Modern,
 }
 
+impl Style {
+    /// How many bands a key beside a graph `height` points tall, with `font_size` point
+    /// text, shows before the smallest join OTHER: hp2ps's twenty, or for a modern key
+    /// the entries that fit one under another (a 12 pt row each at 10 pt text, below the
+    /// room the title and x axis take), so that a small figure's key stays legible.
+    pub fn key_entries(self, height: f64, font_size: f64) -> usize {
+        let em = font_size / 10.0;
+        match self {
+            Style::Hp2ps => 20,
+            Style::Modern => ((height - 60.0 * em) / (12.0 * em)).max(2.0) as usize,
+        }
+    }
+}
+
 /// Layout choices. The default is hp2ps's: landscape, key beside the graph, marks, greys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayoutOptions {
