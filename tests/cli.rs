@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{Scratch, fixtures, hpgraph, without_creator};
+use common::{Scratch, fixtures, hpgraph, hpgraph_ok, without_creator};
 
 fn golden(profile: &str, tag: &str, ext: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("golden/{profile}/{tag}.{ext}"))).unwrap()
@@ -546,9 +546,7 @@ fn font_size_sets_every_text_and_the_margins_make_room() {
     let run = |extra: &[&str]| {
         let mut args = vec![hp, "-o", "-"];
         args.extend(extra);
-        let out = hpgraph(&dir.0, &args, None);
-        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
-        String::from_utf8_lossy(&out.stdout).into_owned()
+        String::from_utf8_lossy(&hpgraph_ok(&dir.0, &args)).into_owned()
     };
     let sizes = |svg: &str| {
         let mut sizes: Vec<String> = svg
@@ -694,13 +692,7 @@ fn outline_text_draws_defined_glyphs_and_keeps_the_text_selectable() {
     let svg = |extra: &[&str]| {
         let mut args = vec![hp.to_str().unwrap(), "-o", "-", "--format", "svg"];
         args.extend_from_slice(extra);
-        let out = hpgraph(&dir.0, &args, None);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        String::from_utf8(hpgraph_ok(&dir.0, &args)).unwrap()
     };
     let (plain, outlined) = (svg(&[]), svg(&["--outline-text"]));
     assert!(!plain.contains("<use") && !plain.contains("<defs"));
@@ -748,18 +740,12 @@ fn a_pdf_carries_only_the_glyphs_it_uses() {
     // glyphs of it.
     let dir = Scratch::new("pdf-subset");
     let hp = fixtures().join("profiles/MapBuild-hc.hp");
-    let out = hpgraph(
+    let pdf = hpgraph_ok(
         &dir.0,
         &[hp.to_str().unwrap(), "-o", "-", "--format", "pdf"],
-        None,
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert!(out.stdout.starts_with(b"%PDF-"));
-    assert!(out.stdout.len() < 30_000, "{} bytes", out.stdout.len());
+    assert!(pdf.starts_with(b"%PDF-"));
+    assert!(pdf.len() < 30_000, "{} bytes", pdf.len());
 }
 
 #[test]

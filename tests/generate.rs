@@ -12,8 +12,7 @@ use common::{Scratch, hpgraph};
 fn generated(what: &str) -> Vec<u8> {
     let dir = Scratch::new("generate");
     let out = hpgraph(&dir.0, &["--generate", what], None);
-    assert!(out.status.success(), "{what}");
-    assert!(out.stderr.is_empty(), "{what}");
+    assert!(out.status.success() && out.stderr.is_empty(), "{what}");
     out.stdout
 }
 
@@ -115,29 +114,31 @@ fn the_bash_completion_loads_and_completes_options() {
 
 #[test]
 fn the_zsh_and_fish_completions_load_where_installed() {
-    if installed("zsh") {
-        let script = generated("complete-zsh");
-        let out = in_shell(
+    // (shell, its flags for a bare shell and a command, what loads and queries the
+    // completion, what the answer must hold)
+    let shells = [
+        (
             "zsh",
-            &["-f", "-c"],
-            &script,
-            "autoload -U compinit && compinit -u && source ./completion && print -r -- ${_comps[hpgraph]}",
-        );
-        assert!(out.contains("_hpgraph"), "zsh: {out}");
-    } else {
-        eprintln!("zsh is not installed here");
-    }
-    if installed("fish") {
-        let script = generated("complete-fish");
-        let out = in_shell(
+            &["-f", "-c"][..],
+            "autoload -U compinit && compinit -u && source ./completion && \
+             print -r -- ${_comps[hpgraph]}",
+            "_hpgraph",
+        ),
+        (
             "fish",
             &["--no-config", "-c"],
-            &script,
             "source ./completion; complete -C'hpgraph --pal'",
-        );
-        assert!(out.contains("--palette"), "fish: {out}");
-    } else {
-        eprintln!("fish is not installed here");
+            "--palette",
+        ),
+    ];
+    for (shell, flags, script, expected) in shells {
+        if !installed(shell) {
+            eprintln!("{shell} is not installed here");
+            continue;
+        }
+        let completion = generated(&format!("complete-{shell}"));
+        let out = in_shell(shell, flags, &completion, script);
+        assert!(out.contains(expected), "{shell}: {out}");
     }
     for what in ["complete-powershell", "complete-elvish"] {
         let script = String::from_utf8(generated(what)).unwrap();

@@ -64,6 +64,18 @@ pub fn hpgraph(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("wait for hpgraph")
 }
 
+/// What hpgraph, run in `dir` with `args`, writes on standard output; the test fails,
+/// showing hpgraph's messages, unless it succeeds.
+pub fn hpgraph_ok(dir: &Path, args: &[&str]) -> Vec<u8> {
+    let out = hpgraph(dir, args, None);
+    assert!(
+        out.status.success(),
+        "hpgraph {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
 /// `(title, fill)` of every filled SVG path that has a `<title>` (a band, by its full
 /// name, or a mark's caret by its text), in document order.
 pub fn titled_fills(svg: &str) -> Vec<(String, String)> {
