@@ -9,7 +9,7 @@
 #     its text with pdftotext (the job's name reads back);
 # then checks that outlined SVG text is placed by Helvetica's widths and drawn without
 # the system's fonts, output-resolution drawing on a long generated profile (sizes, rsvg-convert,
-# pixels against --exact at 150 dpi), and renders one SVG in headless Chromium and checks
+# pixels of SVG, PDF and PNG against the exact EPS at 150 dpi), and renders one SVG in headless Chromium and checks
 # the screenshot is not blank.
 # usage: scripts/check-backends.sh [--cand BIN] [--no-browser] [FILE.hp...]
 # Needs (Debian): ghostscript librsvg2-bin libxml2-utils poppler-utils chromium python3.
@@ -207,6 +207,45 @@ worst = max(abs(float(w) - length) for w, (_, length, _) in zip(out, texts))
 print(f"{len(texts)} strings, widths within {worst:.4f} pt of Ghostscript's")
 sys.exit(0 if len(out) == len(texts) and worst < 0.01 else 1)
 PY
+# Plain SVG text keeps PostScript's widths through librsvg, which rounds each glyph's
+# advance to a whole point when it writes a PDF: every key-length string that
+# rsvg-convert's PDF holds as one word (pdftotext) is as wide as Ghostscript's
+# `stringwidth` says, within 0.05 pt.
+cat > "$work/placed.py" <<'PY'
+import sys, re, subprocess, xml.etree.ElementTree as ET
+svg = ET.parse(sys.argv[1]).getroot()
+sizes = {}
+for t in svg.iter("{http://www.w3.org/2000/svg}text"):
+    s = "".join(t.itertext())
+    if s.isascii() and len(s) >= 8 and " " not in s:
+        sizes[s] = float(t.get("font-size"))
+words = re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>',
+                   open(sys.argv[2]).read())
+seen = [(w.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"), float(b) - float(a))
+        for a, b, w in words]
+seen = [(w, width) for w, width in seen if w in sizes]
+assert seen, "no string of the SVG found in its PDF"
+ps = "".join("/Helvetica findfont %g scalefont setfont (%s) stringwidth pop ==\n"
+             % (sizes[w], w.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")) for w, _ in seen)
+out = subprocess.run(["gs", "-q", "-dSAFER", "-dNODISPLAY", "-r7200", "-dBATCH", "-"], input=ps.encode(),
+                     capture_output=True, check=True).stdout.split()
+worst = max(abs(float(g) - width) for g, (_, width) in zip(out, seen))
+print(f"{len(seen)} strings through rsvg-convert, widths within {worst:.3f} pt of Ghostscript's")
+sys.exit(0 if len(out) == len(seen) and worst < 0.05 else 1)
+PY
+for hp in "${@:1:2}"; do
+  name=$(basename "$hp" .hp)
+  "$cand" -c -o "$work/t.svg" "$hp" 2>/dev/null || continue
+  rsvg-convert -f pdf -o "$work/t.pdf" "$work/t.svg"
+  pdftotext -bbox "$work/t.pdf" "$work/t.html"
+  checked=$((checked + 1))
+  if widths=$(python3 "$work/placed.py" "$work/t.svg" "$work/t.html"); then
+    echo "$name SVG: $widths"
+  else
+    failed=$((failed + 1)); echo "$name SVG text not placed by Helvetica's widths: $widths"
+  fi
+done
+
 # A fontconfig that knows no font (an empty file would fall back to the system's).
 mkdir -p "$work/no-fonts" "$work/font-cache"
 printf '<?xml version="1.0"?>\n<fontconfig><dir>%s</dir><cachedir>%s</cachedir></fontconfig>\n' \
@@ -232,8 +271,9 @@ for hp in "${@:1:2}"; do
 done
 
 # Output-resolution drawing on a long profile (100,000 samples x 25 bands): the SVG and
-# PDF are at most 1 MB, rsvg-convert opens the SVG, and each differs from the same
-# format drawn with every point (--exact) in at most 1% of the pixels at 150 dpi.
+# PDF are at most 1 MB, rsvg-convert opens the SVG, the PDF differs from the PDF drawn
+# with every point (--exact) and the PDF and SVG from the exact EPS in at most 1% of the
+# pixels at 150 dpi, and the PNG from the exact EPS in at most 2% of its 3x3 blocks.
 gen=$(dirname "$cand")/examples/gen-profile
 if [ -x "$gen" ]; then
   "$gen" 100000 25 25 2 > "$work/long.hp"
@@ -262,13 +302,23 @@ if [ -x "$gen" ]; then
   if [ -f "$work/long-svg.pdf" ]; then
     raster150 "$work/long-svg.pdf" "$work/long-svg.pgm"
     svg_eps=$(python3 "$work/diff.py" "$work/exact-eps.pgm" "$work/long-svg.pgm")
+    awk -v d="$svg_eps" 'BEGIN { exit !(d + 0 == d && d <= 1.0) }' \
+      || problems+=" SVG (through rsvg-convert) differs from exact EPS in $svg_eps% of pixels"
   fi
+  # The PNG against the exact EPS as for the fixtures above: antialiased, 3x3 blocks.
+  "$cand" -c -o "$work/long.png" "$work/long.hp"
+  gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=png16m -r150 -dTextAlphaBits=4 -dGraphicsAlphaBits=4 \
+     -dEPSCrop -sOutputFile="$work/exact-eps.png" "$work/exact.eps"
+  png_eps=$(python3 "$work/pngdiff.py" "$work/exact-eps.png" "$work/long.png" "$work")
+  awk -v d="$png_eps" 'BEGIN { exit !(d + 0 == d && d <= 2.0) }' \
+    || problems+=" PNG differs from exact EPS in $png_eps% of 3x3 blocks"
   checked=$((checked + 1))
   if [ -n "$problems" ]; then
     failed=$((failed + 1)); echo "long profile:$problems"
   else
     echo "long profile: SVG $(stat -c %s "$work/long.svg") bytes, PDF $(stat -c %s "$work/long.pdf") bytes;" \
-      "reduced PDF vs exact PDF ${reduced}%, vs exact EPS ${versus_eps}%, SVG (rsvg) vs EPS ${svg_eps:-?}% at 150 dpi"
+      "reduced PDF vs exact PDF ${reduced}%, vs exact EPS ${versus_eps}%, SVG (rsvg) vs EPS ${svg_eps:-?}% at 150 dpi;" \
+      "PNG vs EPS ${png_eps}% of 3x3 blocks"
   fi
 else
   echo "long profile: skipped ($gen not built: cargo build --release --examples)"

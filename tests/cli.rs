@@ -6,7 +6,7 @@ mod common;
 
 use std::fs;
 
-use common::{Scratch, fixtures, hpgraph, hpgraph_ok, without_creator};
+use common::{Scratch, fixtures, hpgraph, hpgraph_ok, svg_texts, without_creator};
 
 fn golden(profile: &str, tag: &str, ext: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("golden/{profile}/{tag}.{ext}"))).unwrap()
@@ -610,16 +610,14 @@ fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
         assert!(out.status.success(), "{}", stderr(&out));
         String::from_utf8(out.stdout).unwrap()
     };
-    // The x tick labels: texts centred under the axis.
+    // The x tick labels: the texts on the x axis's label's line, but that label.
     let ticks = |svg: &str| -> Vec<String> {
-        svg.split("<text ")
-            .skip(1)
-            .filter(|t| t.contains("text-anchor=\"middle\"") && t.contains("font-size=\"10\""))
-            .map(|t| {
-                t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()]
-                    .trim()
-                    .to_string()
-            })
+        let texts = svg_texts(svg);
+        let axis = texts.iter().find(|t| t.text == "seconds").unwrap();
+        texts
+            .iter()
+            .filter(|t| t.get("y") == axis.get("y") && t.text != "seconds")
+            .map(|t| t.text.trim().to_string())
             .collect()
     };
     let old = ticks(&svg("hp2ps"));
@@ -641,10 +639,15 @@ fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
     let modern = svg("modern");
     assert!(modern.contains(&format!("<title>{long_name}</title>")));
     assert!(
-        !modern.contains(&format!(">{long_name}</text>")),
+        !svg_texts(&modern).iter().any(|t| t.text == long_name),
         "the key shortens it"
     );
-    assert!(modern.contains("MB") || modern.contains("kB"), "byte units");
+    assert!(
+        svg_texts(&modern)
+            .iter()
+            .any(|t| t.text.contains("MB") || t.text.contains("kB")),
+        "byte units"
+    );
     // --title replaces the job line in either style.
     let out = hpgraph(
         &dir.0,
@@ -659,7 +662,12 @@ fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
         ],
         None,
     );
-    assert!(String::from_utf8_lossy(&out.stdout).contains(">Before the fix</text>"));
+    let titled = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        svg_texts(&titled)
+            .iter()
+            .any(|t| t.text == "Before the fix")
+    );
 }
 
 #[test]
@@ -679,7 +687,9 @@ fn svg_text_keeps_its_spaces_as_postscript_does() {
             "{text} in the PostScript"
         );
         assert!(
-            svg.contains(" xml:space=\"preserve\" y=") && svg.contains(&format!(">{text}</text>")),
+            svg_texts(&svg)
+                .iter()
+                .any(|t| t.text == text && t.get("xml:space") == Some("preserve")),
             "{text} in the SVG"
         );
     }
@@ -713,12 +723,7 @@ fn outline_text_draws_defined_glyphs_and_keeps_the_text_selectable() {
         "each glyph defined once"
     );
     // The same strings as plain text, invisible over the glyphs.
-    let texts = |s: &str| -> Vec<String> {
-        s.split("<text ")
-            .skip(1)
-            .map(|t| t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].to_string())
-            .collect()
-    };
+    let texts = |s: &str| -> Vec<String> { svg_texts(s).into_iter().map(|t| t.text).collect() };
     assert_eq!(texts(&plain), texts(&outlined));
     assert!(
         texts(&plain)
@@ -770,14 +775,13 @@ fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
     assert!(out.status.success(), "{}", stderr(&out));
     let svg = String::from_utf8(out.stdout).unwrap();
     // (text, y) of every text element; SVG's y grows downwards.
-    let texts: Vec<(String, f64)> = svg
-        .split("<text ")
-        .skip(1)
+    let texts: Vec<(String, f64)> = svg_texts(&svg)
+        .into_iter()
         .map(|t| {
-            let y = &t[t.find(" y=\"").unwrap() + 4..];
-            let y: f64 = y[..y.find('"').unwrap()].parse().unwrap();
-            let body = t[t.find('>').unwrap() + 1..t.find("</text>").unwrap()].trim();
-            (body.to_string(), y)
+            (
+                t.text.trim().to_string(),
+                t.get("y").unwrap().parse().unwrap(),
+            )
         })
         .collect();
     let axis = texts.iter().find(|(t, _)| t == "seconds").unwrap().1;

@@ -4,9 +4,12 @@
 //! scales, and a width and height in points (scaled to `-e`'s width when given).
 //!
 //! Text is real text by default: small, selectable, editable, and drawn by every viewer in
-//! the font it has for Helvetica. Its anchor (`text-anchor`) keeps centred and
-//! right-aligned labels lined up in any font, but a stand-in narrower or wider than
-//! Helvetica still makes the text shorter or longer than the layout measured. With
+//! the font it has for Helvetica. Each glyph is placed where PostScript's `show` puts it
+//! (a `<tspan x>` from the second glyph on, a space riding with the glyph before it):
+//! librsvg rounds every glyph's advance to a whole device unit, a point when it converts
+//! to PDF, so a 50-character key label set from one `x` ended two points short of the
+//! EPS's. A stand-in font narrower or wider than Helvetica then still starts each glyph
+//! where Helvetica's would start. With
 //! [`TextAs::Outlines`] the text is drawn as the embedded font's glyph outlines instead
 //! (each glyph defined once, then placed with `<use>`, as matplotlib does): the same
 //! picture in every viewer, as publishers that ask for outlined fonts want, and what the
@@ -18,9 +21,11 @@
 //! `<`, `>` and quotes.
 
 use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use svg::Document;
+use svg::node::Blob;
 use svg::node::element::path::Data;
 use svg::node::element::{Definitions, Group, Path as SvgPath, Text as SvgText, Title, Use};
 
@@ -40,7 +45,7 @@ pub struct Svg {
 /// How an SVG figure's text is drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TextAs {
-    /// `<text>` in the viewer's Helvetica or a stand-in.
+    /// `<text>` in the viewer's Helvetica or a stand-in, each glyph placed by Helvetica's widths.
     Text,
     /// The embedded font's glyph outlines, with invisible `<text>` over them.
     Outlines,
@@ -166,6 +171,44 @@ fn text(t: &Text, bottom: f64, font_size: f64) -> SvgText {
         e = e.set("transform", format!("rotate(-90 {x} {y})"));
     }
     e
+}
+
+/// `t` with each glyph where PostScript's `show` puts it: the start from the anchor and
+/// the whole string's width, then the font's advance widths, unkerned. The first glyph
+/// is placed by the text's own `x`, every later one but a space by a `<tspan x>`.
+fn placed(t: &Text, bottom: f64, font_size: f64) -> SvgText {
+    let font = Font::get();
+    let s = xml_text(&t.text);
+    let size = t.size.points_at(font_size);
+    let (x, _) = at(t.at, bottom);
+    let start = round3(f64::from(x) - t.anchor.back(font.width(&s, size)));
+    let mut body = String::with_capacity(s.len() * 24);
+    let mut pen = start;
+    let mut open = false;
+    for (k, c) in s.chars().enumerate() {
+        if k > 0 && c != ' ' {
+            if open {
+                body.push_str("</tspan>");
+            }
+            let _ = write!(body, "<tspan x=\"{}\">", round3(pen));
+            open = true;
+        }
+        match c {
+            '&' => body.push_str("&amp;"),
+            '<' => body.push_str("&lt;"),
+            '>' => body.push_str("&gt;"),
+            c => body.push(c),
+        }
+        pen += font.glyph(c).advance * size / font.units_per_em();
+    }
+    if open {
+        body.push_str("</tspan>");
+    }
+    let mut e = text(t, bottom, font_size)
+        .set("x", start)
+        .set("text-anchor", "start");
+    e.get_children_mut().clear();
+    e.add(Blob::new(body))
 }
 
 /// A length to a thousandth of a point, printed without trailing digits of noise.
@@ -316,6 +359,10 @@ fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
         .set("height", format!("{}pt", round3(height * pages * scale)))
         .set("font-family", FONT_FAMILY)
         .set("stroke-linejoin", "miter")
+        // PostScript's and PDF's miter limit; SVG's own (4) bevels the sharper joins
+        // that they draw mitred, which in a dense band outline is the difference
+        // between a black edge and a grey one.
+        .set("stroke-miterlimit", 10)
         .set("font-kerning", "none")
         .add(Title::new(xml_text(&scene.title)));
     for (k, page) in scene.pages.iter().enumerate() {
@@ -379,8 +426,14 @@ fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
                     let (drawn, hidden) = outlined(t, bottom, scene.font_size, &mut glyphs);
                     g.add(drawn).add(hidden)
                 }
-                Item::Text(t) => g.add(
+                // The page's script rewrites its labels: plain text there.
+                Item::Text(t) if annotate => g.add(
                     text(t, bottom, scene.font_size)
+                        .set("stroke", "none")
+                        .set("fill", "black"),
+                ),
+                Item::Text(t) => g.add(
+                    placed(t, bottom, scene.font_size)
                         .set("stroke", "none")
                         .set("fill", "black"),
                 ),

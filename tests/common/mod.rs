@@ -91,6 +91,46 @@ pub fn titled_fills(svg: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// One `<text>` of an SVG: its start tag's attributes and what it reads, the tags inside
+/// it (a `<tspan>` for each placed glyph) taken out; entities are left as written.
+pub struct SvgText {
+    pub attributes: String,
+    pub text: String,
+}
+
+impl SvgText {
+    /// The value of attribute `name`.
+    pub fn get(&self, name: &str) -> Option<&str> {
+        let at = self.attributes.find(&format!(" {name}=\""))? + name.len() + 3;
+        let rest = &self.attributes[at..];
+        Some(&rest[..rest.find('"')?])
+    }
+}
+
+/// Every `<text>` of an SVG, in document order.
+pub fn svg_texts(svg: &str) -> Vec<SvgText> {
+    svg.split("<text ")
+        .skip(1)
+        .map(|t| {
+            let open = t.find('>').unwrap();
+            let body = &t[open + 1..t.find("</text>").unwrap()];
+            let (mut text, mut in_tag) = (String::new(), false);
+            for c in body.chars() {
+                match c {
+                    '<' => in_tag = true,
+                    '>' => in_tag = false,
+                    c if !in_tag => text.push(c),
+                    _ => {}
+                }
+            }
+            SvgText {
+                attributes: format!(" {}", &t[..open]),
+                text,
+            }
+        })
+        .collect()
+}
+
 /// PostScript without the `%%Creator` line, the one line allowed to differ from hp2ps.
 pub fn without_creator(ps: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(ps.len());
