@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use resvg::tiny_skia::{Pixmap, Transform};
 use resvg::usvg;
 
-use crate::scene::Scene;
+use crate::scene::{Item, Scene};
 
 /// PNG output at `dpi` pixels to the inch.
 pub struct Png {
@@ -28,6 +28,35 @@ impl super::Backend for Png {
     }
 }
 
+/// How much wider than the scene says a PNG draws every line, in pixels. Ghostscript,
+/// which is how most people see hp2ps's PostScript, grows every fill and stroke by a
+/// fraction of a pixel, so that hp2ps's half-point rules, one pixel at 150 dpi, come out
+/// solid black; resvg draws the exact width, which at that size is a grey smear over
+/// two pixel rows, and a dense band outline paler than the EPS's. Over the fixtures and
+/// the public profiles (130 figures, grey and colour), 0.3 and 0.4 px matched the EPS
+/// best (0.49% of 3x3-pixel blocks differ on average; none 0.77%, 0.2 px 0.68%, 0.5 px
+/// left the worst at 1.5%), and 0.4 also on the 100,000-sample profile. At print
+/// resolutions it is a few hundredths of a point.
+const LINE_GAIN: f64 = 0.4;
+
+/// `scene` with every line `LINE_GAIN` pixels wider at `dpi`.
+fn weighted(scene: &Scene, dpi: f64) -> Scene {
+    let gain = LINE_GAIN * 72.0 / dpi;
+    let mut scene = scene.clone();
+    for item in scene.pages.iter_mut().flat_map(|p| p.items.iter_mut()) {
+        let width = match item {
+            Item::Path(p) => &mut p.line_width,
+            Item::Band(b) => &mut b.line_width,
+            Item::Area(a) => &mut a.line_width,
+            Item::Text(_) => continue,
+        };
+        if *width > 0.0 {
+            *width += gain;
+        }
+    }
+    scene
+}
+
 /// The options usvg reads the SVG with, made once.
 fn options() -> &'static usvg::Options<'static> {
     static OPTIONS: OnceLock<usvg::Options<'static>> = OnceLock::new();
@@ -36,7 +65,7 @@ fn options() -> &'static usvg::Options<'static> {
 
 /// The PNG bytes of a scene.
 pub fn image(scene: &Scene, dpi: f64) -> io::Result<Vec<u8>> {
-    let svg = super::svg::document(scene, super::svg::TextAs::Outlines);
+    let svg = super::svg::document(&weighted(scene, dpi), super::svg::TextAs::Outlines);
     let tree = usvg::Tree::from_str(&svg, options())
         .map_err(|e| io::Error::other(format!("cannot rasterise the picture: {e}")))?;
     // usvg measures in CSS pixels, 96 to the inch.
