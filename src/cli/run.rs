@@ -160,8 +160,8 @@ pub(crate) fn prepare(
         ))
     });
     let mut scene = crate::layout::layout(profile, &selection, &layout_opts);
-    if !format.keeps_every_point() && !args.exact {
-        crate::layout::reduce::reduce(&mut scene, crate::layout::reduce::COLUMN);
+    if let Some(column) = format.column(args.dpi).filter(|_| !args.exact) {
+        crate::layout::reduce::reduce(&mut scene, column);
     }
     if matches!(format, Format::Ps | Format::Eps) {
         for r in crate::backend::ps::repairs(&scene) {
