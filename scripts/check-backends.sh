@@ -5,7 +5,7 @@
 #     size), our PDF, and our SVG converted by rsvg-convert to PDF;
 #   - fails if the PDF or the SVG differs from the EPS in more than 2% of the pixels
 #     (a pixel differs when its grey level is off by more than 48 of 255);
-#   - checks every SVG with xmllint, every PDF's fonts with pdffonts (embedded) and
+#   - checks every SVG with xmllint, every PDF's fonts with pdffonts (embedded, subset) and
 #     its text with pdftotext (the job's name reads back);
 # then checks that outlined SVG text is placed by Helvetica's widths and drawn without
 # the system's fonts, output-resolution drawing on a long generated profile (sizes, rsvg-convert,
@@ -86,6 +86,9 @@ for hp in "$@"; do
     xmllint --noout "$work/p.svg" 2>"$work/xml.log" || problems+=" SVG not well-formed: $(head -c 200 "$work/xml.log")"
     if pdffonts "$work/p.pdf" | awk 'NR > 2 && $(NF-4) != "yes" { bad = 1 } END { exit !bad }'; then
       problems+=" PDF font not embedded"
+    fi
+    if pdffonts "$work/p.pdf" | awk 'NR > 2 && $(NF-3) != "yes" { bad = 1 } END { exit !bad }'; then
+      problems+=" PDF font not marked as a subset"
     fi
     # The font is cut to the glyphs used; its text must still read back: the job's
     # name, as the .hp file has it, is in what pdftotext extracts (its start: a long

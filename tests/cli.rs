@@ -751,6 +751,15 @@ fn a_pdf_carries_only_the_glyphs_it_uses() {
     );
     assert!(pdf.starts_with(b"%PDF-"));
     assert!(pdf.len() < 30_000, "{} bytes", pdf.len());
+    // A cut font's name carries a subset tag: six capitals and "+" (ISO 32000-1, 9.6.4).
+    let text = String::from_utf8_lossy(&pdf);
+    let at = text.find("+TeXGyreHeros-Regular").expect("the font's name");
+    assert!(
+        text[at - 7..at].starts_with('/')
+            && text[at - 6..at].chars().all(|c| c.is_ascii_uppercase()),
+        "{}",
+        &text[at.saturating_sub(10)..at + 21]
+    );
 }
 
 #[test]

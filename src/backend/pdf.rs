@@ -128,12 +128,20 @@ fn text(t: &Text, font: &FontId, scale: f64, font_size: f64) -> Vec<Op> {
     ]
 }
 
+/// The embedded font's PostScript name.
+const FONT_NAME: &str = "TeXGyreHeros-Regular";
+
 /// The embedded font cut down to the glyphs `scene`'s text uses (and `.notdef`), with a
 /// Unicode `cmap` for them: a figure's PDF then carries a few kB of font rather than the
 /// whole 134 kB file. printpdf subsets only with its text-layout feature, which brings a
 /// layout engine and the system's font configuration along; allsorts (its own font
 /// library) does the cutting here. The whole font if cutting fails.
-fn font_for(scene: &Scene) -> Vec<u8> {
+///
+/// With the font, the name the PDF gives it: a cut font's name carries a tag of six
+/// capitals and `+` (ISO 32000-1, 9.6.4), which preflight tools and `pdffonts` read as
+/// "subset"; the tag follows from the glyphs kept, so the same figure gives the same
+/// bytes.
+fn font_for(scene: &Scene) -> (Vec<u8>, String) {
     use allsorts::binary::read::ReadScope;
     use allsorts::font_data::FontData;
     use allsorts::subset::{CmapTarget, SubsetProfile, subset};
@@ -151,7 +159,7 @@ fn font_for(scene: &Scene) -> Vec<u8> {
         }
     }
     let ids: Vec<u16> = ids.into_iter().collect();
-    ReadScope::new(super::font::FONT)
+    let cut = ReadScope::new(super::font::FONT)
         .read::<FontData<'_>>()
         .ok()
         .and_then(|data| data.table_provider(0).ok())
@@ -163,16 +171,34 @@ fn font_for(scene: &Scene) -> Vec<u8> {
                 CmapTarget::Unicode,
             )
             .ok()
-        })
-        .unwrap_or_else(|| super::font::FONT.to_vec())
+        });
+    match cut {
+        Some(bytes) => {
+            // FNV-1a over the glyph ids, spelt in base 26.
+            let mut hash = ids.iter().fold(0xcbf2_9ce4_8422_2325_u64, |h, id| {
+                (h ^ u64::from(*id)).wrapping_mul(0x0100_0000_01b3)
+            });
+            let tag: String = (0..6)
+                .map(|_| {
+                    let letter = char::from(b'A' + (hash % 26) as u8);
+                    hash /= 26;
+                    letter
+                })
+                .collect();
+            (bytes, format!("{tag}+{FONT_NAME}"))
+        }
+        None => (super::font::FONT.to_vec(), FONT_NAME.to_string()),
+    }
 }
 
 /// The PDF bytes of a scene.
 pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
     let scale = scene.scale();
     let mut doc = PdfDocument::new(&xml_text(&scene.title));
-    let parsed = ParsedFont::from_bytes(&font_for(scene), 0, &mut Vec::new())
+    let (font, name) = font_for(scene);
+    let mut parsed = ParsedFont::from_bytes(&font, 0, &mut Vec::new())
         .ok_or_else(|| io::Error::other("the embedded font cannot be read"))?;
+    parsed.font_name = Some(name);
     let id = doc.add_font(&parsed);
     let width = Mm::from(Pt((scene.width * scale) as f32));
     let height = Mm::from(Pt((scene.height * scale) as f32));
