@@ -29,7 +29,7 @@ use svg::node::Blob;
 use svg::node::element::path::Data;
 use svg::node::element::{Definitions, Group, Path as SvgPath, Text as SvgText, Title, Use};
 
-use super::font::Font;
+use super::font::{Font, Glyph};
 use crate::scene::{Anchor, Item, Paint, Point, Scene, Text};
 
 /// Helvetica first (the font PostScript viewers use), then its clones (Ghostscript's Nimbus
@@ -173,24 +173,59 @@ fn text(t: &Text, bottom: f64, font_size: f64) -> SvgText {
     e
 }
 
-/// `t` with each glyph where PostScript's `show` puts it: the start from the anchor and
-/// the whole string's width, then the font's advance widths, unkerned. The first glyph
-/// is placed by the text's own `x`, every later one but a space by a `<tspan x>`.
-fn placed(t: &Text, bottom: f64, font_size: f64) -> SvgText {
+/// A string as PostScript's `show` sets it: from where its anchor and its whole width
+/// put the start, each glyph after the one before by the font's advance, unkerned.
+struct Shown {
+    text: String,
+    size: f64,
+    width: f64,
+    /// Where the first glyph starts, in points along the baseline.
+    start: f64,
+    /// Each character, its glyph and where it starts, in font units from `start`.
+    glyphs: Vec<(char, Glyph, f64)>,
+}
+
+fn shown(t: &Text, bottom: f64, font_size: f64) -> Shown {
     let font = Font::get();
-    let s = xml_text(&t.text);
+    let text = xml_text(&t.text);
     let size = t.size.points_at(font_size);
+    let width = font.width(&text, size);
     let (x, _) = at(t.at, bottom);
-    let start = round3(f64::from(x) - t.anchor.back(font.width(&s, size)));
-    let mut body = String::with_capacity(s.len() * 24);
-    let mut pen = start;
+    let mut pen = 0.0;
+    let glyphs = text
+        .chars()
+        .map(|c| {
+            let glyph = font.glyph(c);
+            pen += glyph.advance;
+            (c, glyph, pen - glyph.advance)
+        })
+        .collect();
+    Shown {
+        start: round3(f64::from(x) - t.anchor.back(width)),
+        text,
+        size,
+        width,
+        glyphs,
+    }
+}
+
+/// `t` with each glyph where PostScript's `show` puts it. The first glyph is placed by
+/// the text's own `x`, every later one but a space by a `<tspan x>`.
+fn placed(t: &Text, bottom: f64, font_size: f64) -> SvgText {
+    let shown = shown(t, bottom, font_size);
+    let points = shown.size / Font::get().units_per_em();
+    let mut body = String::with_capacity(shown.text.len() * 24);
     let mut open = false;
-    for (k, c) in s.chars().enumerate() {
+    for (k, &(c, _, offset)) in shown.glyphs.iter().enumerate() {
         if k > 0 && c != ' ' {
             if open {
                 body.push_str("</tspan>");
             }
-            let _ = write!(body, "<tspan x=\"{}\">", round3(pen));
+            let _ = write!(
+                body,
+                "<tspan x=\"{}\">",
+                round3(shown.start + offset * points)
+            );
             open = true;
         }
         match c {
@@ -199,13 +234,12 @@ fn placed(t: &Text, bottom: f64, font_size: f64) -> SvgText {
             '>' => body.push_str("&gt;"),
             c => body.push(c),
         }
-        pen += font.glyph(c).advance * size / font.units_per_em();
     }
     if open {
         body.push_str("</tspan>");
     }
     let mut e = text(t, bottom, font_size)
-        .set("x", start)
+        .set("x", shown.start)
         .set("text-anchor", "start");
     e.get_children_mut().clear();
     e.add(Blob::new(body))
@@ -251,37 +285,28 @@ impl Glyphs {
 /// anchor and the font's advance widths put its start (as PostScript's `stringwidth`
 /// does); and the invisible text over it.
 fn outlined(t: &Text, bottom: f64, font_size: f64, glyphs: &mut Glyphs) -> (Group, SvgText) {
-    let font = Font::get();
-    let s = xml_text(&t.text);
-    let size = t.size.points_at(font_size);
-    let width = font.width(&s, size);
+    let shown = shown(t, bottom, font_size);
     let (x, y) = at(t.at, bottom);
     let mut transform = String::new();
     if t.vertical {
         transform = format!("rotate(-90 {x} {y}) ");
     }
-    let scale = (size / font.units_per_em() * 1e6).round() / 1e6;
-    transform.push_str(&format!(
-        "translate({} {y}) scale({scale})",
-        round3(f64::from(x) - t.anchor.back(width))
-    ));
+    let scale = (shown.size / Font::get().units_per_em() * 1e6).round() / 1e6;
+    transform.push_str(&format!("translate({} {y}) scale({scale})", shown.start));
     let mut g = Group::new().set("transform", transform);
-    let mut pen = 0.0;
-    for c in s.chars() {
-        let glyph = font.glyph(c);
+    for &(_, glyph, offset) in &shown.glyphs {
         if let Some(id) = glyphs.define(glyph.id) {
             let mut u = Use::new().set("xlink:href", format!("#{id}"));
-            if pen != 0.0 {
-                u = u.set("x", round3(pen));
+            if offset != 0.0 {
+                u = u.set("x", round3(offset));
             }
             g = g.add(u);
         }
-        pen += glyph.advance;
     }
     let hidden = text(t, bottom, font_size)
         .set("fill", "none")
         .set("stroke", "none")
-        .set("textLength", round3(width))
+        .set("textLength", round3(shown.width))
         .set("lengthAdjust", "spacingAndGlyphs");
     (g, hidden)
 }
