@@ -222,24 +222,25 @@ print(f"{len(texts)} strings, widths within {worst:.4f} pt of Ghostscript's")
 sys.exit(0 if worst < 0.01 else 1)
 PY
 # Plain SVG text keeps PostScript's widths through librsvg, which rounds each glyph's
-# advance to a whole point when it writes a PDF: every key-length string that
-# rsvg-convert's PDF holds as one word (pdftotext) is as wide as Ghostscript's
-# `stringwidth` says, within 0.05 pt.
+# advance to a whole point when it writes a PDF: every word of three or more characters
+# in rsvg-convert's PDF (as pdftotext reads it) is as wide as Ghostscript's `stringwidth`
+# says, within 0.05 pt.
 cat > "$work/placed.py" <<'PY'
 import sys, re, xml.etree.ElementTree as ET
 sys.path.insert(0, sys.argv[3])
 from gswidth import stringwidths
 svg = ET.parse(sys.argv[1]).getroot()
-sizes = {}
+sizes = {}  # each word of the SVG's text, by its font size (None: set at two sizes)
 for t in svg.iter("{http://www.w3.org/2000/svg}text"):
-    s = "".join(t.itertext())
-    if s.isascii() and len(s) >= 8 and " " not in s:
-        sizes[s] = float(t.get("font-size"))
+    s, size = "".join(t.itertext()), float(t.get("font-size"))
+    for w in s.split(" ") if s.isascii() else []:
+        if len(w) >= 3:
+            sizes[w] = size if sizes.get(w, size) == size else None
 words = re.findall(r'<word xMin="([\d.]+)" yMin="[\d.]+" xMax="([\d.]+)" yMax="[\d.]+">([^<]*)</word>',
                    open(sys.argv[2]).read())
 seen = [(w.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"), float(b) - float(a))
         for a, b, w in words]
-seen = [(w, width) for w, width in seen if w in sizes]
+seen = [(w, width) for w, width in seen if sizes.get(w)]
 assert seen, "no string of the SVG found in its PDF"
 widths = stringwidths([(w, sizes[w]) for w, _ in seen])
 worst = max(abs(g - width) for g, (_, width) in zip(widths, seen))
