@@ -108,9 +108,9 @@ done
 
 # PNG against EPS, both antialiased at 150 dpi, compared in 3x3-pixel blocks (a block
 # differs when a channel's mean is off by more than 32 of 255), on the first profiles
-# given, in grey and colour. The PNG's text is TeX Gyre Heros and Ghostscript's is its
-# Nimbus Sans (the same design), antialiased and placed to the sub-pixel differently, so
-# text blocks differ most.
+# given, in grey and colour: at most 1% of the blocks (the figures' promise is 2%; they
+# differ in well under 0.5%, so a regression shows before it matters). The PNG's text is
+# TeX Gyre Heros and Ghostscript's is its Nimbus Sans (the same design).
 cat > "$work/png.py" <<'PY'
 """RGB pixels of a PNG (8-bit RGB or RGBA, alpha over white), no library needed."""
 import zlib, struct
@@ -181,7 +181,7 @@ for hp in "${@:1:4}"; do
        -dTextAlphaBits=4 -dGraphicsAlphaBits=4 -dEPSCrop -sOutputFile="$work/eps.png" "$work/p.eps"
     d=$(python3 "$work/pngdiff.py" "$work/eps.png" "$work/p.png" "$work")
     checked=$((checked + 1))
-    if awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d <= 2.0) }'; then
+    if awk -v d="$d" 'BEGIN { exit !(d + 0 == d && d <= 1.0) }'; then
       echo "$name${flags:+ $flags} PNG: ${d}% of 3x3 blocks differ from EPS"
     else
       failed=$((failed + 1)); echo "$name${flags:+ $flags} PNG differs from EPS: $d%"
@@ -287,7 +287,7 @@ done
 # Output-resolution drawing on a long profile (100,000 samples x 25 bands): the SVG and
 # PDF are at most 1 MB, rsvg-convert opens the SVG, the PDF differs from the PDF drawn
 # with every point (--exact) and the PDF and SVG from the exact EPS in at most 1% of the
-# pixels at 150 dpi, and the PNG from the exact EPS in at most 2% of its 3x3 blocks.
+# pixels at 150 dpi, and the PNG from the exact EPS in at most 1% of its 3x3 blocks.
 gen=$(dirname "$cand")/examples/gen-profile
 if [ -x "$gen" ]; then
   "$gen" 100000 25 25 2 > "$work/long.hp"
@@ -324,7 +324,7 @@ if [ -x "$gen" ]; then
   gs -q -dSAFER -dBATCH -dNOPAUSE -sDEVICE=png16m -r150 -dTextAlphaBits=4 -dGraphicsAlphaBits=4 \
      -dEPSCrop -sOutputFile="$work/exact-eps.png" "$work/exact.eps"
   png_eps=$(python3 "$work/pngdiff.py" "$work/exact-eps.png" "$work/long.png" "$work")
-  awk -v d="$png_eps" 'BEGIN { exit !(d + 0 == d && d <= 2.0) }' \
+  awk -v d="$png_eps" 'BEGIN { exit !(d + 0 == d && d <= 1.0) }' \
     || problems+=" PNG differs from exact EPS in $png_eps% of 3x3 blocks"
   checked=$((checked + 1))
   if [ -n "$problems" ]; then

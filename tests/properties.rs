@@ -165,7 +165,11 @@ fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> 
     }
     .write(&scene, &mut out)
     .unwrap();
-    for text in [TextAs::Text, TextAs::Outlines] {
+    for text in [
+        TextAs::Text,
+        TextAs::Outlines,
+        TextAs::Raster { dpi: 150.0 },
+    ] {
         let mut svg = Vec::new();
         Svg { text }.write(&scene, &mut svg).unwrap();
         well_formed_svg(&svg).unwrap();

@@ -95,7 +95,11 @@ fuzz_target!(|data: &[u8]| {
     .write(&scene, &mut ps)
     .unwrap();
     let _ = hpgraph::backend::ps::repairs(&scene);
-    for text in [TextAs::Text, TextAs::Outlines] {
+    for text in [
+        TextAs::Text,
+        TextAs::Outlines,
+        TextAs::Raster { dpi: 150.0 },
+    ] {
         Svg { text }.write(&scene, &mut Vec::new()).unwrap();
     }
     Pdf { compress: false }

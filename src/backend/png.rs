@@ -2,7 +2,8 @@
 //!
 //! The SVG draws its text as the embedded font's glyph outlines, so no font of the system
 //! is looked at (resvg is built without text support) and the same scene gives the same
-//! bytes on every machine. The image is `dpi` pixels to the inch of the picture's size
+//! bytes on every machine; each glyph's origin is on the pixel grid, as font rasterisers
+//! (Ghostscript's among them) place glyphs ([`super::svg::TextAs::Raster`]). The image is `dpi` pixels to the inch of the picture's size
 //! in points: 1350 x 900 for a default figure at 150 dpi.
 
 use std::io::{self, Write};
@@ -33,11 +34,12 @@ impl super::Backend for Png {
 /// fraction of a pixel, so that hp2ps's half-point rules, one pixel at 150 dpi, come out
 /// solid black; resvg draws the exact width, which at that size is a grey smear over
 /// two pixel rows, and a dense band outline paler than the EPS's. Over the fixtures and
-/// the public profiles (130 figures, grey and colour), 0.3 and 0.4 px matched the EPS
-/// best (0.49% of 3x3-pixel blocks differ on average; none 0.77%, 0.2 px 0.68%, 0.5 px
-/// left the worst at 1.5%), and 0.4 also on the 100,000-sample profile. At print
-/// resolutions it is a few hundredths of a point.
-const LINE_GAIN: f64 = 0.4;
+/// the public profiles (130 figures, grey and colour) the share of 3x3-pixel blocks
+/// that differ from Ghostscript's antialiased EPS is, on average and at worst: 0.32% and
+/// 1.29% with no gain, 0.24% and 0.55% at 0.2 px, 0.04% and 0.32% at 0.3 px, 0.05% and
+/// 0.33% at 0.4 px, 0.08% and 0.52% at 0.5 px. At print resolutions 0.3 px is a few
+/// hundredths of a point.
+const LINE_GAIN: f64 = 0.3;
 
 /// `scene` with every line `LINE_GAIN` pixels wider at `dpi`.
 fn weighted(scene: &Scene, dpi: f64) -> Scene {
@@ -65,7 +67,7 @@ fn options() -> &'static usvg::Options<'static> {
 
 /// The PNG bytes of a scene.
 pub fn image(scene: &Scene, dpi: f64) -> io::Result<Vec<u8>> {
-    let svg = super::svg::document(&weighted(scene, dpi), super::svg::TextAs::Outlines);
+    let svg = super::svg::document(&weighted(scene, dpi), super::svg::TextAs::Raster { dpi });
     let tree = usvg::Tree::from_str(&svg, options())
         .map_err(|e| io::Error::other(format!("cannot rasterise the picture: {e}")))?;
     // usvg measures in CSS pixels, 96 to the inch.

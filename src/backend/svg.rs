@@ -43,12 +43,16 @@ pub struct Svg {
 }
 
 /// How an SVG figure's text is drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub enum TextAs {
     /// `<text>` in the viewer's Helvetica or a stand-in, each glyph placed by Helvetica's widths.
     Text,
     /// The embedded font's glyph outlines, with invisible `<text>` over them.
     Outlines,
+    /// The embedded font's glyph outlines for a raster image at `dpi` dots to the inch:
+    /// each glyph's origin on the pixel grid, as font rasterisers place glyphs, so that
+    /// every letter is drawn alike and sharp. What the PNG is drawn from.
+    Raster { dpi: f64 },
 }
 
 impl super::Backend for Svg {
@@ -311,6 +315,45 @@ fn outlined(t: &Text, bottom: f64, font_size: f64, glyphs: &mut Glyphs) -> (Grou
     (g, hidden)
 }
 
+/// `t`'s glyphs for a raster image with `px` user units to the pixel: each glyph's
+/// origin, where PostScript's `show` puts it, moved to the nearest pixel corner. A
+/// glyph then covers the same pixels wherever it stands, and its stems and baseline
+/// are not smeared over two pixels by where they happen to fall; Ghostscript draws the
+/// EPS so (its glyph cache places bitmaps at whole pixels), and text drawn at
+/// sub-pixel positions differed from its rendering in ten times as many places.
+fn rastered(t: &Text, bottom: f64, font_size: f64, px: f64, glyphs: &mut Glyphs) -> Group {
+    let shown = shown(t, bottom, font_size);
+    let units = shown.size / Font::get().units_per_em();
+    let scale = (units * 1e6).round() / 1e6;
+    let (x, y) = at(t.at, bottom);
+    let (x, y) = (f64::from(x), f64::from(y));
+    let snap = |v: f64| round3((v / px).round() * px);
+    let mut g = Group::new();
+    for &(_, glyph, offset) in &shown.glyphs {
+        let Some(id) = glyphs.define(glyph.id) else {
+            continue;
+        };
+        let along = shown.start + offset * units;
+        // Vertical text is turned a quarter left about its anchor: its baseline runs
+        // up from there.
+        let place = if t.vertical {
+            format!(
+                "translate({} {}) rotate(-90)",
+                snap(x),
+                snap(y - (along - x))
+            )
+        } else {
+            format!("translate({} {})", snap(along), snap(y))
+        };
+        g = g.add(
+            Use::new()
+                .set("xlink:href", format!("#{id}"))
+                .set("transform", format!("{place} scale({scale})")),
+        );
+    }
+    g
+}
+
 /// The SVG document of a scene, as a figure on its own.
 pub fn document(scene: &Scene, text: TextAs) -> String {
     tight_text(&tree(scene, false, text).to_string())
@@ -447,21 +490,27 @@ fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
                         .set("stroke-width", a.line_width)
                         .add(Title::new(xml_text(&a.name))),
                 ),
-                Item::Text(t) if text_as == TextAs::Outlines => {
-                    let (drawn, hidden) = outlined(t, bottom, scene.font_size, &mut glyphs);
-                    g.add(drawn).add(hidden)
-                }
-                // The page's script rewrites its labels: plain text there.
-                Item::Text(t) if annotate => g.add(
-                    text(t, bottom, scene.font_size)
-                        .set("stroke", "none")
-                        .set("fill", "black"),
-                ),
-                Item::Text(t) => g.add(
-                    placed(t, bottom, scene.font_size)
-                        .set("stroke", "none")
-                        .set("fill", "black"),
-                ),
+                Item::Text(t) => match text_as {
+                    TextAs::Raster { dpi } => {
+                        let px = 72.0 / (dpi * scale);
+                        g.add(rastered(t, bottom, scene.font_size, px, &mut glyphs))
+                    }
+                    TextAs::Outlines => {
+                        let (drawn, hidden) = outlined(t, bottom, scene.font_size, &mut glyphs);
+                        g.add(drawn).add(hidden)
+                    }
+                    // The page's script rewrites its labels: plain text there.
+                    TextAs::Text if annotate => g.add(
+                        text(t, bottom, scene.font_size)
+                            .set("stroke", "none")
+                            .set("fill", "black"),
+                    ),
+                    TextAs::Text => g.add(
+                        placed(t, bottom, scene.font_size)
+                            .set("stroke", "none")
+                            .set("fill", "black"),
+                    ),
+                },
             };
             if annotate && g.get_children().len() > before {
                 g = annotated(g, item);
@@ -469,7 +518,7 @@ fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
         }
         groups.push(g);
     }
-    if text_as == TextAs::Outlines {
+    if text_as != TextAs::Text {
         doc = doc
             .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
             .add(glyphs.definitions());
