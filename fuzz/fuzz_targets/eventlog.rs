@@ -8,7 +8,11 @@
 use hpgraph::input::{Options, eventlog, hp};
 use libfuzzer_sys::fuzz_target;
 
-fn read(data: &[u8], options: Options, cut: usize) -> Result<hpgraph::input::Parsed, eventlog::Error> {
+fn read(
+    data: &[u8],
+    options: Options,
+    cut: usize,
+) -> Result<hpgraph::input::Parsed, eventlog::Error> {
     let mut p = eventlog::Parser::with_options(options);
     let used = p.feed(&data[..cut], false)?;
     let mut rest = data[used..cut].to_vec();
@@ -61,7 +65,9 @@ fuzz_target!(|data: &[u8]| {
     if p.names.iter().all(|n| plain(n)) && p.times.iter().all(|t| t.is_finite()) {
         let mut text = Vec::new();
         hpgraph::export::hp::write(p, &mut text).unwrap();
-        let back = hp::parse(&text).expect("hpgraph reads the .hp text it writes").profile;
+        let back = hp::parse(&text)
+            .expect("hpgraph reads the .hp text it writes")
+            .profile;
         assert_eq!(back.times, p.times);
         assert_eq!(back.marks, p.marks);
         assert_eq!(back.names, p.names);
