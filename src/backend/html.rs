@@ -10,6 +10,7 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
+use super::escape;
 use crate::export::page::PageData;
 use crate::scene::{Item, Scene};
 
@@ -62,22 +63,6 @@ struct ScriptData<'a> {
     data: &'a PageData,
     plot: PlotBox,
     bands: Vec<ScriptBand<'a>>,
-}
-
-/// Text for HTML content or a quoted attribute.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Each band's fill as the scene paints it, by name.

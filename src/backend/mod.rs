@@ -81,3 +81,24 @@ pub trait Backend {
     /// Writes the whole document for `scene`.
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()>;
 }
+
+/// Text for HTML or XML (SVG) content or a quoted attribute.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    escape_into(&mut out, text);
+    out
+}
+
+/// [`escape`], appending to `out`.
+pub(crate) fn escape_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}

@@ -232,12 +232,7 @@ fn placed(t: &Text, bottom: f64, font_size: f64) -> SvgText {
             );
             open = true;
         }
-        match c {
-            '&' => body.push_str("&amp;"),
-            '<' => body.push_str("&lt;"),
-            '>' => body.push_str("&gt;"),
-            c => body.push(c),
-        }
+        super::escape_into(&mut body, c.encode_utf8(&mut [0; 4]));
     }
     if open {
         body.push_str("</tspan>");
