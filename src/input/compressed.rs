@@ -6,7 +6,7 @@
 //! ruzstd (zstd, pure Rust) and xz2 (xz, liblzma built in).
 
 use std::cell::Cell;
-use std::io::{self, BufReader, Read};
+use std::io::{self, BufRead, BufReader, Read};
 use std::rc::Rc;
 
 /// The compressions read.
@@ -63,21 +63,115 @@ impl Compression {
             .map(|&(suffix, c)| (c, suffix))
     }
 
+    /// The magic bytes that start a stream of this compression.
+    fn magic(self) -> &'static [u8] {
+        MAGIC
+            .iter()
+            .find(|&&(c, _)| c == self)
+            .map(|&(_, m)| m)
+            .expect("every compression has its magic")
+    }
+
     /// A reader of the decompressed bytes of `r`. A decoder's error says which
     /// compression it was, so that a corrupt file is told from a corrupt profile.
     fn decoder<'a>(self, r: impl Read + 'a) -> io::Result<Box<dyn Read + 'a>> {
         let r = BufReader::with_capacity(64 << 10, r);
         let inner: Box<dyn Read + 'a> = match self {
-            // Every member of the file: `cat a.gz b.gz` is one gzip stream to gunzip.
-            Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(r)),
-            Compression::Zstd => Box::new(
-                ruzstd::decoding::StreamingDecoder::new(r)
-                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))
-                    .map_err(|e| named(self, e))?,
-            ),
+            Compression::Gzip | Compression::Zstd => Box::new(Members {
+                compression: self,
+                member: None,
+                source: Some(r),
+            }),
             Compression::Xz => Box::new(xz2::bufread::XzDecoder::new_multi_decoder(r)),
         };
         Ok(inner)
+    }
+}
+
+/// A gzip member or a zstd frame being decoded.
+enum Member<R: BufRead> {
+    Gzip(flate2::bufread::GzDecoder<R>),
+    Zstd(ruzstd::decoding::StreamingDecoder<R, ruzstd::decoding::FrameDecoder>),
+}
+
+impl<R: BufRead> Member<R> {
+    fn start(c: Compression, source: R) -> io::Result<Member<R>> {
+        Ok(match c {
+            Compression::Zstd => Member::Zstd(
+                ruzstd::decoding::StreamingDecoder::new(source)
+                    .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?,
+            ),
+            _ => Member::Gzip(flate2::bufread::GzDecoder::new(source)),
+        })
+    }
+
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        match self {
+            Member::Gzip(d) => d.read(buf),
+            Member::Zstd(d) => d.read(buf),
+        }
+    }
+
+    /// The input after the member, once it is decoded whole. A zstd frame's content
+    /// checksum is checked here (ruzstd leaves it to its caller; gzip's decoder checks
+    /// its CRC itself).
+    fn end(self) -> io::Result<R> {
+        match self {
+            Member::Gzip(d) => Ok(d.into_inner()),
+            Member::Zstd(d) => {
+                let stored = d.decoder.get_checksum_from_data();
+                if stored.is_some() && stored != d.decoder.get_calculated_checksum() {
+                    return Err(io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "the content checksum does not match the data (corrupt file)",
+                    ));
+                }
+                Ok(d.into_inner())
+            }
+        }
+    }
+}
+
+/// gzip members or zstd frames one after another, as `gunzip` and `zstd -d` read them
+/// (`cat a.gz b.gz` is one stream); whatever follows the last one must be another one,
+/// so that bytes after the end are named as such rather than taken for a cut file.
+struct Members<R: BufRead> {
+    compression: Compression,
+    member: Option<Member<R>>,
+    /// The input between members; `None` with no member once it has ended.
+    source: Option<R>,
+}
+
+impl<R: BufRead> Read for Members<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            if let Some(member) = &mut self.member {
+                let n = member.read(buf)?;
+                if n > 0 || buf.is_empty() {
+                    return Ok(n);
+                }
+                self.source = Some(self.member.take().expect("a member").end()?);
+            }
+            let Some(mut source) = self.source.take() else {
+                return Ok(0);
+            };
+            let rest = source.fill_buf()?;
+            let magic = self.compression.magic();
+            if rest.is_empty() {
+                return Ok(0);
+            }
+            if rest.len() < magic.len() && magic.starts_with(rest) {
+                return Err(io::ErrorKind::UnexpectedEof.into());
+            }
+            if !rest.starts_with(magic) {
+                let name = self.compression.name();
+                return Err(io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    format!("bytes after the end of the {name} stream that are not {name} data"),
+                ));
+            }
+            self.member = Some(Member::start(self.compression, source)?);
+        }
     }
 }
 

@@ -48,6 +48,16 @@ impl Format {
     }
 }
 
+/// How far into an input that is not an eventlog a NUL byte is looked for: `.hp` text
+/// has none, and binary data (a damaged eventlog, an image) has one early.
+pub const BINARY_PROBE: usize = 512;
+
+/// The offset of the first NUL byte in the first [`BINARY_PROBE`] bytes of `prefix`:
+/// where the input shows itself to be binary data rather than `.hp` text.
+pub fn binary_at(prefix: &[u8]) -> Option<usize> {
+    memchr::memchr(0, &prefix[..prefix.len().min(BINARY_PROBE)])
+}
+
 /// Why a profile could not be read: the error of the format's reader.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Error {
@@ -55,6 +65,19 @@ pub enum Error {
     Hp(hp::ParseError),
     /// An eventlog; its errors carry a byte offset.
     Eventlog(eventlog::Error),
+    /// Binary data that does not start as an eventlog does: a NUL byte at `offset`.
+    /// `damaged_eventlog` when an eventlog's event-type table follows.
+    Binary { offset: u64, damaged_eventlog: bool },
+}
+
+impl Error {
+    /// The error for binary input that starts with `prefix`, its first NUL at `offset`.
+    fn binary(prefix: &[u8], offset: usize) -> Error {
+        Error::Binary {
+            offset: offset as u64,
+            damaged_eventlog: prefix.get(4..8) == Some(b"hetb"),
+        }
+    }
 }
 
 impl Error {
@@ -62,7 +85,11 @@ impl Error {
     pub fn is_no_samples(&self) -> bool {
         match self {
             Error::Hp(e) => e.kind == hp::ParseErrorKind::NoSamples,
-            Error::Eventlog(e) => e.kind == eventlog::ErrorKind::NoHeapSamples,
+            Error::Eventlog(e) => matches!(
+                e.kind,
+                eventlog::ErrorKind::NoHeapSamples | eventlog::ErrorKind::CutBeforeCensus
+            ),
+            Error::Binary { .. } => false,
         }
     }
 
@@ -84,6 +111,7 @@ impl Error {
                 Some(at) => format!(": byte {at}: {e}"),
                 None => format!(": {e}"),
             },
+            Error::Binary { offset, .. } => format!(": byte {offset}: {self}"),
         }
     }
 }
@@ -93,6 +121,17 @@ impl fmt::Display for Error {
         match self {
             Error::Hp(e) => e.fmt(f),
             Error::Eventlog(e) => e.fmt(f),
+            Error::Binary {
+                damaged_eventlog: true,
+                ..
+            } => write!(
+                f,
+                "binary data: an eventlog whose first bytes are not `hdrb` (damaged header)"
+            ),
+            Error::Binary { .. } => write!(
+                f,
+                "binary data, not a heap profile (.hp text has no NUL bytes; an eventlog starts with `hdrb`)"
+            ),
         }
     }
 }
@@ -138,7 +177,9 @@ impl Default for Options {
 pub enum Reader {
     /// Not enough bytes yet to tell the format.
     Undecided(Options),
-    Hp(Box<hp::Parser>),
+    /// `.hp` text, and how many of its bytes were consumed (the first
+    /// [`BINARY_PROBE`] are checked for binary data as they come).
+    Hp(Box<hp::Parser>, u64),
     Eventlog(Box<eventlog::Parser>),
 }
 
@@ -165,7 +206,7 @@ impl Reader {
         if let Reader::Undecided(options) = *self {
             match Format::detect(buf, eof) {
                 None => return Ok(0),
-                Some(Format::Hp) => *self = Reader::Hp(Box::new(hp::Parser::new())),
+                Some(Format::Hp) => *self = Reader::Hp(Box::new(hp::Parser::new()), 0),
                 Some(Format::Eventlog) => {
                     *self = Reader::Eventlog(Box::new(eventlog::Parser::with_options(options)))
                 }
@@ -173,7 +214,18 @@ impl Reader {
         }
         match self {
             Reader::Undecided(_) => unreachable!("decided above"),
-            Reader::Hp(p) => Ok(p.feed(buf, eof)?),
+            Reader::Hp(p, seen) => {
+                if let Some(probe) = (BINARY_PROBE as u64).checked_sub(*seen)
+                    && let Some(at) = binary_at(&buf[..buf.len().min(probe as usize)])
+                {
+                    let offset = *seen as usize + at;
+                    let start = if *seen == 0 { buf } else { &[][..] };
+                    return Err(Error::binary(start, offset));
+                }
+                let used = p.feed(buf, eof)?;
+                *seen += used as u64;
+                Ok(used)
+            }
             Reader::Eventlog(p) => Ok(p.feed(buf, eof)?),
         }
     }
@@ -182,7 +234,7 @@ impl Reader {
     pub fn format(&self) -> Option<Format> {
         match self {
             Reader::Undecided(_) => None,
-            Reader::Hp(_) => Some(Format::Hp),
+            Reader::Hp(..) => Some(Format::Hp),
             Reader::Eventlog(_) => Some(Format::Eventlog),
         }
     }
@@ -216,7 +268,7 @@ impl Reader {
     pub fn progress(&self) -> (usize, usize) {
         match self {
             Reader::Undecided(_) => (0, 0),
-            Reader::Hp(p) => p.progress(),
+            Reader::Hp(p, _) => p.progress(),
             Reader::Eventlog(p) => p.progress(),
         }
     }
@@ -228,7 +280,7 @@ impl Reader {
                 line: None,
                 kind: hp::ParseErrorKind::NoSamples,
             })),
-            Reader::Hp(p) => Ok(p.snapshot()?),
+            Reader::Hp(p, _) => Ok(p.snapshot()?),
             Reader::Eventlog(p) => Ok(p.snapshot()?),
         }
     }
@@ -237,7 +289,7 @@ impl Reader {
     pub fn finish(self) -> Result<Parsed, Error> {
         match self {
             Reader::Undecided(_) => Ok(hp::Parser::new().finish()?),
-            Reader::Hp(p) => Ok(p.finish()?),
+            Reader::Hp(p, _) => Ok(p.finish()?),
             Reader::Eventlog(p) => Ok(p.finish()?),
         }
     }
@@ -308,7 +360,7 @@ fn read_with<R: Read>(
 /// Reads a profile file of either format. A large `.hp` file is read in two parts on
 /// two threads ([`hp::read_file`]); an eventlog is streamed.
 pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
-    let mut magic = [0u8; compressed::PREFIX];
+    let mut magic = [0u8; BINARY_PROBE];
     #[cfg(unix)]
     let got = {
         use std::os::unix::fs::FileExt;
@@ -321,7 +373,12 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     }
     let head = &magic[..got.min(4)];
     match Format::detect(head, true) {
-        Some(Format::Hp) if head.len() == 4 => Ok(hp::read_file(file)?),
+        Some(Format::Hp) if head.len() == 4 => {
+            if let Some(at) = binary_at(&magic[..got]) {
+                return Err(Error::binary(&magic[..got], at));
+            }
+            Ok(hp::read_file(file)?)
+        }
         Some(Format::Eventlog) => {
             // Small reads, so that a block passed over is mostly never read: only its
             // first read's worth is.
@@ -356,6 +413,8 @@ pub enum WarningKind {
     MissingHeader(Header),
     /// A compressed file ends before its compressed stream does: read up to there.
     CutStream(&'static str),
+    /// Heap profiling was on, but the program ended before its first census.
+    NoCensus,
 }
 
 impl fmt::Display for Warning {
@@ -372,6 +431,10 @@ impl fmt::Display for Warning {
             WarningKind::CutStream(what) => write!(
                 f,
                 "the {what} stream ends early (the file was cut): read as far as it goes"
+            ),
+            WarningKind::NoCensus => write!(
+                f,
+                "the program ended before its first heap census (-iSECS); a shorter interval takes more"
             ),
         }
     }

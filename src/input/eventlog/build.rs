@@ -49,6 +49,11 @@ pub(super) struct Builder {
     breakdown: Option<u32>,
     /// `-hi`: an info table's address to its readable name.
     info_tables: FxMap<u64, Box<[u8]>>,
+    /// A heap profile begin event was read: heap profiling was on, whether or not a
+    /// census came.
+    profiling: bool,
+    /// The latest time the eventlog reaches, in nanoseconds: the run's length.
+    clock: u64,
     /// Every heap-sample event as read, when asked for (see [`super::heap_events`]).
     pub trace: Option<Vec<HeapEvent>>,
 }
@@ -86,7 +91,13 @@ pub enum HeapEvent {
 impl Builder {
     /// Applies one event; `false` when its payload is too short for its fields.
     pub fn event(&mut self, ty: u16, time: u64, p: &[u8]) -> bool {
+        self.clock(time);
         self.apply(ty, time, p).is_some()
+    }
+
+    /// The eventlog reaches time `ns` (an event's, or a block's end).
+    pub fn clock(&mut self, ns: u64) {
+        self.clock = self.clock.max(ns);
     }
 
     fn apply(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
@@ -154,7 +165,10 @@ impl Builder {
                     },
                 );
             }
-            id::HEAP_PROF_BEGIN => self.breakdown = Some(payload::heap_prof_begin(p)?),
+            id::HEAP_PROF_BEGIN => {
+                self.profiling = true;
+                self.breakdown = Some(payload::heap_prof_begin(p)?);
+            }
             id::IPE => {
                 let ipe = payload::ipe(p)?;
                 let label = if ipe.label.is_empty() {
@@ -164,13 +178,10 @@ impl Builder {
                 };
                 let mut name = label.to_vec();
                 name.extend_from_slice(b" (");
-                if !ipe.module.is_empty() && ipe.src_file.is_empty() {
+                if ipe.src_loc.is_empty() || ipe.src_loc == b":" {
                     name.extend_from_slice(ipe.module);
-                }
-                name.extend_from_slice(ipe.src_file);
-                if let Some(span) = ipe.src_span.filter(|s| !s.is_empty()) {
-                    name.push(b':');
-                    name.extend_from_slice(span);
+                } else {
+                    name.extend_from_slice(ipe.src_loc);
                 }
                 name.push(b')');
                 self.info_tables.insert(ipe.info, name.into());
@@ -341,7 +352,7 @@ impl Builder {
     }
 
     /// The profile at the end of the input; `cut` when the data-end marker never came.
-    pub fn finish(mut self, cut: bool) -> Option<Parsed> {
+    pub fn finish(mut self, cut: bool) -> Result<Parsed, super::ErrorKind> {
         if (cut || self.ends_declared) && (self.open.is_some() || !self.pending.is_empty()) {
             self.warnings.push(Warning {
                 line: None,
@@ -350,13 +361,26 @@ impl Builder {
             self.drop_pending();
         }
         if self.profile.times.is_empty() {
-            return None;
+            if !self.profiling {
+                return Err(super::ErrorKind::NoHeapSamples);
+            }
+            if cut {
+                return Err(super::ErrorKind::CutBeforeCensus);
+            }
+            // Heap profiling was on but the program ended before its first census: the
+            // .hp of such a run has only the runtime's empty first and last samples, an
+            // empty graph as long as the run.
+            self.warnings.push(Warning {
+                line: None,
+                kind: WarningKind::NoCensus,
+            });
+            self.profile.times = vec![0.0, seconds(self.clock)];
         }
         let mut profile = std::mem::take(&mut self.profile);
         for s in &mut profile.series {
             s.shrink_to_fit();
         }
-        Some(Parsed {
+        Ok(Parsed {
             profile: self.dress(profile),
             warnings: self.warnings,
         })

@@ -241,36 +241,47 @@ pub mod payload {
     pub struct Ipe<'a> {
         pub info: u64,
         pub table_name: &'a [u8],
+        pub closure_desc: &'a [u8],
+        pub ty_desc: &'a [u8],
         pub label: &'a [u8],
         pub module: &'a [u8],
-        /// GHC 9.2-9.4: one string; later releases split file and span, joined here
-        /// with `:` as GHC prints them.
-        pub src_file: &'a [u8],
-        pub src_span: Option<&'a [u8]>,
+        /// `file:span`, as GHC prints a source location.
+        pub src_loc: &'a [u8],
+    }
+
+    /// The strings after an IPE event's info-table address.
+    const IPE_STRINGS: usize = 6;
+
+    /// Where an IPE event's fields end in `p`: after its address and its six
+    /// NUL-terminated strings, as GHC's own reader (ghc-events) reads them. `None` when
+    /// `p` ends first. GHC 9.6 to 9.10 declare each IPE event one byte longer than
+    /// this (see [`crate::input::eventlog`]), so the declared length cannot be trusted.
+    pub fn ipe_end(p: &[u8]) -> Option<usize> {
+        let mut at = 8;
+        for _ in 0..IPE_STRINGS {
+            at += memchr::memchr(0, p.get(at..)?)? + 1;
+        }
+        Some(at)
     }
 
     /// `(info, table name, closure description, type description, label, module,
-    /// source file[, source span])`.
+    /// source location)`.
     pub fn ipe(p: &[u8]) -> Option<Ipe<'_>> {
         let (i, info) = u64c::<_, E>(p).ok()?;
         let (i, table_name) = string(i).ok()?;
-        let (i, _closure_desc) = string(i).ok()?;
-        let (i, _ty_desc) = string(i).ok()?;
+        let (i, closure_desc) = string(i).ok()?;
+        let (i, ty_desc) = string(i).ok()?;
         let (i, label) = string(i).ok()?;
         let (i, module) = string(i).ok()?;
-        let (i, src_file) = string(i).ok()?;
-        let src_span = if i.is_empty() {
-            None
-        } else {
-            Some(string(i).ok()?.1)
-        };
+        let (_, src_loc) = string(i).ok()?;
         Some(Ipe {
             info,
             table_name,
+            closure_desc,
+            ty_desc,
             label,
             module,
-            src_file,
-            src_span,
+            src_loc,
         })
     }
 

@@ -41,8 +41,11 @@ pub enum ErrorKind {
     BlockTooShort(u32),
     /// A payload shorter than the fields its event type has.
     ShortPayload { event: u16, len: usize },
-    /// The eventlog holds no complete heap sample.
+    /// The eventlog holds no complete heap sample, and heap profiling was not on.
     NoHeapSamples,
+    /// Heap profiling was on, but the eventlog ends (cut: the program still running, or
+    /// killed) before the first census.
+    CutBeforeCensus,
 }
 
 impl fmt::Display for Error {
@@ -71,6 +74,10 @@ impl fmt::Display for Error {
             ErrorKind::NoHeapSamples => write!(
                 f,
                 "no heap profile samples in this eventlog (run the program with +RTS -hT -l)"
+            ),
+            ErrorKind::CutBeforeCensus => write!(
+                f,
+                "the eventlog ends before the first heap census (the program is still running, or was stopped)"
             ),
         }
     }
@@ -215,7 +222,7 @@ impl Parser {
             if size == UNDECLARED {
                 return Err(self.error(pos, ErrorKind::UndeclaredEvent(ty)));
             }
-            let (start, len) = if size == VARIABLE {
+            let (start, declared) = if size == VARIABLE {
                 match rest.get(EVENT_HEADER..).and_then(payload::length) {
                     Some(n) => (EVENT_HEADER + 2, usize::from(n)),
                     None => break,
@@ -223,10 +230,33 @@ impl Parser {
             } else {
                 (EVENT_HEADER, size as usize)
             };
-            let Some(event) = rest.get(..start + len) else {
+            let at = self.offset + pos as u64;
+            // A length that runs past its block is corruption now, not a wait for bytes
+            // that never come. An IPE event may be declared a byte longer than written.
+            let slack = if ty == id::IPE { IPE_SLACK } else { 0 };
+            if let Some(end) = self.block_end
+                && at < end
+                && at + (start + declared) as u64 > end + slack
+            {
+                return Err(self.error(pos, ErrorKind::PastBlockEnd { block_end: end }));
+            }
+            let Some(event) = rest.get(..start + declared) else {
                 break;
             };
-            let at = self.offset + pos as u64;
+            let len = if ty == id::IPE {
+                ipe_length(&event[start..]).ok_or_else(|| {
+                    self.error(
+                        pos,
+                        ErrorKind::ShortPayload {
+                            event: ty,
+                            len: declared,
+                        },
+                    )
+                })?
+            } else {
+                declared
+            };
+            let event = &event[..start + len];
             if let Some(end) = self.block_end
                 && at < end
                 && at + event.len() as u64 > end
@@ -242,6 +272,9 @@ impl Parser {
                     return Err(self.error(pos, ErrorKind::BlockTooShort(block)));
                 }
                 self.block_end = Some(at + u64::from(block));
+                if let Some(block_time) = payload::u64_at(body, 4) {
+                    self.profile.clock(block_time);
+                }
                 if let Some(skip) = self.passes_over(body, rest, block as usize, eof) {
                     if skip {
                         pos += (block as usize).min(rest.len());
@@ -330,11 +363,27 @@ impl Parser {
             return Err(self.error(0, ErrorKind::HeaderCut));
         }
         let cut = !matches!(self.state, State::Ended);
-        self.profile.finish(cut).ok_or(Error {
-            offset: None,
-            kind: ErrorKind::NoHeapSamples,
-        })
+        self.profile
+            .finish(cut)
+            .map_err(|kind| Error { offset: None, kind })
     }
+}
+
+/// How much longer than its fields an IPE event may be declared: GHC's runtime counts a
+/// NUL after the source file that it does not write (it writes `file:span` as one string).
+const IPE_SLACK: u64 = 1;
+
+/// The length of an IPE payload declared `p.len()` bytes long: its fields' length when
+/// the declaration is [`IPE_SLACK`] too long (the next event starts there), else the
+/// declared length (a later runtime's extra fields are passed over). `None` when the
+/// fields do not fit the declared length.
+fn ipe_length(p: &[u8]) -> Option<usize> {
+    let fields = payload::ipe_end(p)?;
+    Some(if p.len() - fields == IPE_SLACK as usize {
+        fields
+    } else {
+        p.len()
+    })
 }
 
 /// Reads a whole eventlog held in memory.
