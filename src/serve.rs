@@ -34,6 +34,13 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use serde::Serialize;
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 
+/// The live page's policy as a header, where `frame-ancestors` takes effect (a page's
+/// own `<meta>` policy cannot forbid framing): no other site may frame the page.
+static PAGE_POLICY: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
+    let policy = crate::backend::html::policy(true) + "; frame-ancestors 'none'";
+    HeaderValue::from_str(&policy).expect("the policy is ASCII")
+});
+
 /// The largest request head (request line and headers) read.
 pub const MAX_HEAD: usize = 16 * 1024;
 /// How long a client may take to send its request head.
@@ -297,10 +304,9 @@ fn respond(site: &Site, request: &Request<Incoming>) -> Reply {
     match path {
         Path::Page => {
             let mut reply = ok(shown.page.clone(), "text/html; charset=utf-8");
-            reply.headers_mut().insert(
-                header::CONTENT_SECURITY_POLICY,
-                HeaderValue::from_static(crate::backend::html::LIVE_POLICY),
-            );
+            reply
+                .headers_mut()
+                .insert(header::CONTENT_SECURITY_POLICY, PAGE_POLICY.clone());
             reply
         }
         Path::Profile => match &shown.profile {

@@ -183,3 +183,56 @@ fn watch_refuses_a_compressed_file() {
         assert!(err.contains("cannot follow a"), "{args:?}: {err}");
     }
 }
+
+/// Whether the system's decompressor accepts `packed` whole (exit 0).
+fn accepted(tool: &str, packed: &[u8]) -> bool {
+    pipe(tool, &["-d", "-c", "-q"], packed).1
+}
+
+#[test]
+fn a_damaged_stream_is_an_error_where_the_systems_decompressor_says_so() {
+    let dir = Scratch::new("compressed-damaged");
+    let bytes = std::fs::read(fixtures().join("profiles/ManyCC-hc.hp")).unwrap();
+    for (tool, _) in tools() {
+        let packed = if tool == "zstd" {
+            // With a content checksum, which zstd writes by default.
+            pipe(tool, &["-c", "-q", "--check"], &bytes).0
+        } else {
+            compress(tool, &bytes)
+        };
+        // The last bytes of each format's trailer: gzip's size, xz's stream footer,
+        // zstd's content checksum. Then bytes that are not the format after its end.
+        let mut checksum = packed.clone();
+        let at = packed.len() - if tool == "xz" { 14 } else { 2 };
+        checksum[at] ^= 0x5a;
+        let mut trailing = packed.clone();
+        trailing.extend(b"not compressed\n");
+        let mut twice = packed.clone();
+        twice.extend(&packed);
+        for (what, damaged) in [
+            ("checksum", checksum),
+            ("trailing bytes", trailing),
+            ("two streams", twice),
+        ] {
+            let out = hpgraph(&dir.0, &["-", "-o", "x.svg"], Some(&damaged));
+            let err = String::from_utf8_lossy(&out.stderr);
+            let theirs = accepted(tool, &damaged);
+            assert_eq!(
+                out.status.success(),
+                theirs,
+                "{tool} {what}: {tool} says {theirs}; we: {err}"
+            );
+            if !theirs {
+                assert_eq!(out.status.code(), Some(1), "{tool} {what}: {err}");
+                assert!(
+                    err.contains(&format!("cannot decompress ({tool})")),
+                    "{tool} {what}: {err}"
+                );
+                assert!(
+                    !err.contains("ends early"),
+                    "{tool} {what}: taken for a cut file: {err}"
+                );
+            }
+        }
+    }
+}

@@ -17,12 +17,26 @@ use crate::scene::{Item, Scene};
 const SCRIPT: &str = include_str!("html/page.js");
 const STYLE: &str = include_str!("html/page.css");
 
-/// The page's content security policy: nothing from elsewhere, no request at all.
-const POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; \
-                      script-src 'unsafe-inline'; img-src data:";
-/// The same for the live page, which also asks its own server for updates.
-pub const LIVE_POLICY: &str = "default-src 'none'; style-src 'unsafe-inline'; \
-                               script-src 'unsafe-inline'; img-src data:; connect-src 'self'";
+/// The page's content security policy: nothing from elsewhere, no request at all, and
+/// no script but the page's own, named by its hash: text from a profile that reached
+/// the page as markup still could not run. The live page also asks its own server for
+/// updates.
+pub fn policy(live: bool) -> String {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let hash = sha2::Sha256::digest(script_element_text().as_bytes());
+    format!(
+        "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{}'; \
+         img-src data:{}",
+        base64::engine::general_purpose::STANDARD.encode(hash),
+        if live { "; connect-src 'self'" } else { "" }
+    )
+}
+
+/// The text of the page's script element, exactly: what its hash is taken over.
+fn script_element_text() -> String {
+    format!("\n{SCRIPT}")
+}
 
 /// HTML output: the scene plus the numbers the page shows.
 pub struct Html<'a> {
@@ -214,7 +228,7 @@ fn head(html: &mut String, job: &str, live: bool) {
          <meta name=\"generator\" content=\"hpgraph {version}\">\n\
          <title>{title} — heap profile</title>\n<style>\n{STYLE}</style>\n</head>\n{body}\n\
          <h1>{title}</h1>\n",
-        policy = if live { LIVE_POLICY } else { POLICY },
+        policy = policy(live),
         version = env!("CARGO_PKG_VERSION"),
         body = if live {
             "<body data-live>\n<p id=\"live-status\" role=\"status\" data-status=\"waiting\">\
@@ -230,7 +244,8 @@ fn tail(html: &mut String, json: &str) {
     let _ = write!(
         html,
         "<script type=\"application/json\" id=\"hpgraph-data\">{json}</script>\n\
-         <script>\n{SCRIPT}</script>\n</body>\n</html>\n"
+         <script>{}</script>\n</body>\n</html>\n",
+        script_element_text()
     );
 }
 

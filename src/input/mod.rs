@@ -344,6 +344,9 @@ fn read_with<R: Read>(
         };
         have += n;
         let eof = n == 0;
+        if reader.format().is_none() && have < BINARY_PROBE && !eof {
+            continue; // enough of the start to tell text from binary data
+        }
         let used = reader.feed(&buf[..have], eof)?;
         buf.copy_within(used..have, 0);
         have -= used;

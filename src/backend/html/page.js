@@ -237,8 +237,20 @@
     for (var i = g.i0; i <= g.i1; i++) if (Math.abs(T[i] - t) < Math.abs(T[best] - t)) best = i;
     return best;
   }
-  function showTip(ev, html, data) {
-    tip.innerHTML = html;
+  // The tooltip: its lines, the first in bold when `bold`. Each reaches the page as
+  // text, never as markup: a profile's names and units are not the page's to run.
+  function showTip(ev, lines, bold, data) {
+    tip.replaceChildren();
+    lines.forEach(function (line, k) {
+      if (k) tip.appendChild(document.createElement("br"));
+      var node = document.createTextNode(line);
+      if (k === 0 && bold) {
+        var b = document.createElement("b");
+        b.appendChild(node);
+        node = b;
+      }
+      tip.appendChild(node);
+    });
     tip.hidden = false;
     var r = box.getBoundingClientRect();
     var x = ev.clientX - r.left + 14, y = ev.clientY - r.top + 14;
@@ -246,9 +258,6 @@
     tip.style.left = x + "px";
     tip.style.top = y + "px";
     for (var k in data) tip.dataset[k] = data[k];
-  }
-  function esc(s) {
-    return String(s).replace(/[&<>"']/g, function (c) { return "&#" + c.charCodeAt(0) + ";"; });
   }
   function move(ev) {
     if (!D) return;
@@ -262,7 +271,7 @@
       return;
     }
     if (ev.target.classList && ev.target.classList.contains("mark")) {
-      showTip(ev, esc(ev.target.dataset.text), { band: "", text: ev.target.dataset.text });
+      showTip(ev, [ev.target.dataset.text], false, { band: "", text: ev.target.dataset.text });
       return;
     }
     if (p.x < left || p.x > left + width || p.y < top || p.y > bottom) { tip.hidden = true; return; }
@@ -273,12 +282,12 @@
     }
     var time = seconds(D.times[i]), all = g.total[i];
     if (!name) {
-      showTip(ev, time + "<br>all shown bands: " + esc(human(all)), { band: "", time: D.times[i], value: all });
+      showTip(ev, [time, "all shown bands: " + human(all)], false, { band: "", time: D.times[i], value: all });
       return;
     }
     var band = D.bands.find(function (b) { return b.name === name; });
     var value = band.values[i], share = all > 0 ? (100 * value / all).toFixed(1) + "%" : "0%";
-    showTip(ev, "<b>" + esc(name) + "</b><br>" + esc(human(value)) + " (" + share + " of the shown heap) at " + time,
+    showTip(ev, [name, human(value) + " (" + share + " of the shown heap) at " + time], true,
       { band: name, time: D.times[i], value: value });
   }
   box.addEventListener("mousemove", move);
@@ -369,7 +378,8 @@
         chart = document.adoptNode(chart);
         if (old) old.replaceWith(chart); else box.insertBefore(chart, box.firstChild);
       }
-      key.innerHTML = doc.getElementById("key").innerHTML;
+      key.replaceChildren.apply(key, Array.from(doc.getElementById("key").childNodes)
+        .map(function (n) { return document.adoptNode(n); }));
       install();
       if (pointer && !tip.hidden) {
         move({ clientX: pointer.clientX, clientY: pointer.clientY,
