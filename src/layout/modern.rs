@@ -1,7 +1,7 @@
 //! The `modern` figure style's choices, apart from the geometry: ticks at round values
 //! labelled with just enough decimals, byte units, and names shortened in the middle.
 
-use super::text::string_size;
+use super::text::{FUDGE, byte_width, string_size};
 use super::ticks::round_125;
 use crate::units::unit_for;
 
@@ -83,11 +83,60 @@ pub fn shortened_apart(names: &[&[u8]], width: f64) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Widths of a name's pieces summed once, so that each candidate shortening is measured
+/// in constant time: trying every length would otherwise measure the name once per
+/// length, and a name of a megabyte would take minutes. A candidate whose sum comes
+/// within rounding of the width is measured exactly, so the choice is the same as
+/// measuring every candidate with [`string_size`].
+struct Measure<'a> {
+    width: f64,
+    /// How close to `width` (unscaled) a sum must come to be measured exactly.
+    slack: f64,
+    exact: &'a dyn Fn(&[u8]) -> f64,
+}
+
+impl Measure<'_> {
+    /// Whether the candidate whose widths sum to `sum` (before the scale factor), built
+    /// by `build` when it must be measured exactly, fits.
+    fn fits(&self, sum: f64, build: impl FnOnce() -> Vec<u8>) -> bool {
+        let limit = self.width / FUDGE;
+        if sum < limit - self.slack {
+            true
+        } else if sum > limit + self.slack {
+            false
+        } else {
+            (self.exact)(&build()) <= self.width
+        }
+    }
+}
+
+/// Running sums of `widths`: `sums[k]` is the width of the first `k`.
+fn running(widths: impl Iterator<Item = f64>) -> Vec<f64> {
+    let mut sums = vec![0.0];
+    let mut total = 0.0;
+    for w in widths {
+        total += w;
+        sums.push(total);
+    }
+    sums
+}
+
 fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
+    // `string_size` stops at a NUL: so does everything here.
+    let name = &name[..crate::layout::text::c_len(name)];
     if string_size(name) <= width {
         return name.to_vec();
     }
     const GAP: &[u8] = b"...";
+    let bytes = running(name.iter().map(|&b| byte_width(b)));
+    let total = bytes[name.len()];
+    let measure = Measure {
+        width,
+        slack: 1e-9 * total.max(1.0),
+        exact: &string_size,
+    };
+    let slash = byte_width(b'/');
+    let gap = GAP.iter().map(|&b| byte_width(b)).sum::<f64>();
     let parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
     if parts.len() > 2 {
         let join = |head: usize, tail: usize| {
@@ -99,6 +148,16 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
                 v.extend_from_slice(p);
             }
             v
+        };
+        let sizes = running(parts.iter().map(|p| p.iter().map(|&b| byte_width(b)).sum()));
+        let n = parts.len();
+        // `head` parts and their slashes, `.../`, and a slash before each of `tail` parts.
+        let sum = |head: usize, tail: usize| {
+            sizes[head]
+                + head as f64 * slash
+                + gap
+                + (sizes[n] - sizes[n - tail])
+                + tail as f64 * slash
         };
         let (mut head, mut tail) = (1, 0);
         let mut best = None;
@@ -112,30 +171,30 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
             } else {
                 (head + 1, tail)
             };
-            if h + t >= parts.len() {
-                break;
-            }
-            let v = join(h, t);
-            if string_size(&v) > width {
+            if h + t >= n || !measure.fits(sum(h, t), || join(h, t)) {
                 break;
             }
             (head, tail) = (h, t);
-            best = Some(v);
+            best = Some((h, t));
         }
-        if let Some(v) = best {
-            return v;
+        if let Some((h, t)) = best {
+            return join(h, t);
         }
     }
     // Characters from both ends, the end a little favoured (it says where).
     let n = name.len();
-    for keep in (2..n).rev() {
+    let cut = |keep: usize| {
         let head = keep / 2;
-        let tail = keep - head;
         let mut v = name[..head].to_vec();
         v.extend_from_slice(GAP);
-        v.extend_from_slice(&name[n - tail..]);
-        if string_size(&v) <= width {
-            return v;
+        v.extend_from_slice(&name[n - (keep - head)..]);
+        v
+    };
+    for keep in (2..n).rev() {
+        let head = keep / 2;
+        let sum = bytes[head] + gap + (total - bytes[n - (keep - head)]);
+        if measure.fits(sum, || cut(keep)) {
+            return cut(keep);
         }
     }
     GAP.to_vec()
@@ -201,5 +260,95 @@ mod tests {
         assert_eq!(shortened(b"short", 100.0), b"short");
         let s = shortened(b"averyveryverylongnamewithoutslashes", 60.0);
         assert!(string_size(&s) <= 60.0 && s.windows(3).any(|w| w == b"..."));
+    }
+
+    /// The shortening as first written: every candidate measured whole. Quadratic, and
+    /// the reference the linear one must agree with.
+    fn measured_every_time(name: &[u8], width: f64) -> Vec<u8> {
+        if string_size(name) <= width {
+            return name.to_vec();
+        }
+        let parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
+        let join = |head: usize, tail: usize| {
+            let mut v: Vec<u8> = parts[..head].join(&b'/');
+            v.extend_from_slice(b"/...");
+            for p in &parts[parts.len() - tail..] {
+                v.push(b'/');
+                v.extend_from_slice(p);
+            }
+            v
+        };
+        let (mut head, mut tail, mut best) = (1, 0, None);
+        while parts.len() > 2 {
+            let (h, t) = if tail < head {
+                (head, tail + 1)
+            } else {
+                (head + 1, tail)
+            };
+            if h + t >= parts.len() || string_size(&join(h, t)) > width {
+                break;
+            }
+            (head, tail, best) = (h, t, Some(join(h, t)));
+        }
+        if let Some(v) = best {
+            return v;
+        }
+        let n = name.len();
+        for keep in (2..n).rev() {
+            let mut v = name[..keep / 2].to_vec();
+            v.extend_from_slice(b"...");
+            v.extend_from_slice(&name[n - (keep - keep / 2)..]);
+            if string_size(&v) <= width {
+                return v;
+            }
+        }
+        b"...".to_vec()
+    }
+
+    #[test]
+    fn shortening_measures_sums_yet_chooses_as_measuring_every_candidate() {
+        let mut seed = 7u64;
+        let mut next = || {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) as usize
+        };
+        let alphabet =
+            b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./(),: \xc3\xa4";
+        for _ in 0..3000 {
+            let len = 1 + next() % 120;
+            let name: Vec<u8> = (0..len)
+                .map(|_| alphabet[next() % alphabet.len()])
+                .collect();
+            let width = (next() % 400) as f64 + 0.5;
+            assert_eq!(
+                shortened(&name, width),
+                measured_every_time(&name, width),
+                "{} at {width}",
+                String::from_utf8_lossy(&name)
+            );
+        }
+    }
+
+    #[test]
+    fn a_megabyte_name_is_shortened_in_linear_time() {
+        // Measured every time, this took minutes; a sum a byte, it takes milliseconds.
+        let long = vec![b'a'; 1 << 20];
+        let stack: Vec<u8> = (0..150_000)
+            .map(|i| format!("f{i}"))
+            .collect::<Vec<_>>()
+            .join("/")
+            .into_bytes();
+        let started = std::time::Instant::now();
+        for name in [&long, &stack] {
+            let short = shortened(name, 200.0);
+            assert!(
+                string_size(&short) <= 200.0 && short.len() > 20,
+                "{}",
+                short.len()
+            );
+        }
+        assert!(started.elapsed().as_secs() < 5, "{:?}", started.elapsed());
     }
 }

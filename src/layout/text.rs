@@ -40,12 +40,17 @@ fn stray_width(b: u8) -> f64 {
 pub fn string_size(s: &[u8]) -> f64 {
     let mut r = 0.0;
     for &b in s.iter().take_while(|&&b| b != 0) {
-        r += match b {
-            0x20..=0x7e => f64::from(WIDTHS[(b - 0x20) as usize]),
-            _ => stray_width(b),
-        };
+        r += byte_width(b);
     }
     r * FUDGE
+}
+
+/// One byte's share of [`string_size`], before the [`FUDGE`] factor.
+pub fn byte_width(b: u8) -> f64 {
+    match b {
+        0x20..=0x7e => f64::from(WIDTHS[(b - 0x20) as usize]),
+        _ => stray_width(b),
+    }
 }
 
 /// hp2ps's `CommaPrint`: an integer with commas between groups of three digits.
