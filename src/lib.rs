@@ -28,6 +28,7 @@ pub mod auxfile;
 pub mod backend;
 pub mod cli;
 pub mod error;
+pub mod escape;
 pub mod export;
 pub mod input;
 pub mod layout;

@@ -205,7 +205,15 @@ fn every_csv_cell_is_the_files_own_number() {
         let rows = csv(&[path.to_str().unwrap()]);
         let shown = path.display();
         let mut header = vec!["time".to_string()];
-        header.extend(names.iter().cloned());
+        // A name a spreadsheet would take for a formula (GHC's `->IO`) starts with `'`
+        // (docs/inspect.md).
+        header.extend(names.iter().map(|n| {
+            if n.starts_with(['=', '+', '-', '@']) {
+                format!("'{n}")
+            } else {
+                n.clone()
+            }
+        }));
         assert_eq!(rows[0], header, "{shown}");
         assert_eq!(rows.len() - 1, samples.len(), "{shown}");
         for (row, s) in rows[1..].iter().zip(&samples) {
@@ -419,4 +427,74 @@ fn the_html_page_is_one_self_contained_file() {
     b.sort();
     assert_eq!(a, b);
     assert!(html.contains("<table id=\"summary\">"));
+}
+
+/// A profile whose JOB and names carry terminal escape sequences and spreadsheet formulas.
+const HOSTILE_TEXT: &[u8] = b"JOB \"\x1b]0;retitled\x07job\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\n\
+VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0\n=HYPERLINK(\"http://example.invalid\")\t10\n\x1b[2Jcleared\t20\n\
++cmd|' /C calc'!A0\t5\n@SUM(A1)\t7\nplain\t3\nEND_SAMPLE 0\n";
+
+#[test]
+fn the_summary_shows_control_bytes_rather_than_sending_them_to_the_terminal() {
+    let dir = Scratch::new("summary-controls");
+    for args in [&["--summary", "-"][..], &["--summary=json", "-"]] {
+        let out = hpgraph(&dir.0, args, Some(HOSTILE_TEXT));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            !out.stdout.iter().any(|&b| b == 0x1b || b == 0x07),
+            "{args:?}: raw control bytes in {}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let text = String::from_utf8_lossy(&out.stdout);
+        // Shown as the error messages show input bytes (text), or as JSON escapes.
+        assert!(
+            text.contains("\\x1b[2Jcleared") || text.contains("\\u001b[2Jcleared"),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn csv_cells_a_spreadsheet_would_run_as_formulas_are_text() {
+    let dir = Scratch::new("csv-formulas");
+    let out = hpgraph(
+        &dir.0,
+        &["-", "-o", "-", "--format", "csv"],
+        Some(HOSTILE_TEXT),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let header = csv.lines().next().unwrap();
+    // RFC 4180 fields, split by hand: every cell that starts with = + - @ is quoted and
+    // starts with ' (OWASP's CSV injection advice); others are as they were.
+    let mut cells = Vec::new();
+    let (mut cell, mut quoted) = (String::new(), false);
+    for c in header.chars() {
+        match c {
+            '"' => quoted = !quoted,
+            ',' if !quoted => cells.push(std::mem::take(&mut cell)),
+            c => cell.push(c),
+        }
+    }
+    cells.push(cell);
+    for c in &cells {
+        assert!(!c.starts_with(['=', '+', '-', '@']), "a formula cell: {c}");
+    }
+    for want in [
+        "'=HYPERLINK(http://example.invalid)",
+        "'+cmd|' /C calc'!A0",
+        "'@SUM(A1)",
+        "plain",
+        "time",
+    ] {
+        assert!(cells.iter().any(|c| c == want), "{want} not in {cells:?}");
+    }
 }

@@ -7,14 +7,21 @@ use std::io::{self, Write};
 
 use super::table::Table;
 
-/// Writes `field` as one CSV field.
+/// Writes `field` as one CSV field. A field a spreadsheet would take for a formula
+/// (`=HYPERLINK(…)`) gets a `'` before it and is quoted, as OWASP recommends: shown as
+/// text, never run ([`crate::escape::csv_formula`]).
 fn field(out: &mut dyn Write, field: &[u8]) -> io::Result<()> {
-    if field
-        .iter()
-        .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
+    let formula = crate::escape::csv_formula(field);
+    if formula
+        || field
+            .iter()
+            .any(|&b| matches!(b, b',' | b'"' | b'\r' | b'\n'))
     {
         let mut quoted = Vec::with_capacity(field.len() + 4);
         quoted.push(b'"');
+        if formula {
+            quoted.push(b'\'');
+        }
         for &b in field {
             if b == b'"' {
                 quoted.push(b'"');

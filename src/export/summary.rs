@@ -241,7 +241,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
                 time(b.peak_time),
                 value(b.mean),
                 b.trend.word().to_string(),
-                b.name.clone(),
+                crate::escape::terminal(&b.name).into_owned(),
             ]
         })
         .collect();
@@ -269,7 +269,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     } else {
         ("", "", "")
     };
-    writeln!(out, "{}", s.job)?;
+    writeln!(out, "{}", crate::escape::terminal(&s.job))?;
     writeln!(
         out,
         "{} samples, {} bands; trend over the last quarter of the run",
