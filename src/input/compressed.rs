@@ -91,16 +91,16 @@ impl Compression {
 /// A gzip member or a zstd frame being decoded.
 enum Member<R: BufRead> {
     Gzip(flate2::bufread::GzDecoder<R>),
-    Zstd(ruzstd::decoding::StreamingDecoder<R, ruzstd::decoding::FrameDecoder>),
+    Zstd(Box<ruzstd::decoding::StreamingDecoder<R, ruzstd::decoding::FrameDecoder>>),
 }
 
 impl<R: BufRead> Member<R> {
     fn start(c: Compression, source: R) -> io::Result<Member<R>> {
         Ok(match c {
-            Compression::Zstd => Member::Zstd(
+            Compression::Zstd => Member::Zstd(Box::new(
                 ruzstd::decoding::StreamingDecoder::new(source)
                     .map_err(|e| io::Error::new(io::ErrorKind::InvalidData, e.to_string()))?,
-            ),
+            )),
             _ => Member::Gzip(flate2::bufread::GzDecoder::new(source)),
         })
     }
