@@ -36,13 +36,28 @@ pub fn write_file(
         },
         _ => path.to_path_buf(),
     };
-    if let Ok(m) = fs::metadata(&target)
+    let existing = fs::metadata(&target).ok();
+    if let Some(m) = &existing
         && !m.is_file()
     {
         let file = OpenOptions::new().write(true).open(&target)?;
         return write_through_thread(file, body);
     }
+    // A read-only file is one its owner asked to keep: renaming over it would replace it
+    // all the same (the directory allows it), so it is refused, as `cp` would.
+    if let Some(m) = &existing
+        && m.permissions().readonly()
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            "the file exists and is read-only; not replaced",
+        ));
+    }
     let tmp = TempFile::beside(&target)?;
+    // The new file keeps the old one's permissions (a private 0600 picture stays private).
+    if let Some(m) = &existing {
+        tmp.file.set_permissions(m.permissions())?;
+    }
     let file = tmp.file.try_clone()?;
     write_through_thread(file, body)?;
     tmp.persist(&target)
@@ -196,6 +211,34 @@ mod tests {
         assert_eq!(fs::read(&target).unwrap(), b"new");
         let left: Vec<_> = fs::read_dir(&dir).unwrap().collect();
         assert_eq!(left.len(), 1, "temporary files left behind");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn an_existing_file_keeps_its_permissions_and_a_read_only_one_is_kept() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("hpgraph-mode-{}", std::process::id()));
+        fs::create_dir_all(&dir).unwrap();
+        let private = dir.join("private.ps");
+        fs::write(&private, b"old").unwrap();
+        fs::set_permissions(&private, fs::Permissions::from_mode(0o600)).unwrap();
+        write_file(&private, |w| w.write_all(b"new")).unwrap();
+        assert_eq!(fs::read(&private).unwrap(), b"new");
+        let mode = fs::metadata(&private).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600);
+
+        let kept = dir.join("kept.ps");
+        fs::write(&kept, b"old").unwrap();
+        fs::set_permissions(&kept, fs::Permissions::from_mode(0o444)).unwrap();
+        let err = write_file(&kept, |w| w.write_all(b"new")).unwrap_err();
+        assert_eq!(err.kind(), io::ErrorKind::PermissionDenied);
+        assert_eq!(fs::read(&kept).unwrap(), b"old");
+        assert_eq!(
+            fs::read_dir(&dir).unwrap().count(),
+            2,
+            "a temporary file left"
+        );
         fs::remove_dir_all(&dir).unwrap();
     }
 

@@ -804,3 +804,114 @@ fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
     );
     assert!(titles >= below.len(), "each listed band has its path");
 }
+
+#[test]
+fn two_inputs_that_would_write_the_same_file_are_refused_before_anything_is_written() {
+    let dir = Scratch::new("same-output");
+    let hp = fixtures().join("eventlog/Leak-hc.hp");
+    let log = fixtures().join("eventlog/Leak-hc.eventlog");
+    for sub in ["a", "b"] {
+        std::fs::create_dir_all(dir.path(sub)).unwrap();
+        std::fs::copy(&hp, dir.path(&format!("{sub}/prog.hp"))).unwrap();
+    }
+    std::fs::copy(&hp, dir.path("prog.hp")).unwrap();
+    std::fs::copy(&log, dir.path("prog.eventlog")).unwrap();
+    for args in [
+        &["a/prog.hp", "b/prog.hp"][..],
+        &["prog.hp", "prog.eventlog"],
+        &["prog.hp", "a/prog.hp", "--format", "svg"],
+    ] {
+        let out = hpgraph(&dir.0, args, None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(
+            err.contains(args[0]) && err.contains(args[1]),
+            "{args:?}: {err}"
+        );
+        for written in ["prog.ps", "prog.aux", "prog.svg"] {
+            assert!(!dir.path(written).exists(), "{args:?} wrote {written}");
+        }
+    }
+    // The same file twice writes its picture twice: nothing is lost.
+    hpgraph_ok(&dir.0, &["prog.hp", "prog.hp"]);
+}
+
+#[cfg(unix)]
+#[test]
+fn an_existing_output_keeps_its_permissions_and_a_read_only_one_is_left_alone() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = Scratch::new("output-modes");
+    let hp = fixtures().join("eventlog/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    std::fs::write(dir.path("private.svg"), b"old").unwrap();
+    std::fs::set_permissions(
+        dir.path("private.svg"),
+        std::fs::Permissions::from_mode(0o600),
+    )
+    .unwrap();
+    hpgraph_ok(&dir.0, &[hp, "-o", "private.svg"]);
+    let meta = std::fs::metadata(dir.path("private.svg")).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    assert!(meta.len() > 1000);
+
+    std::fs::write(dir.path("kept.svg"), b"old").unwrap();
+    std::fs::set_permissions(dir.path("kept.svg"), std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = hpgraph(&dir.0, &[hp, "-o", "kept.svg"], None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("kept.svg") && err.contains("read-only"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(dir.path("kept.svg")).unwrap(), b"old");
+}
+
+#[test]
+fn an_aux_file_is_written_beside_postscript_only_unless_p_asks() {
+    let dir = Scratch::new("aux-beside");
+    let hp = fixtures().join("eventlog/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    for (out, aux) in [
+        ("fig.ps", true),
+        ("fig.eps", true),
+        ("fig.pdf", false),
+        ("fig.svg", false),
+        ("fig.png", false),
+    ] {
+        let _ = std::fs::remove_file(dir.path("fig.aux"));
+        hpgraph_ok(&dir.0, &[hp, "-o", out]);
+        assert_eq!(dir.path("fig.aux").exists(), aux, "{out}");
+    }
+    // -p reads the .aux of an earlier run and writes it again, in any format.
+    hpgraph_ok(&dir.0, &[hp, "-o", "fig.ps"]);
+    hpgraph_ok(&dir.0, &["-p", hp, "-o", "fig.pdf"]);
+    assert!(dir.path("fig.aux").exists());
+}
+
+#[test]
+fn eps_widths_and_times_read_as_help_says() {
+    let dir = Scratch::new("small-options");
+    let hp = fixtures().join("eventlog/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    // `-e 3in` as `--help` writes it, the same as hp2ps's `-e3in`.
+    hpgraph_ok(&dir.0, &["-e", "3in", hp, "-o", "a.eps"]);
+    hpgraph_ok(&dir.0, &["-e3in", hp, "-o", "b.eps"]);
+    assert_eq!(
+        without_creator(&std::fs::read(dir.path("a.eps")).unwrap()),
+        without_creator(&std::fs::read(dir.path("b.eps")).unwrap())
+    );
+    let help = String::from_utf8(hpgraph_ok(&dir.0, &["--help"])).unwrap();
+    assert!(help.contains("More than 2 inches"), "{help}");
+    for (args, says) in [
+        (&["--eps", "2in"][..], "more than 2in"),
+        (&["--from", "1e308"], "from 0 to 1e10"),
+        (&["--to", "1e11"], "from 0 to 1e10"),
+    ] {
+        let mut all = args.to_vec();
+        all.push(hp);
+        let out = hpgraph(&dir.0, &all, None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(says) && err.len() < 400, "{args:?}: {err}");
+    }
+}

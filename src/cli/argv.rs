@@ -78,6 +78,12 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
                 }
             }
             b'h' | b'V' | b'q' if s.len() == 2 => out.push(arg),
+            // `-e 3in`, as `--help` shows `-e, --eps <WIDTH>`: hp2ps itself knows only
+            // `-e3in`, and takes `-e` alone for a width of 0, an error.
+            b'e' if s == "-e" => {
+                out.push(OsString::from("--eps"));
+                out.extend(args.next());
+            }
             _ => letters(s, &mut out)?,
         }
     }

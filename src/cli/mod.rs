@@ -89,7 +89,7 @@ pub struct Args {
 
     /// Encapsulated PostScript WIDTH wide: 8in, 120mm, 400pt or 400
     ///
-    /// At least 2 inches. It scales the whole drawing, in every format: the height
+    /// More than 2 inches. It scales the whole drawing, in every format: the height
     /// follows (2:3).
     #[arg(short = 'e', long, value_name = "WIDTH", value_parser = eps_width,
           help_heading = "hp2ps options")]
@@ -137,7 +137,8 @@ pub struct Args {
     /// Write to FILE (- for standard output); its extension picks the format
     ///
     /// .ps, .eps, .svg, .pdf, .png, .html for pictures; .hp, .csv or .json for the
-    /// numbers. The .aux goes beside it.
+    /// numbers. A PostScript or EPS picture gets its .aux beside it (any picture
+    /// does with -p).
     #[arg(
         short = 'o',
         long,
@@ -427,11 +428,17 @@ fn regex(text: &str) -> Result<regex::bytes::Regex, String> {
     regex::bytes::Regex::new(text).map_err(|e| e.to_string())
 }
 
+/// The latest time `--from` and `--to` take: a hundred years of seconds, beyond any
+/// run, and short enough to print.
+const MAX_INSTANT: f64 = 1e10;
+
 /// A time of the run, 0 or later.
 fn instant(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
-        Ok(s) if s.is_finite() && s >= 0.0 => Ok(s),
-        _ => Err("a time in seconds, 0 or more, like 2.5".into()),
+        Ok(s) if (0.0..=MAX_INSTANT).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "a time in seconds from 0 to {MAX_INSTANT:e}, like 2.5"
+        )),
     }
 }
 
@@ -702,6 +709,31 @@ pub fn main() -> ExitCode {
         } else {
             plans
         };
+    // hp2ps writes an .aux beside its PostScript; a picture in another format gets one
+    // only when -p asks for it (`fig.aux` beside `fig.pdf` is the name LaTeX gives
+    // `fig.tex`'s own auxiliary file).
+    let keeps_aux =
+        args.reuse_aux || matches!(format, OutputKind::Picture(Format::Ps | Format::Eps));
+    let plans: Vec<Plan> = plans
+        .into_iter()
+        .map(|p| Plan {
+            aux: p.aux.filter(|_| keeps_aux),
+            ..p
+        })
+        .collect();
+    if let Some((a, b, path)) = naming::same_output(&plans) {
+        Args::command()
+            .error(
+                ErrorKind::ArgumentConflict,
+                format!(
+                    "{} and {} would both write {}: render them one at a time, each with -o",
+                    a.display(),
+                    b.display(),
+                    path.display()
+                ),
+            )
+            .exit();
+    }
     for plan in &plans {
         if naming::writes_over_input(plan) {
             Args::command()

@@ -107,6 +107,38 @@ pub fn compressed(input: &Input) -> Option<crate::input::compressed::Compression
     Compression::by_suffix(&path.to_string_lossy()).map(|(c, _)| c)
 }
 
+/// Two plans that would write the same file (`a/prog.hp b/prog.hp` both write
+/// `./prog.ps`; so do `prog.hp prog.eventlog`): their inputs and the file. The second
+/// would silently replace the first's picture or `.aux`.
+pub fn same_output(plans: &[Plan]) -> Option<(&Input, &Input, PathBuf)> {
+    let mut written: std::collections::HashMap<PathBuf, &Input> = Default::default();
+    for plan in plans {
+        let picture = match &plan.output {
+            Output::File(p) => Some(p),
+            Output::Stdout => None,
+        };
+        for path in picture.into_iter().chain(&plan.aux) {
+            let key = identity(path);
+            if let Some(first) = written.insert(key, &plan.input)
+                && first != &plan.input
+            {
+                return Some((first, &plan.input, path.clone()));
+            }
+        }
+    }
+    None
+}
+
+/// A path as the file it names: its folder resolved (links, `..`), then its name.
+fn identity(path: &Path) -> PathBuf {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    dir.join(path.file_name().unwrap_or_default())
+}
+
 /// Whether the output of `plan` is its input file (`prog.hp --format hp`), which the
 /// atomic rename would replace before anything could read it again.
 pub fn writes_over_input(plan: &Plan) -> bool {
