@@ -9,7 +9,8 @@
 //! its own), so that request parsing, limits and odd clients are handled by code that the
 //! Rust web stack relies on. What this module adds are bounds: a request head of at most
 //! [`MAX_HEAD`] bytes (431 beyond), [`HEAD_TIMEOUT`] to send it, at most
-//! [`MAX_CONNECTIONS`] connections at once (more wait to be accepted). Each event-stream
+//! [`MAX_CONNECTIONS`] connections at once (more wait to be accepted), of which at most
+//! [`MAX_STREAMS`] event streams (503 beyond). Each event-stream
 //! client holds one small event at most: it watches a single shared value and is sent its
 //! latest state, so a client that stops reading holds up nobody and never queues updates.
 //! The renderer publishes without waiting for any client.
@@ -43,10 +44,21 @@ static PAGE_POLICY: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(
 
 /// The largest request head (request line and headers) read.
 pub const MAX_HEAD: usize = 16 * 1024;
-/// How long a client may take to send its request head.
-pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
-/// Connections served at once.
-pub const MAX_CONNECTIONS: usize = 256;
+/// How long a client may take to send a request head, counted from when the server
+/// starts waiting for it (a new connection, or a kept-alive one gone idle). A client
+/// sends its head in one packet: a connection that sends nothing, or trickles a byte at
+/// a time (slowloris), gives its place up within this, so that a full set of such
+/// connections delays a new client by at most this long.
+pub const HEAD_TIMEOUT: Duration = Duration::from_millis(800);
+/// Connections served at once; more wait in the kernel's queue until one closes.
+pub const MAX_CONNECTIONS: usize = 512;
+/// Event streams open at once. A stream holds its connection for as long as the client
+/// likes, so streams have a limit of their own, well under [`MAX_CONNECTIONS`]: past
+/// it a client is told to come back later (503, `Retry-After`), and a full set of
+/// streams still leaves room for everyone else.
+pub const MAX_STREAMS: usize = 128;
+/// Seconds a client over [`MAX_STREAMS`] is told to wait.
+const STREAM_RETRY_SECS: u32 = 5;
 /// A comment on every event stream this often, so that a client gone away is noticed.
 const KEEPALIVE: Duration = Duration::from_secs(15);
 /// How long a browser waits before reconnecting to a stream that ended.
@@ -118,6 +130,7 @@ impl Server {
             shown: shown.clone(),
             server: server_id(),
             hosts: is_loopback(&addr).then(|| loopback_hosts(addr.port())),
+            streams: Arc::new(Semaphore::new(MAX_STREAMS)),
         });
         let thread = std::thread::Builder::new()
             .name("hpgraph-serve".into())
@@ -208,6 +221,8 @@ struct Site {
     server: String,
     /// The `Host` values accepted, when serving on a loopback address.
     hosts: Option<Vec<String>>,
+    /// One permit per event stream that may open ([`MAX_STREAMS`]).
+    streams: Arc<Semaphore>,
 }
 
 fn server_id() -> String {
@@ -323,11 +338,15 @@ fn respond(site: &Site, request: &Request<Incoming>) -> Reply {
             }
         },
         Path::Events => {
-            let mut reply = Response::new(if request.method() == Method::HEAD {
+            let body = if request.method() == Method::HEAD {
                 Empty::new().boxed()
             } else {
-                events(site).boxed()
-            });
+                match Arc::clone(&site.streams).try_acquire_owned() {
+                    Ok(permit) => events(site, permit).boxed(),
+                    Err(_) => return too_many_streams(),
+                }
+            };
+            let mut reply = Response::new(body);
             let headers = reply.headers_mut();
             headers.insert(
                 header::CONTENT_TYPE,
@@ -351,6 +370,19 @@ fn ok(body: Bytes, kind: &'static str) -> Reply {
     reply
 }
 
+/// The answer to a client over [`MAX_STREAMS`]: come back later, and this connection
+/// closes, so that it holds no place either.
+fn too_many_streams() -> Reply {
+    let mut reply = text(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "too many event streams open; try again shortly\n",
+    );
+    let headers = reply.headers_mut();
+    headers.insert(header::RETRY_AFTER, HeaderValue::from(STREAM_RETRY_SECS));
+    headers.insert(header::CONNECTION, HeaderValue::from_static("close"));
+    reply
+}
+
 fn text(status: StatusCode, message: &'static str) -> Reply {
     let mut reply = ok(Bytes::from_static(message.as_bytes()), "text/plain");
     *reply.status_mut() = status;
@@ -359,11 +391,13 @@ fn text(status: StatusCode, message: &'static str) -> Reply {
 
 /// One event stream: a task sends the latest state whenever it changes, through a
 /// channel of one, so a client that does not read keeps at most one event waiting.
-fn events(site: &Site) -> EventStream {
+/// The stream holds `permit`, its place among [`MAX_STREAMS`], until it ends.
+fn events(site: &Site, permit: tokio::sync::OwnedSemaphorePermit) -> EventStream {
     let (sender, receiver) = mpsc::channel::<Bytes>(1);
     let mut changes = site.shown.subscribe();
     let server = site.server.clone();
     tokio::spawn(async move {
+        let _permit = permit;
         let mut first = Some(format!("retry: {RETRY_MS}\n"));
         loop {
             let event = {

@@ -564,3 +564,100 @@ fn a_loopback_server_listens_on_loopback_only() {
         .collect();
     assert_eq!(listening, [format!("0100007F:{port}")]);
 }
+
+#[test]
+fn idle_slow_and_streaming_clients_cannot_lock_others_out() {
+    let dir = Scratch::new("serve-lockout");
+    std::fs::copy(fixtures().join("profiles/ManyCC-hc.hp"), dir.path("p.hp")).unwrap();
+    let served = Served::start(&dir.0, &["--serve", "--quiet", "p.hp"]);
+    let addr = served.addr;
+    wait_until("the profile", 5.0, || {
+        get(addr, "/profile.json").status == 200
+    });
+    let stop = Arc::new(std::sync::atomic::AtomicBool::new(false));
+
+    // 300 clients on /events, more than the streams allowed: each that is turned away
+    // comes back at once, so the server always has a full set of streams.
+    let (mut streams, mut turned_away) = (Vec::new(), 0);
+    for _ in 0..300 {
+        let mut s = TcpStream::connect(addr).unwrap();
+        s.write_all(format!("GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+            .unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        let mut head = [0u8; 12];
+        s.read_exact(&mut head).unwrap();
+        match &head[9..12] {
+            b"200" => streams.push(s),
+            b"503" => turned_away += 1,
+            other => panic!("/events answered {}", String::from_utf8_lossy(other)),
+        }
+    }
+    assert!(streams.len() >= 64, "only {} streams served", streams.len());
+    assert!(turned_away > 0, "300 streams all served: no limit");
+    let mut over = TcpStream::connect(addr).unwrap();
+    over.write_all(format!("GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
+        .unwrap();
+    let mut reply = String::new();
+    over.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let _ = over.read_to_string(&mut reply);
+    assert!(
+        reply.starts_with("HTTP/1.1 503") && reply.to_ascii_lowercase().contains("retry-after: 5"),
+        "{reply}"
+    );
+
+    // 300 slowloris connections, each sending its request a byte every 100 ms and
+    // reopened as soon as the server drops it.
+    let slow: Vec<_> = (0..3)
+        .map(|_| {
+            let stop = Arc::clone(&stop);
+            std::thread::spawn(move || {
+                let request = format!(
+                    "GET / HTTP/1.1\r\nHost: {addr}\r\nX-Slow: {}\r\n",
+                    "z".repeat(200)
+                );
+                let mut conns: Vec<(TcpStream, usize)> = Vec::new();
+                let mut opened = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    while conns.len() < 100 {
+                        if let Ok(s) = TcpStream::connect(addr) {
+                            s.set_nonblocking(true).unwrap();
+                            conns.push((s, 0));
+                            opened += 1;
+                        }
+                    }
+                    conns.retain_mut(|(s, sent)| {
+                        let byte = &request.as_bytes()[*sent % request.len()..][..1];
+                        *sent += 1;
+                        s.write(byte).is_ok()
+                    });
+                    std::thread::sleep(Duration::from_millis(100));
+                }
+                opened
+            })
+        })
+        .collect();
+    std::thread::sleep(Duration::from_secs(2));
+
+    // Meanwhile a new client's GET / is answered within a second, every time.
+    let mut slowest = Duration::ZERO;
+    for _ in 0..20 {
+        let asked = Instant::now();
+        let reply = get(addr, "/");
+        slowest = slowest.max(asked.elapsed());
+        assert_eq!(reply.status, 200);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let opened: usize = slow.into_iter().map(|t| t.join().unwrap()).sum();
+    assert!(
+        opened > 300,
+        "the slow connections were never dropped ({opened} opened)"
+    );
+    assert!(
+        slowest < Duration::from_secs(1),
+        "GET / took {slowest:?} with the server under siege"
+    );
+    // The held streams are still live.
+    drop(streams);
+    assert!(!served.stderr.lock().unwrap().contains("panicked"));
+}
