@@ -48,10 +48,38 @@ pub struct HeapSeries {
     pub blocks: Vec<(f64, f64)>,
 }
 
+/// The most samples a profile holds. Past it, neighbouring samples are merged in pairs
+/// ([`Profile::merge_samples`]), so that memory follows this bound rather than the
+/// input: a compressed file a few megabytes long can expand to billions of samples. Four
+/// million samples are a thousand times what a figure can show (hp2ps itself takes
+/// minutes over them); with one band they take about 50 MB, and PostScript of them,
+/// which keeps every point, under 400 MB to draw.
+pub const MAX_SAMPLES: usize = 4_000_000;
+
 impl Profile {
     /// Number of complete samples.
     pub fn samples(&self) -> usize {
         self.times.len()
+    }
+
+    /// Keeps the profile within [`MAX_SAMPLES`]: when it has more, merges each pair of
+    /// neighbouring samples into one, at the first's time, each band keeping the larger
+    /// of its two values (its peaks survive; a name twice in one sample counts as its
+    /// sum, as hp2ps draws it). Returns whether it merged. Samples read later are added
+    /// one by one until the bound is passed again, so the start of a very long run ends
+    /// up coarser than its end; the total cost stays linear in the samples read.
+    pub fn merge_samples(&mut self) -> bool {
+        if self.times.len() <= MAX_SAMPLES {
+            return false;
+        }
+        while self.times.len() > MAX_SAMPLES {
+            self.times = self.times.iter().step_by(2).copied().collect();
+            for series in &mut self.series {
+                *series = series.merged_in_pairs();
+            }
+            // A mark stays where it was: marks are times, not samples.
+        }
+        true
     }
 }
 
@@ -287,6 +315,32 @@ impl Series {
             self.next = later.next + offset;
         }
         self.sum += later.sum;
+    }
+
+    /// The series with samples `2i` and `2i + 1` merged into sample `i`: the larger of
+    /// the two, each the sum of its occurrences.
+    fn merged_in_pairs(&self) -> Series {
+        let mut merged = Series::default();
+        let mut at: Option<(u32, f64, f64)> = None; // (old sample, its sum, the pair's max)
+        let put = |merged: &mut Series, (sample, sum, max): (u32, f64, f64)| {
+            merged.push(sample / 2, max.max(sum));
+        };
+        for (sample, v) in self.points() {
+            at = Some(match at {
+                Some((s, sum, max)) if s == sample => (s, sum + v, max),
+                Some((s, sum, max)) if s / 2 == sample / 2 => (sample, v, max.max(sum)),
+                Some(done) => {
+                    put(&mut merged, done);
+                    (sample, v, f64::NEG_INFINITY)
+                }
+                None => (sample, v, f64::NEG_INFINITY),
+            });
+        }
+        if let Some(done) = at {
+            put(&mut merged, done);
+        }
+        merged.shrink_to_fit();
+        merged
     }
 
     /// Releases spare capacity once parsing is done.

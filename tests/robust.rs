@@ -390,3 +390,72 @@ fn names_with_spaces_and_special_bytes_are_kept_whole() {
         "key label not found whole"
     );
 }
+
+/// A `.hp` of `samples` samples of one band, made as it is read: 100 bytes, and every
+/// 1000th sample a peak of 5000 (as a compressed file of a repeated sample expands).
+struct Endless {
+    samples: usize,
+    made: usize,
+    pending: Vec<u8>,
+}
+
+impl std::io::Read for Endless {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pending.len() < buf.len() && self.made < self.samples {
+            if self.made == 0 {
+                self.pending.extend_from_slice(
+                    b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n",
+                );
+            }
+            let v = if self.made % 1000 == 999 { 5000 } else { 100 };
+            let t = self.made;
+            self.pending.extend_from_slice(
+                format!("BEGIN_SAMPLE {t}\nmain\t{v}\nEND_SAMPLE {t}\n").as_bytes(),
+            );
+            self.made += 1;
+        }
+        let n = buf.len().min(self.pending.len());
+        buf[..n].copy_from_slice(&self.pending[..n]);
+        self.pending.drain(..n);
+        Ok(n)
+    }
+}
+
+#[test]
+fn past_the_sample_bound_neighbours_are_merged_keeping_each_peak() {
+    use hpgraph::profile::MAX_SAMPLES;
+    let samples = MAX_SAMPLES + MAX_SAMPLES / 2;
+    let parsed = hpgraph::input::read(
+        Endless {
+            samples,
+            made: 0,
+            pending: Vec::new(),
+        },
+        Default::default(),
+    )
+    .unwrap();
+    let p = &parsed.profile;
+    assert!(
+        p.times.len() <= MAX_SAMPLES && p.times.len() > MAX_SAMPLES / 2,
+        "{}",
+        p.times.len()
+    );
+    assert!(
+        p.times.windows(2).all(|w| w[0] < w[1]),
+        "times out of order"
+    );
+    assert_eq!(p.times[0], 0.0);
+    assert!(*p.times.last().unwrap() > (samples - 10) as f64);
+    // Every peak survives the merging: 1500 of them in the samples read, each still 5000.
+    let peaks = p.series[0].points().filter(|&(_, v)| v == 5000.0).count();
+    assert_eq!(peaks, samples / 1000);
+    assert!(p.series[0].points().all(|(_, v)| v == 100.0 || v == 5000.0));
+    assert_eq!(
+        parsed
+            .warnings
+            .iter()
+            .filter(|w| w.kind == WarningKind::SamplesMerged)
+            .count(),
+        1
+    );
+}

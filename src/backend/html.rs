@@ -200,11 +200,15 @@ impl super::Backend for Html<'_> {
         let _ = writeln!(
             html,
             "<tr class=\"total\"><td></td><td>{}</td><td>{}</td><td>{}</td><td></td>\
-             <td class=\"name\">total of {} bands</td></tr>\n</tbody>\n</table>",
+             <td class=\"name\">total of {} bands{}</td></tr>\n</tbody>\n</table>",
             value(s.total.peak),
             time(s.total.peak_time),
             value(s.total.mean),
-            s.band_count
+            s.band_count,
+            match s.band_count - s.bands.len() {
+                0 => String::new(),
+                left => format!(" ({left} smaller ones not shown: --top N shows more)"),
+            }
         );
         tail(&mut html, &json);
         out.write_all(html.as_bytes())

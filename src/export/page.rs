@@ -19,6 +19,12 @@ use crate::select::Selection;
 /// Profiles with more samples than this are thinned.
 pub const MAX_TIMES: usize = 4000;
 
+/// The page's table shows at most this many bands, the largest, unless `--top` says
+/// otherwise: a profile of a million names would make a page of a hundred megabytes
+/// that no browser lays out. The table's total line says how many are left out;
+/// `--summary` and the JSON export have them all.
+pub const MAX_TABLE_ROWS: usize = 1000;
+
 /// One band's values at the kept times.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageBand {
@@ -155,7 +161,7 @@ pub fn data(
         heap_size: line(&profile.heap.size),
         heap_live: line(&profile.heap.live),
         binary_units,
-        summary: summarise(&Table::all(profile), top),
+        summary: summarise(&Table::all(profile), Some(top.unwrap_or(MAX_TABLE_ROWS))),
     }
 }
 

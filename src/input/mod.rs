@@ -418,6 +418,8 @@ pub enum WarningKind {
     CutStream(&'static str),
     /// Heap profiling was on, but the program ended before its first census.
     NoCensus,
+    /// More than [`crate::profile::MAX_SAMPLES`] samples: neighbouring ones merged.
+    SamplesMerged,
 }
 
 impl fmt::Display for Warning {
@@ -434,6 +436,12 @@ impl fmt::Display for Warning {
             WarningKind::CutStream(what) => write!(
                 f,
                 "the {what} stream ends early (the file was cut): read as far as it goes"
+            ),
+            WarningKind::SamplesMerged => write!(
+                f,
+                "more than {} samples: neighbouring samples merged in pairs, each band keeping \
+                 its larger value, so that memory stays bounded",
+                crate::profile::MAX_SAMPLES
             ),
             WarningKind::NoCensus => write!(
                 f,

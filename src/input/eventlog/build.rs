@@ -311,6 +311,17 @@ impl Builder {
         }
         self.profile.times.push(t);
         self.committed_names = self.profile.names.len();
+        if self.profile.merge_samples()
+            && !self
+                .warnings
+                .iter()
+                .any(|w| w.kind == WarningKind::SamplesMerged)
+        {
+            self.warnings.push(Warning {
+                line: None,
+                kind: WarningKind::SamplesMerged,
+            });
+        }
     }
 
     /// Forgets the open sample's points and the names only they used.

@@ -345,6 +345,22 @@ impl Parser {
         self.pending.clear();
         self.profile.times.push(time);
         self.committed_names = self.profile.names.len();
+        self.bound_samples();
+    }
+
+    /// Merges samples past [`crate::profile::MAX_SAMPLES`], saying so once.
+    fn bound_samples(&mut self) {
+        if self.profile.merge_samples()
+            && !self
+                .warnings
+                .iter()
+                .any(|w| w.kind == WarningKind::SamplesMerged)
+        {
+            self.warnings.push(Warning {
+                line: None,
+                kind: WarningKind::SamplesMerged,
+            });
+        }
     }
 
     /// Forgets the points of a sample that will not be drawn, and the names only it used.
@@ -424,6 +440,8 @@ impl Parser {
         }
         let missing: Vec<Warning> = self.missing_headers().collect();
         self.warnings.extend(missing);
+        // A file read in two parts is joined whole: bound it here too.
+        self.bound_samples();
         for s in &mut self.profile.series {
             s.shrink_to_fit();
         }
