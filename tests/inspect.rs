@@ -498,3 +498,47 @@ fn csv_cells_a_spreadsheet_would_run_as_formulas_are_text() {
         assert!(cells.iter().any(|c| c == want), "{want} not in {cells:?}");
     }
 }
+
+#[test]
+fn the_pages_table_lists_the_largest_bands_up_to_its_limit() {
+    let dir = Scratch::new("page-rows");
+    let limit = hpgraph::export::page::MAX_TABLE_ROWS;
+    let mut hp =
+        String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+    for t in 0..2 {
+        hp += &format!("BEGIN_SAMPLE {t}\n");
+        for k in 0..limit + 500 {
+            hp += &format!("band{k}\t{}\n", 1000 + k);
+        }
+        hp += &format!("END_SAMPLE {t}\n");
+    }
+    fs::write(dir.path("many.hp"), &hp).unwrap();
+    for (args, rows) in [
+        (&["many.hp", "-o", "p.html"][..], limit),
+        (&["many.hp", "-o", "p.html", "--top", "1200"], 1200),
+    ] {
+        let out = hpgraph(&dir.0, args, None);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let page = fs::read_to_string(dir.path("p.html")).unwrap();
+        let table = &page[page.find("<table id=\"summary\">").unwrap()..];
+        let table = &table[..table.find("</table>").unwrap()];
+        // Rows of bands, the total line aside; the largest are kept.
+        assert_eq!(table.matches("<tr class=").count() - 1, rows, "{args:?}");
+        assert!(
+            table.contains(">band1499<") && !table.contains(">band0<"),
+            "{args:?}"
+        );
+        let left = limit + 500 - rows;
+        assert!(
+            table.contains(&format!(
+                "total of {} bands ({left} smaller ones not shown",
+                limit + 500
+            )),
+            "{args:?}"
+        );
+    }
+}
