@@ -748,7 +748,7 @@ fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
 #[test]
 fn passing_over_the_runtimes_own_blocks_loses_no_marker_and_no_sample() {
     let mut with_markers = 0;
-    for path in files("eventlog", "eventlog") {
+    for path in runs() {
         let bytes = std::fs::read(&path).unwrap();
         if eventlog::parse(&bytes).is_err() {
             continue;
@@ -767,9 +767,44 @@ fn passing_over_the_runtimes_own_blocks_loses_no_marker_and_no_sample() {
         with_markers += usize::from(!everything.marks.is_empty());
     }
     assert!(
-        with_markers >= 6,
+        with_markers >= 10,
         "the Markers runs have markers: {with_markers}"
     );
+}
+
+#[test]
+fn a_marker_is_found_behind_lookalike_bytes_in_a_capabilitys_block() {
+    // A capability's block (cap 0) from time 1,000 to 9,000 ns: an event whose payload
+    // holds the bytes a marker starts with but a timestamp outside the block, then a
+    // real marker. The look-alike must not hide the marker, and a block with only the
+    // look-alike is passed over.
+    for real in [true, false] {
+        let mut w = Writer::new();
+        let at = w.bytes.len();
+        let mut decoy = vec![0u8, 0, 0, 0, 0, 0, 0, 0, 5]; // residency, then the label
+        decoy.extend(ev::USER_MARKER.to_be_bytes());
+        decoy.extend(0xffff_ffffu64.to_be_bytes()); // far past the block's end
+        decoy.push(0);
+        let mut block = Writer { bytes: Vec::new() };
+        block.event(ev::SAMPLE_STRING, 2000, &decoy);
+        if real {
+            block.marker(3000, "found");
+        }
+        let len = 24 + block.bytes.len();
+        let mut marker = (len as u32).to_be_bytes().to_vec();
+        marker.extend(9000u64.to_be_bytes());
+        marker.extend(0u16.to_be_bytes());
+        w.event(ev::BLOCK_MARKER, 1000, &marker);
+        w.bytes.extend(&block.bytes);
+        assert_eq!(w.bytes.len(), at + len);
+        let log = w.begin(10_000).string(10_001, b"x", 8).end(10_002).done();
+        let p = read_with(&log, true, false);
+        let want: Vec<&[u8]> = if real { vec![b"found"] } else { vec![] };
+        assert_eq!(
+            p.mark_texts.iter().map(|t| &t[..]).collect::<Vec<_>>(),
+            want
+        );
+    }
 }
 
 #[test]
