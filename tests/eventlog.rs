@@ -882,3 +882,62 @@ fn in_svg_a_markers_caret_carries_its_text() {
             .contains("<title>weighed</title>")
     );
 }
+
+/// A block of capability 0 from `start` to `end` ns holding `fillers` events of type
+/// 200 (3 bytes each, the runtime's own events as far as hpgraph cares) and, after
+/// them, the markers.
+fn capability_block(w: &mut Writer, start: u64, end: u64, fillers: usize, markers: &[&str]) {
+    let mut block = Writer { bytes: Vec::new() };
+    for k in 0..fillers {
+        block.event(200, start + (k as u64 % 10), &[0, 0x3a, 0]);
+    }
+    for (k, m) in markers.iter().enumerate() {
+        block.marker(start + 1 + k as u64, m);
+    }
+    let len = 24 + block.bytes.len();
+    let mut marker = (len as u32).to_be_bytes().to_vec();
+    marker.extend(end.to_be_bytes());
+    marker.extend(0u16.to_be_bytes());
+    w.event(ev::BLOCK_MARKER, start, &marker);
+    w.bytes.extend(&block.bytes);
+}
+
+#[test]
+fn a_large_eventlog_file_reads_as_its_bytes_do() {
+    // Over the size from which files are mapped rather than streamed: blocks of many
+    // sizes, one larger than the reader's window, samples between them, markers in some.
+    let mut w = Writer::new();
+    let mut t = 1_000_000u64;
+    for k in 0..300 {
+        let fillers = if k == 150 { 1_800_000 } else { 2_000 + k * 50 };
+        let markers: &[&str] = if k % 37 == 0 { &["phase"] } else { &[] };
+        capability_block(&mut w, t, t + 100, fillers, markers);
+        w.begin(t + 200)
+            .string(t + 201, format!("band{}", k % 7).as_bytes(), 100 + k as u64);
+        w.end(t + 202);
+        t += 1000;
+    }
+    let bytes = w.done();
+    assert!(
+        bytes.len() > 20 << 20,
+        "{} bytes: too small to be mapped",
+        bytes.len()
+    );
+    let dir = Scratch::new("mapped");
+    std::fs::write(dir.path("big.eventlog"), &bytes).unwrap();
+    let file = std::fs::File::open(dir.path("big.eventlog")).unwrap();
+    for (marks, heap) in [(true, false), (false, false), (true, true)] {
+        let options = input::Options { marks, heap };
+        let mapped = input::read_file(&file, options).unwrap();
+        let whole = read_with(&bytes, marks, heap);
+        assert_eq!(mapped.profile, whole, "marks {marks}, heap {heap}");
+        assert_eq!(mapped.profile.times.len(), 300);
+        assert_eq!(mapped.profile.marks.len(), if marks { 9 } else { 0 });
+    }
+    // Cut inside the large block: the samples before it, and the warning of a cut file.
+    std::fs::write(dir.path("cut.eventlog"), &bytes[..bytes.len() / 2]).unwrap();
+    let file = std::fs::File::open(dir.path("cut.eventlog")).unwrap();
+    let cut = input::read_file(&file, input::Options::default()).unwrap();
+    let whole = eventlog::parse(&bytes[..bytes.len() / 2]).unwrap();
+    assert_eq!(cut.profile, whole.profile);
+}

@@ -383,6 +383,10 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             Ok(hp::read_file(file)?)
         }
         Some(Format::Eventlog) => {
+            #[cfg(unix)]
+            if let Some(parsed) = read_mapped(file, options) {
+                return parsed;
+            }
             // Small reads, so that a block passed over is mostly never read: only its
             // first read's worth is.
             let skip = |f: &mut &File, n: u64| {
@@ -393,6 +397,88 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             read_with(file, options, 64 << 10, skip)
         }
         _ => read(file, options),
+    }
+}
+
+/// Eventlog files from this size on are read through a memory map.
+#[cfg(unix)]
+const MAP_MIN: u64 = 4 << 20;
+/// How much of a mapped file the reader is offered at a time.
+#[cfg(unix)]
+const MAP_WINDOW: usize = 16 << 20;
+/// How far behind the reader the map's pages are given back, at the least.
+#[cfg(unix)]
+const MAP_RELEASE: usize = 32 << 20;
+
+/// Reads an eventlog file through a memory map, as ripgrep reads a large file: the
+/// bytes are searched where the page cache holds them rather than copied out first,
+/// which for a long run's eventlog (mostly the runtime's own events, which are only
+/// searched for markers) is most of the work. Blocks passed over are never touched.
+/// Pages behind the reader are given back as it goes, so that memory follows the
+/// profile, not the file. `None` when the file cannot be mapped (too small to be worth
+/// it, not a regular file, or the system refuses): it is then read as a stream.
+///
+/// As for ripgrep, a file cut shorter by another program while it is read makes the
+/// system stop hpgraph (SIGBUS); a file that only grows is read as far as it was.
+#[cfg(unix)]
+fn read_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() < MAP_MIN {
+        return None;
+    }
+    // SAFETY: the map is read only, through `&[u8]`, while the file is open; what
+    // another process writes to the file meanwhile is read as the bytes it finds (a
+    // growing eventlog is read as far as it was when mapped).
+    let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+    let _ = map.advise(memmap2::Advice::Sequential);
+    let mut parser = eventlog::Parser::with_options(options);
+    // Where the search for markers ahead of the reader has got to (see
+    // eventlog::search_blocks); only marks need it.
+    let mut searched = if options.marks && !options.heap {
+        0
+    } else {
+        usize::MAX
+    };
+    let (mut pos, mut released, mut window) = (0usize, 0usize, MAP_WINDOW);
+    loop {
+        let end = map.len().min(pos + window);
+        if searched < end {
+            let (next, blocks) = eventlog::search_blocks(&map, searched, end);
+            parser.searched(blocks);
+            searched = next;
+        }
+        let eof = end == map.len();
+        let used = match parser.feed(&map[pos..end], eof) {
+            Ok(used) => used,
+            Err(e) => return Some(Err(e.into())),
+        };
+        pos += used;
+        if eof {
+            return Some(parser.finish().map_err(Error::from));
+        }
+        let skip = (parser.skippable() as usize).min(map.len() - pos);
+        parser.skipped(skip as u64);
+        pos += skip;
+        // A record longer than the window: offer more at once.
+        window = if used == 0 && skip == 0 {
+            window * 2
+        } else {
+            MAP_WINDOW
+        };
+        let behind = pos - pos % (64 << 10);
+        if behind - released >= MAP_RELEASE {
+            // SAFETY: DONTNEED drops these pages from this process's map; the map is
+            // read only and backed by the file, so a later read of them (none is made)
+            // would fetch the same bytes again.
+            let _ = unsafe {
+                map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    released,
+                    behind - released,
+                )
+            };
+            released = behind;
+        }
     }
 }
 

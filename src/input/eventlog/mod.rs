@@ -134,6 +134,9 @@ pub struct Parser {
     skip_until: u64,
     options: crate::input::Options,
     profile: build::Builder,
+    /// Per-capability blocks already searched for markers (by [`search_blocks`]): the
+    /// block's offset in the file and whether it may hold one, in file order.
+    searched: Vec<(u64, bool)>,
 }
 
 impl Default for Parser {
@@ -157,6 +160,7 @@ impl Parser {
             skip_until: 0,
             options,
             profile: build::Builder::default(),
+            searched: Vec::new(),
         }
     }
 
@@ -275,7 +279,7 @@ impl Parser {
                 if let Some(block_time) = payload::u64_at(body, 4) {
                     self.profile.clock(block_time);
                 }
-                if let Some(skip) = self.passes_over(body, rest, block as usize, eof) {
+                if let Some(skip) = self.passes_over(at, body, rest, block as usize, eof) {
                     if skip {
                         pos += (block as usize).min(rest.len());
                         self.skip_until = at + u64::from(block);
@@ -310,7 +314,14 @@ impl Parser {
     /// marker; one where some is, is read event by event, which is exact. (The byte
     /// sequence alone turns up in a third of a busy threaded program's blocks, inside
     /// thread ids and such; the timestamp check leaves almost none.)
-    fn passes_over(&self, marker: &[u8], rest: &[u8], len: usize, eof: bool) -> Option<bool> {
+    fn passes_over(
+        &self,
+        at: u64,
+        marker: &[u8],
+        rest: &[u8],
+        len: usize,
+        eof: bool,
+    ) -> Option<bool> {
         const GLOBAL: u16 = 0xffff;
         let (Some(end_time), Some(cap)) = (payload::u64_at(marker, 4), payload::u16_at(marker, 12))
         else {
@@ -322,31 +333,27 @@ impl Parser {
         if !self.options.marks {
             return Some(true);
         }
+        if let Ok(k) = self
+            .searched
+            .binary_search_by_key(&at, |&(offset, _)| offset)
+        {
+            return Some(!self.searched[k].1);
+        }
         let start_time = u64::from_be_bytes(rest[2..10].try_into().expect("an event header"));
         match rest.get(..len) {
-            Some(block) => {
-                let zeros = (end_time.leading_zeros() / 8).min(6) as usize;
-                let [high, low] = id::USER_MARKER.to_be_bytes();
-                // Found by its rarer byte, `3a`: memchr's substring search would take
-                // the zero bytes for rare ones, and eventlogs are full of them.
-                let may_be_marker = |k: usize| {
-                    let Some(at) = k.checked_sub(1) else {
-                        return false;
-                    };
-                    block[at] == high
-                        && block
-                            .get(k + 1..k + 1 + zeros)
-                            .is_none_or(|z| z.iter().all(|&b| b == 0))
-                        && block
-                            .get(at + 2..at + EVENT_HEADER)
-                            .map(|t| u64::from_be_bytes(t.try_into().expect("8 bytes")))
-                            .is_none_or(|t| (start_time..=end_time).contains(&t))
-                };
-                Some(!memchr::memchr_iter(low, block).any(may_be_marker))
-            }
+            Some(block) => Some(!may_hold_marker(block, start_time, end_time)),
             None if eof || len > MAX_BUFFERED_BLOCK => Some(false),
             None => None,
         }
+    }
+
+    /// Takes a result of [`search_blocks`] on the file being read, the blocks after
+    /// those it had: they are passed over or read as it says, without being searched
+    /// again. Blocks already read are forgotten.
+    pub fn searched(&mut self, blocks: Vec<(u64, bool)>) {
+        let done = self.offset;
+        self.searched.retain(|&(at, _)| at >= done);
+        self.searched.extend(blocks);
     }
 
     /// Bytes after those consumed that the reader does not need: a caller that can seek
@@ -385,6 +392,91 @@ impl Parser {
             .finish(cut)
             .map_err(|kind| Error { offset: None, kind })
     }
+}
+
+/// Whether a per-capability block (its bytes, from its block marker on; its marker's
+/// time and end time) may hold a user marker: some byte pair `00 3a` (the event type)
+/// followed by as many zero bytes as the end time starts with and a timestamp within the
+/// block's. Found by the rarer byte, `3a`: memchr's substring search would take the
+/// zero bytes for rare ones, and eventlogs are full of them. A candidate cut by the
+/// block's end counts (the block is then read event by event, which is exact).
+fn may_hold_marker(block: &[u8], start_time: u64, end_time: u64) -> bool {
+    let zeros = (end_time.leading_zeros() / 8).min(6) as usize;
+    let [high, low] = id::USER_MARKER.to_be_bytes();
+    let candidate = |k: usize| {
+        let Some(at) = k.checked_sub(1) else {
+            return false;
+        };
+        block[at] == high
+            && block
+                .get(k + 1..k + 1 + zeros)
+                .is_none_or(|z| z.iter().all(|&b| b == 0))
+            && block
+                .get(at + 2..at + EVENT_HEADER)
+                .map(|t| u64::from_be_bytes(t.try_into().expect("8 bytes")))
+                .is_none_or(|t| (start_time..=end_time).contains(&t))
+    };
+    memchr::memchr_iter(low, block).any(candidate)
+}
+
+/// Searches the per-capability blocks of an eventlog held in memory for markers, on
+/// two threads, ahead of reading them: the search is most of the time a long run's
+/// eventlog takes, and it needs only each block's bytes. Walks the blocks by their
+/// markers' lengths from `from` (0: from the end of the header) to the first block that
+/// starts at or after `until`, and stops early where that walk meets anything else (the
+/// reader, which checks everything, searches any block not listed itself). Returns where
+/// the walk stopped (where to go on from, or `usize::MAX` when it cannot) and each block's
+/// offset with whether it may hold a marker, in file order, for [`Parser::searched`].
+pub fn search_blocks(file: &[u8], from: usize, until: usize) -> (usize, Vec<(u64, bool)>) {
+    let mut pos = from;
+    if pos == 0 {
+        let format::Header::Done(_, used) = format::header(file) else {
+            return (usize::MAX, Vec::new());
+        };
+        pos = used;
+    }
+    let mut blocks = Vec::new();
+    while pos < until {
+        let Some(head) = file.get(pos..pos + EVENT_HEADER + 14) else {
+            pos = usize::MAX;
+            break;
+        };
+        let ty = u16::from_be_bytes([head[0], head[1]]);
+        let len = payload::u32_at(head, 10).unwrap_or(0) as usize;
+        if ty != id::BLOCK_MARKER || len < head.len() || pos + len > file.len() {
+            pos = usize::MAX;
+            break;
+        }
+        if payload::u16_at(head, 22) != Some(0xffff) {
+            let start = payload::u64_at(head, 2).unwrap_or(0);
+            let end = payload::u64_at(head, 14).unwrap_or(u64::MAX);
+            blocks.push((pos, len, start, end));
+        }
+        pos += len;
+    }
+    let search = |part: &[(usize, usize, u64, u64)]| -> Vec<(u64, bool)> {
+        part.iter()
+            .map(|&(at, len, start, end)| {
+                (at as u64, may_hold_marker(&file[at..at + len], start, end))
+            })
+            .collect()
+    };
+    // Two halves of about the same number of bytes.
+    let total: usize = blocks.iter().map(|b| b.1).sum();
+    let mut half = 0;
+    let mut bytes = 0;
+    while half < blocks.len() && bytes < total / 2 {
+        bytes += blocks[half].1;
+        half += 1;
+    }
+    let (first, second) = blocks.split_at(half);
+    let found = std::thread::scope(|s| {
+        let later = s.spawn(|| search(second));
+        let mut found = search(first);
+        found.extend(later.join().unwrap_or_default());
+        found
+    });
+    (pos, found)
 }
 
 /// How much longer than its fields an IPE event may be declared: GHC's runtime counts a
