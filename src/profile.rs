@@ -56,10 +56,84 @@ pub struct HeapSeries {
 /// which keeps every point, under 400 MB to draw.
 pub const MAX_SAMPLES: usize = 4_000_000;
 
+/// The most bands a profile keeps once read. Past it, the smallest (by the total of
+/// their values) are merged into one band ([`Profile::merge_smallest_bands`]): no
+/// figure shows a hundred thousand bands, and selecting, ordering and summarising a
+/// million of them is where such a profile's time goes.
+pub const MAX_BANDS: usize = 100_000;
+
 impl Profile {
     /// Number of complete samples.
     pub fn samples(&self) -> usize {
         self.times.len()
+    }
+
+    /// Keeps the profile within [`MAX_BANDS`]: when it has more bands, the smallest (by
+    /// the total of their values; ties to the later name) are merged into one band named
+    /// `OTHER (N bands merged on reading)`, placed where the first of them was. Returns
+    /// how many were merged.
+    pub fn merge_smallest_bands(&mut self) -> usize {
+        let n = self.names.len();
+        if n <= MAX_BANDS {
+            return 0;
+        }
+        let totals: Vec<f64> = self
+            .series
+            .iter()
+            .map(|s| {
+                let mut t = 0.0;
+                s.for_each(|_, v| t += v);
+                t
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| totals[b].total_cmp(&totals[a]).then(a.cmp(&b)));
+        let mut merged_away = vec![false; n];
+        for &k in &order[MAX_BANDS - 1..] {
+            merged_away[k] = true;
+        }
+        let count = n - (MAX_BANDS - 1);
+        let mut sums = vec![0.0f64; self.times.len()];
+        let mut present = vec![false; self.times.len()];
+        for (k, series) in self.series.iter().enumerate() {
+            if merged_away[k] {
+                series.for_each(|i, v| {
+                    sums[i as usize] += v;
+                    present[i as usize] = true;
+                });
+            }
+        }
+        let mut other = Series::default();
+        for (i, (&v, &p)) in sums.iter().zip(&present).enumerate() {
+            if p {
+                other.push(i as u32, v);
+            }
+        }
+        let first = merged_away.iter().position(|&m| m).expect("some merged");
+        let mut names = Vec::with_capacity(MAX_BANDS);
+        let mut series = Vec::with_capacity(MAX_BANDS);
+        let old = std::mem::take(&mut self.series).into_iter();
+        for (k, (name, s)) in std::mem::take(&mut self.names)
+            .into_iter()
+            .zip(old)
+            .enumerate()
+        {
+            if k == first {
+                names.push(
+                    format!("OTHER ({count} bands merged on reading)")
+                        .into_bytes()
+                        .into(),
+                );
+                series.push(std::mem::take(&mut other));
+            }
+            if !merged_away[k] {
+                names.push(name);
+                series.push(s);
+            }
+        }
+        self.names = names;
+        self.series = series;
+        count
     }
 
     /// Keeps the profile within [`MAX_SAMPLES`]: when it has more, merges each pair of

@@ -459,3 +459,48 @@ fn past_the_sample_bound_neighbours_are_merged_keeping_each_peak() {
         1
     );
 }
+
+#[test]
+fn past_the_band_bound_the_smallest_are_merged_on_reading() {
+    use hpgraph::profile::MAX_BANDS;
+    let n = MAX_BANDS + 50;
+    let mut hp =
+        String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+    // Band k is worth k + 1 bytes in both samples: the 51 smallest are bands 0 to 50.
+    for t in 0..2 {
+        hp += &format!("BEGIN_SAMPLE {t}\n");
+        for k in 0..n {
+            hp += &format!("b{k}\t{}\n", k + 1);
+        }
+        hp += &format!("END_SAMPLE {t}\n");
+    }
+    let parsed = hpgraph::input::parse(hp.as_bytes()).unwrap();
+    let p = &parsed.profile;
+    assert_eq!(p.names.len(), MAX_BANDS);
+    let merged = "OTHER (51 bands merged on reading)";
+    assert_eq!(
+        &*p.names[0],
+        merged.as_bytes(),
+        "in the first merged band's place"
+    );
+    assert_eq!(&*p.names[1], b"b51");
+    let sum: f64 = (1..=51).map(f64::from).sum();
+    assert_eq!(
+        p.series[0].points().collect::<Vec<_>>(),
+        [(0, sum), (1, sum)]
+    );
+    assert!(
+        parsed
+            .warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::BandsMerged(51))
+    );
+    // The whole still adds up.
+    let total: f64 = p
+        .series
+        .iter()
+        .flat_map(|s| s.points())
+        .map(|(_, v)| v)
+        .sum();
+    assert_eq!(total, 2.0 * (1..=n).map(|k| k as f64).sum::<f64>());
+}

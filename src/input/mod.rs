@@ -280,18 +280,19 @@ impl Reader {
                 line: None,
                 kind: hp::ParseErrorKind::NoSamples,
             })),
-            Reader::Hp(p, _) => Ok(p.snapshot()?),
-            Reader::Eventlog(p) => Ok(p.snapshot()?),
+            Reader::Hp(p, _) => Ok(p.snapshot()?.bounded()),
+            Reader::Eventlog(p) => Ok(p.snapshot()?.bounded()),
         }
     }
 
     /// Ends the input.
     pub fn finish(self) -> Result<Parsed, Error> {
-        match self {
-            Reader::Undecided(_) => Ok(hp::Parser::new().finish()?),
-            Reader::Hp(p, _) => Ok(p.finish()?),
-            Reader::Eventlog(p) => Ok(p.finish()?),
-        }
+        let parsed = match self {
+            Reader::Undecided(_) => hp::Parser::new().finish()?,
+            Reader::Hp(p, _) => p.finish()?,
+            Reader::Eventlog(p) => p.finish()?,
+        };
+        Ok(parsed.bounded())
     }
 }
 
@@ -300,6 +301,20 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
     let mut r = Reader::new();
     r.feed(bytes, true)?;
     r.finish()
+}
+
+impl Parsed {
+    /// The profile within [`crate::profile::MAX_BANDS`], saying so if it was not.
+    fn bounded(mut self) -> Parsed {
+        let merged = self.profile.merge_smallest_bands();
+        if merged > 0 {
+            self.warnings.push(Warning {
+                line: None,
+                kind: WarningKind::BandsMerged(merged),
+            });
+        }
+        self
+    }
 }
 
 /// Reads a profile of either format from a stream, in blocks: memory holds a block and
@@ -380,7 +395,7 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             if let Some(at) = binary_at(&magic[..got]) {
                 return Err(Error::binary(&magic[..got], at));
             }
-            Ok(hp::read_file(file)?)
+            Ok(hp::read_file(file)?.bounded())
         }
         Some(Format::Eventlog) => {
             #[cfg(unix)]
@@ -454,7 +469,7 @@ fn read_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
         };
         pos += used;
         if eof {
-            return Some(parser.finish().map_err(Error::from));
+            return Some(parser.finish().map_err(Error::from).map(Parsed::bounded));
         }
         let skip = (parser.skippable() as usize).min(map.len() - pos);
         parser.skipped(skip as u64);
@@ -506,6 +521,8 @@ pub enum WarningKind {
     NoCensus,
     /// More than [`crate::profile::MAX_SAMPLES`] samples: neighbouring ones merged.
     SamplesMerged,
+    /// More than [`crate::profile::MAX_BANDS`] bands: this many of the smallest merged.
+    BandsMerged(usize),
 }
 
 impl fmt::Display for Warning {
@@ -528,6 +545,11 @@ impl fmt::Display for Warning {
                 "more than {} samples: neighbouring samples merged in pairs, each band keeping \
                  its larger value, so that memory stays bounded",
                 crate::profile::MAX_SAMPLES
+            ),
+            WarningKind::BandsMerged(n) => write!(
+                f,
+                "more than {} bands: the {n} smallest merged into one band as the profile was read",
+                crate::profile::MAX_BANDS
             ),
             WarningKind::NoCensus => write!(
                 f,
