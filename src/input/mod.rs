@@ -303,6 +303,22 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
     r.finish()
 }
 
+/// Keeps a profile being read within [`crate::profile::MAX_SAMPLES`]
+/// ([`Profile::merge_samples`]), with one warning the first time: both readers call it
+/// as each sample completes.
+pub(crate) fn bound_samples(profile: &mut Profile, warnings: &mut Vec<Warning>) {
+    if profile.merge_samples()
+        && !warnings
+            .iter()
+            .any(|w| w.kind == WarningKind::SamplesMerged)
+    {
+        warnings.push(Warning {
+            line: None,
+            kind: WarningKind::SamplesMerged,
+        });
+    }
+}
+
 impl Parsed {
     /// The profile within [`crate::profile::MAX_BANDS`], saying so if it was not.
     fn bounded(mut self) -> Parsed {

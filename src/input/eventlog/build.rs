@@ -311,17 +311,7 @@ impl Builder {
         }
         self.profile.times.push(t);
         self.committed_names = self.profile.names.len();
-        if self.profile.merge_samples()
-            && !self
-                .warnings
-                .iter()
-                .any(|w| w.kind == WarningKind::SamplesMerged)
-        {
-            self.warnings.push(Warning {
-                line: None,
-                kind: WarningKind::SamplesMerged,
-            });
-        }
+        crate::input::bound_samples(&mut self.profile, &mut self.warnings);
     }
 
     /// Forgets the open sample's points and the names only they used.

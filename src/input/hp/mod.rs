@@ -350,17 +350,7 @@ impl Parser {
 
     /// Merges samples past [`crate::profile::MAX_SAMPLES`], saying so once.
     fn bound_samples(&mut self) {
-        if self.profile.merge_samples()
-            && !self
-                .warnings
-                .iter()
-                .any(|w| w.kind == WarningKind::SamplesMerged)
-        {
-            self.warnings.push(Warning {
-                line: None,
-                kind: WarningKind::SamplesMerged,
-            });
-        }
+        crate::input::bound_samples(&mut self.profile, &mut self.warnings);
     }
 
     /// Forgets the points of a sample that will not be drawn, and the names only it used.
