@@ -499,6 +499,33 @@ fn same_scale_gives_every_picture_the_largest_ranges_and_limits_can_be_set() {
             "{p}"
         );
     }
+    // With filters the shared ranges are the filtered pictures' own, not the whole
+    // profiles': each file drawn alone with the same filters, then together.
+    let filters = ["--include", "CAF", "--to", "0.3"];
+    let mut alone = Vec::new();
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        let file = format!("{p}.hp");
+        let mut args = filters.to_vec();
+        args.push(&file);
+        run(&args);
+        alone.push(ranges(&fs::read(dir.path(&format!("{p}.aux"))).unwrap()));
+    }
+    let filtered = (alone[0].0.max(alone[1].0), alone[0].1.max(alone[1].1));
+    assert!(
+        filtered.1 < want.1,
+        "the filters make the graphs lower: {filtered:?} {want:?}"
+    );
+    let mut args = vec!["--same-scale"];
+    args.extend(filters);
+    args.extend(["Leak-hc.hp", "MapBuild-hc.hp"]);
+    run(&args);
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        assert_eq!(
+            ranges(&fs::read(dir.path(&format!("{p}.aux"))).unwrap()),
+            filtered,
+            "{p} with filters"
+        );
+    }
     run(&["--y-max", "512MiB", "--x-max", "30", "Leak-hc.hp"]);
     assert_eq!(
         ranges(&fs::read(dir.path("Leak-hc.aux")).unwrap()),

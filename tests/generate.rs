@@ -16,10 +16,17 @@ fn generated(what: &str) -> Vec<u8> {
     out.stdout
 }
 
+/// Every long option and every alias `--help` shows (`--color` for `--colour`).
 fn long_options() -> Vec<String> {
     hpgraph::cli::Args::command()
         .get_arguments()
-        .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+        .flat_map(|a| {
+            a.get_long()
+                .into_iter()
+                .chain(a.get_visible_aliases().into_iter().flatten())
+                .map(|l| format!("--{l}"))
+                .collect::<Vec<_>>()
+        })
         .chain(["--help".to_string(), "--version".to_string()])
         .collect()
 }

@@ -36,6 +36,25 @@ pub fn write(what: &str, out: &mut dyn Write) -> io::Result<()> {
 /// The man page: clap's sections for the options, then what a man page also owes its
 /// reader and clap does not know (roff written here).
 fn man(cmd: clap::Command, out: &mut dyn Write) -> io::Result<()> {
+    // clap_mangen leaves out the aliases `--help` shows (`[alias: --color]`): say them
+    // in each option's text, as --help does.
+    let cmd = cmd.mut_args(|a| {
+        let aliases: Vec<String> = a
+            .get_visible_aliases()
+            .into_iter()
+            .flatten()
+            .map(|l| format!("--{l}"))
+            .collect();
+        if aliases.is_empty() {
+            return a;
+        }
+        let help = a
+            .get_long_help()
+            .or(a.get_help())
+            .map(|h| h.to_string())
+            .unwrap_or_default();
+        a.long_help(format!("{help}\n\n[alias: {}]", aliases.join(", ")))
+    });
     let page = clap_mangen::Man::new(cmd.clone()).section("1");
     page.render_title(out)?;
     page.render_name_section(out)?;

@@ -831,9 +831,14 @@ fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
 fn same_scale(mut args: Args, format: OutputKind, plans: &[Plan]) -> Args {
     let (select_opts, _) = args.options(format);
     let (mut x, mut y) = (args.x_max.unwrap_or(0.0), args.y_max.unwrap_or(0.0));
+    let filter = args.filter();
     for plan in plans {
-        if let Ok(parsed) = read_profile(&plan.input, args.read_options(format)) {
-            let sel = crate::select::select(&parsed.profile, None, &select_opts);
+        // The ranges of what each picture draws: the profile after --include, --exclude,
+        // --from and --to, as the picture takes it.
+        if let Ok(parsed) = read_profile(&plan.input, args.read_options(format))
+            && let Ok(profile) = filter.apply(parsed.profile)
+        {
+            let sel = crate::select::select(&profile, None, &select_opts);
             x = x.max(sel.x_range);
             y = y.max(sel.y_range);
         }
