@@ -175,7 +175,7 @@ try {
   const child = spawn(hpgraph, ["--serve", "127.0.0.1:0", "--quiet", "hostile.hp"], { cwd: work, stdio: ["ignore", "ignore", "pipe"] });
   const url = await new Promise((ok, fail) => {
     let err = "";
-    child.stderr.on("data", (d) => { err += d; const m = err.match(/serving (http:\/\/\S+)/); if (m) ok(m[1]); });
+    child.stderr.on("data", (d) => { err += d; const m = err.match(/serving (http:\/\/\S+)\s/); if (m) ok(m[1]); });
     child.on("exit", (code) => fail(new Error(`hpgraph --serve exited with ${code}: ${err}`)));
   });
   try {

@@ -47,7 +47,7 @@ function serve(addr) {
     let err = "";
     child.stderr.on("data", (d) => {
       err += d;
-      const m = err.match(/serving (http:\/\/\S+)/);
+      const m = err.match(/serving (http:\/\/\S+)\s/);
       if (m) ok({ child, url: m[1] });
     });
     child.on("exit", (code) => fail(new Error(`hpgraph exited with ${code}: ${err}`)));
