@@ -3,8 +3,8 @@
 use std::fmt;
 use std::io;
 
-use crate::auxfile::AuxError;
 use crate::input;
+use crate::select::aux::AuxError;
 
 /// Something that stopped a rendering.
 #[derive(Debug)]

@@ -1,10 +1,61 @@
-//! Escaping profile text for the outputs that are not markup: a terminal and a
-//! spreadsheet. (Markup — HTML and SVG text and attributes — is [`crate::backend::escape`];
-//! JSON is serde_json's, with `<` escaped where it sits in a page.) A profile is untrusted
-//! input: its names must not drive the terminal that shows them nor run as formulas in
-//! the spreadsheet that opens them.
+//! Escaping profile text at the boundary of each output language, once: markup (HTML
+//! and SVG text and quoted attributes), JSON inside a page's script element, a terminal,
+//! a spreadsheet's cell and an error message's excerpt of input bytes. A profile is
+//! untrusted input: its names must not become markup in the page that shows them, drive
+//! the terminal that prints them nor run as formulas in the spreadsheet that opens them.
+//! Every output that writes profile text goes through one of these (JSON documents
+//! themselves are serde_json's; PostScript strings are the PostScript backend's, as hp2ps
+//! writes them).
 
 use std::borrow::Cow;
+
+/// Text for HTML or XML (SVG) content or a quoted attribute (either quote).
+pub fn html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    html_into(&mut out, text);
+    out
+}
+
+/// [`html`], appending to `out`.
+pub fn html_into(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+/// A JSON document made safe to sit inside a `<script>` element: every `<` written as
+/// `\u003c`, which JSON reads as the same character, so that nothing in a name can end
+/// the element or open a comment.
+pub fn json_in_script(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
+
+/// Shows input bytes in a message: printable ASCII as is, the rest escaped, cut short
+/// after [`EXCERPT_BYTES`].
+pub fn excerpt(bytes: &[u8]) -> String {
+    let mut s = String::new();
+    for &b in bytes.iter().take(EXCERPT_BYTES) {
+        match b {
+            b' '..=b'~' => s.push(b as char),
+            b'\t' => s.push_str("\\t"),
+            _ => s.push_str(&format!("\\x{b:02x}")),
+        }
+    }
+    if bytes.len() > EXCERPT_BYTES {
+        s.push('…');
+    }
+    s
+}
+
+/// How many bytes of input an error message quotes.
+pub const EXCERPT_BYTES: usize = 40;
 
 /// `s` safe to print on a terminal: control characters (C0, DEL and C1, which start
 /// escape sequences that retitle windows, clear screens or move the cursor) written as
@@ -49,6 +100,31 @@ mod tests {
             terminal("a\x1b[2Jb\u{9b}c\td\x7f"),
             "a\\x1b[2Jb\\u{9b}c\\td\\x7f"
         );
+    }
+
+    #[test]
+    fn names_cannot_break_out_of_html() {
+        assert_eq!(
+            html("<script>\"a\" & 'b'"),
+            "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;"
+        );
+    }
+
+    #[test]
+    fn json_cannot_end_its_script_element() {
+        let json = serde_json::to_string("</script><!--").unwrap();
+        let safe = json_in_script(&json);
+        assert!(!safe.contains('<'));
+        assert_eq!(
+            serde_json::from_str::<String>(&safe).unwrap(),
+            "</script><!--"
+        );
+    }
+
+    #[test]
+    fn excerpts_show_bytes_and_stop() {
+        assert_eq!(excerpt(b"ab\tc\x00\xff"), "ab\\tc\\x00\\xff");
+        assert_eq!(excerpt(&[b'x'; 50]).chars().count(), EXCERPT_BYTES + 1);
     }
 
     #[test]

@@ -24,7 +24,7 @@
 //! assert_eq!(scene.pages.len(), 1);
 //! ```
 
-pub mod auxfile;
+pub mod analysis;
 pub mod backend;
 pub mod cli;
 pub mod error;
@@ -45,7 +45,7 @@ pub use error::Error;
 /// [`layout::layout`]).
 pub fn render(
     profile: profile::Profile,
-    aux: Option<&auxfile::Aux>,
+    aux: Option<&select::aux::Aux>,
     select: &select::SelectOptions,
     layout: &layout::LayoutOptions,
 ) -> (select::Selection, scene::Scene) {

@@ -23,17 +23,31 @@ pub struct Profile {
     pub value_unit: Vec<u8>,
     /// `BEGIN_SAMPLE` time of every complete sample; these define the x axis.
     pub times: Vec<f64>,
-    /// `MARK` times in file order.
-    pub marks: Vec<f64>,
-    /// Each mark's text, indexed like `marks`, when the input gives marks a text (an
-    /// eventlog's user markers do; a `.hp` file's marks have none and leave this empty).
-    pub mark_texts: Vec<Box<[u8]>>,
+    /// `MARK`s in file order.
+    pub marks: Vec<Mark>,
     /// Identifier names in order of first appearance.
     pub names: Vec<Box<[u8]>>,
     /// Data points of each identifier, indexed like `names`.
     pub series: Vec<Series>,
     /// The runtime's own heap measurements, when the input has them (an eventlog does).
     pub heap: HeapSeries,
+}
+
+/// A moment the program marked: a `.hp` file's `MARK` (a time only) or an eventlog's
+/// user marker (a time and its text).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mark {
+    /// When, in sample units.
+    pub time: f64,
+    /// The marker's text, when the input gives marks one.
+    pub text: Option<Box<[u8]>>,
+}
+
+impl Mark {
+    /// A mark without text, as a `.hp` file has them.
+    pub fn at(time: f64) -> Mark {
+        Mark { time, text: None }
+    }
 }
 
 /// The heap as the runtime measured it after each garbage collection, beside the census:

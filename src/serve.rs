@@ -35,13 +35,6 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use serde::Serialize;
 use tokio::sync::{Semaphore, mpsc, oneshot, watch};
 
-/// The live page's policy as a header, where `frame-ancestors` takes effect (a page's
-/// own `<meta>` policy cannot forbid framing): no other site may frame the page.
-static PAGE_POLICY: std::sync::LazyLock<HeaderValue> = std::sync::LazyLock::new(|| {
-    let policy = crate::backend::html::policy(true) + "; frame-ancestors 'none'";
-    HeaderValue::from_str(&policy).expect("the policy is ASCII")
-});
-
 /// The largest request head (request line and headers) read.
 pub const MAX_HEAD: usize = 16 * 1024;
 /// How long a client may take to send a request head, counted from when the server
@@ -105,8 +98,12 @@ pub struct Server {
 
 impl Server {
     /// Binds `addr` and starts serving `page` (the page shown before any profile) in a
-    /// thread of its own.
-    pub fn start(addr: SocketAddr, page: Vec<u8>) -> std::io::Result<Server> {
+    /// thread of its own. `policy` is the pages' content security policy (the page
+    /// carries it too); sent as a header it also forbids other sites to frame the page,
+    /// which a page's own `<meta>` policy cannot.
+    pub fn start(addr: SocketAddr, page: Vec<u8>, policy: &str) -> std::io::Result<Server> {
+        let policy = HeaderValue::from_str(&format!("{policy}; frame-ancestors 'none'"))
+            .map_err(std::io::Error::other)?;
         let runtime = tokio::runtime::Builder::new_current_thread()
             .enable_io()
             .enable_time()
@@ -131,6 +128,7 @@ impl Server {
             server: server_id(),
             hosts: is_loopback(&addr).then(|| loopback_hosts(addr.port())),
             streams: Arc::new(Semaphore::new(MAX_STREAMS)),
+            policy,
         });
         let thread = std::thread::Builder::new()
             .name("hpgraph-serve".into())
@@ -223,6 +221,8 @@ struct Site {
     hosts: Option<Vec<String>>,
     /// One permit per event stream that may open ([`MAX_STREAMS`]).
     streams: Arc<Semaphore>,
+    /// The page's content security policy header.
+    policy: HeaderValue,
 }
 
 fn server_id() -> String {
@@ -321,7 +321,7 @@ fn respond(site: &Site, request: &Request<Incoming>) -> Reply {
             let mut reply = ok(shown.page.clone(), "text/html; charset=utf-8");
             reply
                 .headers_mut()
-                .insert(header::CONTENT_SECURITY_POLICY, PAGE_POLICY.clone());
+                .insert(header::CONTENT_SECURITY_POLICY, site.policy.clone());
             reply
         }
         Path::Profile => match &shown.profile {

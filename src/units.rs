@@ -1,5 +1,7 @@
-//! Units for people: byte counts as kB, MB, GB (or KiB, MiB, GiB), plain numbers as k, M,
-//! G, shared by the modern figure style's ticks and the summary table.
+//! How numbers are written: for people, byte counts as kB, MB, GB (or KiB, MiB, GiB)
+//! and plain numbers as k, M, G (the modern figure style's ticks, the summary table);
+//! for data, whole numbers without a fraction (every data format and the page); and how
+//! large a number read from a file may be.
 
 pub const DECIMAL: [(f64, &str); 5] = [
     (1e12, "TB"),
@@ -17,14 +19,48 @@ pub const BINARY: [(f64, &str); 5] = [
 ];
 pub const PLAIN: [(f64, &str); 5] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")];
 
-/// The largest unit `v` reaches, and its name: B, kB, MB… (KiB, MiB… with `binary`;
-/// k, M, G for values that are not bytes).
-pub fn unit_for(v: f64, bytes: bool, binary: bool) -> (f64, &'static str) {
-    let units = match (bytes, binary) {
-        (true, true) => &BINARY,
-        (true, false) => &DECIMAL,
-        (false, _) => &PLAIN,
-    };
+/// How byte counts are written for people (`--binary-units`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ByteUnits {
+    /// kB, MB, GB: powers of 1000.
+    #[default]
+    Decimal,
+    /// KiB, MiB, GiB: powers of 1024.
+    Binary,
+}
+
+/// The units a profile's values are written in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scale {
+    /// The values are bytes (`VALUE_UNIT "bytes"`).
+    Bytes(ByteUnits),
+    /// Anything else: plain numbers with k, M, G.
+    Plain,
+}
+
+impl Scale {
+    /// The scale of values in `value_unit`, bytes written in `units`.
+    pub fn of(value_unit: &[u8], units: ByteUnits) -> Scale {
+        if value_unit == b"bytes" {
+            Scale::Bytes(units)
+        } else {
+            Scale::Plain
+        }
+    }
+
+    fn table(self) -> &'static [(f64, &'static str); 5] {
+        match self {
+            Scale::Bytes(ByteUnits::Binary) => &BINARY,
+            Scale::Bytes(ByteUnits::Decimal) => &DECIMAL,
+            Scale::Plain => &PLAIN,
+        }
+    }
+}
+
+/// The largest unit `v` reaches on `scale`, and its name: B, kB, MB… (KiB, MiB… in
+/// binary units; k, M, G for values that are not bytes).
+pub fn unit_for(v: f64, scale: Scale) -> (f64, &'static str) {
+    let units = scale.table();
     units
         .iter()
         .copied()
@@ -33,9 +69,10 @@ pub fn unit_for(v: f64, bytes: bool, binary: bool) -> (f64, &'static str) {
 }
 
 /// `v` in the largest unit it reaches with three significant digits: `12.3 MB`,
-/// `512 B`, `1.20 GB`; `bytes` false gives `12.3k` for counts that are not bytes.
-pub fn human(v: f64, bytes: bool, binary: bool) -> String {
-    let (unit, name) = unit_for(v, bytes, binary);
+/// `512 B`, `1.20 GB`; on a plain scale `12.3k` for counts that are not bytes.
+pub fn human(v: f64, scale: Scale) -> String {
+    let (unit, name) = unit_for(v, scale);
+    let bytes = scale != Scale::Plain;
     let x = v / unit;
     // Three significant digits, but a whole number of bytes has no decimals.
     let decimals = if (unit == 1.0 && x.fract() == 0.0) || x.abs() >= 99.95 {
@@ -63,19 +100,69 @@ pub fn seconds(t: f64) -> String {
     format!("{t:.decimals$} s")
 }
 
+/// `v` as an integer when it is a whole number a double holds exactly: byte counts are
+/// written without a fraction (`1234`, not `1234.0`) in every data format.
+pub fn whole(v: f64) -> Option<i64> {
+    (v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0).then_some(v as i64)
+}
+
+/// Serialises a value as an integer when it is a [`whole`] number, else as a double.
+pub fn number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    match whole(*v) {
+        Some(n) => s.serialize_i64(n),
+        None => s.serialize_f64(*v),
+    }
+}
+
+/// A list of numbers, each as [`number`] writes it.
+pub fn numbers<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(values.iter().map(|&v| Number(v)))
+}
+
+/// A value that serialises as [`number`] writes it.
+pub struct Number(pub f64);
+
+impl serde::Serialize for Number {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        number(&self.0, s)
+    }
+}
+
+/// The most digits before the point a number read from a file may have.
+pub const MAX_DIGITS: usize = 32;
+
+/// Whether a number as written (digits with one `.` or `,`) is 10^32 or more: times,
+/// values and the numbers of an `.aux` file must stay below. hp2ps reads at most 32
+/// digits, so nothing it reads is this large; without a bound, a long enough number reads
+/// as infinity and the picture's coordinates become `nan`, which is not PostScript. The
+/// digits are counted because no `f64` lies between 32 nines and 10^32.
+pub fn too_large(number: &[u8]) -> bool {
+    let whole = number.split(|&b| b == b'.' || b == b',').next();
+    whole
+        .unwrap_or_default()
+        .iter()
+        .skip_while(|&&b| b == b'0')
+        .count()
+        > MAX_DIGITS
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn human_units_keep_three_digits() {
-        assert_eq!(human(12_345_678.0, true, false), "12.3 MB");
-        assert_eq!(human(512.0, true, false), "512 B");
-        assert_eq!(human(1_200_000_000.0, true, false), "1.20 GB");
-        assert_eq!(human(999_999.0, true, false), "1000 kB");
-        assert_eq!(human(1536.0, true, true), "1.50 KiB");
-        assert_eq!(human(0.0, true, false), "0 B");
-        assert_eq!(human(12_300.0, false, false), "12.3k");
+        let (kb, kib) = (
+            Scale::Bytes(ByteUnits::Decimal),
+            Scale::Bytes(ByteUnits::Binary),
+        );
+        assert_eq!(human(12_345_678.0, kb), "12.3 MB");
+        assert_eq!(human(512.0, kb), "512 B");
+        assert_eq!(human(1_200_000_000.0, kb), "1.20 GB");
+        assert_eq!(human(999_999.0, kb), "1000 kB");
+        assert_eq!(human(1536.0, kib), "1.50 KiB");
+        assert_eq!(human(0.0, kb), "0 B");
+        assert_eq!(human(12_300.0, Scale::Plain), "12.3k");
     }
 
     #[test]

@@ -521,8 +521,12 @@ fn labels_are_bytes_and_markers_keep_their_text() {
     let p = eventlog::parse(&log).unwrap().profile;
     assert_eq!(p.names[0].as_ref(), b"caf\xe9 \xff\xfe");
     assert_eq!(p.times, vec![1.0, 2.0]);
-    assert_eq!(p.marks, vec![5e-9, 1.5]);
-    assert_eq!(p.mark_texts[0].as_ref(), "phase \u{2713}".as_bytes());
+    let times: Vec<f64> = p.marks.iter().map(|m| m.time).collect();
+    assert_eq!(times, vec![5e-9, 1.5]);
+    assert_eq!(
+        p.marks[0].text.as_deref(),
+        Some("phase \u{2713}".as_bytes())
+    );
     // Without the RTS identifier or cost centres nothing says the runtime profiles: the
     // JOB of a non-profiling runtime is the program's name alone.
     assert_eq!(p.job, b"prog");
@@ -759,7 +763,6 @@ fn passing_over_the_runtimes_own_blocks_loses_no_marker_and_no_sample() {
         let marks = read_with(&bytes, true, false);
         let census = read_with(&bytes, false, false);
         assert_eq!(marks.marks, everything.marks, "{}", path.display());
-        assert_eq!(marks.mark_texts, everything.mark_texts);
         assert_eq!(census.series, everything.series);
         assert_eq!(census.times, everything.times);
         assert!(census.marks.is_empty() && census.heap.size.is_empty());
@@ -801,7 +804,10 @@ fn a_marker_is_found_behind_lookalike_bytes_in_a_capabilitys_block() {
         let p = read_with(&log, true, false);
         let want: Vec<&[u8]> = if real { vec![b"found"] } else { vec![] };
         assert_eq!(
-            p.mark_texts.iter().map(|t| &t[..]).collect::<Vec<_>>(),
+            p.marks
+                .iter()
+                .map(|m| m.text.as_deref().unwrap_or_default())
+                .collect::<Vec<_>>(),
             want
         );
     }

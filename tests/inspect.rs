@@ -502,7 +502,7 @@ fn csv_cells_a_spreadsheet_would_run_as_formulas_are_text() {
 #[test]
 fn the_pages_table_lists_the_largest_bands_up_to_its_limit() {
     let dir = Scratch::new("page-rows");
-    let limit = hpgraph::export::page::MAX_TABLE_ROWS;
+    let limit = hpgraph::analysis::page::MAX_TABLE_ROWS;
     let mut hp =
         String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
     for t in 0..2 {

@@ -79,7 +79,11 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
             _ => None,
         },
         band_limit: limit,
-        colour: bits & 8 != 0,
+        shading: if bits & 8 != 0 {
+            hpgraph::select::Shading::Colour
+        } else {
+            hpgraph::select::Shading::Grey
+        },
         heap_lines: false,
         ..Default::default()
     };
@@ -93,7 +97,6 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
             KeyPlacement::Beside
         },
         marks: bits & 32 != 0,
-        colour: bits & 8 != 0,
         heap_lines: false,
         palette: Default::default(),
         stable_colours: false,
@@ -104,7 +107,11 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         } else {
             Default::default()
         },
-        binary_units: bits & 64 != 0,
+        byte_units: if bits & 64 != 0 {
+            hpgraph::units::ByteUnits::Binary
+        } else {
+            hpgraph::units::ByteUnits::Decimal
+        },
         title_text: None,
         media: Media {
             orientation: if bits & 4 != 0 {

@@ -1,6 +1,6 @@
 //! HTML: one self-contained interactive page. The chart is the SVG picture of the scene
 //! (annotated so that the page's script can find bands, ticks and marks), the numbers
-//! behind it come from [`crate::export::page`], and a small hand-written script
+//! behind it come from [`crate::analysis::page`], and a small hand-written script
 //! (`html/page.js`) adds the tooltip, hiding bands from the key, zoom, and the redraw
 //! they need. Nothing is loaded from elsewhere, and the page's content security policy
 //! forbids it, so the file works offline and leaks nothing.
@@ -10,18 +10,27 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::escape;
-use crate::export::page::PageData;
+use crate::analysis::page::PageData;
+use crate::escape;
 use crate::scene::{Item, Scene};
 
 const SCRIPT: &str = include_str!("html/page.js");
 const STYLE: &str = include_str!("html/page.css");
 
+/// A page on its own, or one that follows its server.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// A file: everything it shows is in it.
+    Static,
+    /// The page of `--serve`: it follows its server's event stream and updates itself.
+    Live,
+}
+
 /// The page's content security policy: nothing from elsewhere, no request at all, and
 /// no script but the page's own, named by its hash: text from a profile that reached
 /// the page as markup still could not run. The live page also asks its own server for
 /// updates.
-pub fn policy(live: bool) -> String {
+pub fn policy(mode: Mode) -> String {
     use base64::Engine as _;
     use sha2::Digest as _;
     let hash = sha2::Sha256::digest(script_element_text().as_bytes());
@@ -29,7 +38,11 @@ pub fn policy(live: bool) -> String {
         "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{}'; \
          img-src data:{}",
         base64::engine::general_purpose::STANDARD.encode(hash),
-        if live { "; connect-src 'self'" } else { "" }
+        if mode == Mode::Live {
+            "; connect-src 'self'"
+        } else {
+            ""
+        }
     )
 }
 
@@ -40,9 +53,10 @@ fn script_element_text() -> String {
 
 /// HTML output: the scene plus the numbers the page shows.
 pub struct Html<'a> {
+    /// The numbers behind the picture.
     pub data: &'a PageData,
-    /// The page of `--serve`: it follows its server's event stream and updates itself.
-    pub live: bool,
+    /// A page on its own or the live one.
+    pub mode: Mode,
 }
 
 /// Where the graph is, in the SVG's coordinates (y down), and what its axes span.
@@ -67,7 +81,7 @@ struct PlotBox {
 struct ScriptBand<'a> {
     name: &'a str,
     fill: String,
-    #[serde(serialize_with = "crate::export::json::numbers")]
+    #[serde(serialize_with = "crate::units::numbers")]
     values: &'a [f64],
 }
 
@@ -145,19 +159,18 @@ impl super::Backend for Html<'_> {
             bands,
         };
         // `<` written as an escape, so that nothing in a name can end the script element.
-        let json = serde_json::to_string(&script_data)
-            .map_err(io::Error::other)?
-            .replace('<', "\\u003c");
+        let json =
+            escape::json_in_script(&serde_json::to_string(&script_data).map_err(io::Error::other)?);
 
         let s = &data.summary;
-        let value = |v: f64| s.value_text(v, data.binary_units);
+        let value = |v: f64| s.value_text(v, data.units);
         let time = |t: f64| s.time_text(t);
         let mut html = String::with_capacity(json.len() + 200_000);
-        head(&mut html, &data.job, self.live);
+        head(&mut html, &data.job, self.mode);
         let _ = writeln!(
             html,
             "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
-            date = escape(&data.date),
+            date = escape::html(&data.date),
             samples = data.samples,
             peak = value(s.total.peak),
             at = time(s.total.peak_time),
@@ -167,7 +180,7 @@ impl super::Backend for Html<'_> {
         html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
         html.push_str("<ul id=\"key\" aria-label=\"Bands: click to hide or show\">\n");
         for b in script_data.bands.iter().rev() {
-            let name = escape(b.name);
+            let name = escape::html(b.name);
             let _ = writeln!(
                 html,
                 "<li data-band=\"{name}\" tabindex=\"0\" role=\"button\" aria-pressed=\"true\">\
@@ -194,7 +207,7 @@ impl super::Backend for Html<'_> {
                 value(b.peak),
                 time(b.peak_time),
                 value(b.mean),
-                escape(&b.name)
+                escape::html(&b.name)
             );
         }
         let _ = writeln!(
@@ -222,8 +235,8 @@ const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a
 
 /// Everything up to the page's heading; a live page also gets the line that tells the
 /// program's state.
-fn head(html: &mut String, job: &str, live: bool) {
-    let title = escape(job);
+fn head(html: &mut String, job: &str, mode: Mode) {
+    let title = escape::html(job);
     let _ = write!(
         html,
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -232,9 +245,9 @@ fn head(html: &mut String, job: &str, live: bool) {
          <meta name=\"generator\" content=\"hpgraph {version}\">\n\
          <title>{title} — heap profile</title>\n<style>\n{STYLE}</style>\n</head>\n{body}\n\
          <h1>{title}</h1>\n",
-        policy = policy(live),
+        policy = policy(mode),
         version = env!("CARGO_PKG_VERSION"),
-        body = if live {
+        body = if mode == Mode::Live {
             "<body data-live>\n<p id=\"live-status\" role=\"status\" data-status=\"waiting\">\
              connecting to hpgraph…</p>"
         } else {
@@ -257,7 +270,7 @@ fn tail(html: &mut String, json: &str) {
 /// without a chart; the script fills it in when the first profile arrives.
 pub fn waiting_page(what: &str, out: &mut dyn Write) -> io::Result<()> {
     let mut html = String::new();
-    head(&mut html, what, true);
+    head(&mut html, what, Mode::Live);
     html.push_str(
         "<p class=\"about\">no complete sample yet</p>\n<div class=\"figure\">\n\
          <div id=\"chart\">\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n\
@@ -267,15 +280,4 @@ pub fn waiting_page(what: &str, out: &mut dyn Write) -> io::Result<()> {
     html.push_str("<table id=\"summary\"></table>\n");
     tail(&mut html, "null");
     out.write_all(html.as_bytes())
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn names_cannot_break_out_of_html() {
-        assert_eq!(
-            super::escape("<script>\"a\" & 'b'"),
-            "&lt;script&gt;&quot;a&quot; &amp; &#39;b&#39;"
-        );
-    }
 }

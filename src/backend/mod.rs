@@ -1,4 +1,7 @@
-//! Backends: a [`Scene`] in, bytes out. They never see the profile.
+//! Backends: a [`Scene`] in, bytes out. They never see the profile; the HTML page also
+//! takes the numbers behind its picture ([`PageData`], made by [`crate::analysis`]).
+//! Which backend draws a format, with which options, is decided here ([`Format::backend`])
+//! and nowhere else.
 
 pub mod fixed;
 pub mod font;
@@ -10,7 +13,32 @@ pub mod svg;
 
 use std::io::{self, Write};
 
+use crate::analysis::page::PageData;
 use crate::scene::Scene;
+
+/// What PostScript and EPS files name as their creator.
+pub const CREATOR: &str = concat!("hpgraph (version ", env!("CARGO_PKG_VERSION"), ")");
+
+/// The backends' options, resolved from the command line once.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Options {
+    /// PNG: pixels to the inch (`--dpi`).
+    pub dpi: f64,
+    /// SVG: how text is drawn (`--outline-text`).
+    pub text: svg::TextAs,
+    /// HTML: a page on its own or one that follows its server (`--serve`).
+    pub page: html::Mode,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            dpi: 150.0,
+            text: svg::TextAs::Text,
+            page: html::Mode::Static,
+        }
+    }
+}
 
 /// The output formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -52,7 +80,7 @@ impl Format {
         }
     }
 
-    /// The resolution, in points, the format draws bands at ([`crate::layout::reduce`])
+    /// The resolution, in points, the format draws bands at ([`crate::scene::reduce`])
     /// unless `--exact` asks for every point; `None` for the formats that keep every
     /// point, as hp2ps does. A PNG's size follows its pixels whatever its outlines hold,
     /// so it keeps eight columns a pixel at `dpi`: the finer outline keeps more of the
@@ -60,7 +88,7 @@ impl Format {
     /// 100,000-sample profile the PNG then differs from Ghostscript's rendering of the
     /// exact EPS in 0.66% of 3x3-pixel blocks, at a quarter point 0.84%).
     pub fn column(self, dpi: f64) -> Option<f64> {
-        use crate::layout::reduce::COLUMN;
+        use crate::scene::reduce::COLUMN;
         match self {
             Format::Ps | Format::Eps => None,
             Format::Png => Some(COLUMN.min(72.0 / dpi / 8.0)),
@@ -74,31 +102,32 @@ impl Format {
             .into_iter()
             .find(|f| f.extension().eq_ignore_ascii_case(ext))
     }
+
+    /// The backend that writes this format. `page` is the HTML page's numbers (only HTML
+    /// reads them, and must have them).
+    pub fn backend<'a>(
+        self,
+        opts: &Options,
+        page: Option<&'a PageData>,
+    ) -> io::Result<Box<dyn Backend + 'a>> {
+        Ok(match self {
+            Format::Ps | Format::Eps => Box::new(ps::PostScript {
+                creator: CREATOR,
+                encapsulated: self == Format::Eps,
+            }),
+            Format::Svg => Box::new(svg::Svg { text: opts.text }),
+            Format::Pdf => Box::new(pdf::Pdf { compress: true }),
+            Format::Png => Box::new(png::Png { dpi: opts.dpi }),
+            Format::Html => Box::new(html::Html {
+                data: page.ok_or_else(|| io::Error::other("an HTML page needs its numbers"))?,
+                mode: opts.page,
+            }),
+        })
+    }
 }
 
 /// An output format.
 pub trait Backend {
     /// Writes the whole document for `scene`.
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()>;
-}
-
-/// Text for HTML or XML (SVG) content or a quoted attribute.
-pub(crate) fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    escape_into(&mut out, text);
-    out
-}
-
-/// [`escape`], appending to `out`.
-pub(crate) fn escape_into(out: &mut String, text: &str) {
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
 }

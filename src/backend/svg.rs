@@ -232,7 +232,7 @@ fn placed(t: &Text, bottom: f64, font_size: f64) -> SvgText {
             );
             open = true;
         }
-        super::escape_into(&mut body, c.encode_utf8(&mut [0; 4]));
+        crate::escape::html_into(&mut body, c.encode_utf8(&mut [0; 4]));
     }
     if open {
         body.push_str("</tspan>");

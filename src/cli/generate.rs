@@ -9,25 +9,32 @@ use clap_complete::Shell;
 use super::Args;
 
 /// What `--generate` can print.
-pub const WHAT: [&str; 6] = [
-    "man",
-    "complete-bash",
-    "complete-zsh",
-    "complete-fish",
-    "complete-powershell",
-    "complete-elvish",
-];
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Generated {
+    /// The man page, roff.
+    Man,
+    /// bash's completion script.
+    CompleteBash,
+    /// zsh's.
+    CompleteZsh,
+    /// fish's.
+    CompleteFish,
+    /// PowerShell's.
+    CompletePowershell,
+    /// Elvish's.
+    CompleteElvish,
+}
 
-/// Writes `what` (one of [`WHAT`]) to `out`.
-pub fn write(what: &str, out: &mut dyn Write) -> io::Result<()> {
+/// Writes `what` to `out`.
+pub fn write(what: Generated, out: &mut dyn Write) -> io::Result<()> {
     let mut cmd = Args::command();
     let shell = match what {
-        "man" => return man(cmd, out),
-        "complete-bash" => Shell::Bash,
-        "complete-zsh" => Shell::Zsh,
-        "complete-fish" => Shell::Fish,
-        "complete-powershell" => Shell::PowerShell,
-        _ => Shell::Elvish,
+        Generated::Man => return man(cmd, out),
+        Generated::CompleteBash => Shell::Bash,
+        Generated::CompleteZsh => Shell::Zsh,
+        Generated::CompleteFish => Shell::Fish,
+        Generated::CompletePowershell => Shell::PowerShell,
+        Generated::CompleteElvish => Shell::Elvish,
     };
     clap_complete::generate(shell, &mut cmd, "hpgraph", out);
     Ok(())
@@ -158,10 +165,11 @@ When set, each stage's time is printed on standard error.
 mod tests {
     #[test]
     fn every_kind_is_written() {
-        for what in super::WHAT {
+        use clap::ValueEnum;
+        for &what in super::Generated::value_variants() {
             let mut out = Vec::new();
             super::write(what, &mut out).unwrap();
-            assert!(out.len() > 1000, "{what}");
+            assert!(out.len() > 1000, "{what:?}");
         }
     }
 }

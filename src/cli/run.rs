@@ -8,22 +8,16 @@ use std::io::{self, Write};
 use anyhow::Context;
 
 use super::naming::{Input, Output, Plan};
-use super::{Args, OutputKind};
-use crate::auxfile::{self, Aux};
-use crate::backend::{
-    Backend, Format,
-    html::Html,
-    pdf::Pdf,
-    png::Png,
-    ps::PostScript,
-    svg::{Svg, TextAs},
-};
+use super::settings::{Data, Job, Make, Picture};
+use crate::analysis::page::PageData;
+use crate::backend::Format;
 use crate::error::Error;
-use crate::export::{Export, Table, page::PageData};
+use crate::export::Table;
 use crate::input::{self, Parsed};
 use crate::profile::Profile;
 use crate::scene::Scene;
 use crate::select::Selection;
+use crate::select::aux::{self as auxfile, Aux};
 use crate::sink;
 
 /// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks).
@@ -45,15 +39,15 @@ impl Timings {
 }
 
 /// Reads, draws and writes one input as `plan` says.
-pub(crate) fn render_one(args: &Args, format: OutputKind, plan: &Plan) -> anyhow::Result<()> {
+pub(crate) fn render_one(job: &Job, plan: &Plan, reuse_aux: bool) -> anyhow::Result<()> {
     let name = plan.input.display();
     let mut timings = Timings::start();
-    let parsed = read_profile(&plan.input, args.read_options(format))?;
+    let parsed = read_profile(&plan.input, job.read)?;
     timings.lap("parse");
     for w in &parsed.warnings {
         print_warning(&name, w);
     }
-    draw(args, format, plan, parsed.profile, &mut timings)?;
+    draw(job, plan, reuse_aux, parsed.profile, &mut timings)?;
     Ok(())
 }
 
@@ -71,21 +65,24 @@ pub(crate) struct Drawn {
     pub bands: usize,
 }
 
-/// Prepares a profile for `plan`'s output, writes it, then the `.aux` file.
+/// Prepares a profile for `plan`'s output, writes it, then the `.aux` file (read first
+/// with `reuse_aux`).
 pub(crate) fn draw(
-    args: &Args,
-    format: OutputKind,
+    job: &Job,
     plan: &Plan,
+    reuse_aux: bool,
     profile: Profile,
     timings: &mut Timings,
 ) -> anyhow::Result<Drawn> {
-    let aux = match (&plan.aux, args.reuse_aux, format) {
-        (Some(path), true, OutputKind::Picture(_)) => Some(read_aux(path)?),
+    let aux = match (&plan.aux, reuse_aux, &job.make) {
+        (Some(path), true, Make::Picture(_)) => Some(read_aux(path)?),
         _ => None,
     };
-    let ready = prepare(args, format, &plan.input.display(), profile, aux.as_ref())?;
+    let name = plan.input.display();
+    let profile = filtered(job, &name, profile)?;
+    let ready = prepare(&job.make, &name, profile, aux.as_ref());
     timings.lap("select and layout");
-    write_output(plan, |w| ready.write(args, false, w))?;
+    write_output(plan, |w| ready.write(w))?;
     timings.lap("write");
     if let (Some(path), Some(selection)) = (&plan.aux, ready.selection()) {
         sink::write_file(path, |w| auxfile::write(selection, w))
@@ -94,10 +91,17 @@ pub(crate) fn draw(
     Ok(ready.drawn())
 }
 
+/// The profile after `--include`, `--exclude`, `--from` and `--to`.
+pub(crate) fn filtered(job: &Job, name: &str, profile: Profile) -> anyhow::Result<Profile> {
+    job.filter
+        .apply(profile)
+        .map_err(|e| anyhow::anyhow!("{name}: {e}"))
+}
+
 /// An output made ready to be written.
-pub(crate) enum Prepared {
+pub(crate) enum Prepared<'a> {
     Picture {
-        format: Format,
+        picture: &'a Picture,
         scene: Scene,
         selection: Selection,
         /// The numbers behind an HTML page.
@@ -105,89 +109,88 @@ pub(crate) enum Prepared {
         samples: usize,
     },
     Data {
-        export: Export,
+        data: &'a Data,
         profile: Profile,
         /// With `-m` or `-t`: the selection's bands (OTHER included) rather than all.
         selection: Option<Selection>,
     },
 }
 
-/// Filters the profile, then selects and lays it out, or keeps it for a data output.
-pub(crate) fn prepare(
-    args: &Args,
-    format: OutputKind,
+/// Selects and lays out a (filtered) profile, or keeps it for a data output.
+pub(crate) fn prepare<'a>(
+    make: &'a Make,
     name: &str,
     profile: Profile,
     aux: Option<&Aux>,
-) -> anyhow::Result<Prepared> {
-    let profile = args
-        .filter()
-        .apply(profile)
-        .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+) -> Prepared<'a> {
+    match make {
+        Make::Picture(picture) => prepare_picture(picture, name, profile, aux),
+        Make::Data(data) => prepare_data(data, profile),
+    }
+}
+
+/// Keeps a profile for a data output, with its selection when `-m` or `-t` ask for one.
+pub(crate) fn prepare_data(data: &Data, profile: Profile) -> Prepared<'_> {
+    Prepared::Data {
+        data,
+        selection: data
+            .select
+            .as_ref()
+            .map(|opts| crate::select::select(&profile, None, opts)),
+        profile,
+    }
+}
+
+/// Selects and lays out a profile for a picture, with the HTML page's numbers.
+pub(crate) fn prepare_picture<'a>(
+    picture: &'a Picture,
+    name: &str,
+    profile: Profile,
+    aux: Option<&Aux>,
+) -> Prepared<'a> {
     let samples = profile.samples();
-    let format = match format {
-        OutputKind::Picture(f) => f,
-        OutputKind::Data(export) => {
-            // Every band, unless -m or -t ask for a selection (OTHER included).
-            let selection = (args.max_bands.is_some() || args.threshold.is_some()).then(|| {
-                let (select_opts, _) = args.options(OutputKind::Data(export));
-                crate::select::select(&profile, None, &select_opts)
-            });
-            return Ok(Prepared::Data {
-                export,
-                profile,
-                selection,
-            });
-        }
-    };
-    if args.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty() {
+    if picture.layout.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty() {
         eprintln!(
             "hpgraph: warning: {name}: --heap-lines: no heap size or live bytes in this \
              profile (an eventlog has them, a .hp file does not)"
         );
     }
-    let (select_opts, layout_opts) = args.options(OutputKind::Picture(format));
-    let selection = crate::select::select(&profile, aux, &select_opts);
+    let selection = crate::select::select(&profile, aux, &picture.select);
     // The HTML page carries the numbers behind its picture; they are taken before the
     // layout consumes the profile.
-    let page = (format == Format::Html).then(|| {
-        Box::new(crate::export::page::data(
-            &profile,
-            &selection,
-            args.heap_lines,
-            args.binary_units,
-            args.top,
-        ))
-    });
-    let mut scene = crate::layout::layout(profile, &selection, &layout_opts);
-    if let Some(column) = format.column(args.dpi).filter(|_| !args.exact) {
-        crate::layout::reduce::reduce(&mut scene, column);
+    let page = picture
+        .page
+        .as_ref()
+        .map(|opts| Box::new(crate::analysis::page::data(&profile, &selection, opts)));
+    let mut scene = crate::layout::layout(profile, &selection, &picture.layout);
+    if let Some(column) = picture.column {
+        crate::scene::reduce::reduce(&mut scene, column);
     }
-    if matches!(format, Format::Ps | Format::Eps) {
+    if matches!(picture.format, Format::Ps | Format::Eps) {
         for r in crate::backend::ps::repairs(&scene) {
             eprintln!(
                 "hpgraph: warning: {name}: {} `{}` would be broken PostScript as hp2ps writes it; {}",
                 r.what,
-                crate::input::hp::shown(&r.text),
+                crate::escape::excerpt(&r.text),
                 r.how
             );
         }
     }
-    Ok(Prepared::Picture {
-        format,
+    Prepared::Picture {
+        picture,
         scene,
         selection,
         page,
         samples,
-    })
+    }
 }
 
-impl Prepared {
-    /// Writes the output; `live` makes an HTML page follow its server (`--serve`).
-    pub(crate) fn write(&self, args: &Args, live: bool, out: &mut dyn Write) -> io::Result<()> {
+impl Prepared<'_> {
+    /// Writes the output.
+    pub(crate) fn write(&self, out: &mut dyn Write) -> io::Result<()> {
         match self {
             Prepared::Data {
-                export,
+                data,
                 profile,
                 selection,
             } => {
@@ -195,36 +198,17 @@ impl Prepared {
                     Some(s) => Table::selected(profile, s.clone()),
                     None => Table::all(profile),
                 };
-                export.write(&table, args.export_options(), out)
+                data.export.write(&table, data.options, out)
             }
             Prepared::Picture {
-                format,
+                picture,
                 scene,
                 page,
                 ..
-            } => {
-                let creator = format!("hpgraph (version {})", env!("CARGO_PKG_VERSION"));
-                let backend: Box<dyn Backend + '_> = match format {
-                    Format::Ps | Format::Eps => Box::new(PostScript {
-                        creator: &creator,
-                        encapsulated: *format == Format::Eps,
-                    }),
-                    Format::Svg => Box::new(Svg {
-                        text: if args.outline_text {
-                            TextAs::Outlines
-                        } else {
-                            TextAs::Text
-                        },
-                    }),
-                    Format::Pdf => Box::new(Pdf { compress: true }),
-                    Format::Png => Box::new(Png { dpi: args.dpi }),
-                    Format::Html => Box::new(Html {
-                        data: page.as_ref().expect("made for HTML by prepare"),
-                        live,
-                    }),
-                };
-                backend.write(scene, out)
-            }
+            } => picture
+                .format
+                .backend(&picture.backend, page.as_deref())?
+                .write(scene, out),
         }
     }
 
@@ -256,11 +240,36 @@ impl Prepared {
     }
 
     /// The output in memory.
-    pub(crate) fn bytes(&self, args: &Args, live: bool) -> io::Result<Vec<u8>> {
+    pub(crate) fn bytes(&self) -> io::Result<Vec<u8>> {
         let mut out = Vec::new();
-        self.write(args, live, &mut out)?;
+        self.write(&mut out)?;
         Ok(out)
     }
+}
+
+/// `--same-scale`: the largest x and y ranges of all the inputs (as each would be drawn:
+/// filtered, then selected) become every picture's least ranges. An input that cannot be
+/// read is left to the rendering, which reports it.
+pub(crate) fn same_scale(job: &mut Job, plans: &[Plan]) {
+    let select = match &mut job.make {
+        Make::Picture(p) => &mut p.select,
+        Make::Data(Data {
+            select: Some(s), ..
+        }) => s,
+        Make::Data(_) => return,
+    };
+    let (mut x, mut y) = (select.min_x_range, select.min_y_range);
+    for plan in plans {
+        if let Ok(parsed) = read_profile(&plan.input, job.read)
+            && let Ok(profile) = job.filter.apply(parsed.profile)
+        {
+            let sel = crate::select::select(&profile, None, select);
+            x = x.max(sel.x_range);
+            y = y.max(sel.y_range);
+        }
+    }
+    select.min_x_range = x;
+    select.min_y_range = y;
 }
 
 /// Writes the output of `plan` atomically (or to standard output).

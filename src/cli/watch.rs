@@ -23,10 +23,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::naming::{Input, Plan};
-use super::run::{Timings, draw, prepare, print_warning};
-use super::{Args, OutputKind};
-use crate::backend::Format;
-use crate::export::Export;
+use super::run::{Drawn, Timings, draw, filtered, prepare_data, prepare_picture, print_warning};
+use super::settings::{Job, Live, Serve};
 use crate::input::{Reader, Warning};
 use crate::serve::{Server, Status};
 
@@ -109,12 +107,7 @@ impl Tail {
 }
 
 /// Watches `plan`'s input until SIGINT or SIGTERM; returns when asked to stop.
-pub fn watch(
-    args: &Args,
-    format: OutputKind,
-    plan: &Plan,
-    interval: Duration,
-) -> anyhow::Result<()> {
+pub fn watch(job: &Job, live: &Live, plan: &Plan, reuse_aux: bool) -> anyhow::Result<()> {
     let Input::File(path) = &plan.input else {
         anyhow::bail!("--watch needs a file to follow, not standard input");
     };
@@ -125,103 +118,166 @@ pub fn watch(
     }
     let (wake, woken) = mpsc::channel::<()>();
     let _watcher = notify_on_change(path, wake);
-    let server = args.serve.map(|addr| serve(addr, &name)).transpose()?;
-    // With --serve, a file only when -o asks for one.
-    let to_file = server.is_none() || args.output.is_some();
-    // A live page's JSON keeps the marks, whatever the picture draws.
-    let read_options = if server.is_some() {
-        args.read_options(OutputKind::Data(Export::Json))
-    } else {
-        args.read_options(format)
+    let server = live
+        .serve
+        .as_ref()
+        .map(|s| serve(s.addr, &name))
+        .transpose()?;
+    let out = Out {
+        job,
+        file: live.to_file.then_some((plan, reuse_aux)),
+        server: server.as_ref().zip(live.serve.as_ref()),
     };
-
-    let mut tail: Option<Tail> = None;
-    let mut changed = false;
-    let mut last_render: Option<Instant> = None;
-    // Samples and marks in the latest picture: growth that completes neither (part of a
-    // sample) does not need a new one.
-    let mut drawn: Option<(usize, usize)> = None;
-    let mut printed: Vec<Warning> = Vec::new();
-    let mut said_waiting = false;
-    let mut read_before = false;
-    let mut children: Vec<Child> = Vec::new();
+    let mut follower = Follower::new(path, name, job.read, live);
     while !stop.load(Ordering::Relaxed) {
-        match std::fs::metadata(path) {
-            Err(_) => {
-                if !said_waiting && !args.quiet {
-                    eprintln!("hpgraph: waiting for {name}");
-                }
-                said_waiting = true;
-                if let Some(server) = &server {
-                    server.set_status(Status::Waiting);
-                }
-                tail = None;
-            }
-            Ok(meta) => {
-                said_waiting = false;
-                let id = file_id(&meta);
-                let restart = match &tail {
-                    None => true,
-                    Some(t) => t.id != id || meta.len() < t.offset,
-                };
-                if restart {
-                    if tail.is_some() && !args.quiet {
-                        eprintln!("hpgraph: {name} was replaced or cut short: reading it again");
-                    }
-                    if let Some(server) = &server
-                        && read_before
-                    {
-                        server.set_status(Status::Restarted);
-                    }
-                    read_before = true;
-                    tail = Some(Tail::new(id, read_options));
-                    printed.clear();
-                    drawn = None;
-                    changed = true;
-                }
-                let t = tail.as_mut().expect("set above");
-                if meta.len() > t.offset {
-                    changed |= t.catch_up(path, &name);
-                }
-            }
-        }
-        let due = last_render.is_none_or(|at| at.elapsed() >= interval);
-        if changed && due {
-            changed = false;
-            if let Some(t) = tail.as_ref().filter(|t| !t.failed)
-                && drawn != Some(t.parser.progress())
-            {
-                last_render = Some(Instant::now());
-                drawn = Some(t.parser.progress());
-                let out = Out {
-                    file: to_file.then_some((format, plan)),
-                    server: server.as_ref(),
-                };
-                render(args, out, t, &name, &mut printed, &mut children);
-            }
-        }
-        children.retain_mut(|c| matches!(c.try_wait(), Ok(None)));
-        // Sleep until the file changes, the next render is due, or the next look at the
-        // stop flag.
-        let until_due = last_render.map_or(TICK, |at| interval.saturating_sub(at.elapsed()));
-        let _ = woken.recv_timeout(until_due.clamp(Duration::from_millis(1), TICK));
+        follower.look(out.server.map(|(s, _)| s));
+        follower.render_if_due(&out);
+        let _ = woken.recv_timeout(follower.sleep());
         while woken.try_recv().is_ok() {}
     }
     if let Some(server) = server {
         server.stop();
     }
-    for mut c in children {
-        let _ = c.wait();
-    }
+    follower.finish();
     Ok(())
+}
+
+/// The state of a watch between wake-ups.
+struct Follower<'a> {
+    path: &'a Path,
+    name: String,
+    read: crate::input::Options,
+    live: &'a Live,
+    tail: Option<Tail>,
+    /// The file grew since the last picture.
+    changed: bool,
+    last_render: Option<Instant>,
+    /// Samples and marks in the latest picture: growth that completes neither (part of
+    /// a sample) does not need a new one.
+    drawn: Option<(usize, usize)>,
+    /// Warnings already printed for this reading.
+    printed: Vec<Warning>,
+    said_waiting: bool,
+    read_before: bool,
+    /// `--exec` commands still running.
+    children: Vec<Child>,
+}
+
+impl<'a> Follower<'a> {
+    fn new(path: &'a Path, name: String, read: crate::input::Options, live: &'a Live) -> Self {
+        Follower {
+            path,
+            name,
+            read,
+            live,
+            tail: None,
+            changed: false,
+            last_render: None,
+            drawn: None,
+            printed: Vec::new(),
+            said_waiting: false,
+            read_before: false,
+            children: Vec::new(),
+        }
+    }
+
+    /// Looks at the file: waits for it, starts the reading over when it was replaced or
+    /// cut short, and reads what was appended.
+    fn look(&mut self, server: Option<&Server>) {
+        let meta = match std::fs::metadata(self.path) {
+            Ok(meta) => meta,
+            Err(_) => {
+                if !self.said_waiting && !self.live.quiet {
+                    eprintln!("hpgraph: waiting for {}", self.name);
+                }
+                self.said_waiting = true;
+                if let Some(server) = server {
+                    server.set_status(Status::Waiting);
+                }
+                self.tail = None;
+                return;
+            }
+        };
+        self.said_waiting = false;
+        let id = file_id(&meta);
+        let restart = match &self.tail {
+            None => true,
+            Some(t) => t.id != id || meta.len() < t.offset,
+        };
+        if restart {
+            if self.tail.is_some() && !self.live.quiet {
+                eprintln!(
+                    "hpgraph: {} was replaced or cut short: reading it again",
+                    self.name
+                );
+            }
+            if let Some(server) = server
+                && self.read_before
+            {
+                server.set_status(Status::Restarted);
+            }
+            self.read_before = true;
+            self.tail = Some(Tail::new(id, self.read));
+            self.printed.clear();
+            self.drawn = None;
+            self.changed = true;
+        }
+        let t = self.tail.as_mut().expect("set above");
+        if meta.len() > t.offset {
+            self.changed |= t.catch_up(self.path, &self.name);
+        }
+    }
+
+    /// Draws when the file grew by a sample or a mark and the interval has passed.
+    fn render_if_due(&mut self, out: &Out) {
+        let due = self
+            .last_render
+            .is_none_or(|at| at.elapsed() >= self.live.interval);
+        if self.changed && due {
+            self.changed = false;
+            if let Some(t) = self.tail.as_ref().filter(|t| !t.failed)
+                && self.drawn != Some(t.parser.progress())
+            {
+                self.last_render = Some(Instant::now());
+                self.drawn = Some(t.parser.progress());
+                render(
+                    self.live,
+                    out,
+                    t,
+                    &self.name,
+                    &mut self.printed,
+                    &mut self.children,
+                );
+            }
+        }
+        self.children
+            .retain_mut(|c| matches!(c.try_wait(), Ok(None)));
+    }
+
+    /// How long to sleep: until the next render is due, or the next look at the stop
+    /// flag.
+    fn sleep(&self) -> Duration {
+        let until_due = self
+            .last_render
+            .map_or(TICK, |at| self.live.interval.saturating_sub(at.elapsed()));
+        until_due.clamp(Duration::from_millis(1), TICK)
+    }
+
+    /// Waits for the `--exec` commands still running.
+    fn finish(self) {
+        for mut c in self.children {
+            let _ = c.wait();
+        }
+    }
 }
 
 /// Starts the live view's server and says where it is.
 fn serve(addr: std::net::SocketAddr, name: &str) -> anyhow::Result<Server> {
     let mut waiting = Vec::new();
     crate::backend::html::waiting_page(name, &mut waiting)?;
-    let server =
-        Server::start(addr, waiting).map_err(|e| anyhow::anyhow!("cannot serve on {addr}: {e}"))?;
+    let policy = crate::backend::html::policy(crate::backend::html::Mode::Live);
+    let server = Server::start(addr, waiting, &policy)
+        .map_err(|e| anyhow::anyhow!("cannot serve on {addr}: {e}"))?;
     let addr = server.addr();
     if !crate::serve::is_loopback(&addr) {
         eprintln!(
@@ -234,15 +290,18 @@ fn serve(addr: std::net::SocketAddr, name: &str) -> anyhow::Result<Server> {
     Ok(server)
 }
 
-/// Where a watch's pictures go: the file of the plan, the live server, or both.
+/// Where a watch's pictures go: the file of the plan (the `.aux` file read first with
+/// `-p`), the live server, or both; the job says how the file's output is made, and
+/// filters the server's profile too.
 struct Out<'a> {
-    file: Option<(OutputKind, &'a Plan)>,
-    server: Option<&'a Server>,
+    job: &'a Job,
+    file: Option<(&'a Plan, bool)>,
+    server: Option<(&'a Server, &'a Serve)>,
 }
 
 fn render(
-    args: &Args,
-    out: Out,
+    live: &Live,
+    out: &Out,
     tail: &Tail,
     name: &str,
     printed: &mut Vec<Warning>,
@@ -264,16 +323,16 @@ fn render(
     }
     let start = Instant::now();
     let mut result = Ok(None);
-    if let Some(server) = out.server {
-        result = publish(args, server, name, parsed.profile.clone()).map(Some);
+    if let Some((server, serve)) = out.server {
+        result = publish(out.job, serve, server, name, parsed.profile.clone()).map(Some);
     }
-    if let (Ok(_), Some((format, plan))) = (&result, out.file) {
-        result = draw(args, format, plan, parsed.profile, &mut Timings(None)).map(Some);
+    if let (Ok(_), Some((plan, reuse_aux))) = (&result, out.file) {
+        result = draw(out.job, plan, reuse_aux, parsed.profile, &mut Timings(None)).map(Some);
     }
     match result {
         Ok(None) => {}
         Ok(Some(drawn)) => {
-            if !args.quiet {
+            if !live.quiet {
                 let plural =
                     |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
                 eprintln!(
@@ -283,7 +342,7 @@ fn render(
                     start.elapsed().as_secs_f64() * 1e3
                 );
             }
-            if let Some(cmd) = &args.exec {
+            if let Some(cmd) = &live.exec {
                 // Not waited for: a slow command must not hold up the next picture.
                 match Command::new("sh").arg("-c").arg(cmd).spawn() {
                     Ok(child) => children.push(child),
@@ -295,24 +354,20 @@ fn render(
     }
 }
 
-/// Makes the live page and the profile's JSON and hands them to the server.
+/// Makes the live page and the profile's JSON (of the profile filtered as the job says)
+/// and hands them to the server.
 fn publish(
-    args: &Args,
+    job: &Job,
+    serve: &Serve,
     server: &Server,
     name: &str,
     profile: crate::profile::Profile,
-) -> anyhow::Result<super::run::Drawn> {
-    let data = prepare(
-        args,
-        OutputKind::Data(Export::Json),
-        name,
-        profile.clone(),
-        None,
-    )?
-    .bytes(args, false)?;
-    let page = prepare(args, OutputKind::Picture(Format::Html), name, profile, None)?;
+) -> anyhow::Result<Drawn> {
+    let profile = filtered(job, name, profile)?;
+    let json = prepare_data(&serve.data, profile.clone()).bytes()?;
+    let page = prepare_picture(&serve.page, name, profile, None);
     let drawn = page.drawn();
-    server.publish(page.bytes(args, true)?, data, drawn.samples);
+    server.publish(page.bytes()?, json, drawn.samples);
     Ok(drawn)
 }
 

@@ -5,7 +5,7 @@
 
 use std::io::{self, Write};
 
-use super::table::Table;
+use crate::analysis::Table;
 
 /// Writes `field` as one CSV field. A field a spreadsheet would take for a formula
 /// (`=HYPERLINK(…)`) gets a `'` before it and is quoted, as OWASP recommends: shown as
@@ -38,7 +38,7 @@ fn field(out: &mut dyn Write, field: &[u8]) -> io::Result<()> {
 /// A number as the shortest text that reads back as the same double; whole numbers
 /// without a fraction.
 pub fn number(v: f64) -> String {
-    match super::whole(v) {
+    match crate::units::whole(v) {
         Some(n) => n.to_string(),
         None => format!("{v}"),
     }

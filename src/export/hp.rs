@@ -31,8 +31,8 @@ pub fn write(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
         .collect();
     let mut marks = profile.marks.iter().peekable();
     for (sample, &t) in profile.times.iter().enumerate() {
-        while let Some(m) = marks.next_if(|&&m| m < t) {
-            writeln!(out, "MARK {}", time(*m))?;
+        while let Some(m) = marks.next_if(|m| m.time < t) {
+            writeln!(out, "MARK {}", time(m.time))?;
         }
         writeln!(out, "BEGIN_SAMPLE {}", time(t))?;
         for (name, points) in profile.names.iter().zip(&mut series) {
@@ -44,7 +44,7 @@ pub fn write(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "END_SAMPLE {}", time(t))?;
     }
     for m in marks {
-        writeln!(out, "MARK {}", time(*m))?;
+        writeln!(out, "MARK {}", time(m.time))?;
     }
     Ok(())
 }

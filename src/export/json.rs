@@ -10,33 +10,12 @@ use std::io::{self, Write};
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq};
 
-use super::table::Table;
+use crate::analysis::Table;
+use crate::units::{Number, numbers};
 
 /// The layout's name and version, the first two keys of the document.
 pub const FORMAT: &str = "hpgraph-profile";
 pub const VERSION: u32 = 1;
-
-/// Serialises a value as an integer when it is a whole number that a double holds
-/// exactly, else as a double.
-pub fn number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
-    match super::whole(*v) {
-        Some(n) => s.serialize_i64(n),
-        None => s.serialize_f64(*v),
-    }
-}
-
-/// A list of numbers, each as [`number`] writes it.
-pub fn numbers<S: serde::Serializer>(values: &[f64], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(values.iter().map(|&v| Number(v)))
-}
-
-struct Number(f64);
-
-impl Serialize for Number {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        number(&self.0, s)
-    }
-}
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
@@ -106,10 +85,9 @@ impl Serialize for Document<'_, '_> {
         let marks: Vec<Mark> = p
             .marks
             .iter()
-            .enumerate()
-            .map(|(k, &time)| Mark {
-                time,
-                text: p.mark_texts.get(k).map(|t| text(t)),
+            .map(|m| Mark {
+                time: m.time,
+                text: m.text.as_deref().map(text),
             })
             .collect();
         map.serialize_entry("marks", &marks)?;

@@ -1,23 +1,15 @@
 //! Data outputs: the profile itself written out, rather than a picture of it. They read
-//! the [`Profile`](crate::profile::Profile) (through a [`Table`] of its bands), never the
-//! scene.
+//! the [`Profile`](crate::profile::Profile) (through a [`Table`] of its bands, from
+//! [`crate::analysis`]), never the scene.
 
 pub mod csv;
 pub mod hp;
 pub mod json;
-pub mod page;
 pub mod summary;
-pub mod table;
 
 use std::io::{self, Write};
 
-pub use table::Table;
-
-/// `v` as an integer when it is a whole number a double holds exactly: byte counts are
-/// written without a fraction (`1234`, not `1234.0`) in every data format.
-pub fn whole(v: f64) -> Option<i64> {
-    (v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0).then_some(v as i64)
-}
+pub use crate::analysis::Table;
 
 /// The data formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -76,7 +68,7 @@ impl Export {
             Export::Csv => csv::write(table, out),
             Export::Json => json::write(table, out),
             Export::Summary(style) => {
-                let s = summary::summarise(table, opts.top);
+                let s = crate::analysis::summarise(table, opts.top);
                 match style {
                     SummaryStyle::Text => summary::write_text(&s, opts.text, out),
                     SummaryStyle::Json => summary::write_json(&s, out),

@@ -1,234 +1,23 @@
-//! `--summary`: which band is the leak. Each band's peak, when it first reached it, its
-//! mean, its share of the area under the graph and whether it is still growing at the
-//! end of the run; as an aligned table for people or as JSON for scripts.
-//!
-//! Definitions (docs/inspect.md repeats them for users):
-//! * a band is 0 at a sample where it has no value; a name given twice in one sample
-//!   counts once with the sum;
-//! * peak: the largest value; peak time: the first sample time with that value;
-//! * mean: the sum of the values over the number of samples;
-//! * share: the band's area (trapezoids between sample times, as the title's area) over
-//!   the sum of all bands' areas; with a single sample, its value over the total;
-//! * trend: a least-squares line through the band's values over the last quarter of the
-//!   run's time (at least its last three samples); `growing` when that line rises by more
-//!   than 5% of the band's peak across the window, `shrinking` when it falls by as much,
-//!   else `flat`. The empty census GHC's runtime writes as the program exits is left out
-//!   of the window: every band drops to 0 there, which says nothing about a leak.
+//! `--summary`: the [summary](crate::analysis::summary) of a profile's bands as an
+//! aligned table for people or as JSON for scripts.
 
 use std::io::{self, Write};
 
-use serde::Serialize;
-
-use super::table::Table;
-use crate::units::{human, seconds};
-
-/// The last part of the run the trend looks at.
-const TREND_WINDOW: f64 = 0.25;
-/// How much of its peak a band must gain (or lose) over that window to be flagged.
-const TREND_CHANGE: f64 = 0.05;
-
-/// Where a band is heading at the end of the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Trend {
-    Growing,
-    Flat,
-    Shrinking,
-}
-
-impl Trend {
-    pub fn word(self) -> &'static str {
-        match self {
-            Trend::Growing => "growing",
-            Trend::Flat => "flat",
-            Trend::Shrinking => "shrinking",
-        }
-    }
-}
-
-/// One band's figures.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct BandSummary {
-    pub name: String,
-    #[serde(serialize_with = "super::json::number")]
-    pub peak: f64,
-    pub peak_time: f64,
-    pub mean: f64,
-    pub share: f64,
-    pub trend: Trend,
-    /// The trend line's slope over the window, in value units per time unit.
-    pub growth_per_second: f64,
-}
-
-/// The sum of all bands.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Total {
-    #[serde(serialize_with = "super::json::number")]
-    pub peak: f64,
-    pub peak_time: f64,
-    pub mean: f64,
-}
-
-/// The whole summary, bands sorted by share, largest first.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Summary {
-    /// The JSON layout's version: a script can refuse a layout it does not know.
-    pub version: u32,
-    pub job: String,
-    pub date: String,
-    pub sample_unit: String,
-    pub value_unit: String,
-    pub samples: usize,
-    /// Bands the profile has; `bands` may list fewer (`--top`).
-    pub band_count: usize,
-    pub total: Total,
-    pub bands: Vec<BandSummary>,
-}
-
-/// The first index of the largest value, and that value.
-fn peak(values: &[f64]) -> (usize, f64) {
-    values.iter().enumerate().fold(
-        (0, f64::NEG_INFINITY),
-        |(k, m), (i, &v)| {
-            if v > m { (i, v) } else { (k, m) }
-        },
-    )
-}
-
-/// The area under `values` over `times`: trapezoids, as the title's area.
-fn area(times: &[f64], values: &[f64]) -> f64 {
-    times
-        .windows(2)
-        .zip(values.windows(2))
-        .map(|(t, v)| (t[1] - t[0]) * (v[0] + v[1]) / 2.0)
-        .sum()
-}
-
-/// The least-squares slope of `values` over `times` in a window.
-fn slope(times: &[f64], values: &[f64], window: std::ops::Range<usize>) -> f64 {
-    let (t, v) = (&times[window.clone()], &values[window]);
-    let n = t.len() as f64;
-    if t.len() < 2 {
-        return 0.0;
-    }
-    let (mt, mv) = (t.iter().sum::<f64>() / n, v.iter().sum::<f64>() / n);
-    let (mut num, mut den) = (0.0, 0.0);
-    for (&x, &y) in t.iter().zip(v) {
-        num += (x - mt) * (y - mv);
-        den += (x - mt) * (x - mt);
-    }
-    if den > 0.0 { num / den } else { 0.0 }
-}
-
-/// The trend window: from its first sample to the end of `times`, less trailing samples
-/// where the total is 0 (the exit census), as long as three samples remain.
-fn trend_window(times: &[f64], totals: &[f64]) -> std::ops::Range<usize> {
-    let mut end = times.len();
-    while end > 3 && totals[end - 1] == 0.0 {
-        end -= 1;
-    }
-    let (first, last) = (times[0], times[end - 1]);
-    let since = last - (last - first) * TREND_WINDOW;
-    let by_time = times[..end].partition_point(|&t| t < since);
-    by_time.min(end.saturating_sub(3))..end
-}
-
-/// Summarises the table's columns; `top` keeps the largest shares only.
-pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
-    let profile = table.profile;
-    let times = &profile.times;
-    let n = times.len();
-    let totals = table.totals();
-    let window = trend_window(times, &totals);
-    let span = times[window.end - 1] - times[window.start];
-    let mut bands: Vec<(BandSummary, f64)> = (0..table.columns.len())
-        .map(|k| {
-            let values = table.column(k);
-            let (at, peak) = peak(&values);
-            let growth = slope(times, &values, window.clone());
-            let change = growth * span;
-            let trend = if peak > 0.0 && change > TREND_CHANGE * peak {
-                Trend::Growing
-            } else if peak > 0.0 && change < -TREND_CHANGE * peak {
-                Trend::Shrinking
-            } else {
-                Trend::Flat
-            };
-            let weight = if n > 1 {
-                area(times, &values)
-            } else {
-                values[0]
-            };
-            let summary = BandSummary {
-                name: String::from_utf8_lossy(&table.columns[k].0).into_owned(),
-                peak,
-                peak_time: times[at],
-                mean: values.iter().sum::<f64>() / n as f64,
-                share: 0.0,
-                trend,
-                growth_per_second: growth,
-            };
-            (summary, weight)
-        })
-        .collect();
-    let whole: f64 = bands.iter().map(|(_, w)| w).sum();
-    for (b, w) in &mut bands {
-        b.share = if whole > 0.0 { *w / whole } else { 0.0 };
-    }
-    // Largest share first; equal shares in the table's order.
-    bands.sort_by(|a, b| b.0.share.total_cmp(&a.0.share));
-    let band_count = bands.len();
-    let (at, top_total) = peak(&totals);
-    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    Summary {
-        version: 1,
-        job: text(&profile.job),
-        date: text(&profile.date),
-        sample_unit: text(&profile.sample_unit),
-        value_unit: text(&profile.value_unit),
-        samples: n,
-        band_count,
-        total: Total {
-            peak: top_total,
-            peak_time: times[at],
-            mean: totals.iter().sum::<f64>() / n as f64,
-        },
-        bands: bands
-            .into_iter()
-            .map(|(b, _)| b)
-            .take(top.unwrap_or(usize::MAX))
-            .collect(),
-    }
-}
-
-impl Summary {
-    /// A value as people read it: `12.3 MB` for bytes (`12.3 MiB` with `binary`).
-    pub fn value_text(&self, v: f64, binary: bool) -> String {
-        human(v, self.value_unit == "bytes", binary)
-    }
-
-    /// A sample time as people read it: `2.50 s` when the unit is seconds.
-    pub fn time_text(&self, t: f64) -> String {
-        if self.sample_unit == "seconds" {
-            seconds(t)
-        } else {
-            format!("{t}")
-        }
-    }
-}
+use crate::analysis::summary::{Summary, Trend};
+use crate::units::ByteUnits;
 
 /// How the table is printed.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct TextOptions {
     /// ANSI colours and bold (a terminal that wants them).
     pub colour: bool,
-    /// KiB, MiB, GiB rather than kB, MB, GB.
-    pub binary: bool,
+    /// How byte counts are written.
+    pub units: ByteUnits,
 }
 
 /// The summary as an aligned table: numbers right-aligned, the full name last.
 pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Result<()> {
-    let value = |v: f64| s.value_text(v, opts.binary);
+    let value = |v: f64| s.value_text(v, opts.units);
     let time = |t: f64| s.time_text(t);
     let header = ["share", "peak", "at", "mean", "trend", "band"];
     let mut rows: Vec<[String; 6]> = s
@@ -323,6 +112,7 @@ pub fn write_json(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::{Table, summarise};
     use crate::input::hp::parse;
 
     fn summary(body: &str) -> Summary {
@@ -333,50 +123,6 @@ mod tests {
         .unwrap()
         .profile;
         summarise(&Table::all(&p), None)
-    }
-
-    #[test]
-    fn peaks_means_shares_and_trends() {
-        let s = summary(
-            "BEGIN_SAMPLE 0\nleak\t10\nflat\t50\nEND_SAMPLE 0\n\
-             BEGIN_SAMPLE 1\nleak\t20\nflat\t60\nEND_SAMPLE 1\n\
-             BEGIN_SAMPLE 2\nleak\t30\nflat\t50\nEND_SAMPLE 2\n\
-             BEGIN_SAMPLE 3\nleak\t40\nflat\t60\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 4\nleak\t50\nflat\t50\nEND_SAMPLE 4\n",
-        );
-        let [flat, leak] = &s.bands[..] else { panic!() };
-        assert_eq!((flat.name.as_str(), leak.name.as_str()), ("flat", "leak"));
-        assert_eq!((leak.peak, leak.peak_time, leak.mean), (50.0, 4.0, 30.0));
-        // flat reaches 60 first at 1 s.
-        assert_eq!((flat.peak, flat.peak_time, flat.mean), (60.0, 1.0, 54.0));
-        assert_eq!(leak.trend, Trend::Growing);
-        assert_eq!(flat.trend, Trend::Flat);
-        // Areas: leak 10+... = 120, flat 220.
-        assert!((leak.share - 120.0 / 340.0).abs() < 1e-12);
-        // Totals 60 80 80 100 100: the peak first at 3 s.
-        assert_eq!((s.total.peak, s.total.peak_time), (100.0, 3.0));
-    }
-
-    #[test]
-    fn the_exit_census_does_not_hide_a_leak() {
-        let s = summary(
-            "BEGIN_SAMPLE 0\nleak\t10\nEND_SAMPLE 0\n\
-             BEGIN_SAMPLE 1\nleak\t20\nEND_SAMPLE 1\n\
-             BEGIN_SAMPLE 2\nleak\t30\nEND_SAMPLE 2\n\
-             BEGIN_SAMPLE 3\nleak\t40\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 3.1\nEND_SAMPLE 3.1\n",
-        );
-        assert_eq!(s.bands[0].trend, Trend::Growing);
-    }
-
-    #[test]
-    fn absent_values_count_as_zero() {
-        let s = summary(
-            "BEGIN_SAMPLE 0\na\t10\nEND_SAMPLE 0\n\
-             BEGIN_SAMPLE 1\nb\t4\nb\t4\nEND_SAMPLE 1\n",
-        );
-        let b = s.bands.iter().find(|b| b.name == "b").unwrap();
-        assert_eq!((b.peak, b.mean), (8.0, 4.0));
     }
 
     #[test]

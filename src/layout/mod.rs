@@ -8,7 +8,6 @@
 
 pub mod modern;
 pub mod paint;
-pub mod reduce;
 pub mod text;
 pub mod ticks;
 
@@ -20,6 +19,7 @@ use crate::scene::{
     TextRole, WIDTH,
 };
 use crate::select::{Selection, Source};
+use crate::units::{ByteUnits, Scale};
 use text::{c_len, comma, string_size};
 
 /// Which title box to draw.
@@ -78,8 +78,6 @@ pub struct LayoutOptions {
     pub key: KeyPlacement,
     /// Draw MARK carets (off with `-y`).
     pub marks: bool,
-    /// Shades are packed colours (`-c`).
-    pub colour: bool,
     /// Draw the runtime's heap size and live bytes as lines (`--heap-lines`).
     pub heap_lines: bool,
     /// Where band colours come from (`--palette`); hp2ps's keeps its shades.
@@ -94,10 +92,17 @@ pub struct LayoutOptions {
     pub font_size: f64,
     pub style: Style,
     /// Modern style: byte units in powers of 1024 (KiB, MiB) rather than 1000.
-    pub binary_units: bool,
+    pub byte_units: ByteUnits,
     /// Text in place of the job in the title (`--title`).
     pub title_text: Option<Vec<u8>>,
     pub media: Media,
+}
+
+impl LayoutOptions {
+    /// The scale the modern style's value ticks are written in.
+    fn scale(&self, value_unit: &[u8]) -> Scale {
+        Scale::of(value_unit, self.byte_units)
+    }
 }
 
 impl Default for LayoutOptions {
@@ -106,14 +111,13 @@ impl Default for LayoutOptions {
             title: TitleSize::Auto,
             key: KeyPlacement::Beside,
             marks: true,
-            colour: false,
             heap_lines: false,
             palette: paint::Palette::Hp2ps,
             stable_colours: false,
             size: (WIDTH, HEIGHT),
             font_size: 10.0,
             style: Style::Hp2ps,
-            binary_units: false,
+            byte_units: ByteUnits::Decimal,
             title_text: None,
             media: Media {
                 orientation: crate::scene::Orientation::Landscape,
@@ -571,10 +575,11 @@ impl Frame<'_> {
         if self.opts.style == Style::Modern {
             let t = gh / y_range;
             let legend = self.legend(&self.profile.value_unit);
-            let bytes = self.profile.value_unit == b"bytes";
             // About one label every 40 points (at 10 pt), however tall the graph.
             let target = (gh / (40.0 * self.em)).clamp(2.0, TICK_TARGET);
-            for (v, label) in modern::value_ticks(y_range, target, bytes, self.opts.binary_units) {
+            for (v, label) in
+                modern::value_ticks(y_range, target, self.opts.scale(&self.profile.value_unit))
+            {
                 let y = v * t;
                 if y < gh - legend {
                     self.y_tick(items, y + self.y0, label.into_bytes());
@@ -741,9 +746,9 @@ impl Frame<'_> {
     /// The paint of the `k`th band from the bottom: hp2ps's shade, unless another palette
     /// or stable colours are asked for; then `OTHER` is always the same neutral grey.
     fn fill(&self, k: usize, band: &crate::select::Band) -> crate::scene::Paint {
-        let (palette, colour) = (self.opts.palette, self.opts.colour);
+        let palette = self.opts.palette;
         if palette == paint::Palette::Hp2ps && !self.opts.stable_colours {
-            return paint::paint(band.shade, colour);
+            return paint::paint(band.shade);
         }
         if let Source::Other(_) = band.source {
             return paint::OTHER;
@@ -753,7 +758,7 @@ impl Frame<'_> {
         } else {
             k
         };
-        palette.nth(index, colour)
+        palette.nth(index, self.sel.shading)
     }
 
     /// Heap size (a thick line) and live bytes (a thin one) over the sampled time, on the
@@ -811,8 +816,8 @@ impl Frame<'_> {
 
     fn marks(&self, items: &mut Vec<Item>) {
         let times = &self.profile.times;
-        for (k, &mark) in self.profile.marks.iter().enumerate() {
-            let m = ((mark - times[0]) / self.sel.x_range) * self.graph_width;
+        for mark in &self.profile.marks {
+            let m = ((mark.time - times[0]) / self.sel.x_range) * self.graph_width;
             let mut caret = path(
                 PathRole::Mark,
                 Point::new(m + self.x0 - CARET, self.y0),
@@ -820,7 +825,7 @@ impl Frame<'_> {
                 true,
             );
             caret.fill = Some(crate::scene::Paint::Gray(1.0));
-            caret.label = self.profile.mark_texts.get(k).map(|t| t.to_vec());
+            caret.label = mark.text.as_ref().map(|t| t.to_vec());
             items.push(Item::Path(caret));
         }
     }

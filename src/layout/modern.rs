@@ -3,7 +3,7 @@
 
 use super::text::{FUDGE, byte_width, string_size};
 use super::ticks::round_125;
-use crate::units::unit_for;
+use crate::units::{Scale, unit_for};
 
 /// Ticks from `first` to `last` (the x axis: sample times), about `target` of them, at
 /// multiples of a 1-2-5 step, each labelled with the fewest decimals that tell the step
@@ -38,11 +38,11 @@ fn decimals(step: f64) -> usize {
 }
 
 /// Ticks from 0 to `top` (the y axis), about `target` of them: the unit is the largest
-/// that `top` reaches (B, kB, MB, GB, or KiB, MiB, GiB with `binary`; k, M, G when the
+/// that `top` reaches on `scale` (B, kB, MB, GB, or KiB, MiB, GiB; k, M, G when the
 /// values are not bytes), the step a 1-2-5 multiple of it, the labels with just enough
 /// decimals: `0 MB 2.5 MB 5 MB` is never written `0M 2M 5M`.
-pub fn value_ticks(top: f64, target: f64, bytes: bool, binary: bool) -> Vec<(f64, String)> {
-    let (unit, name) = unit_for(top, bytes, binary);
+pub fn value_ticks(top: f64, target: f64, scale: Scale) -> Vec<(f64, String)> {
+    let (unit, name) = unit_for(top, scale);
     let Some(step) = round_125(top / unit / target) else {
         return Vec::new();
     };
@@ -203,6 +203,10 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::units::ByteUnits;
+
+    const DECIMAL: Scale = Scale::Bytes(ByteUnits::Decimal);
+    const BINARY: Scale = Scale::Bytes(ByteUnits::Binary);
 
     fn labels(t: &[(f64, String)]) -> Vec<&str> {
         t.iter().map(|(_, l)| l.as_str()).collect()
@@ -226,16 +230,16 @@ mod tests {
 
     #[test]
     fn byte_ticks_have_units_and_just_enough_decimals() {
-        let t = value_ticks(71_082_648.0, 7.0, true, false);
+        let t = value_ticks(71_082_648.0, 7.0, DECIMAL);
         // 71 MB / 7 rounds up to a step of 20 MB, as hp2ps's 1-2-5 rounding does.
         assert_eq!(labels(&t), ["0 MB", "20 MB", "40 MB", "60 MB"]);
-        let t = value_ticks(3_500_000.0, 7.0, true, false);
+        let t = value_ticks(3_500_000.0, 7.0, DECIMAL);
         assert_eq!(labels(&t)[1], "0.5 MB");
-        let t = value_ticks(512.0 * 1_048_576.0, 7.0, true, true);
+        let t = value_ticks(512.0 * 1_048_576.0, 7.0, BINARY);
         assert_eq!(labels(&t)[1], "50 MiB");
-        let t = value_ticks(800.0, 7.0, true, false);
+        let t = value_ticks(800.0, 7.0, DECIMAL);
         assert_eq!(labels(&t)[1], "200 B");
-        let t = value_ticks(2_000_000.0, 7.0, false, false);
+        let t = value_ticks(2_000_000.0, 7.0, Scale::Plain);
         assert_eq!(labels(&t)[1], "0.2 M");
     }
 

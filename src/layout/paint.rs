@@ -1,7 +1,7 @@
 //! Turning a band's shade into a paint, and the palettes beside hp2ps's.
 
 use crate::scene::Paint;
-use crate::select::shade::{COLOUR, MONO};
+use crate::select::{Shade, Shading};
 
 /// The colour sets a figure can use. hp2ps's is the default and keeps its picture; the
 /// others are for figures that must read well (see docs/figures.md for which suit
@@ -49,11 +49,10 @@ impl Palette {
         ("grey", Palette::Grey),
     ];
 
-    /// How many paints the palette has (hp2ps's: as many as its cycle with `colour`).
-    pub fn len(self, colour: bool) -> usize {
+    /// How many paints the palette has (hp2ps's: as many as the cycle of `shading`).
+    pub fn len(self, shading: Shading) -> usize {
         match self {
-            Palette::Hp2ps if colour => COLOUR.len(),
-            Palette::Hp2ps => MONO.len(),
+            Palette::Hp2ps => shading.cycle().len(),
             Palette::OkabeIto => OKABE_ITO.len(),
             Palette::Tableau10 => TABLEAU10.len(),
             Palette::Viridis => VIRIDIS.len(),
@@ -61,16 +60,15 @@ impl Palette {
         }
     }
 
-    /// The palette's `k`th paint, cycling.
-    pub fn nth(self, k: usize, colour: bool) -> Paint {
+    /// The palette's `k`th paint, cycling (hp2ps's from the cycle of `shading`).
+    pub fn nth(self, k: usize, shading: Shading) -> Paint {
         let rgb = |c: u32| {
             let byte = |s: u32| f64::from((c >> s) & 0xff) / 255.0;
             Paint::Rgb(byte(16), byte(8), byte(0))
         };
-        let k = k % self.len(colour);
+        let k = k % self.len(shading);
         match self {
-            Palette::Hp2ps if colour => paint(COLOUR[k], true),
-            Palette::Hp2ps => Paint::Gray(MONO[k]),
+            Palette::Hp2ps => paint(shading.shade(shading.cycle()[k])),
             Palette::OkabeIto => rgb(OKABE_ITO[k]),
             Palette::Tableau10 => rgb(TABLEAU10[k]),
             Palette::Viridis => rgb(VIRIDIS[k]),
@@ -91,13 +89,14 @@ pub fn stable_index(name: &[u8]) -> usize {
     (h % 1_000_003) as usize
 }
 
-/// The paint of a shade: a grey level, or with colour on, hp2ps's packed RGB decoded as
-/// hp2ps decodes it. Its truncating arithmetic is kept: it turns the 15th colour
-/// (0.051000) into (0.5, 0.9, 0) rather than (0.5, 1, 0).
-pub fn paint(shade: f64, colour: bool) -> Paint {
-    if !colour {
-        return Paint::Gray(shade);
-    }
+/// The paint of a shade: a grey level, or hp2ps's packed RGB decoded as hp2ps decodes
+/// it. Its truncating arithmetic is kept: it turns the 15th colour (0.051000) into
+/// (0.5, 0.9, 0) rather than (0.5, 1, 0).
+pub fn paint(shade: Shade) -> Paint {
+    let shade = match shade {
+        Shade::Grey(level) => return Paint::Gray(level),
+        Shade::Packed(packed) => packed,
+    };
     let component = |f: f64| {
         let i = (shade * f) as i32;
         let j = i / 100;
@@ -143,7 +142,11 @@ mod tests {
             (0.5, 0.5, 0.5),
         ];
         for (shade, (r, g, b)) in COLOUR.iter().zip(want) {
-            assert_eq!(paint(*shade, true), Paint::Rgb(r, g, b), "shade {shade}");
+            assert_eq!(
+                paint(Shade::Packed(*shade)),
+                Paint::Rgb(r, g, b),
+                "shade {shade}"
+            );
         }
     }
 
@@ -153,23 +156,27 @@ mod tests {
         assert_eq!(k, stable_index(b"main/Main.CAF"));
         assert_ne!(stable_index(b"a"), stable_index(b"b"));
         assert_eq!(
-            Palette::OkabeIto.nth(9, true),
-            Palette::OkabeIto.nth(1, false)
+            Palette::OkabeIto.nth(9, Shading::Colour),
+            Palette::OkabeIto.nth(1, Shading::Grey)
         );
         assert_eq!(
-            Palette::OkabeIto.nth(0, false),
+            Palette::OkabeIto.nth(0, Shading::Grey),
             Paint::Rgb(230.0 / 255.0, 159.0 / 255.0, 0.0)
         );
-        assert_eq!(Palette::Hp2ps.nth(2, false), Paint::Gray(0.6));
+        assert_eq!(Palette::Hp2ps.nth(2, Shading::Grey), Paint::Gray(0.6));
+        assert_eq!(
+            Palette::Hp2ps.nth(2, Shading::Colour),
+            Paint::Rgb(0.0, 1.0, 0.0)
+        );
         for (_, p) in Palette::NAMES {
-            for k in 0..p.len(true) {
-                assert_ne!(p.nth(k, true), OTHER, "{p:?} {k}");
+            for k in 0..p.len(Shading::Colour) {
+                assert_ne!(p.nth(k, Shading::Colour), OTHER, "{p:?} {k}");
             }
         }
     }
 
     #[test]
     fn mono_is_the_grey_level() {
-        assert_eq!(paint(0.6, false), Paint::Gray(0.6));
+        assert_eq!(paint(Shade::Grey(0.6)), Paint::Gray(0.6));
     }
 }

@@ -8,7 +8,7 @@
 
 use regex::bytes::Regex;
 
-use crate::profile::{HeapSeries, Profile, Series};
+use crate::profile::{HeapSeries, Mark, Profile, Series};
 
 /// What to keep of a profile.
 #[derive(Debug, Clone, Default)]
@@ -120,15 +120,11 @@ impl Filter {
                 Empty::NoBands
             });
         }
-        let (mut marks, mut mark_texts) = (Vec::new(), Vec::new());
-        for (k, &m) in profile.marks.iter().enumerate() {
-            if self.keeps_time(m) {
-                marks.push(m);
-                if let Some(text) = profile.mark_texts.get(k) {
-                    mark_texts.push(text.clone());
-                }
-            }
-        }
+        let marks: Vec<Mark> = profile
+            .marks
+            .into_iter()
+            .filter(|m| self.keeps_time(m.time))
+            .collect();
         let within = |points: Vec<(f64, f64)>| -> Vec<(f64, f64)> {
             points
                 .into_iter()
@@ -138,7 +134,6 @@ impl Filter {
         Ok(Profile {
             times,
             marks,
-            mark_texts,
             names,
             series,
             heap: HeapSeries {
@@ -206,7 +201,7 @@ mod tests {
         };
         let p = f.apply(profile()).unwrap();
         assert_eq!(p.times, vec![2.0, 3.0]);
-        assert_eq!(p.marks, vec![2.5]);
+        assert_eq!(p.marks, vec![Mark::at(2.5)]);
         // Main.CAF has no point after 1.5 s: it is gone.
         assert_eq!(p.names.len(), 2);
         assert_eq!(points(&p, "main"), vec![(0, 20.0)]);

@@ -6,13 +6,15 @@
 //! out exactly as they do there. The result also carries the ranges and the area that
 //! the title and the axes need, computed from the bands that survive.
 
+pub mod aux;
 pub mod filter;
 pub mod order;
 pub mod shade;
 
-use crate::auxfile::Aux;
 use crate::profile::{IdentId, Profile};
+use aux::Aux;
 use order::{hash_order, selection_sort, selection_sort_by};
+pub use shade::{Shade, Shading};
 
 /// Name order for `-i` (`-i-` is descending).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,8 +37,8 @@ pub struct SelectOptions {
     pub by_name: Option<NameOrder>,
     /// Maximum number of bands, the last one being `OTHER` (`-m`); 0 means no limit.
     pub band_limit: usize,
-    /// Shades from the colour cycle rather than greys (`-c`).
-    pub colour: bool,
+    /// Shades from the colour cycle or greys (`-c`).
+    pub shading: Shading,
     /// The y axis also holds the runtime's heap size and live bytes over the sampled
     /// time (`--heap-lines`).
     pub heap_lines: bool,
@@ -53,7 +55,7 @@ impl Default for SelectOptions {
             by_deviation: false,
             by_name: None,
             band_limit: 20,
-            colour: false,
+            shading: Shading::Grey,
             heap_lines: false,
             min_x_range: 0.0,
             min_y_range: 0.0,
@@ -75,8 +77,8 @@ pub enum Source {
 pub struct Band {
     /// Name shown in the key.
     pub name: Box<[u8]>,
-    /// Shade (grey level or packed colour; see [`shade`]).
-    pub shade: f64,
+    /// hp2ps's shade for it.
+    pub shade: Shade,
     /// Its data.
     pub source: Source,
 }
@@ -92,6 +94,8 @@ pub struct Selection {
     pub y_range: f64,
     /// Area under the stacked bands, value units × sample units.
     pub area: f64,
+    /// The cycle the bands' shades come from: a figure in hp2ps's colours draws from it.
+    pub shading: Shading,
 }
 
 impl Source {
@@ -154,7 +158,7 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     let area = area_below(&profile.times, &totals);
 
     let mut shades = shade::Shades::new(
-        opts.colour,
+        opts.shading,
         aux.into_iter().flat_map(|a| a.shades.iter().cloned()),
     );
     let bands = table
@@ -176,6 +180,7 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
         x_range,
         y_range,
         area,
+        shading: opts.shading,
     }
 }
 
@@ -367,7 +372,7 @@ mod tests {
         assert_eq!(sel.area, 3150.0);
         assert_eq!(sel.y_range, 3300.0);
         assert_eq!(sel.x_range, 2.0);
-        let shades: Vec<f64> = sel.bands.iter().map(|b| b.shade).collect();
+        let shades: Vec<f64> = sel.bands.iter().map(|b| b.shade.number()).collect();
         assert_eq!(shades, vec![0.0, 0.2, 0.6]);
     }
 
@@ -391,14 +396,14 @@ mod tests {
     #[test]
     fn aux_order_sinks_unlisted_names_and_aux_shades_win() {
         let p = profile("BEGIN_SAMPLE 0.0\na 10\nb 20\nc 30\nEND_SAMPLE 0.0\n");
-        let aux = crate::auxfile::parse(
+        let aux = crate::select::aux::parse(
             b"X_RANGE 5.00\nY_RANGE 0.00\nORDER c 1\nORDER a 2\nSHADE a 0.50\n",
         )
         .unwrap();
         let sel = select(&p, Some(&aux), &SelectOptions::default());
         assert_eq!(names(&sel), ["b", "c", "a"]);
         assert_eq!(sel.x_range, 5.0);
-        let shades: Vec<f64> = sel.bands.iter().map(|b| b.shade).collect();
+        let shades: Vec<f64> = sel.bands.iter().map(|b| b.shade.number()).collect();
         assert_eq!(shades, vec![0.0, 0.2, 0.5]);
     }
 }

@@ -8,7 +8,7 @@
 //! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
 
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
-use crate::profile::{IdentId, Profile, Series};
+use crate::profile::{IdentId, Mark, Profile, Series};
 
 use super::format::{BREAKDOWN_INFO_TABLE, id, payload};
 
@@ -187,8 +187,10 @@ impl Builder {
                 self.info_tables.insert(ipe.info, name.into());
             }
             id::USER_MARKER => {
-                self.profile.marks.push(seconds(time));
-                self.profile.mark_texts.push(p.into());
+                self.profile.marks.push(Mark {
+                    time: seconds(time),
+                    text: Some(p.into()),
+                });
             }
             id::PROGRAM_ARGS => {
                 let args = payload::capset_strings(p)?;

@@ -5,7 +5,7 @@
 //! names contain spaces (GHC #2071), which hp2ps's token lexer cannot read. Only a quoted
 //! header string may run over several lines; [`record`] then reports [`Outcome::NeedMore`].
 
-use super::too_large;
+use crate::units::too_large;
 use nom::{
     IResult, Parser,
     branch::alt,

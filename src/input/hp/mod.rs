@@ -17,7 +17,7 @@ use line::{Outcome, Record};
 
 use crate::input::FxMap;
 pub use crate::input::{Parsed, Warning, WarningKind};
-use crate::profile::{IdentId, Profile, Series};
+use crate::profile::{IdentId, Mark, Profile, Series};
 
 /// Lines longer than this are not heap profile lines; refusing them bounds memory.
 pub const MAX_RECORD: usize = 4 << 20;
@@ -58,7 +58,11 @@ impl fmt::Display for ParseError {
                 if found.is_empty() {
                     write!(f, "expected {expected}, found the end of the line")
                 } else {
-                    write!(f, "expected {expected}, found `{}`", shown(found))
+                    write!(
+                        f,
+                        "expected {expected}, found `{}`",
+                        crate::escape::excerpt(found)
+                    )
                 }
             }
             ParseErrorKind::EndWithoutBegin => {
@@ -79,38 +83,6 @@ impl fmt::Display for ParseError {
 }
 
 impl std::error::Error for ParseError {}
-
-/// Shows input bytes in a message: printable ASCII as is, the rest escaped, cut short.
-pub fn shown(bytes: &[u8]) -> String {
-    const MAX: usize = 40;
-    let mut s = String::new();
-    for &b in bytes.iter().take(MAX) {
-        match b {
-            b' '..=b'~' => s.push(b as char),
-            b'\t' => s.push_str("\\t"),
-            _ => s.push_str(&format!("\\x{b:02x}")),
-        }
-    }
-    if bytes.len() > MAX {
-        s.push('…');
-    }
-    s
-}
-
-/// Whether a number as written (digits with one `.` or `,`) is 10^32 or more: times,
-/// values and the numbers of an `.aux` file must stay below. hp2ps reads at most 32
-/// digits, so nothing it reads is this large; without a bound, a long enough number reads
-/// as infinity and the picture's coordinates become `nan`, which is not PostScript. The
-/// digits are counted because no `f64` lies between 32 nines and 10^32.
-pub fn too_large(number: &[u8]) -> bool {
-    let whole = number.split(|&b| b == b'.' || b == b',').next();
-    whole
-        .unwrap_or_default()
-        .iter()
-        .skip_while(|&&b| b == b'0')
-        .count()
-        > 32
-}
 
 /// Incremental `.hp` parser.
 #[derive(Default)]
@@ -285,7 +257,7 @@ impl Parser {
                     self.commit(t);
                 }
             }
-            Record::Timed(Timed::Mark, t) => self.profile.marks.push(t),
+            Record::Timed(Timed::Mark, t) => self.profile.marks.push(Mark::at(t)),
             Record::Point { name, value } => self.point(name, value),
         }
         Ok(())
@@ -651,7 +623,7 @@ mod tests {
         assert!(p.warnings.is_empty(), "{:?}", p.warnings);
         let prof = p.profile;
         assert_eq!(prof.times, vec![0.0, 1.0, 2.0]);
-        assert_eq!(prof.marks, vec![1.5]);
+        assert_eq!(prof.marks, vec![Mark::at(1.5)]);
         assert_eq!(prof.names, vec![b"a".to_vec().into(), b"b".to_vec().into()]);
         let a: Vec<_> = prof.series[0].points().collect();
         assert_eq!(a, vec![(1, 10.0), (2, 30.0), (2, 5.0)]);

@@ -9,6 +9,8 @@
 //! may ignore it; the PostScript backend uses it to write each item with the exact
 //! operator sequence hp2ps uses for that kind of item.
 
+pub mod reduce;
+
 use std::rc::Rc;
 
 /// Width of the drawing box in points (9 in).
@@ -208,7 +210,7 @@ impl Band {
     }
 }
 
-/// A filled and outlined polygon: a band as [`crate::layout::reduce`] draws it, the region
+/// A filled and outlined polygon: a band as [`crate::scene::reduce`] draws it, the region
 /// between the baseline and the band's top, at the output's resolution.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Area {

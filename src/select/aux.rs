@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::io::{self, Write};
 
-use crate::select::Selection;
+use super::Selection;
 
 /// What an `.aux` file says.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -75,7 +75,7 @@ fn number(b: &[u8]) -> Option<f64> {
     if s.is_empty() || !s.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
         return None;
     }
-    if crate::input::hp::too_large(b) {
+    if crate::units::too_large(b) {
         return None;
     }
     s.parse().ok()
@@ -142,7 +142,7 @@ pub fn write(sel: &Selection, out: &mut dyn Write) -> io::Result<()> {
     for band in &sel.bands {
         out.write_all(b"SHADE ")?;
         out.write_all(&band.name)?;
-        writeln!(out, " {:.2}", band.shade)?;
+        writeln!(out, " {:.2}", band.shade.number())?;
     }
     Ok(())
 }
@@ -168,7 +168,7 @@ mod tests {
     fn bad_lines_name_their_line() {
         assert_eq!(parse(b"X_RANGE 1.0\nORDER x\n").unwrap_err().line, 2);
         assert_eq!(parse(b"FOO 1\n").unwrap_err().line, 1);
-        // An edited file's number too long to draw with (see input::hp::too_large).
+        // An edited file's number too long to draw with (see units::too_large).
         let huge = format!("X_RANGE 1.0\nY_RANGE {}.00\n", "9".repeat(400));
         assert_eq!(parse(huge.as_bytes()).unwrap_err().line, 2);
     }

@@ -15,6 +15,7 @@ use super::summary::{Summary, summarise};
 use super::table::Table;
 use crate::profile::Profile;
 use crate::select::Selection;
+use crate::units::ByteUnits;
 
 /// Profiles with more samples than this are thinned.
 pub const MAX_TIMES: usize = 4000;
@@ -29,7 +30,7 @@ pub const MAX_TABLE_ROWS: usize = 1000;
 #[derive(Debug, Clone, Serialize)]
 pub struct PageBand {
     pub name: String,
-    #[serde(serialize_with = "super::json::numbers")]
+    #[serde(serialize_with = "crate::units::numbers")]
     pub values: Vec<f64>,
 }
 
@@ -58,11 +59,27 @@ pub struct PageData {
     /// Heap size and live bytes, when the profile has them and they are drawn.
     pub heap_size: Vec<(f64, f64)>,
     pub heap_live: Vec<(f64, f64)>,
-    /// Byte units in powers of 1024.
-    pub binary_units: bool,
+    /// How byte counts are written (the page's script reads `binary_units`).
+    #[serde(rename = "binary_units", serialize_with = "binary")]
+    pub units: ByteUnits,
     /// The summary of every band of the (filtered) profile, shown as a table.
     #[serde(skip)]
     pub summary: Summary,
+}
+
+fn binary<S: serde::Serializer>(units: &ByteUnits, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(*units == ByteUnits::Binary)
+}
+
+/// What the page shows beyond the picture, resolved from the command line.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct PageOptions {
+    /// Heap size and live bytes (`--heap-lines`).
+    pub heap_lines: bool,
+    /// How byte counts are written.
+    pub units: ByteUnits,
+    /// The table's rows: `--top`, else [`MAX_TABLE_ROWS`].
+    pub rows: Option<usize>,
 }
 
 /// The sample indices a page keeps: all of them, or per time bin the lowest and highest
@@ -111,13 +128,7 @@ fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
 }
 
 /// The page's numbers for a profile and the bands drawn of it.
-pub fn data(
-    profile: &Profile,
-    selection: &Selection,
-    heap_lines: bool,
-    binary_units: bool,
-    top: Option<usize>,
-) -> PageData {
+pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> PageData {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let drawn = Table::selected(profile, selection.clone());
     let keep = kept(&profile.times, &drawn.totals());
@@ -132,7 +143,7 @@ pub fn data(
         .collect();
     let (first, last) = (profile.times[0], profile.times[profile.samples() - 1]);
     let line = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
-        if !heap_lines {
+        if !opts.heap_lines {
             return Vec::new();
         }
         points
@@ -152,16 +163,18 @@ pub fn data(
         marks: profile
             .marks
             .iter()
-            .enumerate()
-            .map(|(k, &time)| PageMark {
-                time,
-                text: profile.mark_texts.get(k).map(|t| text(t)),
+            .map(|m| PageMark {
+                time: m.time,
+                text: m.text.as_deref().map(text),
             })
             .collect(),
         heap_size: line(&profile.heap.size),
         heap_live: line(&profile.heap.live),
-        binary_units,
-        summary: summarise(&Table::all(profile), Some(top.unwrap_or(MAX_TABLE_ROWS))),
+        units: opts.units,
+        summary: summarise(
+            &Table::all(profile),
+            Some(opts.rows.unwrap_or(MAX_TABLE_ROWS)),
+        ),
     }
 }
 

@@ -1,0 +1,330 @@
+//! The command line as clap reads it: every option, its help and its spelling. Nothing
+//! here decides anything; [`super::settings`] turns [`Args`] into what a run does.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+use super::generate::Generated;
+use super::values::*;
+use crate::export::SummaryStyle;
+use crate::layout::Style;
+use crate::layout::paint::Palette;
+
+const SHORT_AFTER_HELP: &str = "\
+Examples:
+  hpgraph prog.hp                 write ./prog.ps and ./prog.aux (as hp2ps does)
+  hpgraph prog.eventlog -o heap.pdf
+  hpgraph --summary prog.hp       which band is the leak
+  hpgraph --serve prog.hp         watch it grow in a browser
+
+--help gives every option in full, more examples and hp2ps's option syntax.";
+
+const AFTER_HELP: &str = "\
+Examples:
+  hpgraph prog.hp                 write ./prog.ps and ./prog.aux (as hp2ps does)
+  hpgraph -c -e8in prog           colour EPS, 8 inches wide, from prog.hp
+  hpgraph -m5 -i- prog.hp         five bands (the rest merged into OTHER), names descending
+  hpgraph -p prog.hp              reuse ./prog.aux: same order, shades and minimum ranges
+  prog +RTS -hc -RTS; hpgraph < prog.hp > heap.ps
+  hpgraph --watch prog.hp -o heap.svg   redraw heap.svg while prog runs
+  hpgraph --serve prog.eventlog          the same in a browser, live: open the address it prints
+  prog +RTS -hT -l -RTS; hpgraph prog.eventlog   an eventlog: ./prog.ps, as for prog.hp
+  hpgraph prog.eventlog -o prog-ev.hp   any profile as .hp text, for hp2ps and others
+  hpgraph --style modern --palette okabe-ito --size 12cmx8cm prog.hp -o fig.pdf
+  hpgraph prog.hp -o heap.png            1350 x 900 pixels; --dpi 300 for print
+  hpgraph --summary prog.hp              which band is the leak: peak, when, share, trend
+  hpgraph prog.hp -o heap.html           an interactive page: hover, hide bands, zoom
+  hpgraph --include 'Data\\.Map' --from 2 prog.hp -o maps.csv   some bands, from 2 s on
+
+hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
+-t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
+several files are rendered in turn, and errors exit with 1 (usage errors with 2).";
+
+/// Draws GHC heap profiles (.hp files and eventlogs): hp2ps's PostScript byte for byte,
+/// or EPS, SVG, PDF, PNG, an interactive page, the numbers, or a live view
+#[derive(Debug, Clone, Parser)]
+#[command(name = "hpgraph", version, after_help = SHORT_AFTER_HELP, after_long_help = AFTER_HELP,
+          group = clap::ArgGroup::new("live").args(["watch", "serve"]).multiple(true))]
+pub struct Args {
+    /// Heap profiles: .hp files or eventlogs, plain or compressed
+    ///
+    /// FOO or FOO.hp reads FOO.hp and writes ./FOO.ps and ./FOO.aux, as hp2ps does;
+    /// FOO.eventlog (or FOO.hp.gz, FOO.eventlog.zst, FOO.hp.xz: gzip, zstd and xz are
+    /// read directly) names the file in full and writes ./FOO.ps. None, or -, reads
+    /// standard input and writes standard output.
+    #[arg(value_name = "FILE")]
+    pub files: Vec<OsString>,
+
+    /// Big title box: job and area on two rows
+    #[arg(short = 'b', long, help_heading = "hp2ps options")]
+    pub big_title: bool,
+
+    /// Small title box, the job cut to 35 characters
+    #[arg(short = 's', long, help_heading = "hp2ps options")]
+    pub small_title: bool,
+
+    /// Order bands by standard deviation, smoothest at the bottom
+    #[arg(short = 'd', long, help_heading = "hp2ps options")]
+    pub sort_deviation: bool,
+
+    /// Order bands by name (-i- for descending)
+    ///
+    /// asc puts the greatest name on top (-i, -i+), desc the least (-i-).
+    #[arg(short = 'i', long, value_name = "ORDER", num_args = 0..=1,
+          require_equals = true, default_missing_value = "asc",
+          help_heading = "hp2ps options")]
+    pub sort_name: Option<SortName>,
+
+    /// Encapsulated PostScript WIDTH wide: 8in, 120mm, 400pt or 400
+    ///
+    /// More than 2 inches. It scales the whole drawing, in every format: the height
+    /// follows (2:3).
+    #[arg(short = 'e', long, value_name = "WIDTH", value_parser = eps_width,
+          help_heading = "hp2ps options")]
+    pub eps: Option<f64>,
+
+    /// Portrait page, for previewers
+    #[arg(short = 'g', long, help_heading = "hp2ps options")]
+    pub portrait: bool,
+
+    /// Draw at most N bands, the smallest merged into OTHER [default: 20]
+    ///
+    /// 0: no limit and no key. Over 20 puts the key on pages of its own. hp2ps's form
+    /// is -mN.
+    #[arg(short = 'm', long, value_name = "N", help_heading = "hp2ps options")]
+    pub max_bands: Option<usize>,
+
+    /// Put the key on pages of its own
+    #[arg(short = 'M', long, help_heading = "hp2ps options")]
+    pub multi_page: bool,
+
+    /// Merge bands that together make less than PERCENT of the total [default: 1]
+    ///
+    /// 0 to 5. hp2ps's form is -tPERCENT.
+    #[arg(short = 't', long, value_name = "PERCENT", value_parser = threshold,
+          help_heading = "hp2ps options")]
+    pub threshold: Option<f64>,
+
+    /// Colour instead of shades of grey
+    #[arg(
+        short = 'c',
+        long,
+        visible_alias = "color",
+        help_heading = "hp2ps options"
+    )]
+    pub colour: bool,
+
+    /// Do not draw MARK carets
+    #[arg(short = 'y', long, help_heading = "hp2ps options")]
+    pub no_marks: bool,
+
+    /// Reuse the order, shades and ranges of the .aux file of an earlier run
+    #[arg(short = 'p', long, help_heading = "hp2ps options")]
+    pub reuse_aux: bool,
+
+    /// Write to FILE (- for standard output); its extension picks the format
+    ///
+    /// .ps, .eps, .svg, .pdf, .png, .html for pictures; .hp, .csv or .json for the
+    /// numbers. A PostScript or EPS picture gets its .aux beside it (any picture
+    /// does with -p).
+    #[arg(
+        short = 'o',
+        long,
+        value_name = "FILE",
+        help_heading = "Output and formats"
+    )]
+    pub output: Option<PathBuf>,
+
+    /// Output format, whatever the file is called [default: from -o, else ps]
+    ///
+    /// Without -o the output is ./BASE.FORMAT.
+    #[arg(long, value_name = "FORMAT", help_heading = "Output and formats")]
+    pub format: Option<super::OutputKind>,
+
+    /// SVG, PDF, PNG: draw every point, not what the figure can show
+    ///
+    /// By default these formats draw each band at the figure's resolution (every
+    /// quarter point's highest and lowest), so a long run makes a small file;
+    /// PostScript always has every point, as hp2ps's does.
+    #[arg(long, help_heading = "Output and formats")]
+    pub exact: bool,
+
+    /// SVG: text as the embedded font's glyph outlines
+    ///
+    /// The picture is then the same in every viewer, whatever fonts it has, as
+    /// publishers that ask for outlined fonts want; the text stays selectable. By
+    /// default the SVG has plain text in the viewer's Helvetica or a stand-in. PNG is
+    /// always drawn from the outlines.
+    #[arg(long, help_heading = "Output and formats")]
+    pub outline_text: bool,
+
+    /// PNG: pixels to the inch
+    ///
+    /// A default figure is 9 x 6 in: 1350 x 900 pixels at 150.
+    #[arg(long, value_name = "N", default_value = "150", value_parser = dpi,
+          help_heading = "Output and formats")]
+    pub dpi: f64,
+
+    /// The figure's look: hp2ps or modern [default: hp2ps; modern for html]
+    ///
+    /// hp2ps is its picture, exactly. modern has round tick labels with just enough
+    /// decimals, byte units, no title box, and long key names shortened in the middle.
+    #[arg(long, value_name = "STYLE", help_heading = "Figure")]
+    pub style: Option<Style>,
+
+    /// Band colours
+    ///
+    /// hp2ps: its greys, or colours with -c. okabe-ito and viridis are told apart by
+    /// colour-blind readers; viridis also in greyscale print. [default: hp2ps;
+    /// tableau10 for html]
+    #[arg(long, value_name = "NAME", help_heading = "Figure")]
+    pub palette: Option<Palette>,
+
+    /// A band's colour follows from its name, the same in every figure
+    ///
+    /// OTHER is always the same light grey.
+    #[arg(long, visible_alias = "stable-colors", help_heading = "Figure")]
+    pub stable_colours: bool,
+
+    /// With --style modern: KiB, MiB, GiB rather than kB, MB, GB
+    #[arg(long, help_heading = "Figure")]
+    pub binary_units: bool,
+
+    /// Text for the title in place of the program and its arguments
+    #[arg(long, value_name = "TEXT", help_heading = "Figure")]
+    pub title: Option<String>,
+
+    /// Where the key goes [default: right, or pages of its own as -M and -m say]
+    #[arg(long, value_name = "WHERE", help_heading = "Figure")]
+    pub key: Option<KeyChoice>,
+
+    /// The figure's size: 8cmx5cm, 6inx4in, 160mmx100mm, 400x300 (points)
+    ///
+    /// For every format; the layout re-flows in it, text keeping its size.
+    /// [default: 9inx6in]
+    #[arg(long, value_name = "WxH", value_parser = figure_size, help_heading = "Figure")]
+    pub size: Option<(f64, f64)>,
+
+    /// Axis and key text in points, the title a fifth larger [default: 10]
+    ///
+    /// 4 to 72. The layout makes room for it: margins, title, key.
+    #[arg(long, value_name = "PT", value_parser = font_size, help_heading = "Figure")]
+    pub font_size: Option<f64>,
+
+    /// With several files: the same x and y ranges for all, the largest
+    #[arg(long, help_heading = "Figure")]
+    pub same_scale: bool,
+
+    /// The y axis reaches at least BYTES: 2GB, 512MiB, 1e9
+    ///
+    /// A profile that goes higher keeps its own range.
+    #[arg(long, value_name = "BYTES", value_parser = bytes, help_heading = "Figure")]
+    pub y_max: Option<f64>,
+
+    /// The x axis spans at least SECS from the first sample
+    #[arg(long, value_name = "SECS", value_parser = seconds, help_heading = "Figure")]
+    pub x_max: Option<f64>,
+
+    /// Draw the runtime's heap size and live bytes as lines over the bands
+    ///
+    /// Eventlog input; the y axis grows to hold them.
+    #[arg(long, help_heading = "Figure")]
+    pub heap_lines: bool,
+
+    /// Print each band's share, peak, mean and trend instead of a picture
+    ///
+    /// Growing bands are leak suspects. =json for scripts.
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "text", help_heading = "Data and inspection")]
+    pub summary: Option<SummaryStyle>,
+
+    /// With --summary (and in an HTML page's table): only the N largest bands
+    #[arg(long, value_name = "N", help_heading = "Data and inspection")]
+    pub top: Option<usize>,
+
+    /// Keep only bands whose name matches REGEX (repeatable)
+    ///
+    /// A band is kept when any of them matches. Applied before -m and -t, for every
+    /// output.
+    #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
+    pub include: Vec<regex::bytes::Regex>,
+
+    /// Drop bands whose name matches REGEX (repeatable)
+    ///
+    /// Even if --include keeps them.
+    #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
+    pub exclude: Vec<regex::bytes::Regex>,
+
+    /// Keep only samples taken at SECS or later
+    #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
+    pub from: Option<f64>,
+
+    /// Keep only samples taken at SECS or earlier
+    #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
+    pub to: Option<f64>,
+
+    /// Redraw as the running program writes FILE; stop with Ctrl-C
+    ///
+    /// Draws at once, then again whenever the file grows by a complete sample.
+    #[arg(long, help_heading = "Live view")]
+    pub watch: bool,
+
+    /// Serve the profile to a browser, live (implies --watch) [default: 127.0.0.1:0]
+    ///
+    /// An interactive page at http://ADDR:PORT/ that updates itself, /profile.json and
+    /// an event stream. Port 0 or none: a free one. Only this machine can connect
+    /// unless ADDR says otherwise.
+    #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "127.0.0.1:0", value_parser = crate::serve::parse_addr,
+          help_heading = "Live view")]
+    pub serve: Option<std::net::SocketAddr>,
+
+    /// With --watch: draw at most once every SECS seconds
+    #[arg(long, value_name = "SECS", default_value = "1", value_parser = interval,
+          help_heading = "Live view")]
+    pub interval: f64,
+
+    /// With --watch: run CMD after every picture, e.g. to make a viewer reload
+    ///
+    /// Run with sh -c, not waited for: --exec 'kill -HUP 1234'.
+    #[arg(
+        long,
+        value_name = "CMD",
+        requires = "live",
+        help_heading = "Live view"
+    )]
+    pub exec: Option<String>,
+
+    /// With --watch: no status line per picture
+    #[arg(short = 'q', long, help_heading = "Live view")]
+    pub quiet: bool,
+
+    /// Print a man page or a shell's completion script, and exit
+    ///
+    /// man, or complete-bash, complete-zsh, complete-fish, complete-powershell,
+    /// complete-elvish. README.md says where to put them.
+    #[arg(long, value_name = "WHAT", hide_possible_values = true)]
+    pub generate: Option<Generated>,
+}
+
+/// `--sort-name` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortName {
+    /// The greatest name on top (`-i`, `-i+`).
+    Asc,
+    /// The least name on top (`-i-`).
+    Desc,
+}
+
+/// `--key` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum KeyChoice {
+    /// Beside the graph.
+    Right,
+    /// In rows under the graph.
+    Below,
+    /// No key.
+    None,
+}

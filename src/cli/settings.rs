@@ -1,0 +1,466 @@
+//! The run description: the command line read once, into what each stage is handed.
+//!
+//! [`Settings::resolve`] is the only place that reads [`Args`] for its meaning. Every
+//! default that depends on another option is applied here and nowhere else: an HTML
+//! page's style, colours and key; `--serve` implying `--watch`; which outputs get an
+//! `.aux` file; a summary going to standard output. What comes out is typed options for
+//! each stage — [`input::Options`], a [`Filter`], [`SelectOptions`], [`LayoutOptions`],
+//! a backend's or an export's options — and the runs ([`super::run`],
+//! [`super::watch`]) pass each stage only its own.
+
+use std::net::SocketAddr;
+use std::path::Path;
+use std::time::Duration;
+
+use clap::error::ErrorKind;
+
+use super::OutputKind;
+use super::args::{Args, KeyChoice, SortName};
+use super::naming::{self, Input, Output, Plan};
+use crate::analysis::page::PageOptions;
+use crate::backend::{self, Format, html, svg::TextAs};
+use crate::export::{Export, ExportOptions, summary::TextOptions};
+use crate::input;
+use crate::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palette};
+use crate::scene::{Media, Orientation};
+use crate::select::filter::Filter;
+use crate::select::{NameOrder, SelectOptions, Shading};
+use crate::units::ByteUnits;
+
+/// Everything a run does, resolved.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// One rendering per input: what is read and what is written.
+    pub plans: Vec<Plan>,
+    /// How each input becomes its output.
+    pub job: Job,
+    /// `-p`: the order, shades and ranges of the `.aux` file of an earlier run.
+    pub reuse_aux: bool,
+    /// `--same-scale` with several inputs: every picture on the largest ranges.
+    pub same_scale: bool,
+    /// `--watch` or `--serve`: follow the input as it is written.
+    pub live: Option<Live>,
+}
+
+/// How one input becomes one output.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// What the reader keeps.
+    pub read: input::Options,
+    /// The bands and times kept, before anything else.
+    pub filter: Filter,
+    /// What is made of the filtered profile.
+    pub make: Make,
+}
+
+/// A picture or the numbers.
+#[derive(Debug, Clone)]
+pub enum Make {
+    /// A figure, through the select and layout stages and a backend.
+    Picture(Picture),
+    /// A data output, written from the profile (or its selection).
+    Data(Data),
+}
+
+/// How a picture is made.
+#[derive(Debug, Clone)]
+pub struct Picture {
+    /// Its format, which picks the backend.
+    pub format: Format,
+    /// Which bands, in which order.
+    pub select: SelectOptions,
+    /// Where everything goes on the page.
+    pub layout: LayoutOptions,
+    /// The resolution, in points, bands are drawn at ([`crate::scene::reduce`]); `None`
+    /// keeps every point.
+    pub column: Option<f64>,
+    /// The backend's options.
+    pub backend: backend::Options,
+    /// What an HTML page shows beside its picture (`None` for other formats).
+    pub page: Option<PageOptions>,
+}
+
+/// How a data output is made.
+#[derive(Debug, Clone)]
+pub struct Data {
+    /// The format.
+    pub export: Export,
+    /// Its options.
+    pub options: ExportOptions,
+    /// With `-m` or `-t`: the selection's bands (OTHER included) rather than all.
+    pub select: Option<SelectOptions>,
+}
+
+/// How a profile that is still being written is followed.
+#[derive(Debug, Clone)]
+pub struct Live {
+    /// At most one picture per interval.
+    pub interval: Duration,
+    /// A command run after every picture.
+    pub exec: Option<String>,
+    /// No status line per picture.
+    pub quiet: bool,
+    /// The plan's output file is written (always with `--watch`; with `--serve` only
+    /// when `-o` names one).
+    pub to_file: bool,
+    /// `--serve`: the live page and the profile's JSON, served.
+    pub serve: Option<Serve>,
+}
+
+/// What `--serve` serves.
+#[derive(Debug, Clone)]
+pub struct Serve {
+    /// Where.
+    pub addr: SocketAddr,
+    /// The live page.
+    pub page: Picture,
+    /// `/profile.json`.
+    pub data: Data,
+}
+
+/// A command line that asks for something impossible: clap prints it with the usage,
+/// and the process exits with 2.
+#[derive(Debug)]
+pub struct UsageError {
+    /// clap's kind of error.
+    pub kind: ErrorKind,
+    /// What is wrong and what to do.
+    pub message: String,
+}
+
+fn usage(kind: ErrorKind, message: impl Into<String>) -> UsageError {
+    UsageError {
+        kind,
+        message: message.into(),
+    }
+}
+
+/// The font size when `--font-size` is not given: hp2ps's.
+const FONT_SIZE: f64 = 10.0;
+/// hp2ps's band limit: twenty bands, the last OTHER.
+const BAND_LIMIT: usize = 20;
+/// hp2ps's trace threshold, in percent.
+const THRESHOLD: f64 = 1.0;
+/// An HTML page's key is a list beside the picture, which has room for this many.
+const PAGE_KEY_ENTRIES: usize = 20;
+
+impl Settings {
+    /// Reads the command line for what it asks.
+    pub fn resolve(args: &Args) -> Result<Settings, UsageError> {
+        let kind = output_kind(args)?;
+        let plans = plans(args, kind)?;
+        let live = args.watch || args.serve.is_some();
+        let job = Job {
+            read: read_options(args, kind, live && args.serve.is_some()),
+            filter: Filter {
+                include: args.include.clone(),
+                exclude: args.exclude.clone(),
+                from: args.from,
+                to: args.to,
+            },
+            make: make(args, kind, html::Mode::Static),
+        };
+        let live = if live {
+            Some(live_settings(args, &plans)?)
+        } else {
+            None
+        };
+        Ok(Settings {
+            plans,
+            job,
+            reuse_aux: args.reuse_aux,
+            same_scale: args.same_scale,
+            live,
+        })
+    }
+}
+
+/// The output: `--summary`, else `--format`, else the extension of `-o`'s file, else
+/// PostScript.
+fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
+    if let Some(style) = args.summary {
+        return Ok(OutputKind::Data(Export::Summary(style)));
+    }
+    if let Some(kind) = args.format {
+        return Ok(kind);
+    }
+    let Some(out) = args.output.as_deref().filter(|o| *o != Path::new("-")) else {
+        return Ok(OutputKind::Picture(Format::Ps));
+    };
+    match out.extension().and_then(|e| e.to_str()) {
+        None => Ok(OutputKind::Picture(Format::Ps)),
+        Some(ext) => OutputKind::from_extension(ext).ok_or_else(|| {
+            let names: Vec<String> = OutputKind::all()
+                .map(|k| format!(".{}", k.extension()))
+                .collect();
+            usage(
+                ErrorKind::InvalidValue,
+                format!(
+                    "cannot tell the format from the name `{}`: use {} or {}, or --format",
+                    out.display(),
+                    names[..names.len() - 1].join(", "),
+                    names[names.len() - 1]
+                ),
+            )
+        }),
+    }
+}
+
+/// The files of every rendering, and the rules they must keep.
+fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
+    let ext = kind.extension();
+    let output = args.output.as_deref();
+    let mut plans: Vec<Plan> = if args.files.is_empty() {
+        vec![naming::plan(None, output, ext)]
+    } else {
+        if args.files.len() > 1 && output.is_some() {
+            return Err(usage(
+                ErrorKind::ArgumentConflict,
+                "--output names one file, so it takes a single input",
+            ));
+        }
+        args.files
+            .iter()
+            .map(|f| naming::plan(Some(f), output, ext))
+            .collect()
+    };
+    // hp2ps writes an .aux beside its PostScript; a picture in another format gets one
+    // only when -p asks for it (`fig.aux` beside `fig.pdf` is the name LaTeX gives
+    // `fig.tex`'s own auxiliary file). A summary is read, not kept: standard output
+    // unless -o names a file, and no .aux.
+    let summary = matches!(kind, OutputKind::Data(Export::Summary(_)));
+    let keeps_aux = args.reuse_aux || matches!(kind, OutputKind::Picture(Format::Ps | Format::Eps));
+    for p in &mut plans {
+        if summary && output.is_none() {
+            p.output = Output::Stdout;
+            p.aux = None;
+        }
+        if !keeps_aux {
+            p.aux = None;
+        }
+    }
+    if let Some((a, b, path)) = naming::same_output(&plans) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            format!(
+                "{} and {} would both write {}: render them one at a time, each with -o",
+                a.display(),
+                b.display(),
+                path.display()
+            ),
+        ));
+    }
+    if let Some(plan) = plans.iter().find(|p| naming::writes_over_input(p)) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            format!(
+                "{}: the output would replace its own input; name another with -o",
+                plan.input.display()
+            ),
+        ));
+    }
+    Ok(plans)
+}
+
+/// What the input must give: marks unless they are not drawn (a data output keeps them,
+/// and so does a served profile, whose page draws them), heap lines when drawn.
+fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
+    input::Options {
+        marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
+        heap: args.heap_lines,
+    }
+}
+
+/// How `kind` is made; `mode` says whether an HTML page is the live one.
+fn make(args: &Args, kind: OutputKind, mode: html::Mode) -> Make {
+    match kind {
+        OutputKind::Picture(format) => Make::Picture(picture(args, format, mode)),
+        OutputKind::Data(export) => Make::Data(data(args, export)),
+    }
+}
+
+fn data(args: &Args, export: Export) -> Data {
+    use std::io::IsTerminal;
+    Data {
+        export,
+        options: ExportOptions {
+            top: args.top,
+            text: TextOptions {
+                colour: std::io::stdout().is_terminal()
+                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+                units: byte_units(args),
+            },
+        },
+        // Every band, unless -m or -t ask for a selection (OTHER included): the bands
+        // the picture would draw (its colours aside).
+        select: (args.max_bands.is_some() || args.threshold.is_some())
+            .then(|| select_options(args, band_limit(args, false), Shading::Grey)),
+    }
+}
+
+fn byte_units(args: &Args) -> ByteUnits {
+    if args.binary_units {
+        ByteUnits::Binary
+    } else {
+        ByteUnits::Decimal
+    }
+}
+
+/// `-m`, else as many bands as the key shows (at most hp2ps's twenty).
+fn band_limit(args: &Args, html: bool) -> usize {
+    let fitting = if html {
+        PAGE_KEY_ENTRIES
+    } else {
+        style(args, html).key_entries(size(args).1, args.font_size.unwrap_or(FONT_SIZE))
+    };
+    args.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
+}
+
+fn size(args: &Args) -> (f64, f64) {
+    args.size
+        .unwrap_or((crate::scene::WIDTH, crate::scene::HEIGHT))
+}
+
+fn style(args: &Args, html: bool) -> Style {
+    args.style
+        .unwrap_or(if html { Style::Modern } else { Style::Hp2ps })
+}
+
+fn select_options(args: &Args, band_limit: usize, shading: Shading) -> SelectOptions {
+    SelectOptions {
+        threshold: args.threshold.unwrap_or(THRESHOLD),
+        by_deviation: args.sort_deviation,
+        by_name: args.sort_name.map(|s| match s {
+            SortName::Asc => NameOrder::Ascending,
+            SortName::Desc => NameOrder::Descending,
+        }),
+        band_limit,
+        shading,
+        heap_lines: args.heap_lines,
+        min_x_range: args.x_max.unwrap_or(0.0),
+        min_y_range: args.y_max.unwrap_or(0.0),
+    }
+}
+
+/// How a picture in `format` is made. An HTML page is read on a screen: the modern
+/// style, colour, tableau10 and its own key unless asked otherwise; a live one's colours
+/// follow the names, so that they stay put while the bands' order changes.
+fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
+    let html = format == Format::Html;
+    let size = size(args);
+    let band_limit = band_limit(args, html);
+    let shading = if args.colour || html {
+        Shading::Colour
+    } else {
+        Shading::Grey
+    };
+    let key = match (html, args.key) {
+        (true, _) | (_, Some(KeyChoice::None)) => KeyPlacement::None,
+        (_, Some(KeyChoice::Below)) => KeyPlacement::Below,
+        (_, Some(KeyChoice::Right)) => KeyPlacement::Beside,
+        _ if args.multi_page || band_limit > BAND_LIMIT => KeyPlacement::SeparatePages,
+        _ if band_limit == 0 => KeyPlacement::None,
+        _ => KeyPlacement::Beside,
+    };
+    let layout = LayoutOptions {
+        title: if args.big_title {
+            TitleSize::Big
+        } else if args.small_title {
+            TitleSize::Small
+        } else {
+            TitleSize::Auto
+        },
+        key,
+        marks: !args.no_marks,
+        heap_lines: args.heap_lines,
+        palette: args.palette.unwrap_or(if html {
+            Palette::Tableau10
+        } else {
+            Palette::Hp2ps
+        }),
+        stable_colours: args.stable_colours || (html && mode == html::Mode::Live),
+        size,
+        font_size: args.font_size.unwrap_or(FONT_SIZE),
+        style: style(args, html),
+        byte_units: byte_units(args),
+        title_text: args.title.as_ref().map(|t| t.as_bytes().to_vec()),
+        media: Media {
+            orientation: if args.portrait {
+                Orientation::Portrait
+            } else {
+                Orientation::Landscape
+            },
+            // EPS without -e is the drawing at its own size: 9 inches wide, or as
+            // --size says; so is PostScript with --size (a page of exactly that size).
+            eps_width: if format == Format::Eps || args.size.is_some() {
+                Some(args.eps.unwrap_or(size.0))
+            } else {
+                args.eps
+            },
+        },
+    };
+    Picture {
+        format,
+        select: select_options(args, band_limit, shading),
+        layout,
+        column: format.column(args.dpi).filter(|_| !args.exact),
+        backend: backend::Options {
+            dpi: args.dpi,
+            text: if args.outline_text {
+                TextAs::Outlines
+            } else {
+                TextAs::Text
+            },
+            page: mode,
+        },
+        page: html.then(|| PageOptions {
+            heap_lines: args.heap_lines,
+            units: byte_units(args),
+            rows: args.top,
+        }),
+    }
+}
+
+/// `--watch` and `--serve`: one file followed, its output a file or the server.
+fn live_settings(args: &Args, plans: &[Plan]) -> Result<Live, UsageError> {
+    let [plan] = plans else {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--watch follows one file",
+        ));
+    };
+    if plan.input == Input::Stdin {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--watch needs a file to follow, not standard input",
+        ));
+    }
+    if let Some(c) = naming::compressed(&plan.input) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            format!(
+                "{}: --watch cannot follow a {} file, which can only be read from \
+                 its start: let the program write it plain, and compress it after",
+                plan.input.display(),
+                c.name()
+            ),
+        ));
+    }
+    if plan.output == Output::Stdout && (args.serve.is_none() || args.output.is_some()) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--watch redraws a file: give it one with -o, not standard output",
+        ));
+    }
+    Ok(Live {
+        interval: Duration::from_secs_f64(args.interval),
+        exec: args.exec.clone(),
+        quiet: args.quiet,
+        to_file: args.serve.is_none() || args.output.is_some(),
+        serve: args.serve.map(|addr| Serve {
+            addr,
+            page: picture(args, Format::Html, html::Mode::Live),
+            data: data(args, Export::Json),
+        }),
+    })
+}

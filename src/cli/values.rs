@@ -1,0 +1,229 @@
+//! Reading option values: sizes, lengths, times and the names of closed sets. Each
+//! parser says what it wants when the value is wrong; clap prints it.
+
+use clap::ValueEnum;
+use clap::builder::PossibleValue;
+
+use super::OutputKind;
+use crate::export::SummaryStyle;
+use crate::layout::Style;
+use crate::layout::paint::Palette;
+
+impl ValueEnum for Style {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Style::Hp2ps, Style::Modern]
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(match self {
+            Style::Hp2ps => "hp2ps",
+            Style::Modern => "modern",
+        }))
+    }
+}
+
+impl ValueEnum for Palette {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::LazyLock<Vec<Palette>> =
+            std::sync::LazyLock::new(|| Palette::NAMES.iter().map(|&(_, p)| p).collect());
+        &ALL
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Palette::NAMES
+            .iter()
+            .find(|(_, p)| p == self)
+            .map(|&(n, _)| PossibleValue::new(n))
+    }
+}
+
+impl ValueEnum for SummaryStyle {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[SummaryStyle::Text, SummaryStyle::Json]
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(match self {
+            SummaryStyle::Text => "text",
+            SummaryStyle::Json => "json",
+        }))
+    }
+}
+
+/// `--format`'s names are the formats' extensions, in the order of
+/// [`Format::ALL`](crate::backend::Format::ALL) then
+/// [`Export::FILES`](crate::export::Export::FILES).
+impl ValueEnum for OutputKind {
+    fn value_variants<'a>() -> &'a [Self] {
+        static ALL: std::sync::LazyLock<Vec<OutputKind>> =
+            std::sync::LazyLock::new(|| OutputKind::all().collect());
+        &ALL
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.extension()))
+    }
+}
+
+/// A size in bytes: a number (`1e9`, `1500000`) with an optional unit, decimal (`kB`,
+/// `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`); `B` is bytes.
+pub fn bytes(text: &str) -> Result<f64, String> {
+    const UNITS: [(&str, f64); 10] = [
+        ("KiB", 1024.0),
+        ("MiB", 1048576.0),
+        ("GiB", 1073741824.0),
+        ("TiB", 1099511627776.0),
+        ("kB", 1e3),
+        ("KB", 1e3),
+        ("MB", 1e6),
+        ("GB", 1e9),
+        ("TB", 1e12),
+        ("B", 1.0),
+    ];
+    let t = text.trim();
+    let (number, factor) = UNITS
+        .iter()
+        .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
+        .unwrap_or((t, 1.0));
+    match number.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v * factor),
+        _ => Err(format!(
+            "`{text}` is not a size: a number above 0, optionally with B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
+        )),
+    }
+}
+
+/// A length with its unit (`in`, `cm`, `mm`, `pt`, or none for points), in points.
+fn length(text: &str) -> Option<f64> {
+    const UNITS: [(&str, f64); 4] = [
+        ("in", 72.0),
+        ("cm", 72.0 / 2.54),
+        ("mm", 72.0 / 25.4),
+        ("pt", 1.0),
+    ];
+    let t = text.trim();
+    let (number, factor) = UNITS
+        .iter()
+        .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
+        .unwrap_or((t, 1.0));
+    number
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0)
+        .map(|v| v * factor)
+}
+
+/// `--size WxH`: at least 2 inches by 1, at most 200 inches a side.
+pub fn figure_size(text: &str) -> Result<(f64, f64), String> {
+    let bad =
+        || format!("`{text}` is not a size: WIDTHxHEIGHT with in, cm, mm or pt, like 8cmx5cm");
+    let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
+    let (w, h) = (length(w).ok_or_else(bad)?, length(h).ok_or_else(bad)?);
+    if w < 144.0 || h < 72.0 || w > 14_400.0 || h > 14_400.0 {
+        return Err(format!(
+            "`{text}` is {w:.0} x {h:.0} pt: a figure is at least 2 x 1 in (144 x 72 pt) and at most 200 in a side"
+        ));
+    }
+    Ok((w, h))
+}
+
+pub(crate) fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err("a number of seconds above 0, like 2.5".into()),
+    }
+}
+
+/// `--font-size`: 4 to 72 points.
+pub(crate) fn font_size(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches("pt").parse::<f64>() {
+        Ok(pt) if (4.0..=72.0).contains(&pt) => Ok(pt),
+        Ok(_) => Err("a font size is between 4 and 72 points".into()),
+        Err(_) => Err(format!("`{text}` is not a size in points: 8, 9.5, 12pt")),
+    }
+}
+
+/// A band-name pattern (the `regex` crate's syntax), matched anywhere in the name.
+pub(crate) fn regex(text: &str) -> Result<regex::bytes::Regex, String> {
+    regex::bytes::Regex::new(text).map_err(|e| e.to_string())
+}
+
+/// The latest time `--from` and `--to` take: a hundred years of seconds, beyond any
+/// run, and short enough to print.
+pub const MAX_INSTANT: f64 = 1e10;
+
+/// A time of the run, 0 or later.
+pub(crate) fn instant(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if (0.0..=MAX_INSTANT).contains(&s) => Ok(s),
+        _ => Err(format!(
+            "a time in seconds from 0 to {MAX_INSTANT:e}, like 2.5"
+        )),
+    }
+}
+
+pub(crate) fn dpi(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(d) if d.is_finite() && (1.0..=2400.0).contains(&d) => Ok(d),
+        _ => Err("the resolution is a number of dots per inch from 1 to 2400, like 300".into()),
+    }
+}
+
+pub(crate) fn interval(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s.is_finite() && s > 0.0 => Ok(s),
+        _ => Err("the interval is a number of seconds above 0, like 0.5".into()),
+    }
+}
+
+/// hp2ps's `-e` width: a number read like `atof`, in inches or millimetres when the text
+/// ends in `in` or `mm`, else in points; more than 2 inches.
+pub(crate) fn eps_width(text: &str) -> Result<f64, String> {
+    let mut w = super::argv::atof(text);
+    if text.ends_with("in") {
+        w *= 72.0;
+    } else if text.ends_with("mm") {
+        w *= 2.834646;
+    }
+    if !w.is_finite() {
+        return Err("the width must be a finite number".into());
+    }
+    if w <= 144.0 {
+        return Err("the width must be more than 2in (144pt)".into());
+    }
+    Ok(w)
+}
+
+pub(crate) fn threshold(text: &str) -> Result<f64, String> {
+    let t: f64 = text.parse().map_err(|_| format!("not a number: {text}"))?;
+    if !(0.0..=5.0).contains(&t) {
+        return Err("the threshold must be between 0 and 5 percent".into());
+    }
+    Ok(t)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bytes;
+
+    #[test]
+    fn figure_sizes_read_their_units() {
+        let (w, h) = super::figure_size("8cmx5cm").unwrap();
+        assert!((w - 226.771).abs() < 1e-3 && (h - 141.732).abs() < 1e-3);
+        assert_eq!(super::figure_size("6inx4in"), Ok((432.0, 288.0)));
+        assert_eq!(super::figure_size("400x300"), Ok((400.0, 300.0)));
+        assert_eq!(super::figure_size("400pt x 300pt"), Ok((400.0, 300.0)));
+        assert!(super::figure_size("1inx1in").is_err());
+        assert!(super::figure_size("8cm").is_err());
+        assert!(super::figure_size("axb").is_err());
+    }
+
+    #[test]
+    fn sizes_read_decimal_and_binary_units() {
+        assert_eq!(bytes("2GB"), Ok(2e9));
+        assert_eq!(bytes("512MiB"), Ok(536870912.0));
+        assert_eq!(bytes("1e9"), Ok(1e9));
+        assert_eq!(bytes("1.5 kB"), Ok(1500.0));
+        assert_eq!(bytes("300B"), Ok(300.0));
+        assert!(bytes("0").is_err());
+        assert!(bytes("GB").is_err());
+        assert!(bytes("2 parsecs").is_err());
+        assert!(bytes("inf").is_err());
+    }
+}
