@@ -10,15 +10,40 @@ use crate::select::aux::AuxError;
 #[derive(Debug)]
 pub enum Error {
     /// The input could not be opened or read.
-    Read { path: String, source: io::Error },
+    Read {
+        /// The input, as messages name it.
+        path: String,
+        /// Why.
+        source: io::Error,
+    },
     /// The input is not a heap profile.
-    Parse { path: String, error: input::Error },
+    Parse {
+        /// The input, as messages name it.
+        path: String,
+        /// What is wrong, and where.
+        error: input::Error,
+    },
     /// The `.aux` file asked for with `-p` could not be opened or read.
-    AuxRead { path: String, source: io::Error },
+    AuxRead {
+        /// The `.aux` file.
+        path: String,
+        /// Why.
+        source: io::Error,
+    },
     /// The `.aux` file is not valid.
-    Aux { path: String, error: AuxError },
+    Aux {
+        /// The `.aux` file.
+        path: String,
+        /// What is wrong, and on which line.
+        error: AuxError,
+    },
     /// The output could not be written.
-    Write { path: String, source: io::Error },
+    Write {
+        /// The output.
+        path: String,
+        /// Why.
+        source: io::Error,
+    },
 }
 
 impl fmt::Display for Error {

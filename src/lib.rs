@@ -3,16 +3,28 @@
 //! The pipeline runs one way:
 //!
 //! ```text
-//! bytes ─input→ Profile ─select→ Selection ─layout→ Scene ─backend→ bytes ─sink→ file
+//! bytes ─input→ Profile ─filter→ Profile ─select→ Selection ─layout→ Scene ─backend→ bytes ─sink→ file
+//!                                   └─analysis (Table, Summary, PageData)─export→ bytes ─sink→ file
 //! ```
 //!
 //! * [`input`] reads a `.hp` file or an eventlog into a [`profile::Profile`]: times,
 //!   marks, header strings and one compact series per identifier.
-//! * [`select`] picks and orders the bands (trace threshold, deviation or name order,
-//!   `.aux` reuse, band limit with `OTHER`) and computes ranges and area.
-//! * [`layout`] places everything on the page as a backend-neutral [`scene::Scene`].
-//! * [`backend`] turns a scene into a document; [`sink`] writes it atomically, or
-//!   [`serve`] shows it to browsers as it changes (`--serve`).
+//! * [`select`] filters the profile ([`select::filter`]), picks and orders the bands
+//!   (trace threshold, deviation or name order, `.aux` reuse in [`select::aux`], band
+//!   limit with `OTHER`) and computes ranges and area.
+//! * [`analysis`] computes the numbers the data outputs and the page show: bands as
+//!   columns, the leak summary, the page's thinned values.
+//! * [`layout`] places everything on the page as a backend-neutral [`scene::Scene`];
+//!   [`scene::reduce`] reduces it to the output's resolution.
+//! * [`backend`] turns a scene into a document (the HTML page also takes its numbers);
+//!   [`export`] writes the data outputs (`.hp`, CSV, JSON, the summary).
+//! * [`sink`] writes a document atomically, or [`serve`] shows it to browsers as it
+//!   changes (`--serve`).
+//! * [`cli`] reads the command line once into a resolved run description and runs it.
+//! * [`escape`] is the one escape per output language, [`units`] how numbers are
+//!   written, [`error`] the errors a run reports.
+//!
+//! docs/architecture.md states which module may use which.
 //!
 //! ```
 //! let hp = b"JOB \"demo\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
@@ -23,6 +35,8 @@
 //! assert_eq!(selection.bands.len(), 1);
 //! assert_eq!(scene.pages.len(), 1);
 //! ```
+
+#![deny(missing_docs)]
 
 pub mod analysis;
 pub mod backend;

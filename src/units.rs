@@ -3,6 +3,7 @@
 //! for data, whole numbers without a fraction (every data format and the page); and how
 //! large a number read from a file may be.
 
+/// Decimal byte units, largest first.
 pub const DECIMAL: [(f64, &str); 5] = [
     (1e12, "TB"),
     (1e9, "GB"),
@@ -10,6 +11,7 @@ pub const DECIMAL: [(f64, &str); 5] = [
     (1e3, "kB"),
     (1.0, "B"),
 ];
+/// Binary byte units, largest first.
 pub const BINARY: [(f64, &str); 5] = [
     (1_099_511_627_776.0, "TiB"),
     (1_073_741_824.0, "GiB"),
@@ -17,6 +19,7 @@ pub const BINARY: [(f64, &str); 5] = [
     (1024.0, "KiB"),
     (1.0, "B"),
 ];
+/// Units for values that are not bytes.
 pub const PLAIN: [(f64, &str); 5] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")];
 
 /// How byte counts are written for people (`--binary-units`).

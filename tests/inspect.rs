@@ -380,55 +380,6 @@ fn json_export_holds_the_profile_in_its_documented_layout() {
     }
 }
 
-#[test]
-fn the_html_page_is_one_self_contained_file() {
-    let dir = Scratch::new("inspect");
-    let path = fixtures().join("eventlog/Markers-hd.eventlog");
-    let out = hpgraph(&dir.0, &[path.to_str().unwrap(), "-o", "m.html"], None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let html = fs::read_to_string(dir.path("m.html")).unwrap();
-    assert!(html.starts_with("<!DOCTYPE html>"));
-    // No address but SVG's namespace name, which is never fetched.
-    let addresses = html.matches("http://").count() + html.matches("https://").count();
-    let namespaces = html.matches("http://www.w3.org/2000/svg").count();
-    assert_eq!(addresses, namespaces, "no address to load");
-    for bad in ["<link", " src=", "@import", "url(", "<iframe", "<img"] {
-        assert!(!html.contains(bad), "{bad}");
-    }
-    assert!(
-        html.contains("default-src 'none'"),
-        "a policy that forbids requests"
-    );
-    assert!(html.contains("id=\"tooltip\""));
-    // Every band of the picture is a path with its name, and has a key entry that is
-    // not a path.
-    let paths: Vec<&str> = html
-        .split("<path ")
-        .skip(1)
-        .map(|p| p.split('>').next().unwrap())
-        .filter_map(|tag| {
-            tag.split_once("data-band=\"")
-                .map(|(_, r)| r.split('"').next().unwrap())
-        })
-        .collect();
-    let entries: Vec<&str> = html
-        .split("<li data-band=\"")
-        .skip(1)
-        .map(|r| r.split('"').next().unwrap())
-        .collect();
-    assert!(entries.len() >= 3);
-    let mut a = paths.clone();
-    let mut b = entries.clone();
-    a.sort();
-    b.sort();
-    assert_eq!(a, b);
-    assert!(html.contains("<table id=\"summary\">"));
-}
-
 /// A profile whose JOB and names carry terminal escape sequences and spreadsheet formulas.
 const HOSTILE_TEXT: &[u8] = b"JOB \"\x1b]0;retitled\x07job\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\n\
 VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0\n=HYPERLINK(\"http://example.invalid\")\t10\n\x1b[2Jcleared\t20\n\
@@ -496,49 +447,5 @@ fn csv_cells_a_spreadsheet_would_run_as_formulas_are_text() {
         "time",
     ] {
         assert!(cells.iter().any(|c| c == want), "{want} not in {cells:?}");
-    }
-}
-
-#[test]
-fn the_pages_table_lists_the_largest_bands_up_to_its_limit() {
-    let dir = Scratch::new("page-rows");
-    let limit = hpgraph::analysis::page::MAX_TABLE_ROWS;
-    let mut hp =
-        String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
-    for t in 0..2 {
-        hp += &format!("BEGIN_SAMPLE {t}\n");
-        for k in 0..limit + 500 {
-            hp += &format!("band{k}\t{}\n", 1000 + k);
-        }
-        hp += &format!("END_SAMPLE {t}\n");
-    }
-    fs::write(dir.path("many.hp"), &hp).unwrap();
-    for (args, rows) in [
-        (&["many.hp", "-o", "p.html"][..], limit),
-        (&["many.hp", "-o", "p.html", "--top", "1200"], 1200),
-    ] {
-        let out = hpgraph(&dir.0, args, None);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let page = fs::read_to_string(dir.path("p.html")).unwrap();
-        let table = &page[page.find("<table id=\"summary\">").unwrap()..];
-        let table = &table[..table.find("</table>").unwrap()];
-        // Rows of bands, the total line aside; the largest are kept.
-        assert_eq!(table.matches("<tr class=").count() - 1, rows, "{args:?}");
-        assert!(
-            table.contains(">band1499<") && !table.contains(">band0<"),
-            "{args:?}"
-        );
-        let left = limit + 500 - rows;
-        assert!(
-            table.contains(&format!(
-                "total of {} bands ({left} smaller ones not shown",
-                limit + 500
-            )),
-            "{args:?}"
-        );
     }
 }

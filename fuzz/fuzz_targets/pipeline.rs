@@ -15,8 +15,9 @@ use hpgraph::backend::{
 };
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Item, Media, Orientation, Point, Scene};
-use hpgraph::select::{NameOrder, SelectOptions};
-use hpgraph::{auxfile, input, render};
+use hpgraph::select::{NameOrder, SelectOptions, Shading, aux as auxfile};
+use hpgraph::units::ByteUnits;
+use hpgraph::{input, render};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -38,7 +39,11 @@ fuzz_target!(|data: &[u8]| {
             _ => None,
         },
         band_limit,
-        colour: flags & 8 != 0,
+        shading: if flags & 8 != 0 {
+            Shading::Colour
+        } else {
+            Shading::Grey
+        },
         heap_lines: flags & 128 != 0,
         ..Default::default()
     };
@@ -56,7 +61,6 @@ fuzz_target!(|data: &[u8]| {
             KeyPlacement::Beside
         },
         marks: flags & 32 != 0,
-        colour: flags & 8 != 0,
         heap_lines: flags & 128 != 0,
         palette: hpgraph::layout::paint::Palette::NAMES[usize::from(opts[3] / 3) % 5].1,
         stable_colours: (opts[3] / 15) & 1 != 0,
@@ -74,7 +78,11 @@ fuzz_target!(|data: &[u8]| {
         } else {
             hpgraph::layout::Style::Hp2ps
         },
-        binary_units: opts[1] & 128 != 0,
+        byte_units: if opts[1] & 128 != 0 {
+            ByteUnits::Binary
+        } else {
+            ByteUnits::Decimal
+        },
         title_text: None,
         media: Media {
             orientation: if flags & 64 != 0 {

@@ -29,7 +29,9 @@ pub const MAX_TABLE_ROWS: usize = 1000;
 /// One band's values at the kept times.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageBand {
+    /// Its name, as text.
     pub name: String,
+    /// Its value at each of the page's times.
     #[serde(serialize_with = "crate::units::numbers")]
     pub values: Vec<f64>,
 }
@@ -37,27 +39,36 @@ pub struct PageBand {
 /// A mark and its text.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageMark {
+    /// When, in sample units.
     pub time: f64,
+    /// The marker's text, when it has one.
     pub text: Option<String>,
 }
 
 /// What the page shows beside the picture.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageData {
+    /// `JOB`.
     pub job: String,
+    /// `DATE`.
     pub date: String,
+    /// `SAMPLE_UNIT`.
     pub sample_unit: String,
+    /// `VALUE_UNIT`.
     pub value_unit: String,
     /// The number of samples in the profile (the page may keep fewer).
     pub samples: usize,
+    /// The sample times kept (see [`MAX_TIMES`]).
     pub times: Vec<f64>,
     /// The drawn bands, bottom first, `OTHER` included (the backend writes them with
     /// their paint).
     #[serde(skip)]
     pub bands: Vec<PageBand>,
+    /// Marks within the run.
     pub marks: Vec<PageMark>,
     /// Heap size and live bytes, when the profile has them and they are drawn.
     pub heap_size: Vec<(f64, f64)>,
+    /// Live bytes, as `heap_size` holds heap size.
     pub heap_live: Vec<(f64, f64)>,
     /// How byte counts are written (the page's script reads `binary_units`).
     #[serde(rename = "binary_units", serialize_with = "binary")]

@@ -29,12 +29,16 @@ const TREND_CHANGE: f64 = 0.05;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Trend {
+    /// Its trend line rises by more than `TREND_CHANGE` (5%) of its peak.
     Growing,
+    /// Neither.
     Flat,
+    /// Its trend line falls by as much.
     Shrinking,
 }
 
 impl Trend {
+    /// The word the table prints.
     pub fn word(self) -> &'static str {
         match self {
             Trend::Growing => "growing",
@@ -47,12 +51,18 @@ impl Trend {
 /// One band's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct BandSummary {
+    /// The band, as text.
     pub name: String,
+    /// Its largest value.
     #[serde(serialize_with = "crate::units::number")]
     pub peak: f64,
+    /// When it first reached it.
     pub peak_time: f64,
+    /// Its mean over every sample.
     pub mean: f64,
+    /// Its area over all bands' area.
     pub share: f64,
+    /// Where it heads at the end of the run.
     pub trend: Trend,
     /// The trend line's slope over the window, in value units per time unit.
     pub growth_per_second: f64,
@@ -61,9 +71,12 @@ pub struct BandSummary {
 /// The sum of all bands.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Total {
+    /// The largest total.
     #[serde(serialize_with = "crate::units::number")]
     pub peak: f64,
+    /// When the total first reached it.
     pub peak_time: f64,
+    /// The mean total.
     pub mean: f64,
 }
 
@@ -72,14 +85,21 @@ pub struct Total {
 pub struct Summary {
     /// The JSON layout's version: a script can refuse a layout it does not know.
     pub version: u32,
+    /// `JOB`.
     pub job: String,
+    /// `DATE`.
     pub date: String,
+    /// `SAMPLE_UNIT`.
     pub sample_unit: String,
+    /// `VALUE_UNIT`.
     pub value_unit: String,
+    /// How many samples.
     pub samples: usize,
     /// Bands the profile has; `bands` may list fewer (`--top`).
     pub band_count: usize,
+    /// Every band together.
     pub total: Total,
+    /// The bands, largest share first (cut at `top`).
     pub bands: Vec<BandSummary>,
 }
 

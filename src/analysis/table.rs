@@ -13,6 +13,7 @@ use crate::select::{Selection, Source};
 
 /// Columns over a profile's samples.
 pub struct Table<'a> {
+    /// The profile the columns read.
     pub profile: &'a Profile,
     /// Each column's name and data, in output order.
     pub columns: Vec<(Cow<'a, [u8]>, Source)>,

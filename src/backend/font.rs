@@ -23,7 +23,9 @@ pub struct Font {
 /// One character's glyph: which outline, and how far it moves the pen, in font units.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Glyph {
+    /// Its index in the font.
     pub id: u32,
+    /// Its advance, in font units.
     pub advance: f64,
 }
 
@@ -43,6 +45,7 @@ impl Font {
         })
     }
 
+    /// Font units to the em, which glyph measures are in.
     pub fn units_per_em(&self) -> f64 {
         self.units_per_em
     }

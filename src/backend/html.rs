@@ -112,52 +112,58 @@ fn fills(scene: &Scene) -> std::collections::HashMap<String, String> {
     fills
 }
 
+/// What the page's script is handed: the page data, where the graph is, and each band's
+/// values with its fill as the scene paints it.
+fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
+    let plot = scene.plot.unwrap_or(crate::scene::Plot {
+        page: 0,
+        x0: 0.0,
+        y0: 0.0,
+        width: scene.width,
+        height: scene.height,
+        first_time: 0.0,
+        x_range: 1.0,
+        y_range: 1.0,
+        x_legend: 0.0,
+        y_legend: 0.0,
+    });
+    let bottom = (plot.page + 1) as f64 * scene.height;
+    let fills = fills(scene);
+    let bands: Vec<ScriptBand> = data
+        .bands
+        .iter()
+        .map(|b| ScriptBand {
+            name: &b.name,
+            fill: fills
+                .get(&b.name)
+                .cloned()
+                .unwrap_or_else(|| "#cccccc".into()),
+            values: &b.values,
+        })
+        .collect();
+    ScriptData {
+        data,
+        plot: PlotBox {
+            page: plot.page,
+            x: plot.x0,
+            y: bottom - plot.y0 - plot.height,
+            w: plot.width,
+            h: plot.height,
+            t0: plot.first_time,
+            xr: plot.x_range,
+            yr: plot.y_range,
+            x_legend: plot.x_legend,
+            y_legend: plot.y_legend,
+            font: scene.font_size,
+        },
+        bands,
+    }
+}
+
 impl super::Backend for Html<'_> {
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
         let data = self.data;
-        let plot = scene.plot.unwrap_or(crate::scene::Plot {
-            page: 0,
-            x0: 0.0,
-            y0: 0.0,
-            width: scene.width,
-            height: scene.height,
-            first_time: 0.0,
-            x_range: 1.0,
-            y_range: 1.0,
-            x_legend: 0.0,
-            y_legend: 0.0,
-        });
-        let bottom = (plot.page + 1) as f64 * scene.height;
-        let fills = fills(scene);
-        let bands: Vec<ScriptBand> = data
-            .bands
-            .iter()
-            .map(|b| ScriptBand {
-                name: &b.name,
-                fill: fills
-                    .get(&b.name)
-                    .cloned()
-                    .unwrap_or_else(|| "#cccccc".into()),
-                values: &b.values,
-            })
-            .collect();
-        let script_data = ScriptData {
-            data,
-            plot: PlotBox {
-                page: plot.page,
-                x: plot.x0,
-                y: bottom - plot.y0 - plot.height,
-                w: plot.width,
-                h: plot.height,
-                t0: plot.first_time,
-                xr: plot.x_range,
-                yr: plot.y_range,
-                x_legend: plot.x_legend,
-                y_legend: plot.y_legend,
-                font: scene.font_size,
-            },
-            bands,
-        };
+        let script_data = script_data(data, scene);
         // `<` written as an escape, so that nothing in a name can end the script element.
         let json =
             escape::json_in_script(&serde_json::to_string(&script_data).map_err(io::Error::other)?);
@@ -178,54 +184,68 @@ impl super::Backend for Html<'_> {
         html.push_str("<div class=\"figure\">\n<div id=\"chart\">\n");
         html.push_str(&super::svg::page_picture(scene));
         html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
-        html.push_str("<ul id=\"key\" aria-label=\"Bands: click to hide or show\">\n");
-        for b in script_data.bands.iter().rev() {
-            let name = escape::html(b.name);
-            let _ = writeln!(
-                html,
-                "<li data-band=\"{name}\" tabindex=\"0\" role=\"button\" aria-pressed=\"true\">\
-                 <span class=\"swatch\" style=\"background:{}\"></span><span>{name}</span></li>",
-                b.fill
-            );
-        }
-        html.push_str("</ul>\n</div>\n");
+        key(&mut html, &script_data.bands);
+        html.push_str("</div>\n");
         html.push_str(HELP);
-        let _ = writeln!(
-            html,
-            "<table id=\"summary\">\n<caption>Every band: share of the area under the graph, \
-             peak and when it was first reached, mean, and the trend over the last quarter \
-             of the run</caption>\n<thead><tr><th>share</th><th>peak</th><th>at</th>\
-             <th>mean</th><th>trend</th><th class=\"name\">band</th></tr></thead>\n<tbody>"
-        );
-        for b in &s.bands {
-            let trend = b.trend.word();
-            let _ = writeln!(
-                html,
-                "<tr class=\"{trend}\"><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td>\
-                 <td>{trend}</td><td class=\"name\">{}</td></tr>",
-                b.share * 100.0,
-                value(b.peak),
-                time(b.peak_time),
-                value(b.mean),
-                escape::html(&b.name)
-            );
-        }
-        let _ = writeln!(
-            html,
-            "<tr class=\"total\"><td></td><td>{}</td><td>{}</td><td>{}</td><td></td>\
-             <td class=\"name\">total of {} bands{}</td></tr>\n</tbody>\n</table>",
-            value(s.total.peak),
-            time(s.total.peak_time),
-            value(s.total.mean),
-            s.band_count,
-            match s.band_count - s.bands.len() {
-                0 => String::new(),
-                left => format!(" ({left} smaller ones not shown: --top N shows more)"),
-            }
-        );
+        summary_table(&mut html, data);
         tail(&mut html, &json);
         out.write_all(html.as_bytes())
     }
+}
+
+/// The key: one entry per band, top band first, each a button that hides its band.
+fn key(html: &mut String, bands: &[ScriptBand]) {
+    html.push_str("<ul id=\"key\" aria-label=\"Bands: click to hide or show\">\n");
+    for b in bands.iter().rev() {
+        let name = escape::html(b.name);
+        let _ = writeln!(
+            html,
+            "<li data-band=\"{name}\" tabindex=\"0\" role=\"button\" aria-pressed=\"true\">\
+                 <span class=\"swatch\" style=\"background:{}\"></span><span>{name}</span></li>",
+            b.fill
+        );
+    }
+    html.push_str("</ul>\n");
+}
+
+/// The summary table of every band (as many as the page data holds).
+fn summary_table(html: &mut String, data: &PageData) {
+    let s = &data.summary;
+    let value = |v: f64| s.value_text(v, data.units);
+    let time = |t: f64| s.time_text(t);
+    let _ = writeln!(
+        html,
+        "<table id=\"summary\">\n<caption>Every band: share of the area under the graph, \
+             peak and when it was first reached, mean, and the trend over the last quarter \
+             of the run</caption>\n<thead><tr><th>share</th><th>peak</th><th>at</th>\
+             <th>mean</th><th>trend</th><th class=\"name\">band</th></tr></thead>\n<tbody>"
+    );
+    for b in &s.bands {
+        let trend = b.trend.word();
+        let _ = writeln!(
+            html,
+            "<tr class=\"{trend}\"><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td>\
+                 <td>{trend}</td><td class=\"name\">{}</td></tr>",
+            b.share * 100.0,
+            value(b.peak),
+            time(b.peak_time),
+            value(b.mean),
+            escape::html(&b.name)
+        );
+    }
+    let _ = writeln!(
+        html,
+        "<tr class=\"total\"><td></td><td>{}</td><td>{}</td><td>{}</td><td></td>\
+             <td class=\"name\">total of {} bands{}</td></tr>\n</tbody>\n</table>",
+        value(s.total.peak),
+        time(s.total.peak_time),
+        value(s.total.mean),
+        s.band_count,
+        match s.band_count - s.bands.len() {
+            0 => String::new(),
+            left => format!(" ({left} smaller ones not shown: --top N shows more)"),
+        }
+    );
 }
 
 const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a key entry to \

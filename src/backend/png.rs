@@ -16,6 +16,7 @@ use crate::scene::{Item, Scene};
 
 /// PNG output at `dpi` pixels to the inch.
 pub struct Png {
+    /// Pixels to the inch.
     pub dpi: f64,
 }
 

@@ -2,7 +2,7 @@
 //!
 //! hp2ps writes a flat list of operators with no procedures, and each kind of item has
 //! its own idiom (some numbers as integers, some with six decimals, text placed with
-//! `stringwidth` arithmetic). The [`PathStyle`] table and [`write_text`] hold those
+//! `stringwidth` arithmetic). The `PathStyle` table and `write_text` hold those
 //! idioms, keyed by the item's role in the scene.
 //!
 //! Where hp2ps's bytes would be broken PostScript (a backslash in the job, unbalanced
@@ -65,6 +65,7 @@ fn style(role: PathRole) -> PathStyle {
 
 /// PostScript output; `creator` goes into the `%%Creator` comment.
 pub struct PostScript<'a> {
+    /// What `%%Creator` names.
     pub creator: &'a str,
     /// Mark the file as Encapsulated PostScript in its first line. hp2ps's `-e` files
     /// have a bounding box but not the mark, so tools such as `epstopdf` ignore the box;
@@ -430,6 +431,7 @@ fn comment_text(text: &[u8]) -> std::borrow::Cow<'_, [u8]> {
 pub struct Repair {
     /// What the string is (`JOB`, `DATE`, …).
     pub what: &'static str,
+    /// The text as the scene has it.
     pub text: Vec<u8>,
     /// What was done about it.
     pub how: &'static str,

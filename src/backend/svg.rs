@@ -39,6 +39,7 @@ pub const FONT_FAMILY: &str =
 
 /// SVG output.
 pub struct Svg {
+    /// How text is drawn.
     pub text: TextAs,
 }
 
@@ -52,7 +53,10 @@ pub enum TextAs {
     /// The embedded font's glyph outlines for a raster image at `dpi` dots to the inch:
     /// each glyph's origin on the pixel grid, as font rasterisers place glyphs, so that
     /// every letter is drawn alike and sharp. What the PNG is drawn from.
-    Raster { dpi: f64 },
+    Raster {
+        /// Pixels to the inch.
+        dpi: f64,
+    },
 }
 
 impl super::Backend for Svg {
@@ -413,10 +417,38 @@ fn tight_text(xml: &str) -> String {
 fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
     let mut glyphs = Glyphs::default();
     let mut groups = Vec::new();
+    let height = scene.height;
+    for (k, page) in scene.pages.iter().enumerate() {
+        let bottom = (k + 1) as f64 * height;
+        let mut g = Group::new()
+            .set("stroke", "black")
+            .set("stroke-width", 0.5)
+            .add(background(scene.width, height, bottom));
+        for item in &page.items {
+            let before = g.get_children().len();
+            g = add_item(g, item, scene, bottom, text_as, annotate, &mut glyphs);
+            if annotate && g.get_children().len() > before {
+                g = annotated(g, item);
+            }
+        }
+        groups.push(g);
+    }
+    let mut doc = root(scene);
+    if text_as != TextAs::Text {
+        doc = doc
+            .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
+            .add(glyphs.definitions());
+    }
+    groups.into_iter().fold(doc, Document::add)
+}
+
+/// The document element: the drawing's size, one page under another, and the defaults
+/// every element inherits.
+fn root(scene: &Scene) -> Document {
     let pages = scene.pages.len().max(1) as f64;
     let scale = scene.scale();
     let (width, height) = (scene.width, scene.height);
-    let mut doc = Document::new()
+    Document::new()
         .set("viewBox", (0.0, 0.0, width, height * pages))
         .set("width", format!("{}pt", round3(width * scale)))
         .set("height", format!("{}pt", round3(height * pages * scale)))
@@ -427,98 +459,96 @@ fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
         // between a black edge and a grey one.
         .set("stroke-miterlimit", 10)
         .set("font-kerning", "none")
-        .add(Title::new(xml_text(&scene.title)));
-    for (k, page) in scene.pages.iter().enumerate() {
-        let bottom = (k + 1) as f64 * height;
-        let mut g = Group::new().set("stroke", "black").set("stroke-width", 0.5);
-        // Each page has a white background, as paper does.
-        g = g.add(
-            SvgPath::new()
-                .set(
-                    "d",
-                    shape(
-                        [
-                            Point::new(0.0, 0.0),
-                            Point::new(width, 0.0),
-                            Point::new(width, height),
-                            Point::new(0.0, height),
-                        ]
-                        .into_iter(),
-                        true,
-                        bottom,
-                    ),
-                )
-                .set("fill", "white")
-                .set("stroke", "none"),
-        );
-        for item in &page.items {
-            let before = g.get_children().len();
-            g = match item {
-                Item::Path(p) => {
-                    let mut pos = p.start;
-                    let points = std::iter::once(p.start).chain(p.steps.iter().map(|s| {
-                        pos = Point::new(pos.x + s.x, pos.y + s.y);
-                        pos
-                    }));
-                    let mut e = SvgPath::new()
-                        .set("d", shape(points, p.closed, bottom))
-                        .set("fill", p.fill.map_or("none".to_string(), colour))
-                        .set("stroke-width", p.line_width);
-                    if let Some(label) = &p.label {
-                        e = e.add(Title::new(xml_text(label)));
-                    }
-                    g.add(e)
-                }
-                // Each band is one path with its full name as its title: a tooltip in
-                // every browser, for names the key had to shorten.
-                Item::Band(b) => g.add(
-                    SvgPath::new()
-                        .set("d", shape(b.outline(), true, bottom))
-                        .set("fill", colour(b.fill))
-                        .set("stroke-width", b.line_width)
-                        .add(Title::new(xml_text(&b.name))),
-                ),
-                Item::Area(a) => g.add(
-                    SvgPath::new()
-                        .set("d", compact_shape(&a.outline, bottom))
-                        .set("fill", colour(a.fill))
-                        .set("stroke-width", a.line_width)
-                        .add(Title::new(xml_text(&a.name))),
-                ),
-                Item::Text(t) => match text_as {
-                    TextAs::Raster { dpi } => {
-                        let px = 72.0 / (dpi * scale);
-                        g.add(rastered(t, bottom, scene.font_size, px, &mut glyphs))
-                    }
-                    TextAs::Outlines => {
-                        let (drawn, hidden) = outlined(t, bottom, scene.font_size, &mut glyphs);
-                        g.add(drawn).add(hidden)
-                    }
-                    // The page's script rewrites its labels: plain text there.
-                    TextAs::Text if annotate => g.add(
-                        text(t, bottom, scene.font_size)
-                            .set("stroke", "none")
-                            .set("fill", "black"),
-                    ),
-                    TextAs::Text => g.add(
-                        placed(t, bottom, scene.font_size)
-                            .set("stroke", "none")
-                            .set("fill", "black"),
-                    ),
-                },
-            };
-            if annotate && g.get_children().len() > before {
-                g = annotated(g, item);
+        .add(Title::new(xml_text(&scene.title)))
+}
+
+/// A page's white background, as paper has.
+fn background(width: f64, height: f64, bottom: f64) -> SvgPath {
+    SvgPath::new()
+        .set(
+            "d",
+            shape(
+                [
+                    Point::new(0.0, 0.0),
+                    Point::new(width, 0.0),
+                    Point::new(width, height),
+                    Point::new(0.0, height),
+                ]
+                .into_iter(),
+                true,
+                bottom,
+            ),
+        )
+        .set("fill", "white")
+        .set("stroke", "none")
+}
+
+/// `g` with the elements that draw `item` (on the page whose bottom is at `bottom`)
+/// added.
+fn add_item(
+    g: Group,
+    item: &Item,
+    scene: &Scene,
+    bottom: f64,
+    text_as: TextAs,
+    annotate: bool,
+    glyphs: &mut Glyphs,
+) -> Group {
+    let scale = scene.scale();
+    match item {
+        Item::Path(p) => {
+            let mut pos = p.start;
+            let points = std::iter::once(p.start).chain(p.steps.iter().map(|s| {
+                pos = Point::new(pos.x + s.x, pos.y + s.y);
+                pos
+            }));
+            let mut e = SvgPath::new()
+                .set("d", shape(points, p.closed, bottom))
+                .set("fill", p.fill.map_or("none".to_string(), colour))
+                .set("stroke-width", p.line_width);
+            if let Some(label) = &p.label {
+                e = e.add(Title::new(xml_text(label)));
             }
+            g.add(e)
         }
-        groups.push(g);
+        // Each band is one path with its full name as its title: a tooltip in
+        // every browser, for names the key had to shorten.
+        Item::Band(b) => g.add(
+            SvgPath::new()
+                .set("d", shape(b.outline(), true, bottom))
+                .set("fill", colour(b.fill))
+                .set("stroke-width", b.line_width)
+                .add(Title::new(xml_text(&b.name))),
+        ),
+        Item::Area(a) => g.add(
+            SvgPath::new()
+                .set("d", compact_shape(&a.outline, bottom))
+                .set("fill", colour(a.fill))
+                .set("stroke-width", a.line_width)
+                .add(Title::new(xml_text(&a.name))),
+        ),
+        Item::Text(t) => match text_as {
+            TextAs::Raster { dpi } => {
+                let px = 72.0 / (dpi * scale);
+                g.add(rastered(t, bottom, scene.font_size, px, glyphs))
+            }
+            TextAs::Outlines => {
+                let (drawn, hidden) = outlined(t, bottom, scene.font_size, glyphs);
+                g.add(drawn).add(hidden)
+            }
+            // The page's script rewrites its labels: plain text there.
+            TextAs::Text if annotate => g.add(
+                text(t, bottom, scene.font_size)
+                    .set("stroke", "none")
+                    .set("fill", "black"),
+            ),
+            TextAs::Text => g.add(
+                placed(t, bottom, scene.font_size)
+                    .set("stroke", "none")
+                    .set("fill", "black"),
+            ),
+        },
     }
-    if text_as != TextAs::Text {
-        doc = doc
-            .set("xmlns:xlink", "http://www.w3.org/1999/xlink")
-            .add(glyphs.definitions());
-    }
-    groups.into_iter().fold(doc, Document::add)
 }
 
 /// `g` with its last child given a class, and a band's name.

@@ -24,7 +24,9 @@ const TAKES_VALUE: &[&str] = &[
 /// An hp2ps-style option that is not valid; `arg` quotes it as hp2ps's usage text does.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BadOption {
+    /// The argument as given.
     pub arg: String,
+    /// What is wrong with it.
     pub why: String,
 }
 

@@ -1,7 +1,7 @@
 //! The command line: hp2ps's flags and file naming, plus everything hpgraph adds.
 //!
 //! [`args`] is clap's definition of the options, [`settings`] reads them once into a
-//! resolved run description, and [`run`] and [`watch`] carry it out; [`main`] only ties
+//! resolved run description, and `run` and [`watch`] carry it out; [`main`] only ties
 //! them together and turns errors into exit codes.
 
 pub mod args;

@@ -9,21 +9,27 @@ const EVENTLOG: &str = ".eventlog";
 /// Where the profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
+    /// Standard input (`-` or no file).
     Stdin,
+    /// A file.
     File(PathBuf),
 }
 
 /// Where the picture goes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Output {
+    /// Standard output.
     Stdout,
+    /// A file, written atomically.
     File(PathBuf),
 }
 
 /// The files of one rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Plan {
+    /// What is read.
     pub input: Input,
+    /// Where the output goes.
     pub output: Output,
     /// The `.aux` file written after the picture (and read with `-p`); none when reading
     /// standard input or writing standard output, as in hp2ps's filter mode.

@@ -5,7 +5,7 @@
 //! page's style, colours and key; `--serve` implying `--watch`; which outputs get an
 //! `.aux` file; a summary going to standard output. What comes out is typed options for
 //! each stage — [`input::Options`], a [`Filter`], [`SelectOptions`], [`LayoutOptions`],
-//! a backend's or an export's options — and the runs ([`super::run`],
+//! a backend's or an export's options — and the runs (`run`,
 //! [`super::watch`]) pass each stage only its own.
 
 use std::net::SocketAddr;

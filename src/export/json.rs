@@ -15,6 +15,7 @@ use crate::units::{Number, numbers};
 
 /// The layout's name and version, the first two keys of the document.
 pub const FORMAT: &str = "hpgraph-profile";
+/// The layout's version: raised when a key changes meaning or goes.
 pub const VERSION: u32 = 1;
 
 fn text(bytes: &[u8]) -> String {

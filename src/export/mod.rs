@@ -27,7 +27,9 @@ pub enum Export {
 /// How `--summary` prints.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SummaryStyle {
+    /// An aligned table for people.
     Text,
+    /// JSON for scripts.
     Json,
 }
 

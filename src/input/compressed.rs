@@ -12,8 +12,11 @@ use std::rc::Rc;
 /// The compressions read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Compression {
+    /// gzip (`.gz`).
     Gzip,
+    /// Zstandard (`.zst`).
     Zstd,
+    /// xz (`.xz`).
     Xz,
 }
 

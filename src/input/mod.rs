@@ -67,7 +67,12 @@ pub enum Error {
     Eventlog(eventlog::Error),
     /// Binary data that does not start as an eventlog does: a NUL byte at `offset`.
     /// `damaged_eventlog` when an eventlog's event-type table follows.
-    Binary { offset: u64, damaged_eventlog: bool },
+    Binary {
+        /// Where the first NUL byte is.
+        offset: u64,
+        /// Whether an event-type table follows (a damaged eventlog header).
+        damaged_eventlog: bool,
+    },
 }
 
 impl Error {
@@ -180,6 +185,7 @@ pub enum Reader {
     /// `.hp` text, and how many of its bytes were consumed (the first
     /// [`BINARY_PROBE`] are checked for binary data as they come).
     Hp(Box<hp::Parser>, u64),
+    /// An eventlog reader.
     Eventlog(Box<eventlog::Parser>),
 }
 
@@ -528,7 +534,12 @@ pub enum WarningKind {
     /// The input ends inside a sample (the program is still running, or was killed).
     IncompleteLastSample,
     /// A `BEGIN_SAMPLE` time lower than the one before; the sample is skipped.
-    SampleOutOfOrder { time: f64, previous: f64 },
+    SampleOutOfOrder {
+        /// The sample's time.
+        time: f64,
+        /// The time before it.
+        previous: f64,
+    },
     /// A header line never appeared; its string is empty.
     MissingHeader(Header),
     /// A compressed file ends before its compressed stream does: read up to there.
@@ -578,7 +589,9 @@ impl fmt::Display for Warning {
 /// A profile and what was noticed while reading it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed {
+    /// The profile read.
     pub profile: Profile,
+    /// What was repaired or left out while reading it.
     pub warnings: Vec<Warning>,
 }
 

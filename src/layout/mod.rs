@@ -74,7 +74,9 @@ impl Style {
 /// Layout choices. The default is hp2ps's: landscape, key beside the graph, marks, greys.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LayoutOptions {
+    /// The title box (`-b`, `-s`).
     pub title: TitleSize,
+    /// Where the key goes.
     pub key: KeyPlacement,
     /// Draw MARK carets (off with `-y`).
     pub marks: bool,
@@ -90,11 +92,13 @@ pub struct LayoutOptions {
     /// The size of axis and key text in points (`--font-size`), hp2ps's 10; the title is
     /// a fifth larger. Every measure made for text (margins, key rows, swatches) follows.
     pub font_size: f64,
+    /// hp2ps's picture or the modern one.
     pub style: Style,
     /// Modern style: byte units in powers of 1024 (KiB, MiB) rather than 1000.
     pub byte_units: ByteUnits,
     /// Text in place of the job in the title (`--title`).
     pub title_text: Option<Vec<u8>>,
+    /// Page size, orientation and EPS width.
     pub media: Media,
 }
 
@@ -173,7 +177,23 @@ struct Frame<'a> {
 /// profile near the size of its data rather than twice that.
 pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Scene {
     let series = std::mem::take(&mut profile.series);
-    let profile = &profile;
+    let f = frame(&profile, sel, opts);
+    let (pages, plot) = f.pages(series);
+    Scene {
+        title: profile.job.clone(),
+        date: profile.date.clone(),
+        width: f.width,
+        height: f.height,
+        media: opts.media,
+        pages,
+        plot: Some(plot),
+        font_size: opts.font_size,
+    }
+}
+
+/// Measures the page: the title's height, the key's width and names, and so where the
+/// graph goes.
+fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) -> Frame<'a> {
     let big_title = match opts.title {
         TitleSize::Big => true,
         TitleSize::Small => false,
@@ -215,7 +235,7 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         _ => GRAPH_Y0 * em,
     };
     let x0 = GRAPH_X0 * em;
-    let f = Frame {
+    Frame {
         profile,
         sel,
         opts,
@@ -230,52 +250,50 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         x0,
         y0,
         key_names,
-    };
+    }
+}
 
-    let mut pages = vec![Page::default()];
-    f.title_block(&mut pages);
-    if opts.key == KeyPlacement::SeparatePages {
-        f.key(&mut pages, 0.0, f.x0);
-        f.new_page(&mut pages);
-    }
-    let items = &mut pages.last_mut().expect("a page").items;
-    f.x_axis(items);
-    f.y_axis(items);
-    if opts.key == KeyPlacement::Beside {
-        f.key(&mut pages, f.y0, f.x0 + f.graph_width);
-    }
-    if opts.key == KeyPlacement::Below {
-        f.key_below(pages.last_mut().expect("a page"));
-    }
-    let items = &mut pages.last_mut().expect("a page").items;
-    f.bands(items, series);
-    if opts.heap_lines {
-        f.heap_lines(items);
-    }
-    if opts.marks {
-        f.marks(items);
-    }
-    let plot = Plot {
-        page: pages.len() - 1,
-        x0: f.x0,
-        y0: f.y0,
-        width: f.graph_width,
-        height: f.graph_height,
-        first_time: profile.times[0],
-        x_range: sel.x_range,
-        y_range: sel.y_range,
-        x_legend: f.legend(&profile.sample_unit),
-        y_legend: f.legend(&profile.value_unit),
-    };
-    Scene {
-        title: profile.job.clone(),
-        date: profile.date.clone(),
-        width,
-        height,
-        media: opts.media,
-        pages,
-        plot: Some(plot),
-        font_size: opts.font_size,
+impl Frame<'_> {
+    /// Draws everything: the title, the key (on its own pages, beside or below the
+    /// graph), the axes, the bands, heap lines and marks; and says where the graph is.
+    fn pages(&self, series: Vec<Series>) -> (Vec<Page>, Plot) {
+        let (f, opts, profile, sel) = (self, self.opts, self.profile, self.sel);
+        let mut pages = vec![Page::default()];
+        f.title_block(&mut pages);
+        if opts.key == KeyPlacement::SeparatePages {
+            f.key(&mut pages, 0.0, f.x0);
+            f.new_page(&mut pages);
+        }
+        let items = &mut pages.last_mut().expect("a page").items;
+        f.x_axis(items);
+        f.y_axis(items);
+        if opts.key == KeyPlacement::Beside {
+            f.key(&mut pages, f.y0, f.x0 + f.graph_width);
+        }
+        if opts.key == KeyPlacement::Below {
+            f.key_below(pages.last_mut().expect("a page"));
+        }
+        let items = &mut pages.last_mut().expect("a page").items;
+        f.bands(items, series);
+        if opts.heap_lines {
+            f.heap_lines(items);
+        }
+        if opts.marks {
+            f.marks(items);
+        }
+        let plot = Plot {
+            page: pages.len() - 1,
+            x0: f.x0,
+            y0: f.y0,
+            width: f.graph_width,
+            height: f.graph_height,
+            first_time: profile.times[0],
+            x_range: sel.x_range,
+            y_range: sel.y_range,
+            x_legend: f.legend(&profile.sample_unit),
+            y_legend: f.legend(&profile.value_unit),
+        };
+        (pages, plot)
     }
 }
 

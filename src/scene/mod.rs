@@ -21,11 +21,14 @@ pub const HEIGHT: f64 = 432.0;
 /// A position in points.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Point {
+    /// Across, from the left.
     pub x: f64,
+    /// Up, from the bottom.
     pub y: f64,
 }
 
 impl Point {
+    /// A point at `x`, `y`.
     pub const fn new(x: f64, y: f64) -> Self {
         Point { x, y }
     }
@@ -93,8 +96,11 @@ impl FontSize {
 /// Which point of the text sits at its position.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Anchor {
+    /// At the start of the text.
     Start,
+    /// In its middle.
     Middle,
+    /// At its end.
     End,
 }
 
@@ -115,7 +121,7 @@ impl Anchor {
 pub enum TextRole {
     /// The job (program and its arguments).
     Title,
-    /// "<area> <value unit> x <sample unit>".
+    /// `"<area> <value unit> x <sample unit>"`.
     Area,
     /// The date of the run.
     Date,
@@ -132,11 +138,15 @@ pub enum TextRole {
 /// A line of text. The bytes are the profile's own: not necessarily UTF-8.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Text {
+    /// What the text is, for backends that treat kinds apart.
     pub role: TextRole,
     /// The anchor point, on the baseline.
     pub at: Point,
+    /// The text, in the profile's bytes.
     pub text: Vec<u8>,
+    /// Its size.
     pub size: FontSize,
+    /// Where `at` sits in it.
     pub anchor: Anchor,
     /// Turned 90° counter-clockwise (reading upwards).
     pub vertical: bool,
@@ -166,7 +176,9 @@ pub enum PathRole {
 /// A path made of straight steps, each relative to the point before.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Path {
+    /// What the path is.
     pub role: PathRole,
+    /// Where it starts.
     pub start: Point,
     /// Relative steps `(dx, dy)`.
     pub steps: Vec<Point>,
@@ -189,10 +201,15 @@ pub struct Band {
     /// The band's full name (the key may show it shortened), for formats that can carry
     /// it (SVG's `<title>`, a tooltip).
     pub name: Vec<u8>,
+    /// The x of each point.
     pub xs: Rc<[f64]>,
+    /// The band's lower edge at each x.
     pub lower: Rc<[f64]>,
+    /// Its upper edge.
     pub upper: Rc<[f64]>,
+    /// Its fill.
     pub fill: Paint,
+    /// Its outline's width.
     pub line_width: f64,
 }
 
@@ -218,22 +235,29 @@ pub struct Area {
     pub name: Vec<u8>,
     /// The closed outline, in points.
     pub outline: Vec<Point>,
+    /// Its fill.
     pub fill: Paint,
+    /// Its outline's width.
     pub line_width: f64,
 }
 
 /// One drawing item.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Item {
+    /// A line or outline.
     Path(Path),
+    /// Text.
     Text(Text),
+    /// A band, drawn from every point.
     Band(Band),
+    /// A band reduced to a polygon.
     Area(Area),
 }
 
 /// One page; most scenes have one, a key on pages of its own adds more.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Page {
+    /// What is drawn, in order.
     pub items: Vec<Item>,
 }
 
@@ -246,8 +270,11 @@ pub struct Scene {
     pub date: Vec<u8>,
     /// The drawing box in points: hp2ps's [`WIDTH`] x [`HEIGHT`] unless `--size`.
     pub width: f64,
+    /// Its height, in points.
     pub height: f64,
+    /// Page size and orientation.
     pub media: Media,
+    /// The pages: the graph, then key pages.
     pub pages: Vec<Page>,
     /// Where the graph is and what its axes span, for formats that redraw it themselves
     /// (the HTML page's zoom and hidden bands); `None` when nothing was laid out.
@@ -263,15 +290,23 @@ pub struct Scene {
 pub struct Plot {
     /// Index of the page the graph is on.
     pub page: usize,
+    /// Where the graph starts across.
     pub x0: f64,
+    /// Where it starts up.
     pub y0: f64,
+    /// Its width.
     pub width: f64,
+    /// Its height.
     pub height: f64,
+    /// The time at its left edge.
     pub first_time: f64,
+    /// The time span across it.
     pub x_range: f64,
+    /// The value span up it.
     pub y_range: f64,
     /// Room at the right end of the x axis and the top of the y axis that their legends
     /// take: no tick label goes there.
     pub x_legend: f64,
+    /// The y axis legend's width.
     pub y_legend: f64,
 }

@@ -27,7 +27,12 @@ pub struct Filter {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Empty {
     /// No sample lies in the time window.
-    NoSamples { from: Option<f64>, to: Option<f64> },
+    NoSamples {
+        /// `--from`.
+        from: Option<f64>,
+        /// `--to`.
+        to: Option<f64>,
+    },
     /// No band name passes `--include` and `--exclude`.
     NoBands,
 }

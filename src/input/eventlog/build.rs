@@ -62,6 +62,7 @@ pub(super) struct Builder {
 /// what ghc-events' reading of the same file can be compared with. Times are in
 /// nanoseconds.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // ghc-events' names for ghc-events' fields, compared one to one
 pub enum HeapEvent {
     SampleBegin {
         time: u64,
@@ -101,6 +102,19 @@ impl Builder {
     }
 
     fn apply(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
+        match ty {
+            id::HEAP_PROF_SAMPLE_COST_CENTRE
+            | id::HEAP_PROF_SAMPLE_STRING
+            | id::HEAP_PROF_SAMPLE_BEGIN
+            | id::HEAP_BIO_PROF_SAMPLE_BEGIN
+            | id::HEAP_PROF_SAMPLE_END => self.census(ty, time, p),
+            id::HEAP_PROF_COST_CENTRE | id::HEAP_PROF_BEGIN | id::IPE => self.naming(ty, p),
+            _ => self.run_event(ty, time, p),
+        }
+    }
+
+    /// A census: its start, its samples and its end.
+    fn census(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
         match ty {
             id::HEAP_PROF_SAMPLE_COST_CENTRE => {
                 let (residency, stack) = payload::sample_cost_centre(p)?;
@@ -155,6 +169,14 @@ impl Builder {
                 }
                 self.end();
             }
+            _ => {}
+        }
+        Some(())
+    }
+
+    /// What a census's numbers are named by: cost centres, info tables, the break-down.
+    fn naming(&mut self, ty: u16, p: &[u8]) -> Option<()> {
+        match ty {
             id::HEAP_PROF_COST_CENTRE => {
                 let cc = payload::cost_centre(p)?;
                 self.cost_centres.insert(
@@ -186,6 +208,14 @@ impl Builder {
                 name.push(b')');
                 self.info_tables.insert(ipe.info, name.into());
             }
+            _ => {}
+        }
+        Some(())
+    }
+
+    /// What the run says of itself beside the census: markers, arguments, heap sizes.
+    fn run_event(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
+        match ty {
             id::USER_MARKER => {
                 self.profile.marks.push(Mark {
                     time: seconds(time),

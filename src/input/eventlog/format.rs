@@ -34,21 +34,37 @@ pub const MAX_HEADER: usize = 4 << 20;
 
 /// Event type numbers hpgraph reads (`EVENT_*` in EventLogFormat.h).
 pub mod id {
+    /// Begins a block of events: its length, capability and end time.
     pub const BLOCK_MARKER: u16 = 18;
+    /// The runtime's name and version.
     pub const RTS_IDENTIFIER: u16 = 29;
+    /// The program's arguments.
     pub const PROGRAM_ARGS: u16 = 30;
+    /// Wall-clock time when the run began.
     pub const WALL_CLOCK_TIME: u16 = 43;
+    /// Heap size after a garbage collection.
     pub const HEAP_SIZE: u16 = 50;
+    /// Live bytes after a garbage collection.
     pub const HEAP_LIVE: u16 = 51;
+    /// A user marker (`traceMarker`): a mark's text.
     pub const USER_MARKER: u16 = 58;
+    /// Bytes in allocated blocks.
     pub const BLOCKS_SIZE: u16 = 91;
+    /// Heap profiling began: its break-down and filters.
     pub const HEAP_PROF_BEGIN: u16 = 160;
+    /// A cost centre: its number, label and module.
     pub const HEAP_PROF_COST_CENTRE: u16 = 161;
+    /// A census begins.
     pub const HEAP_PROF_SAMPLE_BEGIN: u16 = 162;
+    /// A cost-centre stack's bytes in a census.
     pub const HEAP_PROF_SAMPLE_COST_CENTRE: u16 = 163;
+    /// A band's bytes by name (`-hT`, `-hy`, `-hd`, `-hi`…).
     pub const HEAP_PROF_SAMPLE_STRING: u16 = 164;
+    /// A census ends.
     pub const HEAP_PROF_SAMPLE_END: u16 = 165;
+    /// A biographical census begins.
     pub const HEAP_BIO_PROF_SAMPLE_BEGIN: u16 = 166;
+    /// An info table's provenance (`-hi`).
     pub const IPE: u16 = 169;
 }
 
@@ -59,7 +75,9 @@ pub const BREAKDOWN_INFO_TABLE: u32 = 8;
 /// starts its payload with a 16-bit length).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Size {
+    /// This many bytes.
     Fixed(u16),
+    /// A 32-bit length, then that many bytes.
     Variable,
 }
 
@@ -153,14 +171,17 @@ pub mod payload {
         Ok((rest.get(1..).unwrap_or(rest), s))
     }
 
+    /// The big-endian `u64` at `at`, if the payload holds it.
     pub fn u64_at(p: &[u8], at: usize) -> Option<u64> {
         u64c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
     }
 
+    /// The big-endian `u16` at `at`, if the payload holds it.
     pub fn u16_at(p: &[u8], at: usize) -> Option<u16> {
         u16c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
     }
 
+    /// The big-endian `u32` at `at`, if the payload holds it.
     pub fn u32_at(p: &[u8], at: usize) -> Option<u32> {
         u32c::<_, E>(p.get(at..)?).ok().map(|(_, v)| v)
     }
@@ -202,11 +223,15 @@ pub mod payload {
 
     /// A cost centre: `(id, label, module, source location, flags)`.
     pub struct CostCentre<'a> {
+        /// The cost centre's number, as stacks name it.
         pub id: u32,
+        /// Its label (a function name).
         pub label: &'a [u8],
+        /// Its module.
         pub module: &'a [u8],
     }
 
+    /// A cost-centre event's payload read, or `None` when it is too short.
     pub fn cost_centre(p: &[u8]) -> Option<CostCentre<'_>> {
         let (i, id) = u32c::<_, E>(p).ok()?;
         let (i, label) = string(i).ok()?;
@@ -239,11 +264,17 @@ pub mod payload {
 
     /// An info table's provenance (`-hi`).
     pub struct Ipe<'a> {
+        /// The info table's address, as `-hi` bands name it.
         pub info: u64,
+        /// The table's name.
         pub table_name: &'a [u8],
+        /// Its closure description.
         pub closure_desc: &'a [u8],
+        /// Its type.
         pub ty_desc: &'a [u8],
+        /// Its label.
         pub label: &'a [u8],
+        /// Its module.
         pub module: &'a [u8],
         /// `file:span`, as GHC prints a source location.
         pub src_loc: &'a [u8],

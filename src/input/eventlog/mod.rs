@@ -1,10 +1,10 @@
-//! GHC eventlogs (`prog +RTS -h… -l`): binary events in, the same [`Profile`] as a `.hp`.
+//! GHC eventlogs (`prog +RTS -h… -l`): binary events in, the same [`Profile`](crate::profile::Profile) as a `.hp`.
 //!
 //! [`Parser`] is fed bytes as they arrive, like the `.hp` parser: the header first (the
 //! event-type table, which gives every event's size), then whole events; a partly written
 //! event waits for the rest. Only the heap-profile events and the few that make the
 //! `.hp` header are decoded ([`format::id`]); every other event is skipped by its declared
-//! size, so memory follows the profile's series, not the file. [`build`] turns the
+//! size, so memory follows the profile's series, not the file. `build` turns the
 //! decoded events into the profile, naming bands as GHC's `.hp` of the same run names
 //! them.
 
@@ -23,6 +23,7 @@ pub use build::{HeapEvent, date_of, job_of};
 pub struct Error {
     /// Byte offset of the offending bytes, when there are any.
     pub offset: Option<u64>,
+    /// What is wrong.
     pub kind: ErrorKind,
 }
 
@@ -36,11 +37,19 @@ pub enum ErrorKind {
     /// An event whose type the header does not declare: its size is unknown.
     UndeclaredEvent(u16),
     /// An event that runs past the end of the block it is in.
-    PastBlockEnd { block_end: u64 },
+    PastBlockEnd {
+        /// The block's end, as a byte offset.
+        block_end: u64,
+    },
     /// A block marker whose length cannot hold the marker itself.
     BlockTooShort(u32),
     /// A payload shorter than the fields its event type has.
-    ShortPayload { event: u16, len: usize },
+    ShortPayload {
+        /// The event type.
+        event: u16,
+        /// The payload's length.
+        len: usize,
+    },
     /// The eventlog holds no complete heap sample, and heap profiling was not on.
     NoHeapSamples,
     /// Heap profiling was on, but the eventlog ends (cut: the program still running, or

@@ -18,9 +18,13 @@ use nom::{
 /// The four header strings.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Header {
+    /// `JOB`.
     Job,
+    /// `DATE`.
     Date,
+    /// `SAMPLE_UNIT`.
     SampleUnit,
+    /// `VALUE_UNIT`.
     ValueUnit,
 }
 
@@ -47,8 +51,11 @@ impl Header {
 /// Keywords that take a time argument.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Timed {
+    /// `BEGIN_SAMPLE`.
     BeginSample,
+    /// `END_SAMPLE`.
     EndSample,
+    /// `MARK`.
     Mark,
 }
 

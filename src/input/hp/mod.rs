@@ -36,7 +36,9 @@ pub struct ParseError {
 pub enum ParseErrorKind {
     /// A record that does not fit the grammar.
     Syntax {
+        /// What the grammar wants there.
         expected: &'static str,
+        /// What the line has.
         found: Vec<u8>,
     },
     /// `END_SAMPLE` with no open sample.

@@ -1,0 +1,622 @@
+//! The figures' backends: every picture format (PostScript and EPS beyond hp2ps's
+//! bytes, SVG, PDF, PNG) drawn from the same scene — sizes, text, colours, resolution,
+//! the key's places and the shared scale of several figures. What each is compared
+//! with: Ghostscript's widths and rendering (scripts/check-backends.sh), pdffonts,
+//! the files' own numbers, or the same figure in another format.
+
+mod common;
+
+use std::fs;
+
+use common::{Scratch, fixtures, hpgraph, hpgraph_ok, svg_texts};
+
+fn profile(name: &str) -> Vec<u8> {
+    fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
+}
+
+fn stderr(o: &std::process::Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn every_format_gives_the_same_bytes_twice() {
+    let dir = Scratch::new("cli");
+    fs::write(dir.path("p.hp"), profile("ManyCC-hd")).unwrap();
+    for format in ["ps", "eps", "svg", "pdf", "png", "hp"] {
+        let a = hpgraph(
+            &dir.0,
+            &["-c", "-M", "--format", format, "-o", "-", "p.hp"],
+            None,
+        );
+        let b = hpgraph(
+            &dir.0,
+            &["-c", "-M", "--format", format, "-o", "-", "p.hp"],
+            None,
+        );
+        assert!(a.status.success(), "{format}");
+        assert_eq!(
+            a.stdout, b.stdout,
+            "{format} output changes from run to run"
+        );
+    }
+}
+
+/// A profile of `samples` samples of three bands that rise and fall.
+fn long_profile(samples: usize) -> Vec<u8> {
+    let mut hp =
+        b"JOB \"long\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n".to_vec();
+    for i in 0..samples {
+        hp.extend(format!("BEGIN_SAMPLE {}.{:03}\n", i / 1000, i % 1000).as_bytes());
+        for (k, name) in ["a", "b", "c"].iter().enumerate() {
+            let v = 1000 + (i * (k + 3) * 7919) % 5000;
+            hp.extend(format!("{name}\t{v}\n").as_bytes());
+        }
+        hp.extend(format!("END_SAMPLE {}.{:03}\n", i / 1000, i % 1000).as_bytes());
+    }
+    hp
+}
+
+#[test]
+fn svg_and_pdf_follow_the_figure_not_the_samples_unless_exact() {
+    let dir = Scratch::new("reduce");
+    std::fs::write(dir.path("long.hp"), long_profile(20_000)).unwrap();
+    let size = |args: &[&str]| {
+        let out = hpgraph(&dir.0, args, None);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        out.stdout.len()
+    };
+    let reduced = size(&["long.hp", "--format", "svg", "-o", "-"]);
+    let exact = size(&["long.hp", "--format", "svg", "--exact", "-o", "-"]);
+    assert!(
+        reduced * 5 < exact,
+        "reduced {reduced} bytes, exact {exact}"
+    );
+    let reduced_pdf = size(&["long.hp", "--format", "pdf", "-o", "-"]);
+    let exact_pdf = size(&["long.hp", "--format", "pdf", "--exact", "-o", "-"]);
+    assert!(
+        reduced_pdf < exact_pdf,
+        "reduced {reduced_pdf} bytes, exact {exact_pdf}"
+    );
+    // PostScript keeps hp2ps's every point with or without --exact.
+    let ps = hpgraph(&dir.0, &["long.hp", "-o", "-"], None).stdout;
+    let ps_exact = hpgraph(&dir.0, &["long.hp", "--exact", "-o", "-"], None).stdout;
+    assert_eq!(ps, ps_exact);
+    // Twice the samples: the SVG hardly grows.
+    std::fs::write(dir.path("longer.hp"), long_profile(40_000)).unwrap();
+    let longer = size(&["longer.hp", "--format", "svg", "-o", "-"]);
+    assert!(
+        (longer as f64) < reduced as f64 * 1.3,
+        "{reduced} then {longer}"
+    );
+}
+
+/// Width and height from a PNG's header.
+fn png_size(png: &[u8]) -> (u32, u32) {
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    let word = |at: usize| u32::from_be_bytes(png[at..at + 4].try_into().unwrap());
+    (word(16), word(20))
+}
+
+#[test]
+fn png_is_the_figure_at_the_asked_resolution_and_the_same_every_time() {
+    let dir = Scratch::new("png");
+    let hp = fixtures().join("profiles/ManyCC-hc.hp");
+    let hp = hp.to_str().unwrap();
+    let out = hpgraph(&dir.0, &["-c", hp, "-o", "a.png"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let a = std::fs::read(dir.path("a.png")).unwrap();
+    assert_eq!(png_size(&a), (1350, 900), "9 x 6 in at 150 dpi");
+    assert!(
+        hpgraph(&dir.0, &["-c", hp, "-o", "b.png"], None)
+            .status
+            .success()
+    );
+    assert_eq!(
+        a,
+        std::fs::read(dir.path("b.png")).unwrap(),
+        "deterministic bytes"
+    );
+    let out = hpgraph(
+        &dir.0,
+        &[hp, "--format", "png", "--dpi", "300", "-o", "-"],
+        None,
+    );
+    assert_eq!(png_size(&out.stdout), (2700, 1800));
+    let out = hpgraph(
+        &dir.0,
+        &[hp, "--format", "png", "--dpi", "0", "-o", "-"],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "a resolution of 0 is a usage error"
+    );
+}
+
+#[test]
+fn stable_colours_give_a_name_one_fill_in_every_figure() {
+    let dir = Scratch::new("stable");
+    let svg = |profile: &str, extra: &[&str]| {
+        let hp = fixtures().join("profiles").join(profile);
+        let mut args = vec![hp.to_str().unwrap(), "--format", "svg", "-o", "-"];
+        args.extend(extra);
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(out.status.success(), "{}", stderr(&out));
+        common::titled_fills(&String::from_utf8(out.stdout).unwrap())
+    };
+    for palette in ["hp2ps", "okabe-ito", "viridis"] {
+        let a = svg(
+            "ManyCC-hc.hp",
+            &["-c", "--stable-colours", "--palette", palette],
+        );
+        let b = svg(
+            "ManyCC-hc-hbdrag,void.hp",
+            &["-c", "--stable-colours", "--palette", palette, "-m8", "-i"],
+        );
+        let fills: std::collections::HashMap<_, _> = a.iter().cloned().collect();
+        let shared: Vec<_> = b.iter().filter(|(n, _)| fills.contains_key(n)).collect();
+        assert!(
+            shared.len() >= 3,
+            "{palette}: only {} shared names",
+            shared.len()
+        );
+        for (name, fill) in shared {
+            assert_eq!(&fills[name], fill, "{palette}: {name}");
+        }
+        let other: Vec<_> = b.iter().filter(|(n, _)| n == "OTHER").collect();
+        assert_eq!(other, vec![&("OTHER".to_string(), "#d9d9d9".to_string())]);
+    }
+    // Without it, hp2ps's shades, which follow the band's place.
+    let plain = svg("ManyCC-hc.hp", &["-c"]);
+    let moved = svg("ManyCC-hc.hp", &["-c", "-i"]);
+    assert_ne!(plain, moved);
+}
+
+/// The `X_RANGE` and `Y_RANGE` lines of an `.aux` file.
+fn ranges(aux: &[u8]) -> (f64, f64) {
+    let text = String::from_utf8_lossy(aux);
+    let get = |key: &str| -> f64 {
+        let line = text.lines().find(|l| l.starts_with(key)).unwrap();
+        line[key.len()..].trim().parse().unwrap()
+    };
+    (get("X_RANGE"), get("Y_RANGE"))
+}
+
+#[test]
+fn same_scale_gives_every_picture_the_largest_ranges_and_limits_can_be_set() {
+    let dir = Scratch::new("scale");
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        fs::copy(
+            fixtures().join(format!("profiles/{p}.hp")),
+            dir.path(&format!("{p}.hp")),
+        )
+        .unwrap();
+    }
+    let run = |args: &[&str]| {
+        let out = hpgraph(&dir.0, args, None);
+        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+    };
+    run(&["Leak-hc.hp", "MapBuild-hc.hp"]);
+    let (a, b) = (
+        ranges(&fs::read(dir.path("Leak-hc.aux")).unwrap()),
+        ranges(&fs::read(dir.path("MapBuild-hc.aux")).unwrap()),
+    );
+    assert_ne!(a, b, "the two profiles differ in their own ranges");
+    run(&["--same-scale", "Leak-hc.hp", "MapBuild-hc.hp"]);
+    let want = (a.0.max(b.0), a.1.max(b.1));
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        assert_eq!(
+            ranges(&fs::read(dir.path(&format!("{p}.aux"))).unwrap()),
+            want,
+            "{p}"
+        );
+    }
+    // With filters the shared ranges are the filtered pictures' own, not the whole
+    // profiles': each file drawn alone with the same filters, then together.
+    let filters = ["--include", "CAF", "--to", "0.3"];
+    let mut alone = Vec::new();
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        let file = format!("{p}.hp");
+        let mut args = filters.to_vec();
+        args.push(&file);
+        run(&args);
+        alone.push(ranges(&fs::read(dir.path(&format!("{p}.aux"))).unwrap()));
+    }
+    let filtered = (alone[0].0.max(alone[1].0), alone[0].1.max(alone[1].1));
+    assert!(
+        filtered.1 < want.1,
+        "the filters make the graphs lower: {filtered:?} {want:?}"
+    );
+    let mut args = vec!["--same-scale"];
+    args.extend(filters);
+    args.extend(["Leak-hc.hp", "MapBuild-hc.hp"]);
+    run(&args);
+    for p in ["Leak-hc", "MapBuild-hc"] {
+        assert_eq!(
+            ranges(&fs::read(dir.path(&format!("{p}.aux"))).unwrap()),
+            filtered,
+            "{p} with filters"
+        );
+    }
+    run(&["--y-max", "512MiB", "--x-max", "30", "Leak-hc.hp"]);
+    assert_eq!(
+        ranges(&fs::read(dir.path("Leak-hc.aux")).unwrap()),
+        (30.0, 536870912.0)
+    );
+    let out = hpgraph(&dir.0, &["--y-max", "2 parsecs", "Leak-hc.hp"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn size_makes_the_page_exactly_that_size_in_every_format() {
+    let dir = Scratch::new("size");
+    let hp = fixtures().join("profiles/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![hp, "--size", "8cmx5cm", "-o", "-"];
+        args.extend(extra);
+        let out = hpgraph(&dir.0, &args, None);
+        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        out.stdout
+    };
+    let pdf = String::from_utf8_lossy(&run(&["--format", "pdf"])).to_string();
+    // pdfinfo would say "226.772 x 141.732 pts"; the box as printpdf writes it:
+    assert!(
+        pdf.contains("/MediaBox[0 0 226.77") && pdf.contains(" 141.73"),
+        "no 8 x 5 cm MediaBox"
+    );
+    assert_eq!(
+        png_size(&run(&["--format", "png", "--dpi", "300"])),
+        (945, 591)
+    );
+    let svg = String::from_utf8(run(&["--format", "svg"])).unwrap();
+    assert!(svg.contains("width=\"226.772pt\"") && svg.contains("height=\"141.732pt\""));
+    let ps = run(&["--format", "ps"]);
+    assert!(ps.windows(27).any(|w| w == b"%%BoundingBox: 0 0 227 142\n"));
+    let out = hpgraph(&dir.0, &[hp, "--size", "1cmx1cm"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn in_svg_each_band_is_a_path_titled_with_its_full_name() {
+    let dir = Scratch::new("svg-titles");
+    let log = fixtures().join("eventlog/Leak-hc.eventlog");
+    let out = hpgraph(
+        &dir.0,
+        &[log.to_str().unwrap(), "--format", "svg", "-o", "-"],
+        None,
+    );
+    assert!(out.status.success());
+    let svg = String::from_utf8(out.stdout).unwrap();
+    let bands = hpgraph::input::eventlog::parse(&std::fs::read(&log).unwrap())
+        .unwrap()
+        .profile;
+    // The .hp cuts this stack at 25 characters; the eventlog has it whole.
+    assert!(
+        bands
+            .names
+            .iter()
+            .any(|n| n.as_ref() == b"mean.(...)/mean/main/Main.CAF")
+    );
+    for exact in [false, true] {
+        let mut args = vec![log.to_str().unwrap(), "--format", "svg", "-o", "-"];
+        if exact {
+            args.push("--exact");
+        }
+        let svg = String::from_utf8(hpgraph(&dir.0, &args, None).stdout).unwrap();
+        let titled: Vec<String> = common::titled_fills(&svg)
+            .into_iter()
+            .map(|(title, _)| title)
+            .collect();
+        assert!(
+            titled.iter().any(|t| t == "mean.(...)/mean/main/Main.CAF"),
+            "{titled:?}"
+        );
+        let mut unique = titled.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(unique.len(), titled.len(), "one path a band");
+    }
+    assert!(svg.contains("<title>Leak +RTS -hc -l -A16m -kc1m -i0.02</title>"));
+}
+
+#[test]
+fn in_svg_a_markers_caret_carries_its_text() {
+    let dir = Scratch::new("marker-titles");
+    let log = fixtures().join("eventlog/Markers-hc.eventlog");
+    let out = hpgraph(
+        &dir.0,
+        &[log.to_str().unwrap(), "--format", "svg", "-o", "-"],
+        None,
+    );
+    assert!(out.status.success());
+    let svg = String::from_utf8(out.stdout).unwrap();
+    // The program's traceMarkerIO calls, in GHC's runtime's own eventlog.
+    for text in [
+        "start",
+        "built 20000 Kätzchen",
+        "weighed",
+        "done (twice the work)",
+    ] {
+        assert!(svg.contains(&format!("<title>{text}</title>")), "{text}");
+    }
+    // -y draws no carets, so no marker titles either.
+    let out = hpgraph(
+        &dir.0,
+        &[log.to_str().unwrap(), "-y", "--format", "svg", "-o", "-"],
+        None,
+    );
+    assert!(
+        !String::from_utf8(out.stdout)
+            .unwrap()
+            .contains("<title>weighed</title>")
+    );
+}
+
+#[test]
+fn font_size_sets_every_text_and_the_margins_make_room() {
+    let dir = Scratch::new("font-size");
+    let hp = fixtures().join("profiles/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    let run = |extra: &[&str]| {
+        let mut args = vec![hp, "-o", "-"];
+        args.extend(extra);
+        String::from_utf8_lossy(&hpgraph_ok(&dir.0, &args)).into_owned()
+    };
+    let sizes = |svg: &str| {
+        let mut sizes: Vec<String> = svg
+            .split("font-size=\"")
+            .skip(1)
+            .map(|s| s[..s.find('"').unwrap()].to_string())
+            .collect();
+        sizes.sort();
+        sizes.dedup();
+        sizes
+    };
+    assert_eq!(sizes(&run(&["--format", "svg"])), ["10", "12"]);
+    for style in ["hp2ps", "modern"] {
+        let svg = run(&["--format", "svg", "--font-size", "16", "--style", style]);
+        assert_eq!(sizes(&svg), ["16", "19.2"], "{style}");
+    }
+    let ps = run(&["--font-size", "16"]);
+    assert!(ps.contains("/HE10 /Helvetica findfont 16.000000 scalefont def\n"));
+    assert!(ps.contains("/HE12 /Helvetica findfont 19.200000 scalefont def\n"));
+    // The room left of the y axis for its labels grows with them: 45 pt at 10 pt.
+    let plot_x = |html: &str| -> f64 {
+        let at = html.find("\"plot\":{").unwrap();
+        let x = &html[at..];
+        let x = &x[x.find("\"x\":").unwrap() + 4..];
+        x[..x.find(',').unwrap()].parse().unwrap()
+    };
+    assert_eq!(plot_x(&run(&["--format", "html"])), 45.0);
+    assert_eq!(
+        plot_x(&run(&["--format", "html", "--font-size", "16"])),
+        72.0
+    );
+    for bad in ["3", "100", "big"] {
+        let out = hpgraph(&dir.0, &[hp, "--font-size", bad], None);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+    }
+}
+
+#[test]
+fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
+    let dir = Scratch::new("modern");
+    let long_name = "producer077/loop/go/step/work/more/main.final/main";
+    let mut hp =
+        b"JOB \"short\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n".to_vec();
+    for i in 0..=10 {
+        let t = format!("0.{i:02}");
+        hp.extend(
+            format!(
+                "BEGIN_SAMPLE {t}\n{long_name}\t{}\nshort\t5000\nEND_SAMPLE {t}\n",
+                1000 * (i + 1)
+            )
+            .as_bytes(),
+        );
+    }
+    fs::write(dir.path("short.hp"), &hp).unwrap();
+    let svg = |style: &str| {
+        let out = hpgraph(
+            &dir.0,
+            &["short.hp", "--style", style, "--format", "svg", "-o", "-"],
+            None,
+        );
+        assert!(out.status.success(), "{}", stderr(&out));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    // The x tick labels: the texts on the x axis's label's line, but that label.
+    let ticks = |svg: &str| -> Vec<String> {
+        let texts = svg_texts(svg);
+        let axis = texts.iter().find(|t| t.text == "seconds").unwrap();
+        texts
+            .iter()
+            .filter(|t| t.get("y") == axis.get("y") && t.text != "seconds")
+            .map(|t| t.text.trim().to_string())
+            .collect()
+    };
+    let old = ticks(&svg("hp2ps"));
+    let mut unique = old.clone();
+    unique.dedup();
+    assert!(
+        unique.len() < old.len(),
+        "hp2ps's labels repeat on a 0.1 s run: {old:?}"
+    );
+    let new = ticks(&svg("modern"));
+    let mut unique = new.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), new.len(), "{new:?}");
+    assert!(
+        new.len() >= 4 && new.contains(&"0.04".to_string()),
+        "{new:?}"
+    );
+    let modern = svg("modern");
+    assert!(modern.contains(&format!("<title>{long_name}</title>")));
+    assert!(
+        !svg_texts(&modern).iter().any(|t| t.text == long_name),
+        "the key shortens it"
+    );
+    assert!(
+        svg_texts(&modern)
+            .iter()
+            .any(|t| t.text.contains("MB") || t.text.contains("kB")),
+        "byte units"
+    );
+    // --title replaces the job line in either style.
+    let out = hpgraph(
+        &dir.0,
+        &[
+            "short.hp",
+            "--title",
+            "Before the fix",
+            "--format",
+            "svg",
+            "-o",
+            "-",
+        ],
+        None,
+    );
+    let titled = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        svg_texts(&titled)
+            .iter()
+            .any(|t| t.text == "Before the fix")
+    );
+}
+
+#[test]
+fn svg_text_keeps_its_spaces_as_postscript_does() {
+    // ctime's date pads a one-digit day with a space: hp2ps shows both spaces.
+    let hp = b"JOB \"a  b\"\nDATE \"Thu Jan  1 00:00 2026\"\nSAMPLE_UNIT \"seconds\"\n\
+               VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\n\
+               x  y\t1200\nEND_SAMPLE 1.00\n";
+    let dir = Scratch::new("svg-spaces");
+    let ps = hpgraph(&dir.0, &["-"], Some(hp));
+    let ps = String::from_utf8_lossy(&ps.stdout).into_owned();
+    let out = hpgraph(&dir.0, &["--format", "svg", "-o", "-"], Some(hp));
+    let svg = String::from_utf8_lossy(&out.stdout).into_owned();
+    for text in ["Thu Jan  1 00:00 2026", "a  b", "x  y"] {
+        assert!(
+            ps.contains(&format!("({text})")),
+            "{text} in the PostScript"
+        );
+        assert!(
+            svg_texts(&svg)
+                .iter()
+                .any(|t| t.text == text && t.get("xml:space") == Some("preserve")),
+            "{text} in the SVG"
+        );
+    }
+}
+
+#[test]
+fn outline_text_draws_defined_glyphs_and_keeps_the_text_selectable() {
+    let dir = Scratch::new("outline-text");
+    let hp = fixtures().join("profiles/MapBuild-hc.hp");
+    let svg = |extra: &[&str]| {
+        let mut args = vec![hp.to_str().unwrap(), "-o", "-", "--format", "svg"];
+        args.extend_from_slice(extra);
+        String::from_utf8(hpgraph_ok(&dir.0, &args)).unwrap()
+    };
+    let (plain, outlined) = (svg(&[]), svg(&["--outline-text"]));
+    assert!(!plain.contains("<use") && !plain.contains("<defs"));
+    // Every placed glyph is defined once, and every definition is used.
+    let ids = |marker: &str, s: &str| -> std::collections::BTreeSet<String> {
+        s.split(marker)
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+            .collect()
+    };
+    let used = ids("xlink:href=\"#", &outlined);
+    let defined = ids("id=\"", &outlined);
+    assert!(used.len() > 20, "{used:?}");
+    assert_eq!(used, defined);
+    assert_eq!(
+        outlined.matches(" id=\"hpg").count(),
+        defined.len(),
+        "each glyph defined once"
+    );
+    // The same strings as plain text, invisible over the glyphs.
+    let texts = |s: &str| -> Vec<String> { svg_texts(s).into_iter().map(|t| t.text).collect() };
+    assert_eq!(texts(&plain), texts(&outlined));
+    assert!(
+        texts(&plain)
+            .iter()
+            .any(|t| t == "(303)query/main/Main.CAF")
+    );
+    assert!(
+        svg_texts(&outlined)
+            .iter()
+            .all(|t| t.get("fill") == Some("none")),
+        "the text over the glyphs is invisible"
+    );
+}
+
+#[test]
+fn a_pdf_carries_only_the_glyphs_it_uses() {
+    // The whole embedded font is 134 kB (64 kB deflated); a figure uses a few dozen
+    // glyphs of it.
+    let dir = Scratch::new("pdf-subset");
+    let hp = fixtures().join("profiles/MapBuild-hc.hp");
+    let pdf = hpgraph_ok(
+        &dir.0,
+        &[hp.to_str().unwrap(), "-o", "-", "--format", "pdf"],
+    );
+    assert!(pdf.starts_with(b"%PDF-"));
+    assert!(pdf.len() < 30_000, "{} bytes", pdf.len());
+    // A cut font's name carries a subset tag: six capitals and "+" (ISO 32000-1, 9.6.4).
+    let text = String::from_utf8_lossy(&pdf);
+    let at = text.find("+TeXGyreHeros-Regular").expect("the font's name");
+    assert!(
+        text[at - 7..at].starts_with('/')
+            && text[at - 6..at].chars().all(|c| c.is_ascii_uppercase()),
+        "{}",
+        &text[at.saturating_sub(10)..at + 21]
+    );
+}
+
+#[test]
+fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
+    let dir = Scratch::new("below");
+    let hp = fixtures().join("profiles/MapBuild-hc.hp");
+    let svg = hpgraph_ok(
+        &dir.0,
+        &[
+            hp.to_str().unwrap(),
+            "--style",
+            "modern",
+            "--key",
+            "below",
+            "--format",
+            "svg",
+            "-o",
+            "-",
+        ],
+    );
+    let svg = String::from_utf8(svg).unwrap();
+    // (text, y) of every text element; SVG's y grows downwards.
+    let texts: Vec<(String, f64)> = svg_texts(&svg)
+        .into_iter()
+        .map(|t| {
+            (
+                t.text.trim().to_string(),
+                t.get("y").unwrap().parse().unwrap(),
+            )
+        })
+        .collect();
+    let axis = texts.iter().find(|(t, _)| t == "seconds").unwrap().1;
+    let bands = hpgraph::input::hp::parse(&fs::read(&hp).unwrap())
+        .unwrap()
+        .profile;
+    let titles = svg.matches("</path>").count();
+    let below: Vec<_> = texts.iter().filter(|(_, y)| *y > axis).collect();
+    assert!(below.len() >= 3, "{below:?}");
+    assert!(
+        below
+            .iter()
+            .any(|(t, _)| t == "OTHER" || bands.names.iter().any(|n| n.as_ref() == t.as_bytes()))
+    );
+    assert!(titles >= below.len(), "each listed band has its path");
+}
