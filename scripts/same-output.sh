@@ -4,21 +4,23 @@
 # every output format with several sets of options with both binaries, and compares
 # the bytes. Exits 1 and lists what differs, if anything does.
 #
-#   scripts/same-output.sh [REV] [--quick] [--old-binary FILE]
+#   scripts/same-output.sh [REV] [--quick] [--old-binary FILE] [--new-binary FILE]
 #
 # --quick takes every fifth fixture; --old-binary compares with a binary already built
-# (of REV) instead of building REV. For a restructuring that must not change
+# (of REV) instead of building REV, --new-binary with one built of the change. For a restructuring that must not change
 # behaviour: run it before committing, against the commit the change started from.
 set -euo pipefail
 
 rev=HEAD
 quick=0
 old_binary=
+new_binary=
 while (($#)); do
     case "$1" in
         --quick) quick=1 ;;
         --old-binary) old_binary=$2; shift ;;
-        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --new-binary) new_binary=$2; shift ;;
+        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) rev=$1 ;;
     esac
     shift
@@ -36,8 +38,13 @@ else
     (cd "$work/before" && CARGO_TARGET_DIR="$root/target/same-output" cargo build --release -q)
     cp "$root/target/same-output/release/hpgraph" "$work/old"
 fi
-(cd "$root" && cargo build --release -q)
-new="$root/target/release/hpgraph"
+if [[ -n $new_binary ]]; then
+    cp "$new_binary" "$work/new"
+else
+    (cd "$root" && cargo build --release -q)
+    cp "$root/target/release/hpgraph" "$work/new"
+fi
+new="$work/new"
 old="$work/old"
 
 # Every profile a test reads: .hp files and eventlogs, plain and compressed.
