@@ -65,9 +65,14 @@ pub enum Status {
     Waiting,
     /// The page shows the profile as it was last read.
     Live,
-    /// The file was replaced or cut short: the page still shows the last run until the
-    /// new one has samples.
+    /// The file was replaced or cut short, or a stream began anew: the page still shows
+    /// the last run until the new one has samples.
     Restarted,
+    /// The stream ended (the program exited); the last picture stays.
+    Ended,
+    /// The connection to the program was lost; hpgraph connects again, and the last
+    /// picture stays meanwhile.
+    Reconnecting,
 }
 
 /// What is being served.
@@ -173,7 +178,7 @@ impl Server {
     pub fn set_status(&self, status: Status) {
         self.shown.send_if_modified(|s| {
             let status = match status {
-                Status::Restarted if s.profile.is_none() => Status::Waiting,
+                Status::Restarted | Status::Reconnecting if s.profile.is_none() => Status::Waiting,
                 status => status,
             };
             if s.status == status {

@@ -6,151 +6,14 @@
 
 mod common;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use common::served::{Listener, Served, exchange, get, wait_until};
 use common::{Scratch, fixtures};
-
-/// A running `hpgraph --serve`, killed when dropped.
-struct Served {
-    child: Child,
-    addr: SocketAddr,
-    stderr: Arc<Mutex<String>>,
-}
-
-impl Served {
-    fn start(dir: &Path, args: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .current_dir(dir)
-            .args(args)
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let mut addr = None;
-        for line in lines.by_ref() {
-            let line = line.unwrap();
-            stderr.lock().unwrap().push_str(&(line.clone() + "\n"));
-            if let Some(url) = line.strip_prefix("hpgraph: serving http://") {
-                addr = Some(url.trim_end_matches('/').parse().unwrap());
-                break;
-            }
-        }
-        let addr = addr.unwrap_or_else(|| panic!("no address in {}", stderr.lock().unwrap()));
-        let rest = Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            for line in lines.map_while(Result::ok) {
-                rest.lock().unwrap().push_str(&(line + "\n"));
-            }
-        });
-        Served {
-            child,
-            addr,
-            stderr,
-        }
-    }
-
-    fn interrupt(&mut self) {
-        // SAFETY: kill(2) with a child's pid and SIGINT has no memory effects here.
-        unsafe { libc::kill(self.child.id() as libc::pid_t, libc::SIGINT) };
-    }
-
-    /// Resident memory in kB, from /proc.
-    fn rss_kb(&self) -> u64 {
-        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
-            .unwrap_or_default();
-        status
-            .lines()
-            .find_map(|l| l.strip_prefix("VmRSS:"))
-            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-            .unwrap_or(0)
-    }
-}
-
-impl Drop for Served {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// A response as read off the wire.
-struct Reply {
-    status: u16,
-    head: String,
-    body: Vec<u8>,
-}
-
-/// Sends `request` as it is and reads the response until the server closes.
-fn exchange(addr: SocketAddr, request: &[u8]) -> Reply {
-    let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    // The server may answer and close before it has read all of a huge request.
-    let _ = s.write_all(request);
-    let mut raw = Vec::new();
-    let _ = s.read_to_end(&mut raw);
-    let end = raw
-        .windows(4)
-        .position(|w| w == b"\r\n\r\n")
-        .unwrap_or_else(|| panic!("no response head in {:?}", String::from_utf8_lossy(&raw)));
-    let head = String::from_utf8_lossy(&raw[..end]).into_owned();
-    let status = head.split(' ').nth(1).unwrap().parse().unwrap();
-    Reply {
-        status,
-        head,
-        body: raw[end + 4..].to_vec(),
-    }
-}
-
-fn get(addr: SocketAddr, path: &str) -> Reply {
-    exchange(
-        addr,
-        format!("GET {path} HTTP/1.1\r\nHost: {addr}\r\nConnection: close\r\n\r\n").as_bytes(),
-    )
-}
-
-/// A client of `/events`: a thread collects the `data:` lines it receives.
-struct Listener {
-    events: Arc<Mutex<Vec<(Instant, String)>>>,
-}
-
-impl Listener {
-    fn open(addr: SocketAddr) -> Listener {
-        let mut s = TcpStream::connect(addr).unwrap();
-        s.write_all(format!("GET /events HTTP/1.1\r\nHost: {addr}\r\n\r\n").as_bytes())
-            .unwrap();
-        let events = Arc::new(Mutex::new(Vec::new()));
-        let got = Arc::clone(&events);
-        std::thread::spawn(move || {
-            // Chunk-size lines come between events; `data:` lines are whole.
-            for line in BufReader::new(s).lines().map_while(Result::ok) {
-                if let Some(data) = line.strip_prefix("data: ") {
-                    got.lock().unwrap().push((Instant::now(), data.to_string()));
-                }
-            }
-        });
-        Listener { events }
-    }
-
-    /// The number of samples in the latest event.
-    fn samples(&self) -> Option<u64> {
-        let events = self.events.lock().unwrap();
-        let (_, last) = events.last()?;
-        let v: serde_json::Value = serde_json::from_str(last).unwrap();
-        v["samples"].as_u64()
-    }
-
-    fn count(&self) -> usize {
-        self.events.lock().unwrap().len()
-    }
-}
 
 /// The header of a real profile and its samples, split at each BEGIN_SAMPLE.
 fn samples_of(hp: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {
@@ -187,17 +50,6 @@ fn append(path: &Path, bytes: &[u8]) {
         .open(path)
         .unwrap();
     f.write_all(bytes).unwrap();
-}
-
-fn wait_until(what: &str, secs: f64, mut ok: impl FnMut() -> bool) {
-    let start = Instant::now();
-    while !ok() {
-        assert!(
-            start.elapsed().as_secs_f64() < secs,
-            "timed out waiting for {what}"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
 }
 
 /// The values of a JSON number array.

@@ -30,6 +30,8 @@ Examples:
   prog +RTS -hc -RTS; hpgraph < prog.hp > heap.ps
   hpgraph --watch prog.hp -o heap.svg   redraw heap.svg while prog runs
   hpgraph --serve prog.eventlog          the same in a browser, live: open the address it prints
+  prog +RTS -hT -l -ol/dev/stdout -RTS | hpgraph --watch - -o heap.svg   from a pipe
+  hpgraph --connect unix:/tmp/prog.sock --serve   from eventlog-socket's socket
   prog +RTS -hT -l -RTS; hpgraph prog.eventlog   an eventlog: ./prog.ps, as for prog.hp
   hpgraph prog.eventlog -o prog-ev.hp   any profile as .hp text, for hp2ps and others
   hpgraph --style modern --palette okabe-ito --size 12cmx8cm prog.hp -o fig.pdf
@@ -267,9 +269,20 @@ pub struct Args {
 
     /// Redraw as the running program writes FILE; stop with Ctrl-C
     ///
-    /// Draws at once, then again whenever the file grows by a complete sample.
+    /// Draws at once, then again whenever the file grows by a complete sample. - follows
+    /// standard input, and a FIFO is followed as a stream: the picture is written once
+    /// more when the stream ends, and hpgraph exits.
     #[arg(long, help_heading = "Live view")]
     pub watch: bool,
+
+    /// Read the eventlog a program serves on a socket (eventlog-socket)
+    ///
+    /// unix:PATH for a Unix socket, HOST:PORT for TCP. With --watch or --serve the
+    /// picture follows the program, connecting again when the connection is lost or
+    /// the program is run again; without, one connection is read to its end.
+    #[arg(long, value_name = "SOCKET", value_parser = crate::input::stream::Endpoint::parse,
+          conflicts_with = "files", help_heading = "Live view")]
+    pub connect: Option<crate::input::stream::Endpoint>,
 
     /// Serve the profile to a browser, live (implies --watch) [default: 127.0.0.1:0]
     ///

@@ -3,6 +3,8 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use crate::input::stream::Endpoint;
+
 /// The extension that names an eventlog rather than the base of a `.hp` file.
 const EVENTLOG: &str = ".eventlog";
 
@@ -11,8 +13,10 @@ const EVENTLOG: &str = ".eventlog";
 pub enum Input {
     /// Standard input (`-` or no file).
     Stdin,
-    /// A file.
+    /// A file: a regular one, or a FIFO or character device read as a stream.
     File(PathBuf),
+    /// The eventlog a program serves on a socket (`--connect`).
+    Socket(Endpoint),
 }
 
 /// Where the picture goes.
@@ -42,6 +46,7 @@ impl Input {
         match self {
             Input::Stdin => "stdin".to_string(),
             Input::File(p) => p.display().to_string(),
+            Input::Socket(e) => e.to_string(),
         }
     }
 }
@@ -59,7 +64,8 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         Some(a) if a == "-" => Input::Stdin,
         Some(a) => {
             let s = a.to_string_lossy();
-            if s.ends_with(EVENTLOG) || compression_suffix(&s).is_some() {
+            if s.ends_with(EVENTLOG) || compression_suffix(&s).is_some() || is_stream(Path::new(a))
+            {
                 Input::File(PathBuf::from(a))
             } else {
                 let base = match s.rfind('.') {
@@ -70,11 +76,17 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
             }
         }
     };
+    plan_for(input, output, ext)
+}
+
+/// The files of a rendering of `input`: as [`plan`] says; a socket is named as standard
+/// input is (standard output, or `-o`'s file, and no `.aux`).
+pub fn plan_for(input: Input, output: Option<&Path>, ext: &str) -> Plan {
     let (output, aux) = match (output, &input) {
         (Some(o), _) if o == Path::new("-") => (Output::Stdout, None),
         (Some(o), Input::File(_)) => (Output::File(o.to_path_buf()), Some(o.with_extension("aux"))),
-        (Some(o), Input::Stdin) => (Output::File(o.to_path_buf()), None),
-        (None, Input::Stdin) => (Output::Stdout, None),
+        (Some(o), Input::Stdin | Input::Socket(_)) => (Output::File(o.to_path_buf()), None),
+        (None, Input::Stdin | Input::Socket(_)) => (Output::Stdout, None),
         (None, Input::File(p)) => {
             let stem = p.to_string_lossy();
             let stem = compression_suffix(&stem).map_or(&stem[..], |n| &stem[..stem.len() - n]);
@@ -92,6 +104,25 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
     Plan { input, output, aux }
 }
 
+/// Whether `path` is a FIFO, a character device or a socket file: read as a stream,
+/// never extended to `PATH.hp` (hp2ps's rule is for a program's name beside its `.hp`
+/// file; a pipe is named in full).
+pub fn is_stream(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        std::fs::metadata(path).is_ok_and(|m| {
+            let t = m.file_type();
+            t.is_fifo() || t.is_char_device() || t.is_socket()
+        })
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        false
+    }
+}
+
 /// The length of a compressed file's suffix (`.gz`, `.zst`, `.xz`), if the name has one.
 fn compression_suffix(name: &str) -> Option<usize> {
     crate::input::compressed::Compression::by_suffix(name).map(|(_, suffix)| suffix.len())
@@ -105,6 +136,9 @@ pub fn compressed(input: &Input) -> Option<crate::input::compressed::Compression
     let Input::File(path) = input else {
         return None;
     };
+    if is_stream(path) {
+        return None; // its first bytes are the reading's, not ours to take
+    }
     let mut prefix = Vec::new();
     if let Ok(f) = std::fs::File::open(path) {
         let _ = f.take(PREFIX as u64).read_to_end(&mut prefix);

@@ -289,17 +289,25 @@ pub(crate) fn write_output(
     }
 }
 
+/// Reads a whole profile: a file (a FIFO or device as a stream, to its end), standard
+/// input, or one connection to a socket, to its end.
 pub(crate) fn read_profile(input: &Input, options: input::Options) -> Result<Parsed, Error> {
     let path = input.display();
+    let read_error = |source| Error::Read {
+        path: path.clone(),
+        source,
+    };
     let result = match input {
         Input::Stdin => input::read(std::io::stdin().lock(), options),
         Input::File(p) => {
-            let file = File::open(p).map_err(|source| Error::Read {
-                path: path.clone(),
-                source,
-            })?;
-            input::read_file(&file, options)
+            let file = File::open(p).map_err(read_error)?;
+            if super::naming::is_stream(p) {
+                input::read(file, options)
+            } else {
+                input::read_file(&file, options)
+            }
         }
+        Input::Socket(endpoint) => input::read(endpoint.open().map_err(read_error)?, options),
     };
     result.map_err(|error| Error::Parse { path, error })
 }

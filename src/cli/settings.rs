@@ -210,7 +210,13 @@ fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
 fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
     let ext = kind.extension();
     let output = args.output.as_deref();
-    let mut plans: Vec<Plan> = if args.files.is_empty() {
+    let mut plans: Vec<Plan> = if let Some(endpoint) = &args.connect {
+        vec![naming::plan_for(
+            Input::Socket(endpoint.clone()),
+            output,
+            ext,
+        )]
+    } else if args.files.is_empty() {
         vec![naming::plan(None, output, ext)]
     } else {
         if args.files.len() > 1 && output.is_some() {
@@ -421,7 +427,8 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
     }
 }
 
-/// `--watch` and `--serve`: one file followed, its output a file or the server.
+/// `--watch` and `--serve`: one input followed (a file, a stream or a socket), its
+/// output a file or the server.
 fn live_settings(args: &Args, plans: &[Plan]) -> Result<Live, UsageError> {
     let [plan] = plans else {
         return Err(usage(
@@ -429,12 +436,6 @@ fn live_settings(args: &Args, plans: &[Plan]) -> Result<Live, UsageError> {
             "--watch follows one file",
         ));
     };
-    if plan.input == Input::Stdin {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            "--watch needs a file to follow, not standard input",
-        ));
-    }
     if let Some(c) = naming::compressed(&plan.input) {
         return Err(usage(
             ErrorKind::ArgumentConflict,

@@ -25,7 +25,7 @@ use std::time::{Duration, Instant};
 use super::naming::{Input, Plan};
 use super::run::{Drawn, Timings, draw, filtered, prepare_data, prepare_picture, print_warning};
 use super::settings::{Job, Live, Serve};
-use crate::input::{Reader, Warning};
+use crate::input::{Reader, Warning, stream};
 use crate::serve::{Server, Status};
 
 /// How often the stop flag is looked at while waiting.
@@ -71,7 +71,8 @@ impl Tail {
         }
     }
 
-    /// Feeds the bytes appended since the last call. Returns whether anything was read.
+    /// Feeds the bytes appended to the file since the last call. Returns whether
+    /// anything was read.
     fn catch_up(&mut self, path: &Path, name: &str) -> bool {
         if self.failed {
             return false;
@@ -84,40 +85,56 @@ impl Tail {
         if read.is_err() || new.is_empty() {
             return false;
         }
-        self.offset += new.len() as u64;
-        self.carry.extend_from_slice(&new);
-        match self.parser.feed(&self.carry, false) {
-            Ok(used) => {
-                self.carry.drain(..used);
-                if self.carry.len() > self.parser.max_record() {
-                    eprintln!(
-                        "hpgraph: {name}: a record longer than it can be: not a heap profile"
-                    );
-                    self.failed = true;
-                }
-            }
-            Err(e) => {
-                eprintln!("hpgraph: {name}{}", e.located());
-                eprintln!("hpgraph: {name}: waiting for the file to be written again");
-                self.failed = true;
-            }
+        if let Err(e) = self.take(&new) {
+            eprintln!("hpgraph: {name}{e}");
+            eprintln!("hpgraph: {name}: waiting for the file to be written again");
         }
         true
     }
+
+    /// The input has ended: its last record needs no newline.
+    fn end(&mut self) -> Result<(), String> {
+        match self.parser.feed(&self.carry, true) {
+            Ok(used) => {
+                self.carry.drain(..used);
+                Ok(())
+            }
+            Err(e) => {
+                self.failed = true;
+                Err(e.located())
+            }
+        }
+    }
+
+    /// Feeds the next bytes of the input; an error (as `: what` or `:LINE: what`) stops
+    /// this reading.
+    fn take(&mut self, new: &[u8]) -> Result<(), String> {
+        self.offset += new.len() as u64;
+        self.carry.extend_from_slice(new);
+        let result = match self.parser.feed(&self.carry, false) {
+            Ok(used) => {
+                self.carry.drain(..used);
+                if self.carry.len() > self.parser.max_record() {
+                    Err(": a record longer than it can be: not a heap profile".to_string())
+                } else {
+                    Ok(())
+                }
+            }
+            Err(e) => Err(e.located()),
+        };
+        self.failed = result.is_err();
+        result
+    }
 }
 
-/// Watches `plan`'s input until SIGINT or SIGTERM; returns when asked to stop.
+/// Watches `plan`'s input until SIGINT or SIGTERM, or until a stream ends when nothing
+/// is served.
 pub fn watch(job: &Job, live: &Live, plan: &Plan, reuse_aux: bool) -> anyhow::Result<()> {
-    let Input::File(path) = &plan.input else {
-        anyhow::bail!("--watch needs a file to follow, not standard input");
-    };
     let name = plan.input.display();
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
     }
-    let (wake, woken) = mpsc::channel::<()>();
-    let _watcher = notify_on_change(path, wake);
     let server = live
         .serve
         .as_ref()
@@ -128,15 +145,161 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan, reuse_aux: bool) -> anyhow::Re
         file: live.to_file.then_some((plan, reuse_aux)),
         server: server.as_ref().zip(live.serve.as_ref()),
     };
-    let mut follower = Follower::new(path, name, job.read, live);
+    // A stream's reader runs until the stream ends; a pipe or FIFO that ends while a
+    // page is served is opened again for the program's next run.
+    let again = server.is_some();
+    let (tx, rx) = stream::channel();
+    let result = match &plan.input {
+        Input::File(path) if !super::naming::is_stream(path) => {
+            follow_file(path, name, job, live, &out, &stop);
+            Ok(())
+        }
+        Input::File(path) => {
+            let path = path.clone();
+            stream::spawn(move || File::open(&path), tx, again);
+            follow_stream(rx, Kind::Pipe, name, job, live, &out, &stop)
+        }
+        Input::Stdin => {
+            stream::spawn(|| Ok(std::io::stdin()), tx, false);
+            follow_stream(rx, Kind::Pipe, name, job, live, &out, &stop)
+        }
+        Input::Socket(endpoint) => {
+            stream::connect(endpoint.clone(), tx, Arc::clone(&stop));
+            follow_stream(rx, Kind::Socket, name, job, live, &out, &stop)
+        }
+    };
+    stop.store(true, Ordering::Relaxed);
+    if let Some(server) = server {
+        server.stop();
+    }
+    result
+}
+
+/// Follows a file that a program writes, until asked to stop.
+fn follow_file(path: &Path, name: String, job: &Job, live: &Live, out: &Out, stop: &AtomicBool) {
+    let (wake, woken) = mpsc::channel::<()>();
+    let _watcher = notify_on_change(path, wake);
+    let mut follower = Follower::new(Some(path), name, job.read, live);
     while !stop.load(Ordering::Relaxed) {
         follower.look(out.server.map(|(s, _)| s));
-        follower.render_if_due(&out);
+        follower.render_if_due(out);
         let _ = woken.recv_timeout(follower.sleep());
         while woken.try_recv().is_ok() {}
     }
-    if let Some(server) = server {
-        server.stop();
+    follower.finish();
+}
+
+/// What kind of stream is followed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    /// Standard input or a FIFO: its end is the program's.
+    Pipe,
+    /// eventlog-socket's socket: connected again when lost.
+    Socket,
+}
+
+/// Follows a stream's events until asked to stop, or until a pipe ends when nothing is
+/// served. A stream that is not a profile fails as a file would.
+fn follow_stream(
+    rx: mpsc::Receiver<stream::Event>,
+    kind: Kind,
+    name: String,
+    job: &Job,
+    live: &Live,
+    out: &Out,
+    stop: &AtomicBool,
+) -> anyhow::Result<()> {
+    let server = out.server.map(|(s, _)| s);
+    let mut follower = Follower::new(None, name, job.read, live);
+    let mut lost_said = false;
+    while !stop.load(Ordering::Relaxed) {
+        let event = match rx.recv_timeout(follower.sleep()) {
+            Ok(e) => Some(e),
+            Err(mpsc::RecvTimeoutError::Timeout) => None,
+            // The reader is done (a pipe ended): a served page stays until Ctrl-C.
+            Err(mpsc::RecvTimeoutError::Disconnected) if server.is_some() => {
+                std::thread::sleep(TICK);
+                None
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        match event {
+            None => {}
+            Some(stream::Event::Began) => {
+                if lost_said && !live.quiet {
+                    eprintln!("hpgraph: {}: connected", follower.name);
+                }
+                lost_said = false;
+                follower.restart(server);
+            }
+            Some(stream::Event::Bytes(bytes)) => {
+                if let Some(t) = follower.tail.as_mut().filter(|t| !t.failed) {
+                    if let Err(e) = t.take(&bytes) {
+                        anyhow::bail!("{}{e}", follower.name);
+                    }
+                    follower.changed = true;
+                }
+            }
+            Some(stream::Event::Ended) => {
+                if let Some(t) = follower.tail.as_mut().filter(|t| !t.failed) {
+                    if let Err(e) = t.end() {
+                        anyhow::bail!("{}{e}", follower.name);
+                    }
+                    follower.changed = true;
+                }
+                // The last picture, whatever the interval: the stream has no more.
+                follower.last_render = None;
+                follower.render_if_due(out);
+                let complete = follower.tail.as_ref().is_some_and(|t| t.parser.ended());
+                let status = match kind {
+                    Kind::Socket if !complete => Status::Reconnecting,
+                    _ => Status::Ended,
+                };
+                if let Some(server) = server {
+                    server.set_status(status);
+                }
+                if !live.quiet {
+                    eprintln!(
+                        "hpgraph: {}: {}",
+                        follower.name,
+                        match status {
+                            Status::Reconnecting => "the connection was lost: connecting again",
+                            _ if kind == Kind::Socket =>
+                                "the program ended: waiting for its next run",
+                            _ => "the stream ended",
+                        }
+                    );
+                }
+                if kind == Kind::Pipe && server.is_none() {
+                    // A stream that never gave a picture fails as the same file would.
+                    if follower.drawn.is_none() {
+                        let why = match follower.tail.as_ref().map(|t| t.parser.snapshot()) {
+                            Some(Err(e)) => e.located(),
+                            _ => ": contains no samples".to_string(),
+                        };
+                        anyhow::bail!("{}{why}", follower.name);
+                    }
+                    break;
+                }
+            }
+            Some(stream::Event::Lost(why)) => {
+                if !lost_said && !live.quiet {
+                    eprintln!(
+                        "hpgraph: {}: cannot connect ({why}): trying again",
+                        follower.name
+                    );
+                }
+                lost_said = true;
+                if let Some(server) = server {
+                    server.set_status(if follower.read_before {
+                        Status::Reconnecting
+                    } else {
+                        Status::Waiting
+                    });
+                }
+            }
+        }
+        follower.render_if_due(out);
     }
     follower.finish();
     Ok(())
@@ -144,7 +307,8 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan, reuse_aux: bool) -> anyhow::Re
 
 /// The state of a watch between wake-ups.
 struct Follower<'a> {
-    path: &'a Path,
+    /// The file followed; `None` for a stream.
+    path: Option<&'a Path>,
     name: String,
     read: crate::input::Options,
     live: &'a Live,
@@ -164,7 +328,12 @@ struct Follower<'a> {
 }
 
 impl<'a> Follower<'a> {
-    fn new(path: &'a Path, name: String, read: crate::input::Options, live: &'a Live) -> Self {
+    fn new(
+        path: Option<&'a Path>,
+        name: String,
+        read: crate::input::Options,
+        live: &'a Live,
+    ) -> Self {
         Follower {
             path,
             name,
@@ -184,7 +353,10 @@ impl<'a> Follower<'a> {
     /// Looks at the file: waits for it, starts the reading over when it was replaced or
     /// cut short, and reads what was appended.
     fn look(&mut self, server: Option<&Server>) {
-        let meta = match std::fs::metadata(self.path) {
+        let Some(path) = self.path else {
+            return;
+        };
+        let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
             Err(_) => {
                 if !self.said_waiting && !self.live.quiet {
@@ -211,21 +383,30 @@ impl<'a> Follower<'a> {
                     self.name
                 );
             }
-            if let Some(server) = server
-                && self.read_before
-            {
-                server.set_status(Status::Restarted);
+            self.restart(server);
+            if let Some(t) = &mut self.tail {
+                t.id = id;
             }
-            self.read_before = true;
-            self.tail = Some(Tail::new(id, self.read));
-            self.printed.clear();
-            self.drawn = None;
-            self.changed = true;
         }
         let t = self.tail.as_mut().expect("set above");
         if meta.len() > t.offset {
-            self.changed |= t.catch_up(self.path, &self.name);
+            self.changed |= t.catch_up(path, &self.name);
         }
+    }
+
+    /// Starts the reading over: a new file, a new stream. The page keeps the last
+    /// picture until the new reading has one.
+    fn restart(&mut self, server: Option<&Server>) {
+        if let Some(server) = server
+            && self.read_before
+        {
+            server.set_status(Status::Restarted);
+        }
+        self.read_before = true;
+        self.tail = Some(Tail::new(FileId(0, 0), self.read));
+        self.printed.clear();
+        self.drawn = None;
+        self.changed = true;
     }
 
     /// Draws when the file grew by a sample or a mark and the interval has passed.

@@ -10,6 +10,7 @@
 pub mod compressed;
 pub mod eventlog;
 pub mod hp;
+pub mod stream;
 
 use std::collections::HashMap;
 use std::fmt;
@@ -267,6 +268,15 @@ impl Reader {
     pub fn skipped(&mut self, n: u64) {
         if let Reader::Eventlog(p) = self {
             p.skipped(n);
+        }
+    }
+
+    /// Whether the input said it is complete: an eventlog's data-end marker, which the
+    /// runtime writes as the program exits (a `.hp` file has no such mark).
+    pub fn ended(&self) -> bool {
+        match self {
+            Reader::Eventlog(p) => p.ended(),
+            _ => false,
         }
     }
 

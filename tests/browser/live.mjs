@@ -3,8 +3,9 @@
 // running program would. Checks what a reader sees: the waiting state before the file
 // exists, the chart gaining samples, a hidden band staying hidden, the zoom and the
 // tooltip surviving updates, the program restarting, and the page reconnecting by itself
-// to a restarted server. The times the page ends with are checked against the file's
-// own BEGIN_SAMPLE lines.
+// to a restarted server; then an eventlog on standard input and the page saying when it
+// ended. The times the page ends with are checked against the file's own BEGIN_SAMPLE
+// lines.
 //
 //   node tests/browser/live.mjs [HPGRAPH]      (default target/release/hpgraph)
 //
@@ -165,6 +166,34 @@ try {
   const real = problems.filter((p) => !/ERR_CONNECTION_REFUSED|Failed to load resource/.test(p));
   check(real.length === 0, `no page error and no request elsewhere (${real.join("; ")})`);
   await page.close();
+
+  // ---- a stream: an eventlog on standard input, then its end ----
+  const log = readFileSync(join(root, "fixtures/eventlog/Leak-hT.eventlog"));
+  const piped = spawn(hpgraph, ["--serve", "127.0.0.1:0", "--interval", "0.1", "--quiet", "-"], {
+    cwd: work, stdio: ["pipe", "ignore", "pipe"],
+  });
+  const pipedUrl = await new Promise((ok, fail) => {
+    let err = "";
+    piped.stderr.on("data", (d) => { err += d; const m = err.match(/serving (http:\/\/\S+)\s/); if (m) ok(m[1]); });
+    piped.on("exit", (code) => fail(new Error(`hpgraph exited with ${code}: ${err}`)));
+  });
+  const streamPage = await browser.newPage();
+  await streamPage.goto(pipedUrl);
+  for (let at = 0; at < log.length; at += 4096) {
+    piped.stdin.write(log.subarray(at, at + 4096));
+    await sleep(10);
+  }
+  piped.stdin.end();
+  const ended = await streamPage.waitForFunction(
+    () => document.getElementById("live-status").dataset.status === "ended" && window.hpgraph.data(),
+    null, { timeout: 10000 }).then(() => true, () => false);
+  check(ended, `when standard input ends the page says so (${await streamPage.textContent("#live-status")})`);
+  const streamTimes = await streamPage.evaluate(() => window.hpgraph.data().times.length);
+  check(streamTimes > 0 && (await streamPage.locator("#chart svg").count()) === 1,
+    `and keeps the stream's last picture (${streamTimes} samples)`);
+  check(piped.exitCode === null, "the server goes on serving after the stream ends");
+  piped.kill("SIGINT");
+  await streamPage.close();
 } catch (e) {
   check(false, `unexpected: ${e.stack || e}`);
 } finally {

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod eventlog;
+pub mod served;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};

@@ -407,8 +407,10 @@
         var e = JSON.parse(ev.data), at = e.server + "/" + e.version;
         if (e.status === "waiting") say("waiting", "waiting for the program to write its profile…");
         else if (e.status === "restarted") say("restarted", "the program started again: waiting for its first samples (the last run is shown)");
+        else if (e.status === "ended") say("ended", "ended · " + e.samples + " samples · the program's stream is closed (the last picture is shown)");
+        else if (e.status === "reconnecting") say("reconnecting", "lost the program's eventlog: connecting again… (the last picture is shown)");
         else say("live", "live · " + e.samples + " samples · updated " + clock());
-        if (e.status === "live" && at !== shown) fetchPage(at);
+        if ((e.status === "live" || e.status === "ended") && at !== shown) fetchPage(at);
       };
       source.onerror = function () {
         say("reconnecting", "lost the connection to hpgraph: reconnecting…");

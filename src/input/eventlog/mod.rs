@@ -376,6 +376,11 @@ impl Parser {
         self.offset += n.min(self.skippable());
     }
 
+    /// Whether the data-end marker was read.
+    pub fn ended(&self) -> bool {
+        matches!(self.state, State::Ended)
+    }
+
     /// Complete samples and marks so far (to tell whether a redraw is due).
     pub fn progress(&self) -> (usize, usize) {
         self.profile.progress()
