@@ -30,3 +30,7 @@ for entry in "${GALLERY[@]}"; do
   mv "$work/$name.png" "$out/$name.png"
   echo "$out/$name.png: hpgraph $flags --dpi 72 $profile -o $name.png"
 done
+# docs/compare.md's picture: a leak and its fix.
+"$cand" --compare fixtures/compare/Leak-hc.hp fixtures/compare/LeakFixed-hc.hp --dpi 72 \
+  -o "$out/compare-leak.png"
+echo "$out/compare-leak.png: hpgraph --compare Leak-hc.hp LeakFixed-hc.hp --dpi 72 -o compare-leak.png"

@@ -113,6 +113,7 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
             hpgraph::units::ByteUnits::Decimal
         },
         title_text: None,
+        min_key_width: 0.0,
         media: Media {
             orientation: if bits & 4 != 0 {
                 Orientation::Portrait

@@ -84,6 +84,7 @@ fuzz_target!(|data: &[u8]| {
             ByteUnits::Decimal
         },
         title_text: None,
+        min_key_width: 0.0,
         media: Media {
             orientation: if flags & 64 != 0 {
                 Orientation::Portrait

@@ -364,7 +364,7 @@ fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
 fn hp2ps_escapes(role: TextRole, c: u8) -> bool {
     match role {
         TextRole::Title => c == b'(' || c == b')',
-        TextRole::KeyLabel => c == b'(' || c == b')' || c == b'\\',
+        TextRole::KeyLabel | TextRole::Caption => c == b'(' || c == b')' || c == b'\\',
         _ => false,
     }
 }
@@ -467,6 +467,7 @@ pub fn repairs(scene: &Scene) -> Vec<Repair> {
                     TextRole::TickLabel => "a tick label",
                     TextRole::KeyLabel => "a name",
                     TextRole::HeapLineLabel => "a heap line's label",
+                    TextRole::Caption => "a caption",
                 };
                 add(Repair {
                     what,

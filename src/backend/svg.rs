@@ -382,6 +382,7 @@ fn class_of(item: &Item) -> &'static str {
             TextRole::TickLabel => "tick-label",
             TextRole::HeapLineLabel => "heap-line",
             TextRole::KeyLabel => "key-label",
+            TextRole::Caption => "caption",
             TextRole::AxisLegend => "axis-legend",
             TextRole::Title | TextRole::Area | TextRole::Date => "title",
         },

@@ -32,6 +32,7 @@ Examples:
   hpgraph --serve prog.eventlog          the same in a browser, live: open the address it prints
   prog +RTS -hT -l -ol/dev/stdout -RTS | hpgraph --watch - -o heap.svg   from a pipe
   hpgraph --connect unix:/tmp/prog.sock --serve   from eventlog-socket's socket
+  hpgraph --compare before.hp after.eventlog --summary   what a fix changed, band by band
   prog +RTS -hT -l -RTS; hpgraph prog.eventlog   an eventlog: ./prog.ps, as for prog.hp
   hpgraph prog.eventlog -o prog-ev.hp   any profile as .hp text, for hp2ps and others
   hpgraph --style modern --palette okabe-ito --size 12cmx8cm prog.hp -o fig.pdf
@@ -314,6 +315,25 @@ pub struct Args {
     #[arg(short = 'q', long, help_heading = "Live view")]
     pub quiet: bool,
 
+    /// Compare two runs: the FILEs BEFORE and AFTER, in any input formats
+    ///
+    /// Bands are matched by name (a .hp file's (N) stack numbers left out, a name GHC
+    /// cut at -L matched to the whole names it stands for) and drawn in the same colour
+    /// in both. A picture shows both runs on one scale and what changed most; --summary,
+    /// -o x.csv and -o x.json give each band's peak and mean before and after. Without
+    /// -o the output is ./BEFORE-vs-AFTER.FORMAT.
+    #[arg(long, help_heading = "Comparing runs")]
+    pub compare: bool,
+
+    /// With --compare: each run on its own time, or both on 0-100% of their run
+    #[arg(
+        long,
+        value_name = "TIME",
+        default_value = "absolute",
+        help_heading = "Comparing runs"
+    )]
+    pub compare_time: CompareTime,
+
     /// Print a man page or a shell's completion script, and exit
     ///
     /// man, or complete-bash, complete-zsh, complete-fish, complete-powershell,
@@ -329,6 +349,16 @@ pub enum SortName {
     Asc,
     /// The least name on top (`-i-`).
     Desc,
+}
+
+/// `--compare-time` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CompareTime {
+    /// Seconds since each run began.
+    Absolute,
+    /// Percent of each run's time, so that runs of different lengths line up.
+    #[value(alias = "normalized")]
+    Normalised,
 }
 
 /// `--key` values.

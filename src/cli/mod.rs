@@ -81,6 +81,16 @@ pub fn main() -> ExitCode {
             }
         };
     }
+    if let Some(compare) = &settings.compare {
+        return match run::compare(&settings.job, compare) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                let _ = std::io::stdout().flush();
+                eprintln!("hpgraph: {e:#}");
+                ExitCode::FAILURE
+            }
+        };
+    }
     let mut settings = settings;
     if settings.same_scale && settings.plans.len() > 1 {
         run::same_scale(&mut settings.job, &settings.plans);

@@ -8,11 +8,11 @@ use std::io::{self, Write};
 use anyhow::Context;
 
 use super::naming::{Input, Output, Plan};
-use super::settings::{Data, Job, Make, Picture};
+use super::settings::{Compare, Data, Job, Make, Picture};
 use crate::analysis::page::PageData;
 use crate::backend::Format;
 use crate::error::Error;
-use crate::export::Table;
+use crate::export::{Export, SummaryStyle, Table};
 use crate::input::{self, Parsed};
 use crate::profile::Profile;
 use crate::scene::Scene;
@@ -270,6 +270,96 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan]) {
     }
     select.min_x_range = x;
     select.min_y_range = y;
+}
+
+/// `--compare`: reads both runs, filters them, names their bands alike and writes the
+/// comparison as the job says: a picture of both runs on one scale, or its numbers.
+pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
+    use crate::analysis::compare as cmp;
+    let mut runs = Vec::with_capacity(2);
+    for input in &compare.inputs {
+        let name = input.display();
+        let parsed = read_profile(input, job.read)?;
+        for w in &parsed.warnings {
+            print_warning(&name, w);
+        }
+        runs.push((name.clone(), filtered(job, &name, parsed.profile)?));
+    }
+    let (after_name, after) = runs.pop().expect("two runs");
+    let (before_name, before) = runs.pop().expect("two runs");
+    let (before, after) = cmp::matched(before, after);
+    let comparison = cmp::compare(&before, &after, [&before_name, &after_name])
+        .map_err(|e| anyhow::anyhow!("{before_name} and {after_name}: {e}"))?;
+    let plan = Plan {
+        input: compare.inputs[0].clone(),
+        output: compare.output.clone(),
+        aux: None,
+    };
+    match &job.make {
+        Make::Data(data) => write_output(&plan, |out| match data.export {
+            Export::Summary(SummaryStyle::Text) => {
+                crate::export::compare::write_text(&comparison, data.options.text, out)
+            }
+            Export::Csv => crate::export::compare::write_csv(&comparison, out),
+            _ => crate::export::compare::write_json(&comparison, out),
+        })?,
+        Make::Picture(picture) => {
+            let (mut before, mut after) = (before, after);
+            if compare.normalised {
+                before = cmp::normalised(before);
+                after = cmp::normalised(after);
+            }
+            let scene = compared_picture(
+                picture,
+                &comparison,
+                [before, after],
+                [&before_name, &after_name],
+            );
+            write_output(&plan, |w| {
+                picture
+                    .format
+                    .backend(&picture.backend, None)?
+                    .write(&scene, w)
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// Both runs one above the other on the scale both need, with what changed most.
+fn compared_picture(
+    picture: &Picture,
+    comparison: &crate::analysis::compare::Comparison,
+    runs: [Profile; 2],
+    names: [&str; 2],
+) -> Scene {
+    let [before, after] = runs;
+    let select =
+        |p: &Profile, opts: &crate::select::SelectOptions| crate::select::select(p, None, opts);
+    let mut opts = picture.select.clone();
+    let (b, a) = (select(&before, &opts), select(&after, &opts));
+    opts.min_x_range = opts.min_x_range.max(b.x_range).max(a.x_range);
+    opts.min_y_range = opts.min_y_range.max(b.y_range).max(a.y_range);
+    let (b, a) = (select(&before, &opts), select(&after, &opts));
+    let captions = crate::analysis::compare::callouts(comparison, picture.layout.byte_units);
+    let panels = vec![
+        crate::layout::compare::Panel {
+            profile: before,
+            selection: &b,
+            title: format!("before: {}", names[0]).into_bytes(),
+        },
+        crate::layout::compare::Panel {
+            profile: after,
+            selection: &a,
+            title: format!("after: {}", names[1]).into_bytes(),
+        },
+    ];
+    let captions: Vec<Vec<u8>> = captions.into_iter().map(String::into_bytes).collect();
+    let mut scene = crate::layout::compare::compared(panels, &captions, &picture.layout);
+    if let Some(column) = picture.column {
+        crate::scene::reduce::reduce(&mut scene, column);
+    }
+    scene
 }
 
 /// Writes the output of `plan` atomically (or to standard output).

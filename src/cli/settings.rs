@@ -15,7 +15,7 @@ use std::time::Duration;
 use clap::error::ErrorKind;
 
 use super::OutputKind;
-use super::args::{Args, KeyChoice, SortName};
+use super::args::{Args, CompareTime, KeyChoice, SortName};
 use super::naming::{self, Input, Output, Plan};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
@@ -40,6 +40,19 @@ pub struct Settings {
     pub same_scale: bool,
     /// `--watch` or `--serve`: follow the input as it is written.
     pub live: Option<Live>,
+    /// `--compare`: two runs in one output.
+    pub compare: Option<Compare>,
+}
+
+/// What `--compare` reads and writes.
+#[derive(Debug, Clone)]
+pub struct Compare {
+    /// The runs, before then after.
+    pub inputs: [Input; 2],
+    /// The one output.
+    pub output: Output,
+    /// Line the runs up on 0-100% of their time.
+    pub normalised: bool,
 }
 
 /// How one input becomes one output.
@@ -148,7 +161,12 @@ impl Settings {
     /// Reads the command line for what it asks.
     pub fn resolve(args: &Args) -> Result<Settings, UsageError> {
         let kind = output_kind(args)?;
-        let plans = plans(args, kind)?;
+        let compare = args.compare.then(|| compare(args, kind)).transpose()?;
+        let plans = if compare.is_some() {
+            Vec::new()
+        } else {
+            plans(args, kind)?
+        };
         let live = args.watch || args.serve.is_some();
         let job = Job {
             read: read_options(args, kind, live && args.serve.is_some()),
@@ -171,8 +189,66 @@ impl Settings {
             reuse_aux: args.reuse_aux,
             same_scale: args.same_scale,
             live,
+            compare,
         })
     }
+}
+
+/// `--compare BEFORE AFTER`: two inputs, one output, no live view.
+fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
+    let [before, after] = &args.files[..] else {
+        return Err(usage(
+            ErrorKind::WrongNumberOfValues,
+            format!(
+                "--compare takes two runs, BEFORE and AFTER; {} given",
+                args.files.len()
+            ),
+        ));
+    };
+    if args.watch || args.serve.is_some() || args.connect.is_some() {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--compare reads two finished runs: not with --watch, --serve or --connect",
+        ));
+    }
+    match kind {
+        OutputKind::Data(Export::Hp) => {
+            return Err(usage(
+                ErrorKind::InvalidValue,
+                "--compare writes a picture, a summary, CSV or JSON: a .hp file holds one run",
+            ));
+        }
+        OutputKind::Picture(Format::Html) => {
+            return Err(usage(
+                ErrorKind::InvalidValue,
+                "--compare does not write an HTML page yet: use a picture format, --summary, \
+                 .csv or .json",
+            ));
+        }
+        _ => {}
+    }
+    let ext = kind.extension();
+    let named = |f| naming::plan(Some(f), None, ext);
+    let (b, a) = (named(before), named(after));
+    let stem = |p: &Plan| match &p.output {
+        Output::File(f) => f
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        Output::Stdout => "stdin".to_string(),
+    };
+    let summary = matches!(kind, OutputKind::Data(Export::Summary(_)));
+    let output = match args.output.as_deref() {
+        Some(o) if o == Path::new("-") => Output::Stdout,
+        Some(o) => Output::File(o.to_path_buf()),
+        None if summary => Output::Stdout,
+        None => Output::File(format!("{}-vs-{}.{ext}", stem(&b), stem(&a)).into()),
+    };
+    Ok(Compare {
+        inputs: [b.input, a.input],
+        output,
+        normalised: args.compare_time == CompareTime::Normalised,
+    })
 }
 
 /// The output: `--summary`, else `--format`, else the extension of `-o`'s file, else
@@ -322,10 +398,21 @@ fn band_limit(args: &Args, html: bool) -> usize {
     args.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
 }
 
+/// `--size`, else hp2ps's box; a comparison's two graphs one above the other get
+/// [`COMPARE_HEIGHT`].
 fn size(args: &Args) -> (f64, f64) {
-    args.size
-        .unwrap_or((crate::scene::WIDTH, crate::scene::HEIGHT))
+    args.size.unwrap_or((
+        crate::scene::WIDTH,
+        if args.compare {
+            COMPARE_HEIGHT
+        } else {
+            crate::scene::HEIGHT
+        },
+    ))
 }
+
+/// The height of a comparison's picture, its width hp2ps's: 10 inches.
+const COMPARE_HEIGHT: f64 = 720.0;
 
 fn style(args: &Args, html: bool) -> Style {
     args.style
@@ -384,12 +471,14 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         } else {
             Palette::Hp2ps
         }),
-        stable_colours: args.stable_colours || (html && mode == html::Mode::Live),
+        // Compared runs: a band has one colour in both.
+        stable_colours: args.stable_colours || (html && mode == html::Mode::Live) || args.compare,
         size,
         font_size: args.font_size.unwrap_or(FONT_SIZE),
         style: style(args, html),
         byte_units: byte_units(args),
         title_text: args.title.as_ref().map(|t| t.as_bytes().to_vec()),
+        min_key_width: 0.0,
         media: Media {
             orientation: if args.portrait {
                 Orientation::Portrait

@@ -10,7 +10,7 @@ use crate::analysis::Table;
 /// Writes `field` as one CSV field. A field a spreadsheet would take for a formula
 /// (`=HYPERLINK(…)`) gets a `'` before it and is quoted, as OWASP recommends: shown as
 /// text, never run ([`crate::escape::csv_formula`]).
-fn field(out: &mut dyn Write, field: &[u8]) -> io::Result<()> {
+pub fn field(out: &mut dyn Write, field: &[u8]) -> io::Result<()> {
     let formula = crate::escape::csv_formula(field);
     if formula
         || field

@@ -6,6 +6,7 @@
 //! PostScript backend prints these numbers and they must come out to the same digits.
 //! Layout knows nothing of output formats.
 
+pub mod compare;
 pub mod modern;
 pub mod paint;
 pub mod text;
@@ -98,6 +99,9 @@ pub struct LayoutOptions {
     pub byte_units: ByteUnits,
     /// Text in place of the job in the title (`--title`).
     pub title_text: Option<Vec<u8>>,
+    /// A key beside the graph is at least this wide, in points: figures stacked one
+    /// above the other keep graphs of one width (0: as wide as its names need).
+    pub min_key_width: f64,
     /// Page size, orientation and EPS width.
     pub media: Media,
 }
@@ -123,6 +127,7 @@ impl Default for LayoutOptions {
             style: Style::Hp2ps,
             byte_units: ByteUnits::Decimal,
             title_text: None,
+            min_key_width: 0.0,
             media: Media {
                 orientation: crate::scene::Orientation::Landscape,
                 eps_width: None,
@@ -191,6 +196,21 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
     }
 }
 
+/// The width a key beside the graph takes for `sel`'s names: the widest name (a modern
+/// key's at most the room it has), the swatch and the margins.
+pub fn key_width(sel: &Selection, opts: &LayoutOptions) -> f64 {
+    let em = opts.font_size / 10.0;
+    let widest = sel
+        .bands
+        .iter()
+        .fold(0.0, |c, b| fmax(c, string_size(&b.name) * em));
+    let widest = match opts.style {
+        Style::Hp2ps => widest,
+        Style::Modern => widest.min(key_names_width(opts.size.0, em)),
+    };
+    widest + 3.0 * BORDER_SPACE + KEY_BOX * em
+}
+
 /// Measures the page: the title's height, the key's width and names, and so where the
 /// graph goes.
 fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) -> Frame<'a> {
@@ -205,17 +225,7 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
     let (width, height) = opts.size;
     let title_width = width - 2.0 * BORDER_SPACE;
     let key_width = match opts.key {
-        KeyPlacement::Beside => {
-            let widest = sel
-                .bands
-                .iter()
-                .fold(0.0, |c, b| fmax(c, string_size(&b.name) * em));
-            let widest = match opts.style {
-                Style::Hp2ps => widest,
-                Style::Modern => widest.min(key_names_width(width, em)),
-            };
-            widest + 3.0 * BORDER_SPACE + KEY_BOX * em
-        }
+        KeyPlacement::Beside => fmax(key_width(sel, opts), opts.min_key_width),
         _ => 0.0,
     };
     let key_names: Vec<Vec<u8>> = match opts.style {

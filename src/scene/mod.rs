@@ -133,6 +133,9 @@ pub enum TextRole {
     KeyLabel,
     /// The name of a heap line, at its end.
     HeapLineLabel,
+    /// A line of text under the graphs, saying what a figure shows (the bands that
+    /// changed most between two runs).
+    Caption,
 }
 
 /// A line of text. The bytes are the profile's own: not necessarily UTF-8.
@@ -281,6 +284,71 @@ pub struct Scene {
     pub plot: Option<Plot>,
     /// The size of [`FontSize::Normal`] text in points: hp2ps's 10 unless `--font-size`.
     pub font_size: f64,
+}
+
+impl Scene {
+    /// Moves everything up by `dy` points.
+    pub fn lift(&mut self, dy: f64) {
+        let up = |p: &mut Point| p.y += dy;
+        for page in &mut self.pages {
+            for item in &mut page.items {
+                match item {
+                    Item::Path(p) => up(&mut p.start),
+                    Item::Text(t) => up(&mut t.at),
+                    Item::Band(b) => {
+                        b.lower = b.lower.iter().map(|y| y + dy).collect();
+                        b.upper = b.upper.iter().map(|y| y + dy).collect();
+                    }
+                    Item::Area(a) => a.outline.iter_mut().for_each(up),
+                }
+            }
+        }
+        if let Some(plot) = &mut self.plot {
+            plot.y0 += dy;
+        }
+    }
+
+    /// One picture of `panels` (each a one-page scene of the same width) one above the
+    /// other, first on top, over a strip `below` points tall for `captions`. The
+    /// first panel's metadata names the picture.
+    pub fn stacked(panels: Vec<Scene>, below: f64, captions: Vec<Item>) -> Scene {
+        let height = below + panels.iter().map(|p| p.height).sum::<f64>();
+        let mut items = Vec::new();
+        let mut top = height;
+        let (mut title, mut date, mut width, mut font_size, mut media) = (
+            Vec::new(),
+            Vec::new(),
+            0.0,
+            10.0,
+            Media {
+                orientation: Orientation::Landscape,
+                eps_width: None,
+            },
+        );
+        for (k, mut panel) in panels.into_iter().enumerate() {
+            top -= panel.height;
+            panel.lift(top);
+            if k == 0 {
+                title = std::mem::take(&mut panel.title);
+                date = std::mem::take(&mut panel.date);
+                (width, font_size, media) = (panel.width, panel.font_size, panel.media);
+            }
+            for page in panel.pages {
+                items.extend(page.items);
+            }
+        }
+        items.extend(captions);
+        Scene {
+            title,
+            date,
+            width,
+            height,
+            media,
+            pages: vec![Page { items }],
+            plot: None,
+            font_size,
+        }
+    }
 }
 
 /// The graph's rectangle on its page and the values at its edges: a sample at time `t`

@@ -1,0 +1,573 @@
+//! Two runs of a program compared band by band: which bands are new, gone, grew, shrank
+//! or stayed, and by how much.
+//!
+//! Bands are matched by name across the runs, whatever their format. A `.hp` file's
+//! cost-centre stacks carry a `(N)` prefix that numbers the stack within one build (and
+//! changes between builds) and that an eventlog's names lack: it is left out. GHC cuts a
+//! `.hp` file's stack names at `-L` characters, ending them in `...`; an eventlog's are
+//! whole: a cut name matches every whole name of the other run that starts with what is
+//! before its `...`, and those become one band of the cut name. [`matched`] renames both
+//! profiles' bands so, merging bands that become one; everything after it (selection,
+//! the figures, these numbers) sees the same names in both runs.
+//!
+//! Definitions (docs/compare.md repeats them):
+//! * peak: a band's largest value; mean: the sum of its values over the run's censuses
+//!   that found anything (0 where the band has no value; the empty censuses GHC's
+//!   runtime writes as a program starts and exits are left out, so that a run's `.hp`
+//!   file and its eventlog, which has no such census, agree); byte-seconds: the area
+//!   under the whole heap (trapezoids, as the title's area);
+//! * a band is *new* when the first run never has it (or only at 0), *gone* when the
+//!   second never has it; else it *grew* or *shrank* when its mean changed by more than
+//!   [`CHANGE`] of its mean before and by more than [`NOISE`] of the larger run's peak
+//!   total, and is *unchanged* otherwise.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::profile::{Profile, Series};
+use crate::units::{ByteUnits, Scale, human};
+
+/// A change in a band's mean smaller than this share of its mean before is no change.
+pub const CHANGE: f64 = 0.05;
+/// A change in a band's mean smaller than this share of the larger peak total is no
+/// change: a band of a few bytes that doubled says nothing.
+pub const NOISE: f64 = 0.001;
+
+/// A band's name without a `.hp` file's `(N)` stack number.
+pub fn unnumbered(name: &[u8]) -> &[u8] {
+    if name.first() == Some(&b'(')
+        && let Some(close) = name.iter().position(|&b| b == b')')
+        && close > 1
+        && name[1..close].iter().all(u8::is_ascii_digit)
+    {
+        return &name[close + 1..];
+    }
+    name
+}
+
+/// The stem of a name GHC cut at `-L` (what is before its `...`).
+fn cut_stem(name: &[u8]) -> Option<&[u8]> {
+    name.strip_suffix(b"...").filter(|s| !s.is_empty())
+}
+
+/// Both profiles with their bands named alike: `(N)` numbers left out, a whole name
+/// that a cut name of the other run stands for renamed to the cut name, and bands that
+/// end up with one name merged (summed sample by sample).
+pub fn matched(mut before: Profile, mut after: Profile) -> (Profile, Profile) {
+    let names =
+        |p: &Profile| -> Vec<Vec<u8>> { p.names.iter().map(|n| unnumbered(n).to_vec()).collect() };
+    let (mut b, mut a) = (names(&before), names(&after));
+    absorb(&b, &mut a);
+    absorb(&a, &mut b);
+    rename(&mut before, b);
+    rename(&mut after, a);
+    (before, after)
+}
+
+/// Renames each whole name of `whole_side` that a cut name of `cut_side` stands for (and
+/// that `cut_side` does not have whole) to that cut name.
+fn absorb(cut_side: &[Vec<u8>], whole_side: &mut [Vec<u8>]) {
+    // Stems by length: GHC cuts every name at the same `-L`, so there are few lengths,
+    // and each name is looked up once per length: linear in the names.
+    let mut stems: HashMap<usize, HashMap<&[u8], &Vec<u8>>> = HashMap::new();
+    for n in cut_side {
+        if let Some(s) = cut_stem(n) {
+            stems.entry(s.len()).or_default().entry(s).or_insert(n);
+        }
+    }
+    if stems.is_empty() {
+        return;
+    }
+    let whole: std::collections::HashSet<&[u8]> = cut_side.iter().map(|n| &n[..]).collect();
+    let mut lengths: Vec<usize> = stems.keys().copied().collect();
+    lengths.sort_unstable();
+    for name in whole_side.iter_mut() {
+        if cut_stem(name).is_some() || whole.contains(&name[..]) {
+            continue;
+        }
+        let cut = lengths
+            .iter()
+            .filter(|&&l| l <= name.len())
+            .find_map(|l| stems[l].get(&name[..*l]));
+        if let Some(cut) = cut {
+            *name = cut.to_vec();
+        }
+    }
+}
+
+/// Gives band `k` the name `names[k]`, merging bands that share one (in the order of
+/// their first appearance).
+fn rename(p: &mut Profile, names: Vec<Vec<u8>>) {
+    let samples = p.times.len();
+    let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
+    let mut groups: Vec<(Vec<u8>, Vec<Series>)> = Vec::new();
+    for (name, series) in names.into_iter().zip(std::mem::take(&mut p.series)) {
+        match index.get(&name) {
+            Some(&k) => groups[k].1.push(series),
+            None => {
+                index.insert(name.clone(), groups.len());
+                groups.push((name, vec![series]));
+            }
+        }
+    }
+    p.names.clear();
+    for (name, mut parts) in groups {
+        let series = if parts.len() == 1 {
+            parts.pop().expect("one")
+        } else {
+            let mut sums = vec![0.0f64; samples];
+            let mut present = vec![false; samples];
+            for s in &parts {
+                s.for_each(|i, v| {
+                    sums[i as usize] += v;
+                    present[i as usize] = true;
+                });
+            }
+            let mut merged = Series::default();
+            for (i, (&v, &here)) in sums.iter().zip(&present).enumerate() {
+                if here {
+                    merged.push(i as u32, v);
+                }
+            }
+            merged
+        };
+        p.names.push(name.into());
+        p.series.push(series);
+    }
+}
+
+/// Where a band went from one run to the other.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Only the second run has it.
+    New,
+    /// Only the first run has it.
+    Gone,
+    /// Its mean rose.
+    Grew,
+    /// Its mean fell.
+    Shrank,
+    /// Neither, as [`CHANGE`] and [`NOISE`] tell.
+    Unchanged,
+}
+
+impl Status {
+    /// The word the table prints.
+    pub fn word(self) -> &'static str {
+        match self {
+            Status::New => "new",
+            Status::Gone => "gone",
+            Status::Grew => "grew",
+            Status::Shrank => "shrank",
+            Status::Unchanged => "unchanged",
+        }
+    }
+}
+
+/// A band's figures in one run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Figures {
+    /// Its largest value.
+    #[serde(serialize_with = "whole")]
+    pub peak: f64,
+    /// Its mean over the run's samples.
+    #[serde(serialize_with = "whole")]
+    pub mean: f64,
+}
+
+/// One band in both runs.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BandChange {
+    /// The band, as both runs name it.
+    pub name: String,
+    /// In the first run; `None` when it never appears there.
+    pub before: Option<Figures>,
+    /// In the second run.
+    pub after: Option<Figures>,
+    /// What happened to it.
+    pub status: Status,
+}
+
+impl BandChange {
+    /// The change in mean, after less before.
+    pub fn mean_change(&self) -> f64 {
+        self.after.map_or(0.0, |f| f.mean) - self.before.map_or(0.0, |f| f.mean)
+    }
+
+    /// The change in peak, after less before.
+    pub fn peak_change(&self) -> f64 {
+        self.after.map_or(0.0, |f| f.peak) - self.before.map_or(0.0, |f| f.peak)
+    }
+}
+
+/// One run's headline figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RunFigures {
+    /// The input, as messages name it.
+    pub file: String,
+    /// `JOB`.
+    pub job: String,
+    /// How many samples.
+    pub samples: usize,
+    /// From the first sample to the last, in sample units.
+    pub duration: f64,
+    /// The largest total.
+    #[serde(serialize_with = "whole")]
+    pub peak: f64,
+    /// The mean total, over the censuses that found anything.
+    #[serde(serialize_with = "whole")]
+    pub mean: f64,
+    /// The area under the total: value units × sample units (byte-seconds).
+    #[serde(serialize_with = "whole")]
+    pub area: f64,
+}
+
+/// The headline change, in percent of the first run's figure (`None` from 0).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Change {
+    /// Peak total.
+    pub peak_percent: Option<f64>,
+    /// Mean total.
+    pub mean_percent: Option<f64>,
+    /// Area under the total.
+    pub area_percent: Option<f64>,
+}
+
+/// Two runs compared.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The layout's name, for scripts.
+    pub format: &'static str,
+    /// The layout's version.
+    pub version: u32,
+    /// `VALUE_UNIT`, the same in both runs.
+    pub value_unit: String,
+    /// `SAMPLE_UNIT`, the same in both runs.
+    pub sample_unit: String,
+    /// The first run.
+    pub before: RunFigures,
+    /// The second run.
+    pub after: RunFigures,
+    /// The headline change.
+    pub change: Change,
+    /// Every band of either run, the largest change in mean first.
+    pub bands: Vec<BandChange>,
+}
+
+fn whole<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    // Bytes are integers: a mean is rounded to the byte.
+    crate::units::number(&v.round(), s)
+}
+
+/// Why two runs cannot be compared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mismatch {
+    /// Which unit: `VALUE_UNIT` or `SAMPLE_UNIT`.
+    pub unit: &'static str,
+    /// The first run's.
+    pub before: String,
+    /// The second run's.
+    pub after: String,
+}
+
+impl std::fmt::Display for Mismatch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "the runs are measured in different units ({} `{}` and `{}`): they cannot share a scale",
+            self.unit, self.before, self.after
+        )
+    }
+}
+
+/// Each band's values, one per sample, by name.
+fn columns(p: &Profile) -> Vec<(Vec<u8>, Vec<f64>)> {
+    p.names
+        .iter()
+        .zip(&p.series)
+        .map(|(n, s)| {
+            let mut v = vec![0.0; p.times.len()];
+            s.for_each(|i, x| v[i as usize] += x);
+            (n.to_vec(), v)
+        })
+        .collect()
+}
+
+/// Each sample's total.
+fn totals(n: usize, cols: &[(Vec<u8>, Vec<f64>)]) -> Vec<f64> {
+    let mut totals = vec![0.0; n];
+    for (_, v) in cols {
+        for (t, x) in totals.iter_mut().zip(v) {
+            *t += x;
+        }
+    }
+    totals
+}
+
+/// How many censuses found anything: what means are taken over.
+fn censuses(totals: &[f64]) -> usize {
+    totals.iter().filter(|&&t| t != 0.0).count().max(1)
+}
+
+fn run_figures(file: &str, p: &Profile, cols: &[(Vec<u8>, Vec<f64>)]) -> RunFigures {
+    let n = p.times.len();
+    let totals = totals(n, cols);
+    let area = p
+        .times
+        .windows(2)
+        .zip(totals.windows(2))
+        .map(|(t, v)| (t[1] - t[0]) * (v[0] + v[1]) / 2.0)
+        .sum();
+    RunFigures {
+        file: file.to_string(),
+        job: String::from_utf8_lossy(&p.job).into_owned(),
+        samples: n,
+        duration: p.times.last().copied().unwrap_or(0.0) - p.times.first().copied().unwrap_or(0.0),
+        peak: totals.iter().copied().fold(0.0, f64::max),
+        mean: totals.iter().sum::<f64>() / censuses(&totals) as f64,
+        area,
+    }
+}
+
+fn figures(values: &[f64], censuses: usize) -> Option<Figures> {
+    let peak = values.iter().copied().fold(0.0, f64::max);
+    (peak > 0.0).then(|| Figures {
+        peak,
+        mean: values.iter().sum::<f64>() / censuses as f64,
+    })
+}
+
+/// Compares two runs whose bands [`matched`] named alike. `files` name them.
+pub fn compare(
+    before: &Profile,
+    after: &Profile,
+    files: [&str; 2],
+) -> Result<Comparison, Mismatch> {
+    for (unit, b, a) in [
+        ("VALUE_UNIT", &before.value_unit, &after.value_unit),
+        ("SAMPLE_UNIT", &before.sample_unit, &after.sample_unit),
+    ] {
+        if b != a {
+            return Err(Mismatch {
+                unit,
+                before: String::from_utf8_lossy(b).into_owned(),
+                after: String::from_utf8_lossy(a).into_owned(),
+            });
+        }
+    }
+    let (cb, ca) = (columns(before), columns(after));
+    let (rb, ra) = (
+        run_figures(files[0], before, &cb),
+        run_figures(files[1], after, &ca),
+    );
+    let noise = NOISE * rb.peak.max(ra.peak);
+    let mut order: Vec<Vec<u8>> = Vec::new();
+    let mut figs: HashMap<Vec<u8>, (Option<Figures>, Option<Figures>)> = HashMap::new();
+    for (side, cols, p) in [(0, &cb, before), (1, &ca, after)] {
+        let censuses = censuses(&totals(p.times.len(), cols));
+        for (name, values) in cols {
+            let entry = figs.entry(name.clone()).or_insert_with(|| {
+                order.push(name.clone());
+                (None, None)
+            });
+            let f = figures(values, censuses);
+            if side == 0 {
+                entry.0 = f;
+            } else {
+                entry.1 = f;
+            }
+        }
+    }
+    let mut bands: Vec<BandChange> = order
+        .into_iter()
+        .filter_map(|name| {
+            let (b, a) = figs[&name];
+            let status = match (b, a) {
+                (None, None) => return None,
+                (None, Some(_)) => Status::New,
+                (Some(_), None) => Status::Gone,
+                (Some(b), Some(a)) => {
+                    let d = a.mean - b.mean;
+                    if d.abs() <= CHANGE * b.mean || d.abs() <= noise {
+                        Status::Unchanged
+                    } else if d > 0.0 {
+                        Status::Grew
+                    } else {
+                        Status::Shrank
+                    }
+                }
+            };
+            Some(BandChange {
+                name: String::from_utf8_lossy(&name).into_owned(),
+                before: b,
+                after: a,
+                status,
+            })
+        })
+        .collect();
+    bands.sort_by(|x, y| y.mean_change().abs().total_cmp(&x.mean_change().abs()));
+    let percent = |b: f64, a: f64| (b != 0.0).then(|| (a - b) / b * 100.0);
+    Ok(Comparison {
+        format: "hpgraph-compare",
+        version: 1,
+        value_unit: String::from_utf8_lossy(&before.value_unit).into_owned(),
+        sample_unit: String::from_utf8_lossy(&before.sample_unit).into_owned(),
+        change: Change {
+            peak_percent: percent(rb.peak, ra.peak),
+            mean_percent: percent(rb.mean, ra.mean),
+            area_percent: percent(rb.area, ra.area),
+        },
+        before: rb,
+        after: ra,
+        bands,
+    })
+}
+
+/// The run on 0-100% of its time (`--compare-time normalised`): runs of different
+/// lengths line up. Marks and heap lines move with the samples.
+pub fn normalised(mut p: Profile) -> Profile {
+    let (Some(&first), Some(&last)) = (p.times.first(), p.times.last()) else {
+        return p;
+    };
+    let span = last - first;
+    let at = |t: f64| {
+        if span > 0.0 {
+            (t - first) / span * 100.0
+        } else {
+            0.0
+        }
+    };
+    for t in &mut p.times {
+        *t = at(*t);
+    }
+    for m in &mut p.marks {
+        m.time = at(m.time);
+    }
+    for line in [&mut p.heap.size, &mut p.heap.live, &mut p.heap.blocks] {
+        for (t, _) in line.iter_mut() {
+            *t = at(*t);
+        }
+    }
+    p.sample_unit = b"% of the run".to_vec();
+    p
+}
+
+/// What a picture of the comparison calls out, a line each: the headline change, and
+/// the bands whose mean and whose peak changed most.
+pub fn callouts(c: &Comparison, units: ByteUnits) -> Vec<String> {
+    let scale = Scale::of(c.value_unit.as_bytes(), units);
+    let signed = |v: f64| {
+        let sign = if v < 0.0 { "-" } else { "+" };
+        format!("{sign}{}", human(v.abs(), scale))
+    };
+    let percent = |p: Option<f64>| p.map_or(String::new(), |p| format!(" ({p:+.0}%)"));
+    let mut lines = vec![format!(
+        "peak {} -> {}{}; mean {} -> {}{}",
+        human(c.before.peak, scale),
+        human(c.after.peak, scale),
+        percent(c.change.peak_percent),
+        human(c.before.mean, scale),
+        human(c.after.mean, scale),
+        percent(c.change.mean_percent),
+    )];
+    let most = |key: fn(&BandChange) -> f64| {
+        c.bands
+            .iter()
+            .filter(|b| key(b) != 0.0)
+            .max_by(|x, y| key(x).abs().total_cmp(&key(y).abs()))
+    };
+    if let Some(b) = most(BandChange::mean_change) {
+        lines.push(format!(
+            "mean changed most: {} {} ({})",
+            b.name,
+            signed(b.mean_change()),
+            b.status.word()
+        ));
+    }
+    if let Some(b) = most(BandChange::peak_change) {
+        lines.push(format!(
+            "peak changed most: {} {}",
+            b.name,
+            signed(b.peak_change())
+        ));
+    }
+    lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::hp::parse;
+
+    fn profile(body: &str) -> Profile {
+        parse(
+            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{body}")
+                .as_bytes(),
+        )
+        .unwrap()
+        .profile
+    }
+
+    #[test]
+    fn numbers_and_cuts_are_matched_across_runs() {
+        let hp = profile(
+            "BEGIN_SAMPLE 0\n(12)main/Main.CAF\t100\n(14)mk/f01/main.fs/main.l...\t30\n\
+             END_SAMPLE 0\n",
+        );
+        let ev = profile(
+            "BEGIN_SAMPLE 0\nmain/Main.CAF\t100\nmk/f01/main.fs/main.lists/A\t10\n\
+             mk/f01/main.fs/main.lists/B\t20\nMAIN\t5\nEND_SAMPLE 0\n",
+        );
+        let (hp, ev) = matched(hp, ev);
+        let names = |p: &Profile| -> Vec<String> {
+            p.names
+                .iter()
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect()
+        };
+        assert_eq!(names(&hp), ["main/Main.CAF", "mk/f01/main.fs/main.l..."]);
+        assert_eq!(
+            names(&ev),
+            ["main/Main.CAF", "mk/f01/main.fs/main.l...", "MAIN"]
+        );
+        let c = compare(&hp, &ev, ["a.hp", "a.eventlog"]).unwrap();
+        let cut = c.bands.iter().find(|b| b.name.ends_with("...")).unwrap();
+        assert_eq!(cut.status, Status::Unchanged, "30 = 10 + 20");
+        let main = c.bands.iter().find(|b| b.name == "MAIN").unwrap();
+        assert_eq!(main.status, Status::New);
+    }
+
+    #[test]
+    fn a_leak_and_its_fix() {
+        let leak = profile(
+            "BEGIN_SAMPLE 0\nleak\t100\nflat\t50\nEND_SAMPLE 0\n\
+             BEGIN_SAMPLE 1\nleak\t300\nflat\t50\nEND_SAMPLE 1\n",
+        );
+        let fixed = profile(
+            "BEGIN_SAMPLE 0\nleak\t10\nflat\t51\nEND_SAMPLE 0\n\
+             BEGIN_SAMPLE 2\nleak\t10\nflat\t50\nnew\t7\nEND_SAMPLE 2\n",
+        );
+        let c = compare(&leak, &fixed, ["leak.hp", "fixed.hp"]).unwrap();
+        let by = |n: &str| c.bands.iter().find(|b| b.name == n).unwrap();
+        assert_eq!(by("leak").status, Status::Shrank);
+        assert_eq!(by("leak").before.unwrap().mean, 200.0);
+        assert_eq!(by("flat").status, Status::Unchanged);
+        assert_eq!(by("new").status, Status::New);
+        assert_eq!(c.bands[0].name, "leak", "the largest change first");
+        assert_eq!((c.before.peak, c.after.peak), (350.0, 67.0));
+        // Areas: (150 + 350) / 2 * 1 = 250; (61 + 67) / 2 * 2 = 128.
+        assert_eq!((c.before.area, c.after.area), (250.0, 128.0));
+        assert_eq!(c.change.area_percent, Some((128.0 - 250.0) / 250.0 * 100.0));
+    }
+
+    #[test]
+    fn runs_in_different_units_are_refused() {
+        let a = profile("BEGIN_SAMPLE 0\nx\t1\nEND_SAMPLE 0\n");
+        let mut b = a.clone();
+        b.value_unit = b"words".to_vec();
+        let e = compare(&a, &b, ["a", "b"]).unwrap_err();
+        assert_eq!(e.unit, "VALUE_UNIT");
+    }
+}

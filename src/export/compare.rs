@@ -1,0 +1,164 @@
+//! `--compare`'s numbers: the comparison of two runs (see [`crate::analysis::compare`])
+//! as an aligned table for people, as JSON (`--summary=json`, `-o x.json`) or as CSV
+//! (`-o x.csv`), each holding the same figures.
+
+use std::io::{self, Write};
+
+use super::summary::TextOptions;
+use crate::analysis::compare::{BandChange, Comparison, Figures, Status};
+use crate::units::{Scale, human};
+
+/// The change in percent, as people read it.
+fn percent(p: Option<f64>) -> String {
+    match p {
+        Some(p) => format!("{p:+.1}%"),
+        None => "new".to_string(),
+    }
+}
+
+/// The comparison as a table: the headline, then a row per band, the largest change in
+/// mean first.
+pub fn write_text(c: &Comparison, opts: TextOptions, out: &mut dyn Write) -> io::Result<()> {
+    let scale = Scale::of(c.value_unit.as_bytes(), opts.units);
+    let value = |v: f64| human(v, scale);
+    let signed = |v: f64| {
+        if v > 0.0 {
+            format!("+{}", human(v, scale))
+        } else if v < 0.0 {
+            format!("-{}", human(-v, scale))
+        } else {
+            "0".to_string()
+        }
+    };
+    let term = |s: &str| crate::escape::terminal(s).into_owned();
+    writeln!(
+        out,
+        "before: {} ({})",
+        term(&c.before.file),
+        term(&c.before.job)
+    )?;
+    writeln!(
+        out,
+        "after:  {} ({})",
+        term(&c.after.file),
+        term(&c.after.job)
+    )?;
+    writeln!(
+        out,
+        "peak {} -> {} ({}), mean {} -> {} ({}), area {} -> {} {} x {} ({})",
+        value(c.before.peak),
+        value(c.after.peak),
+        percent(c.change.peak_percent),
+        value(c.before.mean),
+        value(c.after.mean),
+        percent(c.change.mean_percent),
+        human(c.before.area, Scale::Plain),
+        human(c.after.area, Scale::Plain),
+        term(&c.value_unit),
+        term(&c.sample_unit),
+        percent(c.change.area_percent),
+    )?;
+    writeln!(out)?;
+    let header = [
+        "status",
+        "mean before",
+        "mean after",
+        "change",
+        "peak before",
+        "peak after",
+        "band",
+    ];
+    let side = |f: Option<Figures>, pick: fn(Figures) -> f64| {
+        f.map_or("-".to_string(), |f| value(pick(f)))
+    };
+    let rows: Vec<[String; 7]> = c
+        .bands
+        .iter()
+        .map(|b: &BandChange| {
+            [
+                b.status.word().to_string(),
+                side(b.before, |f| f.mean),
+                side(b.after, |f| f.mean),
+                signed(b.mean_change()),
+                side(b.before, |f| f.peak),
+                side(b.after, |f| f.peak),
+                term(&b.name),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for r in &rows {
+        for (w, cell) in widths.iter_mut().zip(r) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let (bold, red, green, reset) = if opts.colour {
+        ("\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[0m")
+    } else {
+        ("", "", "", "")
+    };
+    let line = |cells: &[String], style: &str, out: &mut dyn Write| -> io::Result<()> {
+        let mut text = String::new();
+        for (k, (cell, w)) in cells.iter().zip(widths).enumerate() {
+            let pad = w - cell.chars().count();
+            match k {
+                0 => {
+                    text.push_str(cell);
+                    text.push_str(&" ".repeat(pad + 2));
+                }
+                6 => text.push_str(cell),
+                _ => {
+                    text.push_str(&" ".repeat(pad));
+                    text.push_str(cell);
+                    text.push_str("  ");
+                }
+            }
+        }
+        let text = text.trim_end();
+        if style.is_empty() {
+            writeln!(out, "{text}")
+        } else {
+            writeln!(out, "{style}{text}{reset}")
+        }
+    };
+    line(&header.map(String::from), bold, out)?;
+    for (b, r) in c.bands.iter().zip(&rows) {
+        let style = match b.status {
+            Status::Grew | Status::New => red,
+            Status::Shrank | Status::Gone => green,
+            Status::Unchanged => "",
+        };
+        line(r, style, out)?;
+    }
+    Ok(())
+}
+
+/// The comparison as one JSON document (the layout of docs/compare.md).
+pub fn write_json(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, c)?;
+    writeln!(out)
+}
+
+/// The comparison as CSV: a row per band (RFC 4180, as `-o x.csv` writes profiles).
+pub fn write_csv(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
+    let mut out = io::BufWriter::new(out);
+    out.write_all(
+        b"band,status,before_peak,before_mean,after_peak,after_mean,peak_change,mean_change\r\n",
+    )?;
+    let n = |v: Option<f64>| v.map_or(String::new(), |v| super::csv::number(v.round()));
+    for b in &c.bands {
+        super::csv::field(&mut out, b.name.as_bytes())?;
+        write!(
+            out,
+            ",{},{},{},{},{},{},{}\r\n",
+            b.status.word(),
+            n(b.before.map(|f| f.peak)),
+            n(b.before.map(|f| f.mean)),
+            n(b.after.map(|f| f.peak)),
+            n(b.after.map(|f| f.mean)),
+            n(Some(b.peak_change())),
+            n(Some(b.mean_change())),
+        )?;
+    }
+    out.flush()
+}

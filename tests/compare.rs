@@ -1,0 +1,282 @@
+//! `--compare`: two runs of a program, each band matched by name. The runs are GHC's
+//! own: fixtures/compare holds a lazy accumulator that leaks (fixtures/programs/Leak.hs)
+//! and its fix (LeakFixed.hs), each as the `.hp` file and the eventlog of one run
+//! (`scripts/regen-compare-fixtures.sh`). The numbers are checked against a reading of
+//! the `.hp` files written here, not against hpgraph's own.
+
+mod common;
+
+use std::collections::HashMap;
+
+use common::{Scratch, fixtures, hpgraph, svg_texts, titled_fills};
+use serde_json::Value;
+
+fn run(args: &[&str]) -> std::process::Output {
+    let dir = Scratch::new("compare");
+    let full: Vec<String> = args
+        .iter()
+        .map(|a| {
+            if a.starts_with("compare/") {
+                fixtures().join(a).display().to_string()
+            } else {
+                a.to_string()
+            }
+        })
+        .collect();
+    let full: Vec<&str> = full.iter().map(String::as_str).collect();
+    hpgraph(&dir.0, &full, None)
+}
+
+fn json(args: &[&str]) -> Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Each band's peak and mean as read from a `.hp` file by hand: the `(N)` prefix left
+/// out, the mean over the censuses that hold anything.
+fn read_hp(name: &str) -> HashMap<String, (f64, f64)> {
+    let text = std::fs::read_to_string(fixtures().join(name)).unwrap();
+    let mut samples: Vec<HashMap<String, f64>> = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("BEGIN_SAMPLE") {
+            samples.push(HashMap::new());
+        } else if let Some((name, value)) = line.rsplit_once('\t')
+            && let Some(s) = samples.last_mut()
+        {
+            let name = match name.split_once(')') {
+                Some((n, rest)) if n.starts_with('(') => rest,
+                _ => name,
+            };
+            *s.entry(name.to_string()).or_default() += value.parse::<f64>().unwrap();
+        }
+    }
+    let censuses = samples
+        .iter()
+        .filter(|s| s.values().any(|&v| v > 0.0))
+        .count() as f64;
+    let mut bands: HashMap<String, (f64, f64)> = HashMap::new();
+    for s in &samples {
+        for (n, &v) in s {
+            let e = bands.entry(n.clone()).or_default();
+            e.0 = e.0.max(v);
+            e.1 += v / censuses;
+        }
+    }
+    bands
+}
+
+fn band<'a>(v: &'a Value, name: &str) -> &'a Value {
+    v["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["name"] == name)
+        .unwrap_or_else(|| panic!("no band {name}"))
+}
+
+#[test]
+fn a_leak_and_its_fix_are_the_files_own_numbers() {
+    let v = json(&[
+        "--compare",
+        "compare/Leak-hc.hp",
+        "compare/LeakFixed-hc.hp",
+        "--summary=json",
+    ]);
+    assert_eq!(v["format"], "hpgraph-compare");
+    let (before, after) = (
+        read_hp("compare/Leak-hc.hp"),
+        read_hp("compare/LeakFixed-hc.hp"),
+    );
+    for (name, (peak, mean)) in &before {
+        let b = band(&v, name);
+        assert_eq!(b["before"]["peak"].as_f64().unwrap(), *peak, "{name}");
+        assert_eq!(
+            b["before"]["mean"].as_f64().unwrap(),
+            mean.round(),
+            "{name}"
+        );
+        assert!(b["before"]["peak"].is_i64(), "bytes are integers");
+    }
+    for (name, (peak, _)) in &after {
+        assert_eq!(
+            band(&v, name)["after"]["peak"].as_f64().unwrap(),
+            *peak,
+            "{name}"
+        );
+    }
+    // The leak's three bands shrank to almost nothing; the runtime's own did not move.
+    for leak in ["mean.step/mean.(...)/...", "main/Main.CAF"] {
+        assert_eq!(band(&v, leak)["status"], "shrank", "{leak}");
+    }
+    assert_eq!(band(&v, "MAIN")["status"], "unchanged");
+    let peak = |side: &str| v[side]["peak"].as_f64().unwrap();
+    let total = |m: &HashMap<String, (f64, f64)>| m.values().map(|b| b.0).sum::<f64>();
+    assert!(peak("before") <= total(&before) && peak("after") <= total(&after));
+    assert!(v["change"]["peak_percent"].as_f64().unwrap() < -99.0);
+}
+
+#[test]
+fn the_hp_file_and_eventlog_of_one_run_compare_unchanged() {
+    let v = json(&[
+        "--compare",
+        "compare/Leak-hc.hp",
+        "compare/Leak-hc.eventlog",
+        "--summary=json",
+    ]);
+    let bands = v["bands"].as_array().unwrap();
+    // Every band of the .hp file, its cut names standing for the eventlog's whole ones.
+    assert_eq!(bands.len(), read_hp("compare/Leak-hc.hp").len());
+    for b in bands {
+        assert_eq!(b["status"], "unchanged", "{b}");
+        assert_eq!(b["before"]["peak"], b["after"]["peak"], "{b}");
+        assert_eq!(b["before"]["mean"], b["after"]["mean"], "{b}");
+    }
+}
+
+#[test]
+fn csv_and_json_carry_the_summarys_numbers() {
+    let args = [
+        "--compare",
+        "compare/Leak-hc.eventlog",
+        "compare/LeakFixed-hc.hp",
+    ];
+    let summary = json(&[&args[..], &["--summary=json"]].concat());
+    let file = json(&[&args[..], &["-o", "-", "--format", "json"]].concat());
+    assert_eq!(summary, file);
+    let csv = run(&[&args[..], &["-o", "-", "--format", "csv"]].concat());
+    let csv = String::from_utf8(csv.stdout).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next().unwrap(),
+        "band,status,before_peak,before_mean,after_peak,after_mean,peak_change,mean_change"
+    );
+    for line in lines {
+        let cells: Vec<&str> = line.split(',').collect();
+        let name = cells[..cells.len() - 7].join(",");
+        let name = name.trim_matches('"');
+        let b = band(&summary, name);
+        assert_eq!(cells[cells.len() - 7], b["status"].as_str().unwrap());
+        let before_peak = cells[cells.len() - 6];
+        assert_eq!(
+            before_peak,
+            b["before"]["peak"]
+                .as_i64()
+                .map_or(String::new(), |p| p.to_string())
+        );
+    }
+    let text = run(&[&args[..], &["--summary"]].concat());
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("shrank") && text.contains("mean.step/mean.(...)/..."),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_picture_has_both_runs_one_colour_per_band_in_every_format() {
+    let dir = Scratch::new("compare-picture");
+    let (b, a) = (
+        fixtures().join("compare/Leak-hc.hp"),
+        fixtures().join("compare/LeakFixed-hc.eventlog"),
+    );
+    let (b, a) = (b.to_str().unwrap(), a.to_str().unwrap());
+    for ext in ["ps", "eps", "svg", "pdf", "png"] {
+        // -t0: every band, so that small ones show in both runs.
+        let out = hpgraph(
+            &dir.0,
+            &["--compare", b, a, "-c", "-t0", "--format", ext],
+            None,
+        );
+        assert!(
+            out.status.success(),
+            "{ext}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let file = dir.path(&format!("Leak-hc-vs-LeakFixed-hc.{ext}"));
+        assert!(std::fs::metadata(&file).unwrap().len() > 1000, "{ext}");
+    }
+    let svg = std::fs::read_to_string(dir.path("Leak-hc-vs-LeakFixed-hc.svg")).unwrap();
+    let texts: Vec<String> = svg_texts(&svg).into_iter().map(|t| t.text).collect();
+    let has = |what: &str| texts.iter().any(|t| t.contains(what));
+    assert!(has("before: ") && has("after: "), "{texts:?}");
+    assert!(
+        has("mean changed most: mean.step/mean.(...)/..."),
+        "the call-outs"
+    );
+    // A band in both runs has one fill.
+    let mut fills: HashMap<String, Vec<String>> = HashMap::new();
+    for (name, fill) in titled_fills(&svg) {
+        fills.entry(name).or_default().push(fill);
+    }
+    let both = fills.get("MAIN").expect("MAIN in both runs");
+    assert_eq!(both.len(), 2);
+    assert_eq!(both[0], both[1]);
+    // Normalised time: both graphs span 0 to 100 percent.
+    let out = hpgraph(
+        &dir.0,
+        &[
+            "--compare",
+            b,
+            a,
+            "--compare-time",
+            "normalised",
+            "-o",
+            "n.svg",
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    let svg = std::fs::read_to_string(dir.path("n.svg")).unwrap();
+    assert!(
+        svg_texts(&svg)
+            .iter()
+            .any(|t| t.text.contains("% of the run"))
+    );
+}
+
+#[test]
+fn what_cannot_be_compared_is_refused() {
+    let one = run(&["--compare", "compare/Leak-hc.hp"]);
+    assert_eq!(one.status.code(), Some(2), "one run");
+    let three = run(&[
+        "--compare",
+        "compare/Leak-hc.hp",
+        "compare/Leak-hc.hp",
+        "compare/Leak-hc.hp",
+    ]);
+    assert_eq!(three.status.code(), Some(2), "three runs");
+    let hp = run(&[
+        "--compare",
+        "compare/Leak-hc.hp",
+        "compare/Leak-hc.eventlog",
+        "-o",
+        "x.hp",
+    ]);
+    assert_eq!(hp.status.code(), Some(2), ".hp output");
+    // Runs in different units.
+    let dir = Scratch::new("compare-units");
+    let text = std::fs::read_to_string(fixtures().join("compare/Leak-hc.hp")).unwrap();
+    std::fs::write(
+        dir.path("words.hp"),
+        text.replace("VALUE_UNIT \"bytes\"", "VALUE_UNIT \"words\""),
+    )
+    .unwrap();
+    let out = hpgraph(
+        &dir.0,
+        &[
+            "--compare",
+            fixtures().join("compare/Leak-hc.hp").to_str().unwrap(),
+            "words.hp",
+            "--summary",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("VALUE_UNIT") && err.contains("words"), "{err}");
+}
