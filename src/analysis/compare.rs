@@ -277,7 +277,9 @@ impl std::fmt::Display for Mismatch {
         write!(
             f,
             "the runs are measured in different units ({} `{}` and `{}`): they cannot share a scale",
-            self.unit, self.before, self.after
+            self.unit,
+            crate::escape::terminal(&self.before),
+            crate::escape::terminal(&self.after)
         )
     }
 }
@@ -494,6 +496,29 @@ pub fn callouts(c: &Comparison, units: ByteUnits) -> Vec<String> {
         ));
     }
     lines
+}
+
+/// One run's totals over its times, thinned as a page's values are
+/// ([`super::page::MAX_TIMES`]), for a page that shows both runs' totals under the
+/// pointer.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Totals {
+    /// Sample times kept.
+    pub times: Vec<f64>,
+    /// The total at each.
+    #[serde(serialize_with = "crate::units::numbers")]
+    pub totals: Vec<f64>,
+}
+
+/// The totals of a run, thinned.
+pub fn totals_of(p: &Profile) -> Totals {
+    let cols = columns(p);
+    let all = totals(p.times.len(), &cols);
+    let keep = super::page::kept(&p.times, &all);
+    Totals {
+        times: keep.iter().map(|&i| p.times[i]).collect(),
+        totals: keep.iter().map(|&i| all[i]).collect(),
+    }
 }
 
 #[cfg(test)]

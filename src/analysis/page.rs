@@ -95,7 +95,7 @@ pub struct PageOptions {
 
 /// The sample indices a page keeps: all of them, or per time bin the lowest and highest
 /// total, in time order.
-fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
+pub(crate) fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
     let n = times.len();
     if n <= MAX_TIMES {
         return (0..n).collect();

@@ -14,6 +14,9 @@ use crate::analysis::page::PageData;
 use crate::escape;
 use crate::scene::{Item, Scene};
 
+mod compare;
+pub use compare::ComparePage;
+
 const SCRIPT: &str = include_str!("html/page.js");
 const STYLE: &str = include_str!("html/page.css");
 
@@ -31,9 +34,14 @@ pub enum Mode {
 /// the page as markup still could not run. The live page also asks its own server for
 /// updates.
 pub fn policy(mode: Mode) -> String {
+    script_policy(&script_element_text(), mode)
+}
+
+/// The policy of a page whose one script element holds `script`.
+fn script_policy(script: &str, mode: Mode) -> String {
     use base64::Engine as _;
     use sha2::Digest as _;
-    let hash = sha2::Sha256::digest(script_element_text().as_bytes());
+    let hash = sha2::Sha256::digest(script.as_bytes());
     format!(
         "default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{}'; \
          img-src data:{}",

@@ -124,6 +124,20 @@ impl Format {
             }),
         })
     }
+
+    /// The backend that writes a comparison of two runs in this format: the HTML page
+    /// of a comparison is its own ([`html::ComparePage`]); the other formats draw its
+    /// scene as any other.
+    pub fn comparison_backend<'a>(
+        self,
+        opts: &Options,
+        page: html::ComparePage<'a>,
+    ) -> io::Result<Box<dyn Backend + 'a>> {
+        match self {
+            Format::Html => Ok(Box::new(page)),
+            _ => self.backend(opts, None),
+        }
+    }
 }
 
 /// An output format.

@@ -319,9 +319,10 @@ pub struct Args {
     ///
     /// Bands are matched by name (a .hp file's (N) stack numbers left out, a name GHC
     /// cut at -L matched to the whole names it stands for) and drawn in the same colour
-    /// in both. A picture shows both runs on one scale and what changed most; --summary,
-    /// -o x.csv and -o x.json give each band's peak and mean before and after. Without
-    /// -o the output is ./BEFORE-vs-AFTER.FORMAT.
+    /// in both. A picture shows both runs on one scale and what changed most (.html:
+    /// with one hover time and a filter box); --summary, -o x.csv and -o x.json give
+    /// each band's peak and mean before and after. Without -o the output is
+    /// ./BEFORE-vs-AFTER.FORMAT.
     #[arg(long, help_heading = "Comparing runs")]
     pub compare: bool,
 

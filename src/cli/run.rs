@@ -309,16 +309,23 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
                 before = cmp::normalised(before);
                 after = cmp::normalised(after);
             }
-            let scene = compared_picture(
+            let totals = [cmp::totals_of(&before), cmp::totals_of(&after)];
+            let (scene, plots) = compared_picture(
                 picture,
                 &comparison,
                 [before, after],
                 [&before_name, &after_name],
             );
+            let page = crate::backend::html::ComparePage {
+                comparison: &comparison,
+                totals: &totals,
+                plots: &plots,
+                units: picture.layout.byte_units,
+            };
             write_output(&plan, |w| {
                 picture
                     .format
-                    .backend(&picture.backend, None)?
+                    .comparison_backend(&picture.backend, page)?
                     .write(&scene, w)
             })?;
         }
@@ -332,7 +339,7 @@ fn compared_picture(
     comparison: &crate::analysis::compare::Comparison,
     runs: [Profile; 2],
     names: [&str; 2],
-) -> Scene {
+) -> (Scene, Vec<crate::scene::Plot>) {
     let [before, after] = runs;
     let select =
         |p: &Profile, opts: &crate::select::SelectOptions| crate::select::select(p, None, opts);
@@ -355,11 +362,11 @@ fn compared_picture(
         },
     ];
     let captions: Vec<Vec<u8>> = captions.into_iter().map(String::into_bytes).collect();
-    let mut scene = crate::layout::compare::compared(panels, &captions, &picture.layout);
+    let (mut scene, plots) = crate::layout::compare::compared(panels, &captions, &picture.layout);
     if let Some(column) = picture.column {
         crate::scene::reduce::reduce(&mut scene, column);
     }
-    scene
+    (scene, plots)
 }
 
 /// Writes the output of `plan` atomically (or to standard output).

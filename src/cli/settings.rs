@@ -211,21 +211,11 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
             "--compare reads two finished runs: not with --watch, --serve or --connect",
         ));
     }
-    match kind {
-        OutputKind::Data(Export::Hp) => {
-            return Err(usage(
-                ErrorKind::InvalidValue,
-                "--compare writes a picture, a summary, CSV or JSON: a .hp file holds one run",
-            ));
-        }
-        OutputKind::Picture(Format::Html) => {
-            return Err(usage(
-                ErrorKind::InvalidValue,
-                "--compare does not write an HTML page yet: use a picture format, --summary, \
-                 .csv or .json",
-            ));
-        }
-        _ => {}
+    if kind == OutputKind::Data(Export::Hp) {
+        return Err(usage(
+            ErrorKind::InvalidValue,
+            "--compare writes a picture, a summary, CSV or JSON: a .hp file holds one run",
+        ));
     }
     let ext = kind.extension();
     let named = |f| naming::plan(Some(f), None, ext);

@@ -24,8 +24,12 @@ const CAPTION_MARGIN: f64 = 6.0;
 
 /// Lays out `panels` one above the other in `opts.size`, `captions` under them. The
 /// picture is its own page (as `--size` makes it): PostScript gets a page of exactly
-/// its size.
-pub fn compared(panels: Vec<Panel>, captions: &[Vec<u8>], opts: &LayoutOptions) -> Scene {
+/// its size. Also where each panel's graph is, for a page that follows the pointer.
+pub fn compared(
+    panels: Vec<Panel>,
+    captions: &[Vec<u8>],
+    opts: &LayoutOptions,
+) -> (Scene, Vec<crate::scene::Plot>) {
     let em = opts.font_size / 10.0;
     let below = if captions.is_empty() {
         0.0
@@ -83,10 +87,10 @@ pub fn compared(panels: Vec<Panel>, captions: &[Vec<u8>], opts: &LayoutOptions) 
             })
         })
         .collect();
-    let mut scene = Scene::stacked(scenes, below, items);
+    let (mut scene, plots) = Scene::stacked(scenes, below, items);
     scene.media = Media {
         orientation: opts.media.orientation,
         eps_width: Some(opts.media.eps_width.unwrap_or(width)),
     };
-    scene
+    (scene, plots)
 }

@@ -310,10 +310,11 @@ impl Scene {
 
     /// One picture of `panels` (each a one-page scene of the same width) one above the
     /// other, first on top, over a strip `below` points tall for `captions`. The
-    /// first panel's metadata names the picture.
-    pub fn stacked(panels: Vec<Scene>, below: f64, captions: Vec<Item>) -> Scene {
+    /// first panel's metadata names the picture. Also where each panel's graph went.
+    pub fn stacked(panels: Vec<Scene>, below: f64, captions: Vec<Item>) -> (Scene, Vec<Plot>) {
         let height = below + panels.iter().map(|p| p.height).sum::<f64>();
         let mut items = Vec::new();
+        let mut plots = Vec::new();
         let mut top = height;
         let (mut title, mut date, mut width, mut font_size, mut media) = (
             Vec::new(),
@@ -328,6 +329,7 @@ impl Scene {
         for (k, mut panel) in panels.into_iter().enumerate() {
             top -= panel.height;
             panel.lift(top);
+            plots.extend(panel.plot);
             if k == 0 {
                 title = std::mem::take(&mut panel.title);
                 date = std::mem::take(&mut panel.date);
@@ -338,7 +340,7 @@ impl Scene {
             }
         }
         items.extend(captions);
-        Scene {
+        let scene = Scene {
             title,
             date,
             width,
@@ -347,7 +349,8 @@ impl Scene {
             pages: vec![Page { items }],
             plot: None,
             font_size,
-        }
+        };
+        (scene, plots)
     }
 }
 

@@ -161,6 +161,17 @@ try {
   for (const m of ev.markers) check(texts.includes(m), `eventlog page: a mark's tooltip shows ${JSON.stringify(m)}`);
   await page.close();
 
+  // The page of --compare: the .hp profile against itself, every name in both runs.
+  execFileSync(hpgraph, ["--compare", "hostile.hp", "hostile.hp", "-t0", "-o", "hostile-compare.html"],
+    { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+  page = await open(browser, pathToFileURL(join(work, "hostile-compare.html")).href);
+  await page.waitForFunction(() => window.hpgraph !== undefined, null, { timeout: 10000 });
+  await sweep(page);
+  await page.fill("#filter", ".");
+  await noScriptRan(page, "comparison page");
+  await shownLiterally(page, hp.bands, "comparison page");
+  await page.close();
+
   // The SVG opened as a document: its text is text.
   for (const [input, strings] of [["hostile.hp", [...hp.bands]], ["hostile.eventlog", ev.bands]]) {
     page = await open(browser, pathToFileURL(render(input, `${input}.svg`, "--style", "modern")).href);
