@@ -8,7 +8,7 @@ mod common;
 
 use std::fs;
 
-use common::{Scratch, fixtures, hpgraph, hpgraph_ok, svg_texts};
+use common::{Scratch, fixtures, hpgraph, hpgraph_ok, svg_texts, titled_fills};
 
 fn profile(name: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
@@ -131,6 +131,43 @@ fn png_is_the_figure_at_the_asked_resolution_and_the_same_every_time() {
         out.status.code(),
         Some(2),
         "a resolution of 0 is a usage error"
+    );
+}
+
+#[test]
+fn the_modern_style_takes_a_modern_palette_unless_told() {
+    let dir = Scratch::new("modern-palette");
+    let profile = fixtures().join("profiles/ManyCC-hc.hp");
+    let profile = profile.to_str().unwrap();
+    let fills = |flags: &[&str]| -> Vec<String> {
+        let svg = hpgraph_ok(
+            &dir.0,
+            &[&[profile, "--format", "svg", "-o", "-"][..], flags].concat(),
+        );
+        titled_fills(&String::from_utf8(svg).unwrap())
+            .into_iter()
+            .map(|(_, f)| f)
+            .filter(|f| f != "#d9d9d9") // OTHER's grey
+            .collect()
+    };
+    // Tableau's ten (https://www.tableau.com/blog/colors-upgrade-tableau-10-56782).
+    let tableau = [
+        "#4e79a7", "#f28e2b", "#e15759", "#76b7b2", "#59a14f", "#edc948", "#b07aa1", "#ff9da7",
+        "#9c755f", "#79706e",
+    ];
+    for flags in [&["--style", "modern"][..], &["--style", "modern", "-c"]] {
+        let f = fills(flags);
+        assert!(
+            !f.is_empty() && f.iter().all(|c| tableau.contains(&c.as_str())),
+            "{flags:?}: {f:?}"
+        );
+    }
+    // hp2ps's colours, asked for by name, are hp2ps's pure ones.
+    let f = fills(&["--style", "modern", "-c", "--palette", "hp2ps"]);
+    assert!(
+        f.iter()
+            .any(|c| c == "#ff0000" || c == "#0000ff" || c == "#00ff00"),
+        "{f:?}"
     );
 }
 

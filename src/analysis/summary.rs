@@ -10,10 +10,14 @@
 //! * share: the band's area (trapezoids between sample times, as the title's area) over
 //!   the sum of all bands' areas; with a single sample, its value over the total;
 //! * trend: a least-squares line through the band's values over the last quarter of the
-//!   run's time (at least its last three samples); `growing` when that line rises by more
-//!   than 5% of the band's peak across the window, `shrinking` when it falls by as much,
-//!   else `flat`. The empty census GHC's runtime writes as the program exits is left out
-//!   of the window: every band drops to 0 there, which says nothing about a leak.
+//!   run's time (at least its last three samples); `growing` when that line rises across
+//!   the window by more than 5% of the band's peak **and** by more than 1% of the peak
+//!   of the whole heap (a band of a few bytes that doubles is no leak), `shrinking` when
+//!   it falls by as much, else `flat`. The line's slope (value units per second) and its
+//!   R² (how much of the band's variation over the window the line explains: 1 for a
+//!   steady climb, near 0 for noise) are given with it. The empty census GHC's runtime
+//!   writes as the program exits is left out of the window: every band drops to 0
+//!   there, which says nothing about a leak.
 
 use serde::Serialize;
 
@@ -24,6 +28,9 @@ use crate::units::{ByteUnits, Scale, human, seconds};
 const TREND_WINDOW: f64 = 0.25;
 /// How much of its peak a band must gain (or lose) over that window to be flagged.
 const TREND_CHANGE: f64 = 0.05;
+/// How much of the whole heap's peak a band must gain (or lose) over that window to be
+/// flagged.
+const TREND_SHARE: f64 = 0.01;
 
 /// Where a band is heading at the end of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -66,6 +73,8 @@ pub struct BandSummary {
     pub trend: Trend,
     /// The trend line's slope over the window, in value units per time unit.
     pub growth_per_second: f64,
+    /// How well the line fits the band's values over the window (R², 0 to 1).
+    pub growth_r2: f64,
 }
 
 /// The sum of all bands.
@@ -122,20 +131,31 @@ fn area(times: &[f64], values: &[f64]) -> f64 {
         .sum()
 }
 
-/// The least-squares slope of `values` over `times` in a window.
-fn slope(times: &[f64], values: &[f64], window: std::ops::Range<usize>) -> f64 {
+/// The least-squares slope of `values` over `times` in a window, and its R² (0 when
+/// the values do not vary: a flat band is no trend).
+fn slope(times: &[f64], values: &[f64], window: std::ops::Range<usize>) -> (f64, f64) {
     let (t, v) = (&times[window.clone()], &values[window]);
     let n = t.len() as f64;
     if t.len() < 2 {
-        return 0.0;
+        return (0.0, 0.0);
     }
     let (mt, mv) = (t.iter().sum::<f64>() / n, v.iter().sum::<f64>() / n);
-    let (mut num, mut den) = (0.0, 0.0);
+    let (mut num, mut den, mut var) = (0.0, 0.0, 0.0);
     for (&x, &y) in t.iter().zip(v) {
         num += (x - mt) * (y - mv);
         den += (x - mt) * (x - mt);
+        var += (y - mv) * (y - mv);
     }
-    if den > 0.0 { num / den } else { 0.0 }
+    if den > 0.0 {
+        let r2 = if var > 0.0 {
+            (num * num / (den * var)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (num / den, r2)
+    } else {
+        (0.0, 0.0)
+    }
 }
 
 /// The trend window: from its first sample to the end of `times`, less trailing samples
@@ -159,15 +179,17 @@ pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
     let totals = table.totals();
     let window = trend_window(times, &totals);
     let span = times[window.end - 1] - times[window.start];
+    let heap_peak = peak(&totals).1;
     let mut bands: Vec<(BandSummary, f64)> = (0..table.columns.len())
         .map(|k| {
             let values = table.column(k);
             let (at, peak) = peak(&values);
-            let growth = slope(times, &values, window.clone());
+            let (growth, r2) = slope(times, &values, window.clone());
             let change = growth * span;
-            let trend = if peak > 0.0 && change > TREND_CHANGE * peak {
+            let least = (TREND_CHANGE * peak).max(TREND_SHARE * heap_peak);
+            let trend = if peak > 0.0 && change > least {
                 Trend::Growing
-            } else if peak > 0.0 && change < -TREND_CHANGE * peak {
+            } else if peak > 0.0 && change < -least {
                 Trend::Shrinking
             } else {
                 Trend::Flat
@@ -185,6 +207,7 @@ pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
                 share: 0.0,
                 trend,
                 growth_per_second: growth,
+                growth_r2: r2,
             };
             (summary, weight)
         })
@@ -270,6 +293,31 @@ mod tests {
         assert!((leak.share - 120.0 / 340.0).abs() < 1e-12);
         // Totals 60 80 80 100 100: the peak first at 3 s.
         assert_eq!((s.total.peak, s.total.peak_time), (100.0, 3.0));
+    }
+
+    #[test]
+    fn a_few_bytes_that_double_are_no_leak_and_the_fit_is_told() {
+        let s = summary(
+            "BEGIN_SAMPLE 0\nbig\t1000000\ntiny\t16\nEND_SAMPLE 0\n\
+             BEGIN_SAMPLE 1\nbig\t2000000\ntiny\t24\nEND_SAMPLE 1\n\
+             BEGIN_SAMPLE 2\nbig\t3000000\ntiny\t32\nEND_SAMPLE 2\n\
+             BEGIN_SAMPLE 3\nbig\t4000000\ntiny\t40\nEND_SAMPLE 3\n",
+        );
+        let by = |n: &str| s.bands.iter().find(|b| b.name == n).unwrap();
+        assert_eq!(by("big").trend, Trend::Growing);
+        // It more than doubles over the window, but 24 bytes are not 1% of the heap.
+        assert_eq!(by("tiny").trend, Trend::Flat);
+        assert_eq!(by("big").growth_per_second, 1_000_000.0);
+        assert!((by("big").growth_r2 - 1.0).abs() < 1e-12, "a straight line");
+        let noisy = summary(
+            "BEGIN_SAMPLE 0\nb\t100\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nb\t300\nEND_SAMPLE 1\n\
+             BEGIN_SAMPLE 2\nb\t100\nEND_SAMPLE 2\nBEGIN_SAMPLE 3\nb\t300\nEND_SAMPLE 3\n",
+        );
+        assert!(
+            noisy.bands[0].growth_r2 < 0.5,
+            "{}",
+            noisy.bands[0].growth_r2
+        );
     }
 
     #[test]

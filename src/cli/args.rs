@@ -181,7 +181,7 @@ pub struct Args {
     ///
     /// hp2ps: its greys, or colours with -c. okabe-ito and viridis are told apart by
     /// colour-blind readers; viridis also in greyscale print. [default: hp2ps;
-    /// tableau10 for html]
+    /// tableau10 with --style modern and for html]
     #[arg(long, value_name = "NAME", help_heading = "Figure")]
     pub palette: Option<Palette>,
 

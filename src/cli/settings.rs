@@ -456,11 +456,15 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         key,
         marks: !args.no_marks,
         heap_lines: args.heap_lines,
-        palette: args.palette.unwrap_or(if html {
-            Palette::Tableau10
-        } else {
-            Palette::Hp2ps
-        }),
+        // hp2ps's colours are hp2ps's look; the modern style (and so the page) takes a
+        // modern palette unless --palette says otherwise.
+        palette: args
+            .palette
+            .unwrap_or(if style(args, html) == Style::Modern {
+                Palette::Tableau10
+            } else {
+                Palette::Hp2ps
+            }),
         // Compared runs: a band has one colour in both.
         stable_colours: args.stable_colours || (html && mode == html::Mode::Live) || args.compare,
         size,

@@ -19,8 +19,16 @@ pub struct TextOptions {
 pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Result<()> {
     let value = |v: f64| s.value_text(v, opts.units);
     let time = |t: f64| s.time_text(t);
-    let header = ["share", "peak", "at", "mean", "trend", "band"];
-    let mut rows: Vec<[String; 6]> = s
+    // The trend's slope per time unit, signed, and how well the line fits.
+    let growth = |g: f64| {
+        let sign = if g < 0.0 { "-" } else { "+" };
+        let per = if s.sample_unit == "seconds" { "/s" } else { "" };
+        format!("{sign}{}{per}", value(g.abs()))
+    };
+    let header = [
+        "share", "peak", "at", "mean", "trend", "growth", "R²", "band",
+    ];
+    let mut rows: Vec<[String; 8]> = s
         .bands
         .iter()
         .map(|b| {
@@ -30,6 +38,8 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
                 time(b.peak_time),
                 value(b.mean),
                 b.trend.word().to_string(),
+                growth(b.growth_per_second),
+                format!("{:.2}", b.growth_r2),
                 crate::escape::terminal(&b.name).into_owned(),
             ]
         })
@@ -40,6 +50,8 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         value(s.total.peak),
         time(s.total.peak_time),
         value(s.total.mean),
+        String::new(),
+        String::new(),
         String::new(),
         if others > 0 {
             format!("total of {} bands ({others} not shown)", s.band_count)
@@ -69,7 +81,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         let mut text = String::new();
         for (k, (c, w)) in cells.iter().zip(widths).enumerate() {
             let pad = w - c.chars().count();
-            if k == 5 {
+            if k == 7 {
                 text.push_str(c);
             } else if k == 4 {
                 // Words left-aligned, numbers right-aligned.
@@ -133,7 +145,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(!text.contains('\x1b'));
         assert!(
-            text.contains("100.0%  1.23 MB  0.00 s  1.23 MB  flat   main"),
+            text.contains("100.0%  1.23 MB  0.00 s  1.23 MB  flat   +0 B/s  0.00  main"),
             "{text}"
         );
     }
