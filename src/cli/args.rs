@@ -30,7 +30,7 @@ Examples:
   prog +RTS -hc -RTS; hpgraph < prog.hp > heap.ps
   hpgraph --watch prog.hp -o heap.svg   redraw heap.svg while prog runs
   hpgraph --serve prog.eventlog          the same in a browser, live: open the address it prints
-  prog +RTS -hT -l -ol/dev/stdout -RTS | hpgraph --watch - -o heap.svg   from a pipe
+  prog +RTS -hT -l -ol/dev/fd/3 -RTS 3>&1 >/dev/null | hpgraph --watch - -o heap.svg
   hpgraph --connect unix:/tmp/prog.sock --serve   from eventlog-socket's socket
   hpgraph --compare before.hp after.eventlog --summary   what a fix changed, band by band
   prog +RTS -hT -l -RTS; hpgraph prog.eventlog   an eventlog: ./prog.ps, as for prog.hp
