@@ -107,22 +107,13 @@ impl Profile {
             merged_away[k] = true;
         }
         let count = n - (MAX_BANDS - 1);
-        let mut sums = vec![0.0f64; self.times.len()];
-        let mut present = vec![false; self.times.len()];
-        for (k, series) in self.series.iter().enumerate() {
-            if merged_away[k] {
-                series.for_each(|i, v| {
-                    sums[i as usize] += v;
-                    present[i as usize] = true;
-                });
-            }
-        }
-        let mut other = Series::default();
-        for (i, (&v, &p)) in sums.iter().zip(&present).enumerate() {
-            if p {
-                other.push(i as u32, v);
-            }
-        }
+        let mut other = Series::sum(
+            self.series
+                .iter()
+                .zip(&merged_away)
+                .filter_map(|(s, &m)| m.then_some(s)),
+            self.times.len(),
+        );
         let first = merged_away.iter().position(|&m| m).expect("some merged");
         let mut names = Vec::with_capacity(MAX_BANDS);
         let mut series = Vec::with_capacity(MAX_BANDS);
@@ -303,6 +294,26 @@ struct Run {
 }
 
 impl Series {
+    /// One series of `parts` added sample by sample, over `samples` samples: a point
+    /// wherever any part has one.
+    pub fn sum<'a>(parts: impl IntoIterator<Item = &'a Series>, samples: usize) -> Series {
+        let mut sums = vec![0.0f64; samples];
+        let mut present = vec![false; samples];
+        for s in parts {
+            s.for_each(|i, v| {
+                sums[i as usize] += v;
+                present[i as usize] = true;
+            });
+        }
+        let mut merged = Series::default();
+        for (i, (&v, &here)) in sums.iter().zip(&present).enumerate() {
+            if here {
+                merged.push(i as u32, v);
+            }
+        }
+        merged
+    }
+
     /// Appends a point; samples must not decrease from one call to the next.
     #[inline]
     pub fn push(&mut self, sample: u32, value: f64) {

@@ -25,6 +25,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use super::Table;
+use super::summary::{area, peak};
 use crate::profile::{Profile, Series};
 use crate::units::{ByteUnits, Scale, human};
 
@@ -116,21 +118,7 @@ fn rename(p: &mut Profile, names: Vec<Vec<u8>>) {
         let series = if parts.len() == 1 {
             parts.pop().expect("one")
         } else {
-            let mut sums = vec![0.0f64; samples];
-            let mut present = vec![false; samples];
-            for s in &parts {
-                s.for_each(|i, v| {
-                    sums[i as usize] += v;
-                    present[i as usize] = true;
-                });
-            }
-            let mut merged = Series::default();
-            for (i, (&v, &here)) in sums.iter().zip(&present).enumerate() {
-                if here {
-                    merged.push(i as u32, v);
-                }
-            }
-            merged
+            Series::sum(&parts, samples)
         };
         p.names.push(name.into());
         p.series.push(series);
@@ -284,16 +272,11 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
-/// Each band's values, one per sample, by name.
+/// Each band's values, one per sample, by name (the table's columns made dense).
 fn columns(p: &Profile) -> Vec<(Vec<u8>, Vec<f64>)> {
-    p.names
-        .iter()
-        .zip(&p.series)
-        .map(|(n, s)| {
-            let mut v = vec![0.0; p.times.len()];
-            s.for_each(|i, x| v[i as usize] += x);
-            (n.to_vec(), v)
-        })
+    let table = Table::all(p);
+    (0..table.columns.len())
+        .map(|k| (table.columns[k].0.to_vec(), table.column(k)))
         .collect()
 }
 
@@ -314,27 +297,20 @@ fn censuses(totals: &[f64]) -> usize {
 }
 
 fn run_figures(file: &str, p: &Profile, cols: &[(Vec<u8>, Vec<f64>)]) -> RunFigures {
-    let n = p.times.len();
-    let totals = totals(n, cols);
-    let area = p
-        .times
-        .windows(2)
-        .zip(totals.windows(2))
-        .map(|(t, v)| (t[1] - t[0]) * (v[0] + v[1]) / 2.0)
-        .sum();
+    let totals = totals(p.times.len(), cols);
     RunFigures {
         file: file.to_string(),
         job: String::from_utf8_lossy(&p.job).into_owned(),
-        samples: n,
+        samples: p.times.len(),
         duration: p.times.last().copied().unwrap_or(0.0) - p.times.first().copied().unwrap_or(0.0),
-        peak: totals.iter().copied().fold(0.0, f64::max),
+        peak: peak(&totals).1.max(0.0),
         mean: totals.iter().sum::<f64>() / censuses(&totals) as f64,
-        area,
+        area: area(&p.times, &totals),
     }
 }
 
 fn figures(values: &[f64], censuses: usize) -> Option<Figures> {
-    let peak = values.iter().copied().fold(0.0, f64::max);
+    let peak = peak(values).1;
     (peak > 0.0).then(|| Figures {
         peak,
         mean: values.iter().sum::<f64>() / censuses as f64,
@@ -512,8 +488,7 @@ pub struct Totals {
 
 /// The totals of a run, thinned.
 pub fn totals_of(p: &Profile) -> Totals {
-    let cols = columns(p);
-    let all = totals(p.times.len(), &cols);
+    let all = Table::all(p).totals();
     let keep = super::page::kept(&p.times, &all);
     Totals {
         times: keep.iter().map(|&i| p.times[i]).collect(),

@@ -113,7 +113,7 @@ pub struct Summary {
 }
 
 /// The first index of the largest value, and that value.
-fn peak(values: &[f64]) -> (usize, f64) {
+pub(crate) fn peak(values: &[f64]) -> (usize, f64) {
     values.iter().enumerate().fold(
         (0, f64::NEG_INFINITY),
         |(k, m), (i, &v)| {
@@ -123,7 +123,7 @@ fn peak(values: &[f64]) -> (usize, f64) {
 }
 
 /// The area under `values` over `times`: trapezoids, as the title's area.
-fn area(times: &[f64], values: &[f64]) -> f64 {
+pub(crate) fn area(times: &[f64], values: &[f64]) -> f64 {
     times
         .windows(2)
         .zip(values.windows(2))
