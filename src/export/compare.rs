@@ -71,66 +71,30 @@ pub fn write_text(c: &Comparison, opts: TextOptions, out: &mut dyn Write) -> io:
     let side = |f: Option<Figures>, pick: fn(Figures) -> f64| {
         f.map_or("-".to_string(), |f| value(pick(f)))
     };
-    let rows: Vec<[String; 7]> = c
-        .bands
-        .iter()
-        .map(|b: &BandChange| {
-            [
-                b.status.word().to_string(),
-                side(b.before, |f| f.mean),
-                side(b.after, |f| f.mean),
-                signed(b.mean_change()),
-                side(b.before, |f| f.peak),
-                side(b.after, |f| f.peak),
-                term(&b.name),
-            ]
-        })
-        .collect();
-    let mut widths = header.map(str::len);
-    for r in &rows {
-        for (w, cell) in widths.iter_mut().zip(r) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
     let (bold, red, green, reset) = if opts.colour {
         ("\x1b[1m", "\x1b[31m", "\x1b[32m", "\x1b[0m")
     } else {
         ("", "", "", "")
     };
-    let line = |cells: &[String], style: &str, out: &mut dyn Write| -> io::Result<()> {
-        let mut text = String::new();
-        for (k, (cell, w)) in cells.iter().zip(widths).enumerate() {
-            let pad = w - cell.chars().count();
-            match k {
-                0 => {
-                    text.push_str(cell);
-                    text.push_str(&" ".repeat(pad + 2));
-                }
-                6 => text.push_str(cell),
-                _ => {
-                    text.push_str(&" ".repeat(pad));
-                    text.push_str(cell);
-                    text.push_str("  ");
-                }
-            }
-        }
-        let text = text.trim_end();
-        if style.is_empty() {
-            writeln!(out, "{text}")
-        } else {
-            writeln!(out, "{style}{text}{reset}")
-        }
-    };
-    line(&header.map(String::from), bold, out)?;
-    for (b, r) in c.bands.iter().zip(&rows) {
+    let mut rows = vec![(header.map(String::from).to_vec(), bold)];
+    rows.extend(c.bands.iter().map(|b: &BandChange| {
         let style = match b.status {
             Status::Grew | Status::New => red,
             Status::Shrank | Status::Gone => green,
             Status::Unchanged => "",
         };
-        line(r, style, out)?;
-    }
-    Ok(())
+        let cells = vec![
+            b.status.word().to_string(),
+            side(b.before, |f| f.mean),
+            side(b.after, |f| f.mean),
+            signed(b.mean_change()),
+            side(b.before, |f| f.peak),
+            side(b.after, |f| f.peak),
+            term(&b.name),
+        ];
+        (cells, style)
+    }));
+    super::aligned::write(out, &rows, &[0], reset)
 }
 
 /// The comparison as one JSON document (the layout of docs/compare.md).

@@ -2,6 +2,7 @@
 //! the [`Profile`](crate::profile::Profile) (through a [`Table`] of its bands, from
 //! [`crate::analysis`]), never the scene.
 
+pub mod aligned;
 pub mod compare;
 pub mod csv;
 pub mod hp;

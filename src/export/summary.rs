@@ -28,24 +28,27 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     let header = [
         "share", "peak", "at", "mean", "trend", "growth", "R²", "band",
     ];
-    let mut rows: Vec<[String; 8]> = s
-        .bands
-        .iter()
-        .map(|b| {
-            [
-                format!("{:.1}%", b.share * 100.0),
-                value(b.peak),
-                time(b.peak_time),
-                value(b.mean),
-                b.trend.word().to_string(),
-                growth(b.growth_per_second),
-                format!("{:.2}", b.growth_r2),
-                crate::escape::terminal(&b.name).into_owned(),
-            ]
-        })
-        .collect();
+    let (bold, red, reset) = if opts.colour {
+        ("\x1b[1m", "\x1b[31m", "\x1b[0m")
+    } else {
+        ("", "", "")
+    };
+    let mut rows = vec![(header.map(String::from).to_vec(), bold)];
+    rows.extend(s.bands.iter().map(|b| {
+        let cells = vec![
+            format!("{:.1}%", b.share * 100.0),
+            value(b.peak),
+            time(b.peak_time),
+            value(b.mean),
+            b.trend.word().to_string(),
+            growth(b.growth_per_second),
+            format!("{:.2}", b.growth_r2),
+            crate::escape::terminal(&b.name).into_owned(),
+        ];
+        (cells, if b.trend == Trend::Growing { red } else { "" })
+    }));
     let others = s.band_count - s.bands.len();
-    rows.push([
+    let total = vec![
         String::new(),
         value(s.total.peak),
         time(s.total.peak_time),
@@ -58,18 +61,8 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         } else {
             format!("total of {} bands", s.band_count)
         },
-    ]);
-    let mut widths = header.map(str::len);
-    for r in &rows {
-        for (w, c) in widths.iter_mut().zip(r) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let (bold, red, reset) = if opts.colour {
-        ("\x1b[1m", "\x1b[31m", "\x1b[0m")
-    } else {
-        ("", "", "")
-    };
+    ];
+    rows.push((total, bold));
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
     writeln!(
         out,
@@ -77,42 +70,8 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         s.samples, s.band_count
     )?;
     writeln!(out)?;
-    let line = |cells: &[String], style: &str, out: &mut dyn Write| -> io::Result<()> {
-        let mut text = String::new();
-        for (k, (c, w)) in cells.iter().zip(widths).enumerate() {
-            let pad = w - c.chars().count();
-            if k == 7 {
-                text.push_str(c);
-            } else if k == 4 {
-                // Words left-aligned, numbers right-aligned.
-                text.push_str(c);
-                text.push_str(&" ".repeat(pad + 2));
-            } else {
-                text.push_str(&" ".repeat(pad));
-                text.push_str(c);
-                text.push_str("  ");
-            }
-        }
-        let text = text.trim_end();
-        if style.is_empty() {
-            writeln!(out, "{text}")
-        } else {
-            writeln!(out, "{style}{text}{reset}")
-        }
-    };
-    line(&header.map(String::from), bold, out)?;
-    for (k, r) in rows.iter().enumerate() {
-        let total = k == rows.len() - 1;
-        let style = if total {
-            bold
-        } else if s.bands[k].trend == Trend::Growing {
-            red
-        } else {
-            ""
-        };
-        line(r, style, out)?;
-    }
-    Ok(())
+    // Words (the trend) left-aligned, numbers right-aligned.
+    super::aligned::write(out, &rows, &[4], reset)
 }
 
 /// The summary as JSON, one document with a final newline.
