@@ -31,6 +31,22 @@ pub struct Profile {
     pub series: Vec<Series>,
     /// The runtime's own heap measurements, when the input has them (an eventlog does).
     pub heap: HeapSeries,
+    /// What the census broke the heap down by, when the input says (an eventlog does;
+    /// a `.hp` file does not).
+    pub breakdown: Breakdown,
+}
+
+/// What a census broke the heap down by, as far as the input tells. A flame graph splits
+/// band names into frames only where they are cost-centre stacks.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Breakdown {
+    /// The input does not say (a `.hp` file): names are taken for what they look like.
+    #[default]
+    Unknown,
+    /// Cost-centre stacks (`-hc`), innermost first, joined by `/`.
+    CostCentreStacks,
+    /// Anything else (`-hd`, `-hy`, `-hi`…): a name is one thing, whatever it holds.
+    Other,
 }
 
 /// A moment the program marked: a `.hp` file's `MARK` (a time only) or an eventlog's

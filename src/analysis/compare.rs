@@ -36,17 +36,7 @@ pub const CHANGE: f64 = 0.05;
 /// change: a band of a few bytes that doubled says nothing.
 pub const NOISE: f64 = 0.001;
 
-/// A band's name without a `.hp` file's `(N)` stack number.
-pub fn unnumbered(name: &[u8]) -> &[u8] {
-    if name.first() == Some(&b'(')
-        && let Some(close) = name.iter().position(|&b| b == b')')
-        && close > 1
-        && name[1..close].iter().all(u8::is_ascii_digit)
-    {
-        return &name[close + 1..];
-    }
-    name
-}
+pub use crate::select::flame::unnumbered;
 
 /// The stem of a name GHC cut at `-L` (what is before its `...`).
 fn cut_stem(name: &[u8]) -> Option<&[u8]> {

@@ -131,31 +131,9 @@ pub(crate) fn area(times: &[f64], values: &[f64]) -> f64 {
         .sum()
 }
 
-/// The least-squares slope of `values` over `times` in a window, and its R² (0 when
-/// the values do not vary: a flat band is no trend).
+/// The least-squares slope of `values` over `times` in a window, and its R².
 fn slope(times: &[f64], values: &[f64], window: std::ops::Range<usize>) -> (f64, f64) {
-    let (t, v) = (&times[window.clone()], &values[window]);
-    let n = t.len() as f64;
-    if t.len() < 2 {
-        return (0.0, 0.0);
-    }
-    let (mt, mv) = (t.iter().sum::<f64>() / n, v.iter().sum::<f64>() / n);
-    let (mut num, mut den, mut var) = (0.0, 0.0, 0.0);
-    for (&x, &y) in t.iter().zip(v) {
-        num += (x - mt) * (y - mv);
-        den += (x - mt) * (x - mt);
-        var += (y - mv) * (y - mv);
-    }
-    if den > 0.0 {
-        let r2 = if var > 0.0 {
-            (num * num / (den * var)).clamp(0.0, 1.0)
-        } else {
-            0.0
-        };
-        (num / den, r2)
-    } else {
-        (0.0, 0.0)
-    }
+    crate::select::slope(&times[window.clone()], &values[window])
 }
 
 /// The trend window: from its first sample to the end of `times`, less trailing samples

@@ -55,7 +55,7 @@ fn style(role: PathRole) -> PathStyle {
         PathRole::Axis => s(false, Num::Fixed, Num::ZeroAsInt, true),
         PathRole::Tick => s(false, Num::Fixed, Num::Int, false),
         PathRole::KeySwatch => s(false, Num::Fixed, Num::Int, false),
-        PathRole::HeapLine => s(true, Num::Fixed, Num::Fixed, true),
+        PathRole::HeapLine | PathRole::FlameFrame => s(true, Num::Fixed, Num::Fixed, true),
         PathRole::Mark => PathStyle {
             gray_decimals: 1,
             ..s(false, Num::Fixed, Num::Fixed, false)
@@ -364,7 +364,9 @@ fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
 fn hp2ps_escapes(role: TextRole, c: u8) -> bool {
     match role {
         TextRole::Title => c == b'(' || c == b')',
-        TextRole::KeyLabel | TextRole::Caption => c == b'(' || c == b')' || c == b'\\',
+        TextRole::KeyLabel | TextRole::Caption | TextRole::FrameLabel => {
+            c == b'(' || c == b')' || c == b'\\'
+        }
         _ => false,
     }
 }
@@ -468,6 +470,7 @@ pub fn repairs(scene: &Scene) -> Vec<Repair> {
                     TextRole::KeyLabel => "a name",
                     TextRole::HeapLineLabel => "a heap line's label",
                     TextRole::Caption => "a caption",
+                    TextRole::FrameLabel => "a frame's name",
                 };
                 add(Repair {
                     what,

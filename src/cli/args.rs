@@ -243,6 +243,24 @@ pub struct Args {
           default_missing_value = "text", help_heading = "Data and inspection")]
     pub summary: Option<SummaryStyle>,
 
+    /// Draw the heap at one census as a flame graph: WHEN is peak, end or a time
+    ///
+    /// peak (the default) is the census with the most bytes, within --from/--to when
+    /// given; end is the last that holds anything; a number is the census nearest that time. Each box is a
+    /// cost centre on top of its caller, as wide as the bytes its stack holds (-hc).
+    /// Other break-downs give one row. In an HTML page the census is opened under the
+    /// chart. Written to NAME.flame.FMT unless -o says.
+    #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
+          default_missing_value = "peak", value_parser = flame_when,
+          help_heading = "Data and inspection")]
+    pub flame: Option<crate::select::flame::When>,
+
+    /// Order the bands by how fast they grow, the fastest on top
+    ///
+    /// growth is the least-squares slope of each band over the run, in bytes a second.
+    #[arg(long, value_name = "ORDER", help_heading = "Data and inspection")]
+    pub sort: Option<SortBy>,
+
     /// With --summary (and in an HTML page's table): only the N largest bands
     #[arg(long, value_name = "N", help_heading = "Data and inspection")]
     pub top: Option<usize>,
@@ -350,6 +368,13 @@ pub enum SortName {
     Asc,
     /// The least name on top (`-i-`).
     Desc,
+}
+
+/// `--sort` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortBy {
+    /// The steepest least-squares slope on top, shrinking bands at the bottom.
+    Growth,
 }
 
 /// `--compare-time` values.

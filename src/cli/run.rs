@@ -108,6 +108,14 @@ pub(crate) enum Prepared<'a> {
         page: Option<Box<PageData>>,
         samples: usize,
     },
+    /// A census as a flame graph (`--flame`).
+    Flame {
+        picture: &'a Picture,
+        scene: Scene,
+        samples: usize,
+        /// How many frames the census has.
+        frames: usize,
+    },
     Data {
         data: &'a Data,
         profile: Profile,
@@ -154,6 +162,16 @@ pub(crate) fn prepare_picture<'a>(
             "hpgraph: warning: {name}: --heap-lines: no heap size or live bytes in this \
              profile (an eventlog has them, a .hp file does not)"
         );
+    }
+    if let (Some(when), false) = (picture.flame, picture.format == Format::Html) {
+        let flame = crate::select::flame::flame(&profile, when);
+        let scene = crate::layout::flame::layout(&flame, &picture.layout);
+        return Prepared::Flame {
+            picture,
+            scene,
+            samples,
+            frames: flame.frames.len(),
+        };
     }
     let selection = crate::select::select(&profile, aux, &picture.select);
     // The HTML page carries the numbers behind its picture; they are taken before the
@@ -209,6 +227,10 @@ impl Prepared<'_> {
                 .format
                 .backend(&picture.backend, page.as_deref())?
                 .write(scene, out),
+            Prepared::Flame { picture, scene, .. } => picture
+                .format
+                .backend(&picture.backend, None)?
+                .write(scene, out),
         }
     }
 
@@ -216,7 +238,7 @@ impl Prepared<'_> {
     fn selection(&self) -> Option<&Selection> {
         match self {
             Prepared::Picture { selection, .. } => Some(selection),
-            Prepared::Data { .. } => None,
+            Prepared::Flame { .. } | Prepared::Data { .. } => None,
         }
     }
 
@@ -227,6 +249,12 @@ impl Prepared<'_> {
             } => Drawn {
                 samples: *samples,
                 bands: selection.bands.len(),
+            },
+            Prepared::Flame {
+                samples, frames, ..
+            } => Drawn {
+                samples: *samples,
+                bands: *frames,
             },
             Prepared::Data {
                 profile, selection, ..

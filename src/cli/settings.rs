@@ -15,7 +15,7 @@ use std::time::Duration;
 use clap::error::ErrorKind;
 
 use super::OutputKind;
-use super::args::{Args, CompareTime, KeyChoice, SortName};
+use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Input, Output, Plan};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
@@ -24,6 +24,7 @@ use crate::input;
 use crate::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palette};
 use crate::scene::{Media, Orientation};
 use crate::select::filter::Filter;
+use crate::select::flame::When;
 use crate::select::{NameOrder, SelectOptions, Shading};
 use crate::units::ByteUnits;
 
@@ -91,6 +92,9 @@ pub struct Picture {
     pub backend: backend::Options,
     /// What an HTML page shows beside its picture (`None` for other formats).
     pub page: Option<PageOptions>,
+    /// `--flame`: the census drawn as a flame graph instead of the graph over time (an
+    /// HTML page draws its graph and opens that census's flame graph under it).
+    pub flame: Option<When>,
 }
 
 /// How a data output is made.
@@ -161,6 +165,9 @@ impl Settings {
     /// Reads the command line for what it asks.
     pub fn resolve(args: &Args) -> Result<Settings, UsageError> {
         let kind = output_kind(args)?;
+        if args.flame.is_some() {
+            flame_rules(args, kind)?;
+        }
         let compare = args.compare.then(|| compare(args, kind)).transpose()?;
         let plans = if compare.is_some() {
             Vec::new()
@@ -192,6 +199,24 @@ impl Settings {
             compare,
         })
     }
+}
+
+/// `--flame` draws one census of one run, as a picture.
+fn flame_rules(args: &Args, kind: OutputKind) -> Result<(), UsageError> {
+    if let OutputKind::Data(_) = kind {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--flame draws a picture (ps, eps, svg, pdf, png or html): not with --summary \
+             or a data format",
+        ));
+    }
+    if args.compare {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--flame draws one run: not with --compare",
+        ));
+    }
+    Ok(())
 }
 
 /// `--compare BEFORE AFTER`: two inputs, one output, no live view.
@@ -274,7 +299,14 @@ fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
 
 /// The files of every rendering, and the rules they must keep.
 fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
-    let ext = kind.extension();
+    // A flame graph is named apart from the graph over time: `prog.flame.svg`.
+    let ext = match args.flame {
+        Some(_) if kind != OutputKind::Picture(Format::Html) => {
+            format!("flame.{}", kind.extension())
+        }
+        _ => kind.extension().to_string(),
+    };
+    let ext = ext.as_str();
     let output = args.output.as_deref();
     let mut plans: Vec<Plan> = if let Some(endpoint) = &args.connect {
         vec![naming::plan_for(
@@ -301,7 +333,8 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
     // `fig.tex`'s own auxiliary file). A summary is read, not kept: standard output
     // unless -o names a file, and no .aux.
     let summary = matches!(kind, OutputKind::Data(Export::Summary(_)));
-    let keeps_aux = args.reuse_aux || matches!(kind, OutputKind::Picture(Format::Ps | Format::Eps));
+    let keeps_aux = args.flame.is_none()
+        && (args.reuse_aux || matches!(kind, OutputKind::Picture(Format::Ps | Format::Eps)));
     for p in &mut plans {
         if summary && output.is_none() {
             p.output = Output::Stdout;
@@ -413,6 +446,7 @@ fn select_options(args: &Args, band_limit: usize, shading: Shading) -> SelectOpt
     SelectOptions {
         threshold: args.threshold.unwrap_or(THRESHOLD),
         by_deviation: args.sort_deviation,
+        by_growth: args.sort == Some(SortBy::Growth),
         by_name: args.sort_name.map(|s| match s {
             SortName::Asc => NameOrder::Ascending,
             SortName::Desc => NameOrder::Descending,
@@ -507,6 +541,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
             units: byte_units(args),
             rows: args.top,
         }),
+        flame: args.flame,
     }
 }
 

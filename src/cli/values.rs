@@ -61,6 +61,21 @@ impl ValueEnum for OutputKind {
     }
 }
 
+/// `--flame`'s census: `peak`, `end` or a time in sample units.
+pub fn flame_when(text: &str) -> Result<crate::select::flame::When, String> {
+    use crate::select::flame::When;
+    match text {
+        "peak" => Ok(When::Peak),
+        "end" => Ok(When::End),
+        _ => match text.trim_end_matches('s').parse::<f64>() {
+            Ok(t) if t.is_finite() => Ok(When::At(t)),
+            _ => Err(format!(
+                "`{text}` is not a census: peak, end or a time in seconds (2.5)"
+            )),
+        },
+    }
+}
+
 /// A size in bytes: a number (`1e9`, `1500000`) with an optional unit, decimal (`kB`,
 /// `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`); `B` is bytes.
 pub fn bytes(text: &str) -> Result<f64, String> {

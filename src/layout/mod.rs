@@ -7,6 +7,7 @@
 //! Layout knows nothing of output formats.
 
 pub mod compare;
+pub mod flame;
 pub mod modern;
 pub mod paint;
 pub mod text;

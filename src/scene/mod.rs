@@ -136,6 +136,8 @@ pub enum TextRole {
     /// A line of text under the graphs, saying what a figure shows (the bands that
     /// changed most between two runs).
     Caption,
+    /// A cost centre's name in its flame graph box.
+    FrameLabel,
 }
 
 /// A line of text. The bytes are the profile's own: not necessarily UTF-8.
@@ -174,6 +176,8 @@ pub enum PathRole {
     Mark,
     /// The runtime's heap size or live bytes over time, drawn over the bands.
     HeapLine,
+    /// A box of a flame graph: a cost centre and the bytes under its stack.
+    FlameFrame,
 }
 
 /// A path made of straight steps, each relative to the point before.

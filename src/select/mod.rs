@@ -8,6 +8,7 @@
 
 pub mod aux;
 pub mod filter;
+pub mod flame;
 pub mod order;
 pub mod shade;
 
@@ -33,6 +34,9 @@ pub struct SelectOptions {
     pub threshold: f64,
     /// Order by standard deviation (`-d`).
     pub by_deviation: bool,
+    /// Order by growth, the least-squares slope over the run (`--sort growth`): after
+    /// `-d`, before `-i`.
+    pub by_growth: bool,
     /// Order by name (`-i`).
     pub by_name: Option<NameOrder>,
     /// Maximum number of bands, the last one being `OTHER` (`-m`); 0 means no limit.
@@ -53,6 +57,7 @@ impl Default for SelectOptions {
         SelectOptions {
             threshold: 1.0,
             by_deviation: false,
+            by_growth: false,
             by_name: None,
             band_limit: 20,
             shading: Shading::Grey,
@@ -118,6 +123,9 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     trace_elements(profile, &mut table, opts.threshold);
     if opts.by_deviation {
         by_deviation(profile, &mut table);
+    }
+    if opts.by_growth {
+        by_growth(profile, &mut table);
     }
     if let Some(o) = opts.by_name {
         by_name(profile, &mut table, o);
@@ -239,6 +247,50 @@ fn by_deviation(profile: &Profile, table: &mut [Source]) {
         })
         .collect();
     selection_sort(table, &mut devs);
+}
+
+/// `--sort growth`: ascending by least-squares slope over the whole run (absent samples
+/// count as zero), the fastest-growing band on top and kept by `-m`.
+fn by_growth(profile: &Profile, table: &mut [Source]) {
+    let n = profile.samples();
+    let mut slopes: Vec<f64> = table
+        .iter()
+        .map(|src| {
+            let mut values = vec![0.0; n];
+            profile.series[ident(src) as usize].for_each(|s, v| values[s as usize] += v);
+            slope(&profile.times, &values).0
+        })
+        .collect();
+    selection_sort(table, &mut slopes);
+}
+
+/// The least-squares slope of `values` over `times` (value units a sample unit) and its
+/// R² (0 when the values do not vary: a flat band is no trend).
+pub fn slope(times: &[f64], values: &[f64]) -> (f64, f64) {
+    let n = times.len() as f64;
+    if times.len() < 2 {
+        return (0.0, 0.0);
+    }
+    let (mt, mv) = (
+        times.iter().sum::<f64>() / n,
+        values.iter().sum::<f64>() / n,
+    );
+    let (mut num, mut den, mut var) = (0.0, 0.0, 0.0);
+    for (&x, &y) in times.iter().zip(values) {
+        num += (x - mt) * (y - mv);
+        den += (x - mt) * (x - mt);
+        var += (y - mv) * (y - mv);
+    }
+    if den > 0.0 {
+        let r2 = if var > 0.0 {
+            (num * num / (den * var)).clamp(0.0, 1.0)
+        } else {
+            0.0
+        };
+        (num / den, r2)
+    } else {
+        (0.0, 0.0)
+    }
 }
 
 /// `-i`: by name, compared bytewise like `strcmp`.

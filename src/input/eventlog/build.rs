@@ -10,7 +10,7 @@
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
 use crate::profile::{IdentId, Mark, Profile, Series};
 
-use super::format::{BREAKDOWN_INFO_TABLE, id, payload};
+use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, id, payload};
 
 /// Seconds from the eventlog's nanoseconds.
 fn seconds(ns: u64) -> f64 {
@@ -430,6 +430,11 @@ impl Builder {
         profile.date = self.wall_clock.map(date_of).unwrap_or_default();
         profile.sample_unit = b"seconds".to_vec();
         profile.value_unit = b"bytes".to_vec();
+        profile.breakdown = match self.breakdown {
+            None => crate::profile::Breakdown::Unknown,
+            Some(BREAKDOWN_COST_CENTRE_STACK) => crate::profile::Breakdown::CostCentreStacks,
+            Some(_) => crate::profile::Breakdown::Other,
+        };
         if self.breakdown == Some(BREAKDOWN_INFO_TABLE) && !self.info_tables.is_empty() {
             self.name_info_tables(&mut profile);
         }

@@ -68,6 +68,8 @@ pub mod id {
     pub const IPE: u16 = 169;
 }
 
+/// `heap profile begin`'s break-down code for `-hc` (cost-centre stacks).
+pub const BREAKDOWN_COST_CENTRE_STACK: u32 = 1;
 /// `heap profile begin`'s break-down code for `-hi` (info table).
 pub const BREAKDOWN_INFO_TABLE: u32 = 8;
 

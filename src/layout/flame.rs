@@ -1,0 +1,322 @@
+//! A census as a flame graph: the root along the bottom, each cost centre a box on top
+//! of the one that called it, as wide as the bytes under its stack.
+//!
+//! What is drawn follows the figure, not the census: callees narrower than
+//! [`MIN_WIDTH`] are drawn as one grey box per caller that says how many it stands for,
+//! and rows past the top of the drawing box are left out (the caption says how many).
+//! Every box keeps its share, so the boxes of a row never add up to more than the row
+//! below them. A box's full stack, bytes and share go in its label (SVG's `<title>`).
+
+use crate::scene::{
+    Anchor, FontSize, Item, Media, Page, Paint, Path, PathRole, Point, Scene, Text, TextRole,
+};
+use crate::select::flame::{Flame, When};
+use crate::units::{Scale, human};
+
+use super::LayoutOptions;
+use super::paint;
+use super::text::string_size;
+
+/// Boxes narrower than this many points are drawn together, one grey box per caller.
+pub const MIN_WIDTH: f64 = 0.5;
+/// A row is never thinner than this many points: deeper rows are left out instead.
+pub const MIN_ROW: f64 = 3.0;
+
+/// The grey of a box that stands for several narrow callees.
+const NARROW: Paint = Paint::Gray(0.8);
+/// The grey of a frame whose callers GHC cut away at `-L`.
+const CUT: Paint = Paint::Gray(0.6);
+
+/// Lays out a flame graph in the drawing box `opts.size`.
+pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
+    let (width, height) = opts.size;
+    let em = opts.font_size / 10.0;
+    let margin = 10.0 * em;
+    let scale = Scale::of(&flame.value_unit, opts.byte_units);
+    let mut items = Vec::new();
+
+    // The title: the job, then which census and how much it holds.
+    let title = opts.title_text.clone().unwrap_or_else(|| flame.job.clone());
+    let top_line = height - margin - 12.0 * em;
+    items.push(Item::Text(text(
+        TextRole::Title,
+        Point::new(margin, top_line),
+        title,
+        FontSize::Large,
+        Anchor::Start,
+    )));
+    let unit = String::from_utf8_lossy(&flame.sample_unit);
+    let which = match flame.when {
+        When::Peak => "the peak census",
+        When::End => "the last census",
+        When::At(_) => "the census",
+    };
+    let about = format!(
+        "{which}, at {:.2} {unit}: {} in {} frames",
+        flame.time,
+        human(flame.total, scale),
+        flame.frames.len() - 1
+    );
+    items.push(Item::Text(text(
+        TextRole::Caption,
+        Point::new(margin, top_line - 16.0 * em),
+        about.into_bytes(),
+        FontSize::Normal,
+        Anchor::Start,
+    )));
+
+    // Rows from the bottom margin up to under the title.
+    let (x0, across) = (margin, width - 2.0 * margin);
+    let floor = margin + 14.0 * em;
+    let room = top_line - 30.0 * em - floor;
+    let rows = flame.depth + 1;
+    let row = (room / rows as f64).clamp(MIN_ROW, 16.0 * em);
+    let shown_rows = ((room / row).floor() as usize).clamp(1, rows);
+    let labelled = row >= 11.0 * em;
+    let per_byte = if flame.total > 0.0 {
+        across / flame.total
+    } else {
+        0.0
+    };
+    // Each drawn frame's left edge, and where its next drawn callee goes: callees in
+    // name order, then one box for the narrow ones.
+    let mut x = vec![f64::NAN; flame.frames.len()];
+    let mut cursor = vec![x0; flame.frames.len()];
+    let mut narrow: Vec<(f64, usize)> = vec![(0.0, 0); flame.frames.len()];
+    for (k, f) in flame.frames.iter().enumerate() {
+        let parent = f.parent;
+        if parent.is_some_and(|p| x[p].is_nan()) || f.depth >= shown_rows {
+            continue;
+        }
+        let w = f.bytes * per_byte;
+        if let (true, Some(p)) = (w < MIN_WIDTH, parent) {
+            let n = &mut narrow[p];
+            n.0 += f.bytes;
+            n.1 += 1;
+            continue;
+        }
+        let left = parent.map_or(x0, |p| cursor[p]);
+        if let Some(p) = parent {
+            cursor[p] += w;
+        }
+        x[k] = left;
+        cursor[k] = left;
+        let y = floor + f.depth as f64 * row;
+        let fill = if f.cut { CUT } else { colour(&f.name, opts) };
+        let mut title = if k == 0 {
+            b"all".to_vec()
+        } else {
+            flame.stack(k)
+        };
+        title.extend_from_slice(
+            format!(
+                ": {} ({}, {})",
+                human(f.bytes, scale),
+                exact(f.bytes, &flame.value_unit),
+                share(f.bytes, flame.total)
+            )
+            .as_bytes(),
+        );
+        if f.own > 0.0 && f.own < f.bytes {
+            title.extend_from_slice(
+                format!("; its own {}", exact(f.own, &flame.value_unit)).as_bytes(),
+            );
+        }
+        if f.cut {
+            title.extend_from_slice(b" (GHC cut this name at -L: its callers are unknown)");
+        }
+        items.push(Item::Path(rect(left, y, w, row, fill, title)));
+        if labelled && let Some(t) = fitted(&f.name, w - 4.0 * em, em) {
+            items.push(Item::Text(text(
+                TextRole::FrameLabel,
+                Point::new(left + 2.0 * em, y + (row - 7.0 * em) / 2.0),
+                t,
+                FontSize::Normal,
+                Anchor::Start,
+            )));
+        }
+    }
+    for (p, &(bytes, count)) in narrow.iter().enumerate() {
+        if count == 0 {
+            continue;
+        }
+        let f = &flame.frames[p];
+        let title = format!(
+            "{count} callees of {} narrower than {MIN_WIDTH} pt: {} ({})",
+            String::from_utf8_lossy(if p == 0 { b"all" } else { &f.name }),
+            human(bytes, scale),
+            share(bytes, flame.total)
+        );
+        items.push(Item::Path(rect(
+            cursor[p],
+            floor + (f.depth + 1) as f64 * row,
+            bytes * per_byte,
+            row,
+            NARROW,
+            title.into_bytes(),
+        )));
+    }
+    if shown_rows < rows {
+        items.push(Item::Text(text(
+            TextRole::Caption,
+            Point::new(margin, margin),
+            format!(
+                "{} deeper levels are not drawn: --size with more height shows more",
+                rows - shown_rows
+            )
+            .into_bytes(),
+            FontSize::Normal,
+            Anchor::Start,
+        )));
+    }
+    Scene {
+        title: flame.job.clone(),
+        date: flame.date.clone(),
+        width,
+        height,
+        media: Media {
+            orientation: opts.media.orientation,
+            eps_width: opts.media.eps_width,
+        },
+        pages: vec![Page { items }],
+        plot: None,
+        font_size: opts.font_size,
+    }
+}
+
+fn text(role: TextRole, at: Point, text: Vec<u8>, size: FontSize, anchor: Anchor) -> Text {
+    Text {
+        role,
+        at,
+        text,
+        size,
+        anchor,
+        vertical: false,
+    }
+}
+
+fn rect(x: f64, y: f64, w: f64, h: f64, fill: Paint, label: Vec<u8>) -> Path {
+    Path {
+        role: PathRole::FlameFrame,
+        start: Point::new(x, y),
+        steps: vec![Point::new(w, 0.0), Point::new(0.0, h), Point::new(-w, 0.0)],
+        closed: true,
+        fill: Some(fill),
+        line_width: 0.25,
+        label: Some(label),
+    }
+}
+
+/// A value as the profile wrote it: `81,912,344 bytes`.
+fn exact(v: f64, unit: &[u8]) -> String {
+    let number = match crate::units::whole(v) {
+        Some(n) => super::text::comma(n),
+        None => format!("{v}"),
+    };
+    format!("{number} {}", String::from_utf8_lossy(unit))
+}
+
+fn share(part: f64, whole: f64) -> String {
+    if whole > 0.0 {
+        format!("{:.1}%", 100.0 * part / whole)
+    } else {
+        "0%".into()
+    }
+}
+
+/// A frame's colour from its name alone, so that a cost centre has one colour in every
+/// census: with `--stable-colours` (or a palette) the palette's, as its band would have;
+/// else a warm colour, as flame graphs are usually drawn.
+fn colour(name: &[u8], opts: &LayoutOptions) -> Paint {
+    let h = paint::stable_index(name);
+    if opts.stable_colours || opts.palette != paint::Palette::Hp2ps {
+        let palette = if opts.palette == paint::Palette::Hp2ps {
+            paint::Palette::Tableau10
+        } else {
+            opts.palette
+        };
+        return palette.nth(h, crate::select::Shading::Colour);
+    }
+    let (a, b) = (
+        (h % 1000) as f64 / 1000.0,
+        (h / 1000 % 1000) as f64 / 1000.0,
+    );
+    Paint::Rgb(
+        (205.0 + 50.0 * a) / 255.0,
+        (80.0 + 150.0 * b) / 255.0,
+        (55.0 * a) / 255.0,
+    )
+}
+
+/// The name as it fits in `room` points: whole, or its start and `..`; `None` when not
+/// even three characters fit.
+fn fitted(name: &[u8], room: f64, em: f64) -> Option<Vec<u8>> {
+    if string_size(name) * em <= room {
+        return Some(name.to_vec());
+    }
+    let dots = string_size(b"..") * em;
+    let mut used = dots;
+    let mut end = 0;
+    for (i, &b) in name.iter().enumerate() {
+        let w = string_size(&[b]) * em;
+        if used + w > room {
+            break;
+        }
+        used += w;
+        end = i + 1;
+    }
+    if end < 3 {
+        return None;
+    }
+    let mut out = name[..end].to_vec();
+    out.extend_from_slice(b"..");
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::select::flame::flame;
+
+    fn frames(scene: &Scene) -> Vec<&Path> {
+        scene.pages[0]
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Path(p) if p.role == PathRole::FlameFrame => Some(p),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn many_narrow_callees_become_one_box_and_keep_their_width() {
+        let mut body = String::from("BEGIN_SAMPLE 0\n(1)big/main\t100000\n");
+        for i in 0..50_000 {
+            body.push_str(&format!("f{i}/main\t1\n"));
+        }
+        body.push_str("END_SAMPLE 0\n");
+        let text =
+            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"bytes\"\n{body}");
+        let p = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
+        let f = flame(&p, When::Peak);
+        let s = layout(&f, &LayoutOptions::default());
+        let boxes = frames(&s);
+        // all, main, big, and one box for the 50,000 narrow ones.
+        assert_eq!(boxes.len(), 4, "{}", boxes.len());
+        let width = |p: &Path| p.steps[0].x;
+        let main = width(boxes[1]);
+        let sum = width(boxes[2]) + width(boxes[3]);
+        assert!((main - sum).abs() < 1e-6, "{main} vs {sum}");
+        let label = String::from_utf8_lossy(boxes[3].label.as_ref().unwrap()).into_owned();
+        assert!(label.starts_with("50000 callees of main"), "{label}");
+    }
+
+    #[test]
+    fn labels_fit_their_boxes() {
+        assert_eq!(fitted(b"main", 100.0, 1.0), Some(b"main".to_vec()));
+        let t = fitted(b"averyveryverylongname", 30.0, 1.0).unwrap();
+        assert!(t.ends_with(b"..") && string_size(&t) <= 30.0);
+        assert_eq!(fitted(b"averyveryverylongname", 3.0, 1.0), None);
+    }
+}

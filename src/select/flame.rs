@@ -1,0 +1,315 @@
+//! The heap at one census as a tree of cost-centre stacks: what a flame graph draws.
+//!
+//! A cost-centre stack's band is named by its labels, innermost first, joined by `/`
+//! (GHC's `fprint_ccs`, which the eventlog reader follows): `go/f/main/Main.CAF`. The tree
+//! is those names split at `/` and read outermost first, so `Main.CAF` is a child of the
+//! root and `go` a leaf. Every band adds its bytes to each frame on its path and holds
+//! them itself (`own`) at its last one; a frame's width is what its stack and everything
+//! it calls hold, so the frames' `own` bytes add up to the census's total. A `.hp` name
+//! GHC cut at `-L` (it ends in `...`) has lost its outermost labels: its first frame is
+//! marked `cut`, the callers beyond it unknown. A profile broken down by anything but
+//! cost-centre stacks (an eventlog says which) gives one level: a name is one frame.
+
+use std::collections::HashMap;
+
+use crate::profile::{Breakdown, Profile};
+
+/// A band's name without a `.hp` file's `(N)` stack number.
+pub fn unnumbered(name: &[u8]) -> &[u8] {
+    if name.first() == Some(&b'(')
+        && let Some(close) = name.iter().position(|&b| b == b')')
+        && close > 1
+        && name[1..close].iter().all(u8::is_ascii_digit)
+    {
+        return &name[close + 1..];
+    }
+    name
+}
+
+/// Which census a flame graph shows.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum When {
+    /// The census with the most bytes (the first of equals).
+    Peak,
+    /// The last census that holds anything: GHC's `.hp` ends with an empty one, written
+    /// as the program exits.
+    End,
+    /// The census nearest this time, in sample units.
+    At(f64),
+}
+
+/// One frame: a cost centre in the stacks that lead to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    /// Its label (the root's is `all`).
+    pub name: Vec<u8>,
+    /// The frame it is called from (`None` for the root).
+    pub parent: Option<usize>,
+    /// 0 for the root, 1 for the outermost cost centres.
+    pub depth: usize,
+    /// Bytes under the frames to its left at its depth within the same parent's span:
+    /// where it starts, in bytes from the left edge.
+    pub start: f64,
+    /// What its stack and its callees hold.
+    pub bytes: f64,
+    /// What its stack holds itself: the band of exactly this stack.
+    pub own: f64,
+    /// GHC cut the name at `-L` here: the callers beyond it are unknown.
+    pub cut: bool,
+}
+
+/// A census as frames, root first, each frame before its callees, callees in name order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Flame {
+    /// The profile's `JOB`.
+    pub job: Vec<u8>,
+    /// Its `DATE`.
+    pub date: Vec<u8>,
+    /// Its `VALUE_UNIT`.
+    pub value_unit: Vec<u8>,
+    /// Its `SAMPLE_UNIT`.
+    pub sample_unit: Vec<u8>,
+    /// Which census was asked for.
+    pub when: When,
+    /// The census's index among the profile's samples.
+    pub sample: usize,
+    /// Its time.
+    pub time: f64,
+    /// Its total.
+    pub total: f64,
+    /// The frames; `frames[0]` is the root.
+    pub frames: Vec<Frame>,
+    /// The deepest frame's depth.
+    pub depth: usize,
+}
+
+impl Flame {
+    /// A frame's stack named as its band is: labels innermost first, joined by `/`.
+    pub fn stack(&self, k: usize) -> Vec<u8> {
+        let mut labels = Vec::new();
+        let mut at = Some(k);
+        while let Some(i) = at {
+            if i == 0 {
+                break;
+            }
+            labels.push(&self.frames[i].name[..]);
+            at = self.frames[i].parent;
+        }
+        labels.join(&b'/')
+    }
+}
+
+/// The census `when` picks (the profile has at least one sample).
+pub fn census(profile: &Profile, totals: &[f64], when: When) -> usize {
+    let n = profile.samples();
+    match when {
+        When::End => (0..n).rev().find(|&i| totals[i] != 0.0).unwrap_or(n - 1),
+        // The first of equal highest totals.
+        When::Peak => (0..n).fold(0, |best, i| if totals[i] > totals[best] { i } else { best }),
+        When::At(t) => {
+            let after = profile.times.partition_point(|&x| x < t).min(n - 1);
+            if after > 0 && (t - profile.times[after - 1]).abs() <= (profile.times[after] - t).abs()
+            {
+                after - 1
+            } else {
+                after
+            }
+        }
+    }
+}
+
+/// The frames of a band's name, outermost first, and whether GHC cut the name.
+fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
+    if breakdown == Breakdown::Other {
+        return (vec![name], false);
+    }
+    let name = unnumbered(name);
+    let cut = name.len() > 3 && name.ends_with(b"...");
+    let mut labels: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
+    labels.reverse();
+    (labels, cut)
+}
+
+/// The flame graph of the census `when` picks.
+pub fn flame(profile: &Profile, when: When) -> Flame {
+    let mut totals = vec![0.0; profile.samples()];
+    for series in &profile.series {
+        series.for_each(|s, v| totals[s as usize] += v);
+    }
+    let sample = census(profile, &totals, when);
+    // Each band's value at the census, and the tree of their names.
+    let mut frames = vec![Frame {
+        name: b"all".to_vec(),
+        parent: None,
+        depth: 0,
+        start: 0.0,
+        bytes: 0.0,
+        own: 0.0,
+        cut: false,
+    }];
+    let mut children: HashMap<(usize, &[u8]), usize> = HashMap::new();
+    for (name, series) in profile.names.iter().zip(&profile.series) {
+        let mut value = 0.0;
+        series.for_each(|s, v| {
+            if s as usize == sample {
+                value += v;
+            }
+        });
+        if value == 0.0 {
+            continue;
+        }
+        let (path, cut) = labels(name, profile.breakdown);
+        let mut at = 0;
+        frames[0].bytes += value;
+        for (d, label) in path.into_iter().enumerate() {
+            at = match children.get(&(at, label)) {
+                Some(&c) => c,
+                None => {
+                    frames.push(Frame {
+                        name: label.to_vec(),
+                        parent: Some(at),
+                        depth: frames[at].depth + 1,
+                        start: 0.0,
+                        bytes: 0.0,
+                        own: 0.0,
+                        cut: cut && d == 0,
+                    });
+                    children.insert((at, label), frames.len() - 1);
+                    frames.len() - 1
+                }
+            };
+            frames[at].bytes += value;
+        }
+        frames[at].own += value;
+    }
+    drop(children);
+    let frames = ordered(frames);
+    Flame {
+        job: profile.job.clone(),
+        date: profile.date.clone(),
+        value_unit: profile.value_unit.clone(),
+        sample_unit: profile.sample_unit.clone(),
+        when,
+        sample,
+        time: profile.times[sample],
+        total: totals[sample],
+        depth: frames.iter().map(|f| f.depth).max().unwrap_or(0),
+        frames,
+    }
+}
+
+/// The frames in depth-first order, callees by name, each placed after its elder
+/// siblings. Iterative: a stack can be a hundred thousand labels deep.
+fn ordered(frames: Vec<Frame>) -> Vec<Frame> {
+    let mut kids: Vec<Vec<usize>> = vec![Vec::new(); frames.len()];
+    for (i, f) in frames.iter().enumerate().skip(1) {
+        kids[f.parent.expect("only the root has none")].push(i);
+    }
+    for k in &mut kids {
+        k.sort_by(|&a, &b| frames[a].name.cmp(&frames[b].name));
+    }
+    let mut out: Vec<Frame> = Vec::with_capacity(frames.len());
+    let mut start = vec![0.0; frames.len()];
+    // (old index, new index of its parent)
+    let mut todo = vec![(0usize, None::<usize>)];
+    while let Some((i, parent)) = todo.pop() {
+        let mut f = frames[i].clone();
+        f.parent = parent;
+        f.start = start[i];
+        let me = out.len();
+        let mut next = f.start;
+        for &c in &kids[i] {
+            start[c] = next;
+            next += frames[c].bytes;
+        }
+        out.push(f);
+        todo.extend(kids[i].iter().rev().map(|&c| (c, Some(me))));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::hp::parse;
+
+    fn profile(body: &str) -> Profile {
+        let text =
+            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{body}");
+        parse(text.as_bytes()).expect("parses").profile
+    }
+
+    const TWO: &str = "BEGIN_SAMPLE 0\n(1)main/Main.CAF\t10\nEND_SAMPLE 0\n\
+        BEGIN_SAMPLE 1\n(1)main/Main.CAF\t10\n(2)go/main/Main.CAF\t30\n(3)MAIN\t5\n\
+        (4)h/f/Long.Module.Na...\t7\nEND_SAMPLE 1\n\
+        BEGIN_SAMPLE 2\n(1)main/Main.CAF\t1\nEND_SAMPLE 2\n";
+
+    #[test]
+    fn frames_nest_outermost_first_and_own_bytes_add_up() {
+        let f = flame(&profile(TWO), When::Peak);
+        assert_eq!((f.sample, f.time, f.total), (1, 1.0, 52.0));
+        let find = |name: &[u8]| f.frames.iter().position(|x| x.name == name).unwrap();
+        let caf = find(b"Main.CAF");
+        let main = find(b"main");
+        let go = find(b"go");
+        assert_eq!(f.frames[main].parent, Some(caf));
+        assert_eq!(f.frames[go].parent, Some(main));
+        assert_eq!((f.frames[caf].bytes, f.frames[caf].own), (40.0, 0.0));
+        assert_eq!((f.frames[main].bytes, f.frames[main].own), (40.0, 10.0));
+        assert_eq!(f.stack(go), b"go/main/Main.CAF");
+        let own: f64 = f.frames.iter().map(|x| x.own).sum();
+        assert_eq!(own, f.total);
+        assert_eq!(f.frames[0].bytes, f.total);
+        // Cut at -L: the outermost label GHC kept is marked.
+        let cut = find(b"Long.Module.Na...");
+        assert!(f.frames[cut].cut && f.frames[cut].depth == 1);
+        assert!(!f.frames[main].cut);
+        assert_eq!(f.depth, 3);
+    }
+
+    #[test]
+    fn siblings_are_in_name_order_and_side_by_side() {
+        let f = flame(&profile(TWO), When::At(0.9));
+        assert_eq!(f.sample, 1);
+        let roots: Vec<&Frame> = f.frames.iter().filter(|x| x.depth == 1).collect();
+        let names: Vec<&[u8]> = roots.iter().map(|x| &x.name[..]).collect();
+        assert_eq!(names, [&b"Long.Module.Na..."[..], b"MAIN", b"Main.CAF"]);
+        assert_eq!(roots[0].start, 0.0);
+        assert_eq!(roots[1].start, 7.0);
+        assert_eq!(roots[2].start, 12.0);
+        // Pre-order: each frame after its parent.
+        for (i, x) in f.frames.iter().enumerate() {
+            assert!(x.parent.is_none_or(|p| p < i));
+        }
+    }
+
+    #[test]
+    fn end_and_times_pick_their_census() {
+        let p = profile(TWO);
+        assert_eq!(flame(&p, When::End).sample, 2);
+        assert_eq!(flame(&p, When::At(-5.0)).sample, 0);
+        assert_eq!(flame(&p, When::At(1.6)).sample, 2);
+        assert_eq!(flame(&p, When::At(99.0)).sample, 2);
+    }
+
+    #[test]
+    fn other_break_downs_are_one_level() {
+        let mut p = profile(TWO);
+        p.breakdown = Breakdown::Other;
+        let f = flame(&p, When::Peak);
+        assert_eq!(f.depth, 1);
+        assert!(f.frames.iter().any(|x| x.name == b"(2)go/main/Main.CAF"));
+    }
+
+    #[test]
+    fn a_deep_stack_does_not_recurse() {
+        let name: Vec<String> = (0..200_000).map(|i| format!("f{i}")).collect();
+        let p = profile(&format!(
+            "BEGIN_SAMPLE 0\n{}\t8\nEND_SAMPLE 0\n",
+            name.join("/")
+        ));
+        let f = flame(&p, When::Peak);
+        assert_eq!(f.depth, 200_000);
+        assert_eq!(f.frames.last().unwrap().own, 8.0);
+    }
+}

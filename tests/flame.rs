@@ -1,0 +1,235 @@
+//! `--flame`: a census as a flame graph. The reference is GHC's own `.hp` of the same
+//! run: each census's lines, added up here without hpgraph's reader, must be what the
+//! flame graph's frames hold — from the eventlog (full stacks) and from the `.hp`
+//! (names split at `/`), for programs built by GHC 9.0.2, 9.6 and 9.10.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{Scratch, fixtures, hpgraph, hpgraph_ok};
+use hpgraph::select::flame::{When, flame, unnumbered};
+
+/// Every `-hc` run of every GHC the fixtures hold: `(eventlog, its .hp)`.
+fn hc_runs() -> Vec<(PathBuf, PathBuf)> {
+    let mut runs = Vec::new();
+    for dir in ["eventlog", "eventlog-9.6", "eventlog-9.10"] {
+        for entry in std::fs::read_dir(fixtures().join(dir)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if let Some(stem) = name.strip_suffix("-hc.hp") {
+                runs.push((path.with_file_name(format!("{stem}-hc.eventlog")), path));
+            }
+        }
+    }
+    runs.sort();
+    assert!(runs.len() >= 12, "{runs:?}");
+    runs
+}
+
+/// The censuses of a `.hp` file as GHC wrote them: each one's `(name, value)` lines.
+fn censuses(hp: &Path) -> Vec<Vec<(String, f64)>> {
+    let text = std::fs::read_to_string(hp).unwrap();
+    let mut out = Vec::new();
+    let mut open: Option<Vec<(String, f64)>> = None;
+    for line in text.lines() {
+        if line.starts_with("BEGIN_SAMPLE") {
+            open = Some(Vec::new());
+        } else if line.starts_with("END_SAMPLE") {
+            out.push(open.take().unwrap());
+        } else if let Some(census) = open.as_mut() {
+            let (name, value) = line.rsplit_once('\t').unwrap();
+            census.push((name.to_string(), value.parse().unwrap()));
+        }
+    }
+    out
+}
+
+fn profile_of(path: &Path) -> hpgraph::profile::Profile {
+    let file = std::fs::File::open(path).unwrap();
+    hpgraph::input::read_file(&file, hpgraph::input::Options::default())
+        .unwrap()
+        .profile
+}
+
+#[test]
+fn the_frames_own_bytes_add_up_to_ghcs_census() {
+    for (eventlog, hp) in hc_runs() {
+        let all = censuses(&hp);
+        for input in [&eventlog, &hp] {
+            let profile = profile_of(input);
+            // The eventlog holds the censuses the .hp does (GHC writes both at once), but
+            // for the empty ones a .hp can open with at 0 and close with at exit.
+            let ghc = if profile.samples() + 2 == all.len() {
+                assert!(all[0].is_empty() && all[all.len() - 1].is_empty());
+                &all[1..all.len() - 1]
+            } else {
+                &all[..]
+            };
+            let totals: Vec<f64> = ghc.iter().map(|c| c.iter().map(|l| l.1).sum()).collect();
+            assert_eq!(profile.samples(), ghc.len(), "{}", input.display());
+            if totals.iter().all(|&t| t == 0.0) {
+                continue;
+            }
+            for when in [When::Peak, When::End, When::At(profile.times[1])] {
+                let f = flame(&profile, when);
+                let want = totals[f.sample];
+                let own: f64 = f.frames.iter().map(|x| x.own).sum();
+                assert_eq!(own, want, "{} {when:?}", input.display());
+                assert_eq!(f.frames[0].bytes, want, "{}", input.display());
+                // Every frame holds its callees and its own.
+                let mut under = vec![0.0; f.frames.len()];
+                for x in &f.frames[1..] {
+                    under[x.parent.unwrap()] += x.bytes;
+                }
+                for (x, u) in f.frames.iter().zip(&under) {
+                    assert_eq!(x.bytes, x.own + u, "{}", input.display());
+                }
+            }
+            // The peak is GHC's largest census.
+            let peak = flame(&profile, When::Peak);
+            let most = totals.iter().cloned().fold(f64::MIN, f64::max);
+            assert_eq!(peak.total, most, "{}", input.display());
+        }
+        // From the eventlog every stack of the census is a path of frames, named as the
+        // .hp names it (GHC cuts the .hp's names at -L; those must begin the path).
+        let profile = profile_of(&eventlog);
+        let f = flame(&profile, When::Peak);
+        let skip = (all.len() - profile.samples()) / 2;
+        let stacks: Vec<Vec<u8>> = (1..f.frames.len())
+            .filter(|&k| f.frames[k].own > 0.0)
+            .map(|k| f.stack(k))
+            .collect();
+        for (name, value) in &all[f.sample + skip] {
+            if *value == 0.0 {
+                continue;
+            }
+            let name = unnumbered(name.as_bytes());
+            let found = match name.strip_suffix(b"...") {
+                Some(stem) => stacks.iter().any(|s| s.starts_with(stem)),
+                None => stacks.iter().any(|s| s == name),
+            };
+            assert!(
+                found,
+                "{}: {} not among the frames",
+                eventlog.display(),
+                String::from_utf8_lossy(name)
+            );
+        }
+    }
+}
+
+/// The total in the root box's title: `all: 1.2 MB (1,234,567 bytes, 100.0%)`.
+fn root_bytes(svg: &str) -> f64 {
+    let start = svg.find("<title>all: ").expect("a root frame");
+    let rest = &svg[start..];
+    let open = rest.find('(').unwrap();
+    let close = rest[open..].find(" bytes").unwrap();
+    rest[open + 1..open + close]
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn every_picture_format_draws_the_census() {
+    let dir = Scratch::new("flame-formats");
+    let eventlog = fixtures().join("eventlog-9.10/ManyCC-hc.eventlog");
+    let hp = eventlog.with_extension("hp");
+    let totals: Vec<f64> = censuses(&hp)
+        .iter()
+        .map(|c| c.iter().map(|l| l.1).sum())
+        .collect();
+    let peak = totals.iter().cloned().fold(f64::MIN, f64::max);
+    let input = eventlog.to_str().unwrap();
+    for (ext, magic) in [
+        ("svg", &b"<svg"[..]),
+        ("pdf", b"%PDF"),
+        ("png", b"\x89PNG"),
+        ("ps", b"%!PS"),
+        ("eps", b"%!PS-Adobe-2.0 EPSF"),
+    ] {
+        let out = dir.path(&format!("f.{ext}"));
+        hpgraph_ok(&dir.0, &["--flame", input, "-o", out.to_str().unwrap()]);
+        let bytes = std::fs::read(&out).unwrap();
+        assert!(
+            bytes.windows(magic.len()).take(200).any(|w| w == magic),
+            "{ext}"
+        );
+    }
+    let svg = std::fs::read_to_string(dir.path("f.svg")).unwrap();
+    assert_eq!(root_bytes(&svg), peak);
+    // The default name keeps the graph's name free; no .aux beside it.
+    hpgraph_ok(&dir.0, &["--flame=end", input]);
+    assert!(dir.path("ManyCC-hc.flame.ps").exists());
+    assert!(!dir.path("ManyCC-hc.aux").exists());
+    assert!(!dir.path("ManyCC-hc.flame.aux").exists());
+    let svg = String::from_utf8(hpgraph_ok(
+        &dir.0,
+        &["--flame=end", input, "-o-", "--format", "svg"],
+    ))
+    .unwrap();
+    let last = totals.iter().rev().find(|&&t| t > 0.0).unwrap();
+    assert_eq!(root_bytes(&svg), *last);
+}
+
+#[test]
+fn from_and_to_pick_the_peak_within_the_window() {
+    let dir = Scratch::new("flame-window");
+    let hp = "BEGIN_SAMPLE 0\nmain\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nmain\t500\nEND_SAMPLE 1\n\
+              BEGIN_SAMPLE 2\nf/main\t30\nmain\t10\nEND_SAMPLE 2\nBEGIN_SAMPLE 3\nmain\t20\nEND_SAMPLE 3\n";
+    let text =
+        format!("JOB \"w\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{hp}");
+    std::fs::write(dir.path("w.hp"), text).unwrap();
+    let svg = |extra: &[&str]| {
+        let mut args = vec!["w.hp", "-o-", "--format", "svg"];
+        args.extend_from_slice(extra);
+        String::from_utf8(hpgraph_ok(&dir.0, &args)).unwrap()
+    };
+    assert_eq!(root_bytes(&svg(&["--flame"])), 500.0);
+    assert_eq!(root_bytes(&svg(&["--flame", "--from", "1.5"])), 40.0);
+    assert_eq!(root_bytes(&svg(&["--flame=3"])), 20.0);
+    assert_eq!(root_bytes(&svg(&["--flame=2.4s"])), 40.0);
+    let window = svg(&["--flame", "--from", "1.5", "--to", "2.5"]);
+    assert!(
+        window.contains("<title>f/main: 30 B (30 bytes, 75.0%)</title>"),
+        "{window}"
+    );
+}
+
+#[test]
+fn a_flame_graph_is_a_picture_of_one_run() {
+    let dir = Scratch::new("flame-usage");
+    let hp = fixtures().join("eventlog/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    for args in [
+        vec!["--flame", "--summary", hp],
+        vec!["--flame", hp, "-o", "x.csv"],
+        vec!["--flame", "--compare", hp, hp],
+        vec!["--flame=soon", hp],
+    ] {
+        let out = hpgraph(&dir.0, &args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn ten_thousand_stacks_make_a_figure_of_the_figures_size() {
+    // Many narrow callees are drawn as one box each caller: the SVG's size follows
+    // what can be seen, not the number of stacks.
+    let dir = Scratch::new("flame-many");
+    let mut hp = String::from(
+        "JOB \"many\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0\n",
+    );
+    for i in 0..10_000 {
+        hp.push_str(&format!("leaf{i}/mid{}/main\t{}\n", i % 10, 100 + i));
+    }
+    hp.push_str("END_SAMPLE 0\n");
+    std::fs::write(dir.path("many.hp"), hp).unwrap();
+    let svg = hpgraph_ok(&dir.0, &["--flame", "many.hp", "-o-", "--format", "svg"]);
+    assert!(svg.len() < 400_000, "{} bytes", svg.len());
+    let svg = String::from_utf8(svg).unwrap();
+    let total: f64 = (0..10_000).map(|i| f64::from(100 + i)).sum();
+    assert_eq!(root_bytes(&svg), total);
+    assert_eq!(svg.matches("callees of mid").count(), 10);
+}
