@@ -20,11 +20,17 @@ use crate::units::ByteUnits;
 /// Profiles with more samples than this are thinned.
 pub const MAX_TIMES: usize = 4000;
 
-/// The page's table shows at most this many bands, the largest, unless `--top` says
-/// otherwise: a profile of a million names would make a page of a hundred megabytes
-/// that no browser lays out. The table's total line says how many are left out;
-/// `--summary` and the JSON export have them all.
+/// The page carries at most this many bands on their own, the largest (drawn ones
+/// first), unless `--top` says otherwise or [`MAX_POOL_VALUES`] is reached: its table
+/// lists them and a zoomed window or a filter ranks them; the rest travel as one sum,
+/// whose count the table gives. A profile of a million names would otherwise make a
+/// page of a hundred megabytes that no browser lays out; `--summary` and the JSON export
+/// have them all.
 pub const MAX_TABLE_ROWS: usize = 1000;
+
+/// The bands a page carries beyond the drawn ones hold at most this many values in all
+/// (bands × kept times): a page of a million numbers is about 8 MB.
+pub const MAX_POOL_VALUES: usize = 1_000_000;
 
 /// One band's values at the kept times.
 #[derive(Debug, Clone, Serialize)]
@@ -34,6 +40,9 @@ pub struct PageBand {
     /// Its value at each of the page's times.
     #[serde(serialize_with = "crate::units::numbers")]
     pub values: Vec<f64>,
+    /// The selection's `OTHER`: bands merged by the band limit, not a band of its own.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub other: bool,
 }
 
 /// A mark and its text.
@@ -64,6 +73,24 @@ pub struct PageData {
     /// their paint).
     #[serde(skip)]
     pub bands: Vec<PageBand>,
+    /// The profile's other bands, each on its own, largest first (up to
+    /// [`MAX_TABLE_ROWS`] with the drawn ones, and [`MAX_POOL_VALUES`] values): what a
+    /// zoomed window or a filter ranks with the drawn ones.
+    pub pool: Vec<PageBand>,
+    /// The sum of the bands left out of `pool`, and how many they are.
+    pub rest: Option<(usize, PageBand)>,
+    /// How many entries the key shows, `OTHER` included.
+    pub key_entries: usize,
+    /// Whether names are cost-centre stacks (a flame graph splits them at `/`): `true`,
+    /// `false`, or `None` when the input does not say.
+    pub stacks: Option<bool>,
+    /// `--flame`: the census whose flame graph the page opens with.
+    pub flame_at: Option<f64>,
+    /// A band is flagged growing when its slope over the window adds more than this
+    /// share of its own peak ...
+    pub trend_change: f64,
+    /// ... and more than this share of the heap's peak.
+    pub trend_share: f64,
     /// Marks within the run.
     pub marks: Vec<PageMark>,
     /// Heap size and live bytes, when the profile has them and they are drawn.
@@ -91,6 +118,10 @@ pub struct PageOptions {
     pub units: ByteUnits,
     /// The table's rows: `--top`, else [`MAX_TABLE_ROWS`].
     pub rows: Option<usize>,
+    /// How many entries the key shows, `OTHER` included (the band limit).
+    pub key_entries: usize,
+    /// `--flame`'s census, opened under the chart.
+    pub flame_at: Option<crate::select::flame::When>,
 }
 
 /// The sample indices a page keeps: all of them, or per time bin the lowest and highest
@@ -142,13 +173,20 @@ pub(crate) fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
 pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> PageData {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let drawn = Table::selected(profile, selection.clone());
-    let keep = kept(&profile.times, &drawn.totals());
+    let totals = drawn.totals();
+    let keep = kept(&profile.times, &totals);
+    let (pool, rest) = pool(profile, selection, &keep, opts);
+    let flame_at = opts.flame_at.map(|when| {
+        let all = Table::all(profile).totals();
+        profile.times[crate::select::flame::census(profile, &all, when)]
+    });
     let bands = (0..drawn.columns.len())
         .map(|k| {
             let all = drawn.column(k);
             PageBand {
                 name: text(&drawn.columns[k].0),
                 values: keep.iter().map(|&i| all[i]).collect(),
+                other: matches!(drawn.columns[k].1, crate::select::Source::Other(_)),
             }
         })
         .collect();
@@ -171,6 +209,17 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         samples: profile.samples(),
         times: keep.iter().map(|&i| profile.times[i]).collect(),
         bands,
+        pool,
+        rest,
+        key_entries: opts.key_entries,
+        stacks: match profile.breakdown {
+            crate::profile::Breakdown::Unknown => None,
+            crate::profile::Breakdown::CostCentreStacks => Some(true),
+            crate::profile::Breakdown::Other => Some(false),
+        },
+        flame_at,
+        trend_change: super::summary::TREND_CHANGE,
+        trend_share: super::summary::TREND_SHARE,
         marks: profile
             .marks
             .iter()
@@ -187,6 +236,71 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             Some(opts.rows.unwrap_or(MAX_TABLE_ROWS)),
         ),
     }
+}
+
+/// The bands not drawn on their own, largest area first, as many as the page carries,
+/// and the sum of the others.
+fn pool(
+    profile: &Profile,
+    selection: &Selection,
+    keep: &[usize],
+    opts: &PageOptions,
+) -> (Vec<PageBand>, Option<(usize, PageBand)>) {
+    use crate::select::Source;
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let mut drawn = vec![false; profile.names.len()];
+    for b in &selection.bands {
+        if let Source::Ident(id) = b.source {
+            drawn[id as usize] = true;
+        }
+    }
+    // By the sum of their values, as `-t` weighs bands: linear in the points.
+    let mut others: Vec<(usize, i64)> = (0..profile.names.len())
+        .filter(|&k| !drawn[k])
+        .map(|k| (k, profile.series[k].total()))
+        .collect();
+    others.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    let on_their_own = drawn.iter().filter(|&&d| d).count();
+    let room = (MAX_POOL_VALUES / keep.len().max(1)).min(
+        opts.rows
+            .unwrap_or(MAX_TABLE_ROWS)
+            .saturating_sub(on_their_own),
+    );
+    // Where each sample goes among the kept ones: a band's points are read once.
+    let mut slot = vec![usize::MAX; profile.samples()];
+    for (j, &i) in keep.iter().enumerate() {
+        slot[i] = j;
+    }
+    let at_kept = |ids: &[usize]| {
+        let mut values = vec![0.0; keep.len()];
+        for &k in ids {
+            profile.series[k].for_each(|s, v| {
+                if let Some(x) = values.get_mut(slot[s as usize]) {
+                    *x += v;
+                }
+            });
+        }
+        values
+    };
+    let pool = others
+        .iter()
+        .take(room)
+        .map(|&(k, _)| PageBand {
+            name: text(&profile.names[k]),
+            values: at_kept(&[k]),
+            other: false,
+        })
+        .collect();
+    let left: Vec<usize> = others.iter().skip(room).map(|&(k, _)| k).collect();
+    if left.is_empty() {
+        return (pool, None);
+    }
+    let rest = PageBand {
+        name: format!("{} smaller bands", left.len()),
+        values: at_kept(&left),
+        other: true,
+    };
+    (pool, Some((left.len(), rest)))
 }
 
 #[cfg(test)]

@@ -27,10 +27,10 @@ use crate::units::{ByteUnits, Scale, human, seconds};
 /// The last part of the run the trend looks at.
 const TREND_WINDOW: f64 = 0.25;
 /// How much of its peak a band must gain (or lose) over that window to be flagged.
-const TREND_CHANGE: f64 = 0.05;
+pub const TREND_CHANGE: f64 = 0.05;
 /// How much of the whole heap's peak a band must gain (or lose) over that window to be
 /// flagged.
-const TREND_SHARE: f64 = 0.01;
+pub const TREND_SHARE: f64 = 0.01;
 
 /// Where a band is heading at the end of the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

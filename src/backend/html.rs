@@ -91,6 +91,8 @@ struct ScriptBand<'a> {
     fill: String,
     #[serde(serialize_with = "crate::units::numbers")]
     values: &'a [f64],
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    other: bool,
 }
 
 #[derive(Serialize)]
@@ -99,6 +101,9 @@ struct ScriptData<'a> {
     data: &'a PageData,
     plot: PlotBox,
     bands: Vec<ScriptBand<'a>>,
+    /// The picture's band colours, each once: what a band the picture did not draw is
+    /// given (by its name) when a zoomed window or a filter shows it.
+    extra_fills: Vec<String>,
 }
 
 /// Each band's fill as the scene paints it, by name.
@@ -147,9 +152,17 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
                 .cloned()
                 .unwrap_or_else(|| "#cccccc".into()),
             values: &b.values,
+            other: b.other,
         })
         .collect();
+    let mut extra_fills: Vec<String> = Vec::new();
+    for b in &bands {
+        if !b.other && !extra_fills.contains(&b.fill) {
+            extra_fills.push(b.fill.clone());
+        }
+    }
     ScriptData {
+        extra_fills,
         data,
         plot: PlotBox {
             page: plot.page,
@@ -189,13 +202,11 @@ impl super::Backend for Html<'_> {
             peak = value(s.total.peak),
             at = time(s.total.peak_time),
         );
-        html.push_str("<div class=\"figure\">\n<div id=\"chart\">\n");
-        html.push_str(&super::svg::page_picture(scene));
-        html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
-        key(&mut html, &script_data.bands);
-        html.push_str("</div>\n");
-        html.push_str(HELP);
-        summary_table(&mut html, data);
+        body(
+            &mut html,
+            &super::svg::page_picture(scene),
+            &script_data.bands,
+        );
         tail(&mut html, &json);
         out.write_all(html.as_bytes())
     }
@@ -216,49 +227,50 @@ fn key(html: &mut String, bands: &[ScriptBand]) {
     html.push_str("</ul>\n");
 }
 
-/// The summary table of every band (as many as the page data holds).
-fn summary_table(html: &mut String, data: &PageData) {
-    let s = &data.summary;
-    let value = |v: f64| s.value_text(v, data.units);
-    let time = |t: f64| s.time_text(t);
-    let _ = writeln!(
-        html,
-        "<table id=\"summary\">\n<caption>Every band: share of the area under the graph, \
-             peak and when it was first reached, mean, and the trend over the last quarter \
-             of the run</caption>\n<thead><tr><th>share</th><th>peak</th><th>at</th>\
-             <th>mean</th><th>trend</th><th class=\"name\">band</th></tr></thead>\n<tbody>"
-    );
-    for b in &s.bands {
-        let trend = b.trend.word();
-        let _ = writeln!(
-            html,
-            "<tr class=\"{trend}\"><td>{:.1}%</td><td>{}</td><td>{}</td><td>{}</td>\
-                 <td>{trend}</td><td class=\"name\">{}</td></tr>",
-            b.share * 100.0,
-            value(b.peak),
-            time(b.peak_time),
-            value(b.mean),
-            escape::html(&b.name)
-        );
-    }
-    let _ = writeln!(
-        html,
-        "<tr class=\"total\"><td></td><td>{}</td><td>{}</td><td>{}</td><td></td>\
-             <td class=\"name\">total of {} bands{}</td></tr>\n</tbody>\n</table>",
-        value(s.total.peak),
-        time(s.total.peak_time),
-        value(s.total.mean),
-        s.band_count,
-        match s.band_count - s.bands.len() {
-            0 => String::new(),
-            left => format!(" ({left} smaller ones not shown: --top N shows more)"),
-        }
-    );
+/// The page's parts under its heading: the controls, the chart and its key, the flame
+/// graph's place and the table, which the script fills in.
+fn body(html: &mut String, picture: &str, bands: &[ScriptBand]) {
+    html.push_str(CONTROLS);
+    html.push_str("<div class=\"figure\">\n<div id=\"chart\">\n");
+    html.push_str(picture);
+    html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
+    key(html, bands);
+    html.push_str("</div>\n");
+    html.push_str(HELP);
+    html.push_str(FLAME);
+    html.push_str(TABLE);
 }
 
+/// The view and the filter box.
+const CONTROLS: &str = "<div class=\"controls\"><label>View <select id=\"view\">\
+    <option value=\"stacked\">stacked bytes</option>\
+    <option value=\"share\">share of each census (100%)</option>\
+    <option value=\"lines\">lines (bands unstacked)</option></select></label> \
+    <label>Filter <input id=\"filter\" type=\"search\" spellcheck=\"false\" \
+    placeholder=\"regular expression\" aria-describedby=\"filter-note\"></label> \
+    <span id=\"filter-note\" role=\"status\"></span></div>\n";
+
+/// Where a census's flame graph opens.
+const FLAME: &str = "<section id=\"flame\" hidden aria-label=\"Flame graph of one census\">\
+    <p><span id=\"flame-title\"></span> <button id=\"flame-close\" type=\"button\">close</button></p>\
+    <svg id=\"flame-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg>\
+    <p id=\"flame-info\" role=\"status\"></p></section>\n";
+
+/// The table's frame; the script writes its rows for the window shown.
+const TABLE: &str = "<table id=\"summary\">\n<caption>Every band the page holds, for \
+    <span id=\"table-window\">the whole run</span>: its trend line, share of the area \
+    under the graph, peak and when, mean, growth (least-squares slope) with its R², and \
+    the trend. Click a heading to sort.</caption>\n<thead><tr><th>trend line</th>\
+    <th class=\"name\" data-sort=\"name\">band</th><th data-sort=\"share\">share</th>\
+    <th data-sort=\"peak\">peak</th><th data-sort=\"at\">at</th><th data-sort=\"mean\">mean</th>\
+    <th data-sort=\"growth\">growth</th><th data-sort=\"r2\">R²</th><th>trend</th></tr></thead>\n\
+    <tbody></tbody>\n</table>\n<noscript><p>The table needs the page's script; \
+    <code>hpgraph --summary</code> prints it.</p></noscript>\n";
+
 const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a key entry to \
-    hide or show its band · drag across the chart to zoom, double-click to see it all \
-    <span id=\"zoom-note\" hidden>· <button id=\"reset\" type=\"button\">show the whole \
+    hide or show its band · drag across the chart to zoom (the key and the table then rank \
+    that window's bands), double-click to see it all · click the chart for that census's \
+    flame graph <span id=\"zoom-note\" hidden>· <button id=\"reset\" type=\"button\">show the whole \
     run</button></span></p>\n";
 
 /// Everything up to the page's heading; a live page also gets the line that tells the
@@ -299,13 +311,8 @@ fn tail(html: &mut String, json: &str) {
 pub fn waiting_page(what: &str, out: &mut dyn Write) -> io::Result<()> {
     let mut html = String::new();
     head(&mut html, what, Mode::Live);
-    html.push_str(
-        "<p class=\"about\">no complete sample yet</p>\n<div class=\"figure\">\n\
-         <div id=\"chart\">\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n\
-         <ul id=\"key\" aria-label=\"Bands: click to hide or show\"></ul>\n</div>\n",
-    );
-    html.push_str(HELP);
-    html.push_str("<table id=\"summary\"></table>\n");
+    html.push_str("<p class=\"about\">no complete sample yet</p>\n");
+    body(&mut html, "", &[]);
     tail(&mut html, "null");
     out.write_all(html.as_bytes())
 }

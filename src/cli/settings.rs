@@ -540,6 +540,8 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
             heap_lines: args.heap_lines,
             units: byte_units(args),
             rows: args.top,
+            key_entries: band_limit,
+            flame_at: args.flame,
         }),
         flame: args.flame,
     }

@@ -110,6 +110,33 @@ async function sweep(page) {
   for (let i = 0; i < await marks.count(); i++) await marks.nth(i).hover({ force: true });
 }
 
+/** The flame graph of a census (opened by a click on the chart, each frame hovered),
+ * every view, a zoom that re-ranks the key and table, and the filter box: names show
+ * as text, no script runs. */
+async function flameAndControls(page, names, what) {
+  const box = await page.locator("#chart svg").boundingBox();
+  await page.mouse.click(box.x + box.width * 0.6, box.y + box.height * 0.6);
+  const seen = [];
+  for (const frame of await page.locator("#flame g.frame rect").all()) {
+    await frame.hover({ force: true });
+    seen.push(await page.textContent("#flame-info"));
+  }
+  const infos = seen.join("\n");
+  // A band name is a stack split at "/": every part of it shows in some frame.
+  for (const n of names) {
+    const part = n.split("/").filter((p) => p.length > 3).sort((a, b) => b.length - a.length)[0] || n;
+    check(infos.includes(part), `${what}: the flame graph shows ${JSON.stringify(part)} as text`);
+  }
+  for (const v of ["share", "lines", "stacked"]) { await page.selectOption("#view", v); await sweep(page); }
+  await page.evaluate(() => { const w = window.hpgraph.window(); window.hpgraph.zoom(w[0] + (w[1] - w[0]) * 0.2, w[0] + (w[1] - w[0]) * 0.8); });
+  await page.fill("#filter", ".");
+  await page.click('#summary th[data-sort="name"]');
+  await sweep(page);
+  await noScriptRan(page, `${what} with its flame graph, views, zoom and filter`);
+  const table = await page.$$eval("#summary tbody td.name", (cs) => cs.map((c) => c.textContent));
+  for (const n of names) check(table.includes(n), `${what}: the zoomed table shows ${JSON.stringify(n)} as text`);
+}
+
 async function noScriptRan(page, what) {
   const pwned = await page.evaluate(() => window.__pwned);
   check(pwned === undefined && page.dialogs === 0, `${what}: no planted script ran (${pwned})`);
@@ -144,6 +171,7 @@ try {
   await noScriptRan(page, ".hp page");
   await shownLiterally(page, [hp.job, hp.date, ...hp.bands], ".hp page");
   await tooltipShows(page, [...hp.bands, hp.sampleUnit], ".hp page");
+  await flameAndControls(page, hp.bands, ".hp page");
   await page.close();
 
   // The eventlog page: program arguments (the title), band names, marker texts.
@@ -159,6 +187,7 @@ try {
     texts.push(await page.evaluate(() => document.getElementById("tooltip").textContent));
   }
   for (const m of ev.markers) check(texts.includes(m), `eventlog page: a mark's tooltip shows ${JSON.stringify(m)}`);
+  await flameAndControls(page, ev.bands, "eventlog page");
   await page.close();
 
   // The page of --compare: the .hp profile against itself, every name in both runs.

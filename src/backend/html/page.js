@@ -1,22 +1,34 @@
 // hpgraph's interactive page: hover for values, click a key entry to hide its band, drag
-// to zoom, double-click to reset. Everything it needs is in the page: the numbers in the
-// JSON block #hpgraph-data, the chart as inline SVG. No library; a file makes no request.
+// to zoom (the key and the table then rank the bands of that window), double-click to
+// reset, a filter box, three views (stacked, share, lines), and a click on the chart
+// opens that census as a flame graph under it. Everything it needs is in the page: the
+// numbers in the JSON block #hpgraph-data, the chart as inline SVG. No library; a file
+// makes no request. Text from the profile reaches the page only as text nodes and
+// attribute values, never as markup.
 // The page of `hpgraph --serve` (body[data-live]) also follows its server's event stream
 // and, when the profile changes, fetches the new page and swaps its parts in, keeping the
-// hidden bands, the zoom and the tooltip.
+// hidden bands, the zoom, the view and the filter.
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
+  var OTHER_FILL = "#d9d9d9"; // src/layout/paint.rs: OTHER
   var box = document.getElementById("chart");
   var D = null, svg = null, page = null, P = null;
   var left = 0, top = 0, width = 1, height = 1, bottom = 1;
   var tip = document.getElementById("tooltip");
   var hidden = new Set();
   var view = null; // [from, to] while zoomed
+  var mode = "stacked"; // or "share", "lines"
+  var filter = null; // a RegExp while the filter box holds one
+  var sortBy = { key: "share", down: true };
   var layer = null;
   var drag = null;
   var geometry = null; // what the last drawing used: times shown, stacks, scale
   var pointer = null; // where the pointer last was over the chart, to refresh the tooltip
+  var individuals = []; // every band the page has on its own: drawn ones, then the pool
+  var fills = new Map();
+  var flame = null; // the open flame graph: { index, focus }
+  var lastDraw = 0;
 
   // ---- numbers as people read them (src/units.rs) ----
   var DECIMAL = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"], [1, "B"]];
@@ -37,6 +49,7 @@
     var d = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 || t === 0 ? 2 : 3;
     return t.toFixed(d) + (D.sample_unit === "seconds" ? " s" : " " + D.sample_unit);
   }
+  function percent(f) { return (100 * f).toFixed(1) + "%"; }
   // hp2ps's Round (src/layout/ticks.rs): 1, 2 or 5 times a power of ten.
   function round125(y) {
     if (!(y > 0) || !isFinite(y)) return null;
@@ -63,6 +76,7 @@
     return out;
   }
   function valueTicks(top, target) {
+    if (mode === "share") return [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, (100 * f) + "%"]; });
     var u = unitFor(top), step = round125(top / u[0] / target), out = [];
     if (!step) return out;
     var d = decimals(step), space = u[1] ? " " : "";
@@ -72,60 +86,81 @@
     return out;
   }
 
-  // ---- drawing ----
+  // ---- elements ----
   function el(name, attrs, parent) {
     var e = document.createElementNS(NS, name);
     for (var k in attrs) e.setAttribute(k, attrs[k]);
     if (parent) parent.appendChild(e);
     return e;
   }
+  function html(name, attrs, parent, text) {
+    var e = document.createElement(name);
+    for (var k in attrs) e.setAttribute(k, attrs[k]);
+    if (text !== undefined) e.textContent = text;
+    if (parent) parent.appendChild(e);
+    return e;
+  }
   function fullRange() { return [P.t0, P.t0 + P.xr]; }
 
-  function visibleBands() {
+  // A band's colour when the picture did not draw it: one of the picture's own, by its
+  // name (FNV-1a), so that it keeps it from one window to the next.
+  function fillOf(name) {
+    var f = fills.get(name);
+    if (f) return f;
+    var h = 0x811c9dc5;
+    for (var i = 0; i < name.length; i++) { h ^= name.charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; }
+    var list = D.extra_fills.length ? D.extra_fills : ["#4e79a7"];
+    return list[h % list.length];
+  }
+
+  // ---- which bands are drawn ----
+  // The samples within [a, b], and the weight (area) of each value there.
+  function windowOf(a, b) {
+    var T = D.times, n = T.length, i0 = 0, i1 = n - 1;
+    while (i0 < n - 1 && T[i0] < a) i0++;
+    while (i1 > 0 && T[i1] > b) i1--;
+    if (i1 < i0) { i0 = Math.max(0, Math.min(i0, n - 1)); i1 = i0; }
+    return { i0: i0, i1: i1 };
+  }
+  function area(values, w) {
+    var T = D.times, s = 0;
+    if (w.i1 === w.i0) return values[w.i0];
+    for (var i = w.i0; i < w.i1; i++) s += (values[i] + values[i + 1]) / 2 * (T[i + 1] - T[i]);
+    return s;
+  }
+  function sumOf(list) {
+    var out = new Float64Array(D.times.length);
+    list.forEach(function (s) { var v = s.values; for (var i = 0; i < v.length; i++) out[i] += v[i]; });
+    return out;
+  }
+  // Bottom first. The whole run unfiltered is the picture's own selection; a window or a
+  // filter ranks the bands it holds: the key's worth of the largest there, the rest as
+  // OTHER.
+  function series() {
+    if (!view && !filter) return D.bands.map(function (b) { return { name: b.name, fill: b.fill, values: b.values, other: b.other }; });
+    var range = view || fullRange(), w = windowOf(range[0], range[1]);
+    var cands = individuals.filter(function (s) { return !filter || filter.test(s.name); });
+    var ranked = cands.map(function (s) { return [area(s.values, w), s]; })
+      .filter(function (p) { return p[0] > 0 || !view; })
+      .sort(function (x, y) { return y[0] - x[0]; });
+    var room = D.key_entries > 0 ? D.key_entries : Infinity;
+    var rest = !filter && D.rest ? [D.rest[1]] : [];
     var out = [];
-    D.bands.forEach(function (b, k) { if (!hidden.has(b.name)) out.push(k); });
+    if (ranked.length + (rest.length ? 1 : 0) > room) {
+      var merged = ranked.slice(room - 1).map(function (p) { return p[1]; }).concat(rest);
+      ranked = ranked.slice(0, room - 1);
+      out.push({ name: "OTHER", fill: OTHER_FILL, values: sumOf(merged), other: true, count: merged.length });
+    } else if (rest.length) {
+      out.push({ name: rest[0].name, fill: OTHER_FILL, values: rest[0].values, other: true });
+    }
+    for (var k = ranked.length - 1; k >= 0; k--) out.push(ranked[k][1]);
     return out;
   }
 
+  // ---- drawing ----
   function draw() {
     if (!D) return;
-    if (!layer) {
-      // The script draws from now on: the picture the file carries steps aside.
-      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line").forEach(function (e) { e.remove(); });
-      layer = el("g", { id: "layer" }, page);
-    }
-    layer.textContent = "";
-    var range = view || fullRange(), a = range[0], b = range[1];
-    var T = D.times, n = T.length;
-    // The samples in view, and one either side so that the bands reach the edges.
-    var i0 = 0, i1 = n - 1;
-    while (i0 < n - 1 && T[i0 + 1] < a) i0++;
-    while (i1 > 0 && T[i1 - 1] > b) i1--;
-    var shown = visibleBands();
-    var stacks = [], total = new Float64Array(n);
-    shown.forEach(function (k) {
-      var v = D.bands[k].values, lower = Float64Array.from(total);
-      for (var i = i0; i <= i1; i++) total[i] += v[i];
-      stacks.push([k, lower, Float64Array.from(total)]);
-    });
-    // The columns drawn: the samples in view, and the bands' values interpolated at the
-    // edges of a zoomed range, so that nothing is drawn outside the graph.
-    var cols = [];
-    var at = function (t, i, j) { return { t: t, i: i, j: j, f: j === i ? 0 : (t - T[i]) / (T[j] - T[i]) }; };
-    if (T[i0] < a && i0 < n - 1) cols.push(at(a, i0, i0 + 1));
-    for (var i = i0; i <= i1; i++) if (T[i] >= a && T[i] <= b) cols.push(at(T[i], i, i));
-    if (T[i1] > b && i1 > 0) cols.push(at(b, i1 - 1, i1));
-    var val = function (arr, c) { return arr[c.i] * (1 - c.f) + arr[c.j] * c.f; };
-    var ymax = 0;
-    if (!view && hidden.size === 0) ymax = P.yr;
-    else {
-      cols.forEach(function (c) { ymax = Math.max(ymax, val(total, c)); });
-      if (!(ymax > 0)) ymax = 1;
-    }
-    function X(t) { return left + (t - a) / (b - a) * width; }
-    function Y(v) { return bottom - v / ymax * height; }
-    geometry = { a: a, b: b, i0: i0, i1: i1, stacks: stacks, total: total, ymax: ymax, X: X };
-
+    var started = performance.now();
     var vb = svg.viewBox.baseVal, pages = svg.querySelectorAll(":scope > g").length || 1;
     var pageTop = vb.height / pages * P.page, pageBottom = pageTop + vb.height / pages;
     // Where the pieces may go: the page, and a margin around it as far as the document
@@ -136,20 +171,82 @@
       x0: vb.x - Math.min(40, leftRoom), x1: vb.x + vb.width + 40,
       y0: pageTop - 40, y1: pageBottom + 40
     };
+    if (!layer) {
+      // The script draws from now on: the picture the file carries steps aside.
+      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line").forEach(function (e) { e.remove(); });
+      layer = el("g", { id: "layer" }, page);
+    }
+    layer.textContent = "";
+    var range = view || fullRange(), a = range[0], b = range[1];
+    var T = D.times, n = T.length;
+    var list = series();
+    var w = windowOf(a, b);
+    // The samples in view, and one either side so that the bands reach the edges.
+    var i0 = Math.max(0, w.i0 - (T[w.i0] > a ? 1 : 0)), i1 = Math.min(n - 1, w.i1 + (T[w.i1] < b ? 1 : 0));
+    var shown = [];
+    list.forEach(function (s, k) { if (!hidden.has(s.name)) shown.push(k); });
+    var stacks = [], total = new Float64Array(n), all = new Float64Array(n);
+    shown.forEach(function (k) { var v = list[k].values; for (var i = i0; i <= i1; i++) all[i] += v[i]; });
+    shown.forEach(function (k) {
+      var v = list[k].values, lower = new Float64Array(n), upper = new Float64Array(n);
+      for (var i = i0; i <= i1; i++) {
+        lower[i] = mode === "lines" ? 0 : total[i];
+        var x = mode === "share" ? (all[i] > 0 ? v[i] / all[i] : 0) : v[i];
+        total[i] += x;
+        upper[i] = mode === "lines" ? v[i] : total[i];
+      }
+      stacks.push([k, lower, upper]);
+    });
+    // The columns drawn: the samples in view, and the bands' values interpolated at the
+    // edges of a zoomed range, so that nothing is drawn outside the graph.
+    var cols = [];
+    var at = function (t, i, j) { return { t: t, i: i, j: j, f: j === i ? 0 : (t - T[i]) / (T[j] - T[i]) }; };
+    if (T[i0] < a && i0 < n - 1) cols.push(at(a, i0, i0 + 1));
+    for (var i = i0; i <= i1; i++) if (T[i] >= a && T[i] <= b) cols.push(at(T[i], i, i));
+    if (T[i1] > b && i1 > 0) cols.push(at(b, i1 - 1, i1));
+    cols = thinned(cols, all, width);
+    var val = function (arr, c) { return arr[c.i] * (1 - c.f) + arr[c.j] * c.f; };
+    var ymax = 0;
+    if (mode === "share") ymax = 1;
+    else if (mode === "stacked" && !view && !filter && hidden.size === 0) ymax = P.yr;
+    else {
+      stacks.forEach(function (s) { cols.forEach(function (c) { ymax = Math.max(ymax, val(s[2], c)); }); });
+      if (!(ymax > 0)) ymax = 1;
+    }
+    function X(t) { return left + (t - a) / (b - a) * width; }
+    function Y(v) { return bottom - v / ymax * height; }
+    geometry = { a: a, b: b, i0: i0, i1: i1, list: list, stacks: stacks, total: all, ymax: ymax, X: X, Y: Y };
+
     var bands = el("g", {}, layer);
     stacks.forEach(function (s) {
-      var band = D.bands[s[0]], lower = s[1], upper = s[2], d = [];
+      var band = list[s[0]], lower = s[1], upper = s[2], d = [];
       if (cols.length === 0) return;
+      if (mode === "lines") {
+        cols.forEach(function (c, m) { d.push((m ? "L" : "M") + num(X(c.t)) + " " + num(Y(val(upper, c)))); });
+        var line = el("path", {
+          class: "band-line", d: d.join(""), fill: "none", stroke: band.fill, "stroke-width": 1.5,
+          "data-band": band.name
+        }, bands);
+        el("title", {}, line).textContent = band.name;
+        return;
+      }
       // One outline per stretch where the band is above zero (with the columns either
       // side, where it rises from and falls to zero): the element is where the band is.
       var on = cols.map(function (c) { return val(upper, c) > val(lower, c); });
-      var k = 0;
+      var k = 0, bb = { x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity };
+      var point = function (cmd, x, y) {
+        if (x < bb.x0) bb.x0 = x;
+        if (x > bb.x1) bb.x1 = x;
+        if (y < bb.y0) bb.y0 = y;
+        if (y > bb.y1) bb.y1 = y;
+        d.push(cmd + num(x) + " " + num(y));
+      };
       while (k < cols.length) {
         if (!(on[k] || on[k + 1])) { k++; continue; }
         var start = k;
         while (k + 1 < cols.length && (on[k] || on[k + 1])) k++;
-        for (var m = start; m <= k; m++) d.push((m === start ? "M" : "L") + X(cols[m].t).toFixed(2) + " " + Y(val(upper, cols[m])).toFixed(2));
-        for (m = k; m >= start; m--) d.push("L" + X(cols[m].t).toFixed(2) + " " + Y(val(lower, cols[m])).toFixed(2));
+        for (var m = start; m <= k; m++) point(m === start ? "M" : "L", X(cols[m].t), Y(val(upper, cols[m])));
+        for (m = k; m >= start; m--) point("L", X(cols[m].t), Y(val(lower, cols[m])));
         d.push("Z");
         k++;
       }
@@ -159,43 +256,21 @@
         "pointer-events": "fill", "data-band": band.name
       }, bands);
       el("title", {}, path).textContent = band.name;
-      // Zero-length pieces centre the path's bounding box on a point of the band, so
-      // that "the middle of this element" (where test tools and assistive technology
-      // point) is on the band. The centred box must hold the band and stay on the page,
-      // which bounds where the point can be; within that, the point is where the band
-      // leaves it the most room.
-      var bb = path.getBBox(), best = null;
-      var xmin = (bb.x + bb.width + room.x0) / 2, xmax = (bb.x + room.x1) / 2;
-      var ymin = (bb.y + bb.height + room.y0) / 2, ymax2 = (bb.y + room.y1) / 2;
-      for (var q = 0; q <= 16 && xmin <= xmax; q++) {
-        var x = xmin + (xmax - xmin) * q / 16;
-        for (k = 0; k + 1 < cols.length; k++) {
-          var x0 = X(cols[k].t), x1 = X(cols[k + 1].t);
-          if (x < x0 || x > x1 || x1 <= x0) continue;
-          var f = (x - x0) / (x1 - x0);
-          var yUp = Y(val(upper, cols[k]) * (1 - f) + val(upper, cols[k + 1]) * f);
-          var yLo = Y(val(lower, cols[k]) * (1 - f) + val(lower, cols[k + 1]) * f);
-          var from = Math.max(yUp, ymin), to = Math.min(yLo, ymax2);
-          if (to > from && (!best || to - from > best[2])) best = [x, (from + to) / 2, to - from];
-        }
-      }
-      if (best) {
-        var hx = Math.max(best[0] - bb.x, bb.x + bb.width - best[0]);
-        var hy = Math.max(best[1] - bb.y, bb.y + bb.height - best[1]);
-        path.setAttribute("d", path.getAttribute("d") +
-          "M" + (best[0] - hx).toFixed(2) + " " + (best[1] - hy).toFixed(2) + "l0 0" +
-          "M" + (best[0] + hx).toFixed(2) + " " + (best[1] + hy).toFixed(2) + "l0 0");
-      }
+      centre(path, { x: bb.x0, y: bb.y0, width: bb.x1 - bb.x0, height: bb.y1 - bb.y0 }, cols, lower, upper, val, X, Y, room);
     });
-    // Heap lines over the bands.
-    [[D.heap_size, 1.5, "heap size"], [D.heap_live, 0.75, "live bytes"]].forEach(function (h) {
-      var pts = h[0].filter(function (p) { return p[0] >= a && p[0] <= b; });
-      if (pts.length < 2) return;
-      el("path", {
-        class: "heap-line", fill: "none", stroke: "#000", "stroke-width": h[1], "pointer-events": "none",
-        d: pts.map(function (p, i) { return (i ? "L" : "M") + X(p[0]).toFixed(2) + " " + Y(p[1]).toFixed(2); }).join("")
-      }, bands);
-    });
+    // Heap lines over the bands, on the bytes' scale.
+    if (mode !== "share") {
+      heapLines().forEach(function (h) {
+        var pts = h.points.filter(function (p) { return p[0] >= a && p[0] <= b; });
+        if (pts.length < 2) return;
+        var line = el("path", {
+          class: "heap-line", fill: "none", stroke: "#000", "stroke-width": h.width, "pointer-events": "none",
+          "stroke-dasharray": h.dash, "data-line": h.name,
+          d: pts.map(function (p, i) { return (i ? "L" : "M") + X(p[0]).toFixed(2) + " " + Y(Math.min(p[1], ymax * 1.02)).toFixed(2); }).join("")
+        }, bands);
+        el("title", {}, line).textContent = h.name;
+      });
+    }
     // Axes: ticks and labels at round values of the range in view.
     var clamp = function (v) { return Math.max(2, Math.min(7, v)); };
     var font = P.font || 10, em = font / 10;
@@ -213,15 +288,199 @@
       var label = el("text", { class: "tick-label", x: left - 5, y: y, "font-size": font, "text-anchor": "end", stroke: "none", fill: "black" }, layer);
       label.textContent = t[1];
     });
-    // Marks: a caret under the axis, its text on hover.
+    // Marks: a dashed line across the graph, its text above it where there is room,
+    // and on hover.
+    var lastLabel = -Infinity;
     D.marks.forEach(function (m) {
       if (m.time < a || m.time > b) return;
-      var x = X(m.time);
+      var x = X(m.time), text = m.text || "mark";
+      el("path", { class: "mark-line", d: "M" + x + " " + top + "V" + bottom, stroke: "#333", "stroke-width": 0.6, "stroke-dasharray": "3 2", fill: "none", "pointer-events": "none" }, layer);
       var caret = el("path", { class: "mark", d: "M" + (x - 4) + " " + (bottom + 5) + "L" + x + " " + bottom + "L" + (x + 4) + " " + (bottom + 5) + "Z", fill: "black" }, layer);
-      caret.dataset.text = m.text || "mark";
-      el("title", {}, caret).textContent = (m.text || "mark") + " at " + seconds(m.time);
+      caret.dataset.text = text;
+      el("title", {}, caret).textContent = text + " at " + seconds(m.time);
+      if (x - lastLabel > 60 * em) {
+        var end = x > left + width - 60 * em;
+        var label = el("text", { class: "mark-label", x: end ? x - 2 : x + 2, y: top + 8 * em, "font-size": 7 * em, fill: "#333",
+          "text-anchor": end ? "end" : "start", "pointer-events": "none" }, layer);
+        label.textContent = text.length > 24 ? text.slice(0, 23) + "…" : text;
+        lastLabel = x;
+      }
     });
     document.getElementById("zoom-note").hidden = !view;
+    drawKey(list);
+    drawTable();
+    lastDraw = performance.now() - started;
+  }
+
+  // More columns than the graph has room for are thinned as src/analysis/page.rs thins
+  // samples: per slice of the width, the columns of the highest and lowest total, so
+  // that no peak or dip is lost. Both ends stay.
+  function thinned(cols, all, room) {
+    var bins = Math.max(1, Math.floor(room));
+    if (cols.length <= 2 * bins) return cols;
+    var a = cols[0].t, span = cols[cols.length - 1].t - a, out = [cols[0]], k = 1, last = cols.length - 1;
+    var total = function (c) { return all[c.i] * (1 - c.f) + all[c.j] * c.f; };
+    for (var b = 0; b < bins && k < last; b++) {
+      var edge = a + span * (b + 1) / bins, lo = -1, hi = -1;
+      for (; k < last && (cols[k].t <= edge || b === bins - 1); k++) {
+        if (lo < 0 || total(cols[k]) < total(cols[lo])) lo = k;
+        if (hi < 0 || total(cols[k]) > total(cols[hi])) hi = k;
+      }
+      if (lo < 0) continue;
+      if (lo === hi) out.push(cols[lo]);
+      else if (lo < hi) out.push(cols[lo], cols[hi]);
+      else out.push(cols[hi], cols[lo]);
+    }
+    out.push(cols[last]);
+    return out;
+  }
+  // A coordinate as path data: two decimals, without toFixed's cost.
+  function num(v) { return Math.round(v * 100) / 100; }
+
+  // Zero-length pieces centre a band path's bounding box on a point of the band, so
+  // that "the middle of this element" (where test tools and assistive technology point)
+  // is on the band. The centred box must hold the band and stay on the page, which
+  // bounds where the point can be; within that, the point is where the band leaves it
+  // the most room.
+  function centre(path, bb, cols, lower, upper, val, X, Y, room) {
+    var best = null, k;
+    var xmin = (bb.x + bb.width + room.x0) / 2, xmax = (bb.x + room.x1) / 2;
+    var ymin = (bb.y + bb.height + room.y0) / 2, ymax2 = (bb.y + room.y1) / 2;
+    for (var q = 0; q <= 16 && xmin <= xmax; q++) {
+      var x = xmin + (xmax - xmin) * q / 16;
+      // The column pair around x, found by halving.
+      var lo = 0, hi = cols.length - 1;
+      if (hi < 1 || x < X(cols[0].t) || x > X(cols[hi].t)) continue;
+      while (hi - lo > 1) { k = (lo + hi) >> 1; if (X(cols[k].t) <= x) lo = k; else hi = k; }
+      var x0 = X(cols[lo].t), x1 = X(cols[hi].t);
+      if (x1 <= x0) continue;
+      var f = (x - x0) / (x1 - x0);
+      var yUp = Y(val(upper, cols[lo]) * (1 - f) + val(upper, cols[hi]) * f);
+      var yLo = Y(val(lower, cols[lo]) * (1 - f) + val(lower, cols[hi]) * f);
+      var from = Math.max(yUp, ymin), to = Math.min(yLo, ymax2);
+      if (to > from && (!best || to - from > best[2])) best = [x, (from + to) / 2, to - from];
+    }
+    if (best) {
+      var hx = Math.max(best[0] - bb.x, bb.x + bb.width - best[0]);
+      var hy = Math.max(best[1] - bb.y, bb.y + bb.height - best[1]);
+      path.setAttribute("d", path.getAttribute("d") +
+        "M" + num(best[0] - hx) + " " + num(best[1] - hy) + "l0 0" +
+        "M" + num(best[0] + hx) + " " + num(best[1] + hy) + "l0 0");
+    }
+  }
+
+  function heapLines() {
+    return [
+      { name: "heap size", points: D.heap_size, width: 1.5, dash: "none" },
+      { name: "live bytes", points: D.heap_live, width: 1, dash: "4 2" }
+    ].filter(function (h) { return h.points.length > 1; });
+  }
+
+  // ---- the key: the drawn bands, top first, and the heap lines ----
+  function drawKey(list) {
+    var items = [];
+    for (var k = list.length - 1; k >= 0; k--) {
+      var s = list[k], off = hidden.has(s.name);
+      var li = html("li", { "data-band": s.name, tabindex: "0", role: "button", "aria-pressed": off ? "false" : "true" });
+      if (off) li.classList.add("off");
+      var sw = html("span", { class: "swatch" }, li);
+      sw.style.background = s.fill;
+      html("span", {}, li, s.count ? "OTHER (" + s.count + " bands)" : s.name);
+      items.push(li);
+    }
+    if (mode !== "share") {
+      heapLines().forEach(function (h) {
+        var li = html("li", { class: "line", "data-line": h.name });
+        var sw = html("span", { class: "swatch line-swatch" }, li);
+        sw.style.borderTopWidth = h.width * 2 + "px";
+        sw.style.borderTopStyle = h.dash === "none" ? "solid" : "dashed";
+        html("span", {}, li, h.name);
+        items.push(li);
+      });
+    }
+    key.replaceChildren.apply(key, items);
+  }
+
+  // ---- the table: every band the page has, the window's numbers ----
+  function stats(values, w, heapPeak) {
+    var T = D.times, n = w.i1 - w.i0 + 1, peak = -Infinity, at = w.i0, sum = 0;
+    var mt = 0, mv = 0, i;
+    for (i = w.i0; i <= w.i1; i++) {
+      if (values[i] > peak) { peak = values[i]; at = i; }
+      sum += values[i]; mt += T[i]; mv += values[i];
+    }
+    mt /= n; mv /= n;
+    var num = 0, den = 0, vv = 0;
+    for (i = w.i0; i <= w.i1; i++) {
+      var dt = T[i] - mt, dv = values[i] - mv;
+      num += dt * dv; den += dt * dt; vv += dv * dv;
+    }
+    var slope = den > 0 ? num / den : 0;
+    var r2 = den > 0 && vv > 0 ? Math.min(1, num * num / (den * vv)) : 0;
+    var span = T[w.i1] - T[w.i0], change = slope * span;
+    var least = Math.max(D.trend_change * peak, D.trend_share * heapPeak);
+    var trend = peak > 0 && change > least ? "growing" : peak > 0 && change < -least ? "shrinking" : "flat";
+    return { peak: peak, at: T[at], mean: sum / n, growth: slope, r2: r2, trend: trend, area: area(values, w) };
+  }
+  function sparkline(values, w, peak) {
+    var s = el("svg", { class: "spark", width: 80, height: 16, viewBox: "0 0 80 16", "aria-hidden": "true" });
+    var n = w.i1 - w.i0 + 1, buckets = Math.min(40, n), pts = [];
+    for (var q = 0; q < buckets; q++) {
+      var from = w.i0 + Math.floor(q * n / buckets), to = w.i0 + Math.floor((q + 1) * n / buckets);
+      var m = 0;
+      for (var i = from; i < Math.max(to, from + 1); i++) m = Math.max(m, values[i]);
+      pts.push((buckets > 1 ? q * 79 / (buckets - 1) : 40).toFixed(1) + "," + (15 - (peak > 0 ? m / peak * 14 : 0)).toFixed(1));
+    }
+    el("polyline", { points: pts.join(" "), fill: "none", stroke: "#333", "stroke-width": 1 }, s);
+    return s;
+  }
+  var tableFor = null; // the window, filter and order the table's rows are for
+  function drawTable() {
+    var table = document.getElementById("summary");
+    if (!table || !table.tBodies.length) return;
+    var key = [view && view[0], view && view[1], filter && filter.source, sortBy.key, sortBy.down, D.times.length, individuals.length].join("|");
+    if (key === tableFor) return;
+    tableFor = key;
+    var range = view || fullRange(), w = windowOf(range[0], range[1]);
+    var rows = individuals.filter(function (s) { return !filter || filter.test(s.name); });
+    var everything = sumOf(individuals.concat(D.rest ? [D.rest[1]] : []));
+    var heapPeak = 0;
+    for (var i = w.i0; i <= w.i1; i++) heapPeak = Math.max(heapPeak, everything[i]);
+    var whole = area(everything, w);
+    var data = rows.map(function (s) { var st = stats(s.values, w, heapPeak); st.s = s; st.share = whole > 0 ? st.area / whole : 0; st.name = s.name; return st; });
+    var k = sortBy.key, sign = sortBy.down ? -1 : 1;
+    data.sort(function (x, y) {
+      var p = x[k], q = y[k];
+      if (k === "name") return sign * (p < q ? -1 : p > q ? 1 : 0);
+      return sign * (p - q) || (y.share - x.share);
+    });
+    var body = document.createElement("tbody");
+    data.forEach(function (r) {
+      var tr = html("tr", { class: r.trend, "data-band": r.name }, body);
+      html("td", { class: "spark" }, tr).appendChild(sparkline(r.s.values, w, r.peak));
+      html("td", { class: "name" }, tr, r.name);
+      html("td", {}, tr, percent(r.share));
+      html("td", {}, tr, human(r.peak));
+      html("td", {}, tr, seconds(r.at));
+      html("td", {}, tr, human(r.mean));
+      html("td", {}, tr, (r.growth >= 0 ? "+" : "−") + human(Math.abs(r.growth)) + "/s");
+      html("td", {}, tr, r.r2.toFixed(2));
+      html("td", {}, tr, r.trend);
+    });
+    if (D.rest && !filter) {
+      var tr = html("tr", { class: "total" }, body);
+      html("td", {}, tr);
+      html("td", { class: "name" }, tr, D.rest[0] + " smaller bands, not on their own in this page: --summary lists them");
+    }
+    table.replaceChild(body, table.tBodies[0]);
+    var caption = document.getElementById("table-window");
+    if (caption) {
+      caption.textContent = (view ? "from " + seconds(range[0]) + " to " + seconds(range[1]) : "the whole run") +
+        (filter ? ", bands matching the filter" : "") + " · " + rows.length + " bands";
+    }
+    table.querySelectorAll("th[data-sort]").forEach(function (th) {
+      th.setAttribute("aria-sort", th.dataset.sort === sortBy.key ? (sortBy.down ? "descending" : "ascending") : "none");
+    });
   }
 
   // ---- the pointer ----
@@ -260,7 +519,7 @@
     for (var k in data) tip.dataset[k] = data[k];
   }
   function move(ev) {
-    if (!D) return;
+    if (!D || !geometry) return;
     var p = svgPoint(ev);
     if (!p) return;
     pointer = { clientX: ev.clientX, clientY: ev.clientY };
@@ -278,16 +537,22 @@
     var g = geometry, t = g.a + (p.x - left) / width * (g.b - g.a), i = nearest(t);
     var v = (bottom - p.y) / height * g.ymax, name = ev.target.getAttribute && ev.target.getAttribute("data-band");
     if (!name) {
-      g.stacks.forEach(function (s) { if (v >= s[1][i] && v < s[2][i]) name = D.bands[s[0]].name; });
+      var best = Infinity;
+      g.stacks.forEach(function (s) {
+        if (mode === "lines") {
+          var dist = Math.abs(g.Y(s[2][i]) - p.y);
+          if (dist < 6 && dist < best) { best = dist; name = g.list[s[0]].name; }
+        } else if (v >= s[1][i] && v < s[2][i]) name = g.list[s[0]].name;
+      });
     }
     var time = seconds(D.times[i]), all = g.total[i];
     if (!name) {
       showTip(ev, [time, "all shown bands: " + human(all)], false, { band: "", time: D.times[i], value: all });
       return;
     }
-    var band = D.bands.find(function (b) { return b.name === name; });
-    var value = band.values[i], share = all > 0 ? (100 * value / all).toFixed(1) + "%" : "0%";
-    showTip(ev, [name, human(value) + " (" + share + " of the shown heap) at " + time], true,
+    var band = g.list.find(function (b) { return b.name === name; });
+    var value = band.values[i], share = all > 0 ? percent(value / all) : "0%";
+    showTip(ev, [band.count ? "OTHER (" + band.count + " bands)" : name, human(value) + " (" + share + " of the shown heap) at " + time], true,
       { band: name, time: D.times[i], value: value });
   }
   box.addEventListener("mousemove", move);
@@ -304,19 +569,18 @@
     var d = drag, g = geometry;
     drag = null;
     d.rect.remove();
-    if (Math.abs(d.x1 - d.x0) < 3) return;
     var t = function (x) { return g.a + (x - left) / width * (g.b - g.a); };
-    view = [t(Math.min(d.x0, d.x1)), t(Math.max(d.x0, d.x1))];
-    draw();
+    // A click opens that census as a flame graph; a drag zooms.
+    if (Math.abs(d.x1 - d.x0) < 3) { openFlame(nearest(t(d.x0))); return; }
+    zoom(t(Math.min(d.x0, d.x1)), t(Math.max(d.x0, d.x1)));
   });
-  box.addEventListener("dblclick", function () { view = null; draw(); });
+  box.addEventListener("dblclick", function () { zoom(null); });
+  function zoom(a, b) { view = a === null ? null : [a, b]; draw(); }
 
   // ---- the key ----
   function toggle(entry) {
     var name = entry.getAttribute("data-band");
     if (hidden.has(name)) hidden.delete(name); else hidden.add(name);
-    entry.classList.toggle("off", hidden.has(name));
-    entry.setAttribute("aria-pressed", hidden.has(name) ? "false" : "true");
     draw();
   }
   var key = document.getElementById("key");
@@ -328,7 +592,144 @@
     var entry = ev.target.closest("[data-band]");
     if (entry && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); toggle(entry); }
   });
-  document.getElementById("reset").addEventListener("click", function () { view = null; draw(); });
+  document.getElementById("reset").addEventListener("click", function () { zoom(null); });
+
+  // ---- the controls: view, filter, sorting ----
+  var viewChoice = document.getElementById("view");
+  viewChoice.addEventListener("change", function () { setView(viewChoice.value); });
+  function setView(m) { mode = m; viewChoice.value = m; draw(); }
+  var filterBox = document.getElementById("filter"), filterNote = document.getElementById("filter-note");
+  filterBox.addEventListener("input", function () { setFilter(filterBox.value); });
+  function setFilter(text) {
+    filterBox.value = text;
+    if (!text) { filter = null; filterNote.textContent = ""; filterBox.removeAttribute("aria-invalid"); draw(); return; }
+    try {
+      filter = new RegExp(text, "i");
+      filterBox.removeAttribute("aria-invalid");
+      var n = individuals.filter(function (s) { return filter.test(s.name); }).length;
+      filterNote.textContent = n + " of " + individuals.length + " bands match";
+    } catch (e) {
+      filterBox.setAttribute("aria-invalid", "true");
+      filterNote.textContent = "not a regular expression: " + e.message;
+      return;
+    }
+    draw();
+  }
+  document.querySelectorAll("#summary th[data-sort]").forEach(function (th) {
+    th.addEventListener("click", function () {
+      var k = th.dataset.sort;
+      sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : k !== "name" };
+      drawTable();
+    });
+  });
+
+  // ---- the flame graph of one census ----
+  var flameBox = document.getElementById("flame");
+  var flameInfo = document.getElementById("flame-info");
+  function labelsOf(name) {
+    if (D.stacks === false) return { labels: [name], cut: false };
+    var bare = name.replace(/^\(\d+\)/, "");
+    return { labels: bare.split("/").reverse(), cut: bare.length > 3 && bare.slice(-3) === "..." };
+  }
+  function tree(index) {
+    var root = { name: "all", bytes: 0, own: 0, kids: new Map(), parent: null, depth: 0 };
+    var add = function (labels, v, cut) {
+      var at = root;
+      root.bytes += v;
+      labels.forEach(function (l, d) {
+        var next = at.kids.get(l);
+        if (!next) { next = { name: l, bytes: 0, own: 0, kids: new Map(), parent: at, depth: at.depth + 1, cut: cut && d === 0 }; at.kids.set(l, next); }
+        next.bytes += v;
+        at = next;
+      });
+      at.own += v;
+    };
+    individuals.forEach(function (s) {
+      var v = s.values[index];
+      if (v > 0) { var l = labelsOf(s.name); add(l.labels, v, l.cut); }
+    });
+    if (D.rest && D.rest[1].values[index] > 0) add([D.rest[1].name], D.rest[1].values[index], false);
+    return root;
+  }
+  function stackOf(node) {
+    var out = [];
+    for (var n = node; n && n.parent; n = n.parent) out.push(n.name);
+    return out.join("/");
+  }
+  function openFlame(index) {
+    flame = { index: index, root: tree(index) };
+    flame.focus = flame.root;
+    flameBox.hidden = false;
+    flameBox.setAttribute("data-time", D.times[index]);
+    drawFlame();
+  }
+  function drawFlame() {
+    var f = flame, root = f.root, focus = f.focus;
+    var W = Math.max(300, flameBox.clientWidth || 800), ROW = 18, MAX_ROWS = 60;
+    var depth = 0;
+    (function walk(n) { depth = Math.max(depth, n.depth); n.kids.forEach(walk); })(root);
+    var rows = Math.min(depth + 1, MAX_ROWS);
+    var s = document.getElementById("flame-svg");
+    s.setAttribute("viewBox", "0 0 " + W + " " + rows * ROW);
+    s.setAttribute("height", rows * ROW);
+    s.textContent = "";
+    document.getElementById("flame-title").textContent = "The heap at " + seconds(D.times[f.index]) + ": " +
+      human(root.bytes) + (focus !== root ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
+    var scale = focus.bytes > 0 ? W / focus.bytes : 0;
+    var drawn = 0;
+    // The focus's callers span the width; its callees share it by bytes.
+    for (var up = focus; up; up = up.parent) box1(up, 0, W);
+    function box1(n, x, w) {
+      var y = (rows - 1 - n.depth) * ROW;
+      if (n.depth >= MAX_ROWS) return;
+      var g = el("g", { class: "frame", "data-stack": n === root ? "all" : stackOf(n), "data-bytes": n.bytes, "data-own": n.own }, s);
+      el("rect", { x: x.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, fill: n === root ? "#c8c8c8" : n.narrow ? "#e0e0e0" : n.cut ? "#999" : fillOf(n.name), rx: 1 }, g);
+      if (w > 30) {
+        var t = el("text", { x: (x + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: "#111" }, g);
+        var room = Math.floor((w - 6) / 6.2), label = n.name;
+        t.textContent = label.length > room ? label.slice(0, Math.max(1, room - 1)) + "…" : label;
+      }
+      el("title", {}, g).textContent = describe(n);
+      g.node = n;
+      n.g = g;
+      drawn++;
+    }
+    // Callees narrower than half a pixel are one grey box per caller, after the others;
+    // a frame at the last row stands for everything under it.
+    (function place(n, x) {
+      var cx = x, narrow = { bytes: 0, count: 0 };
+      Array.from(n.kids.values()).sort(function (p, q) { return p.name < q.name ? -1 : p.name > q.name ? 1 : 0; })
+        .forEach(function (c) {
+          var w = c.bytes * scale;
+          if (w >= 0.5 && c.depth < MAX_ROWS) { box1(c, cx, w); place(c, cx); cx += w; }
+          else { narrow.bytes += c.bytes; narrow.count++; }
+        });
+      if (narrow.count && n.depth + 1 < MAX_ROWS) {
+        box1({ name: narrow.count + " narrower callees", bytes: narrow.bytes, own: narrow.bytes, kids: new Map(), parent: n, depth: n.depth + 1, narrow: true }, cx, narrow.bytes * scale);
+      } else if (narrow.count && n.g) {
+        n.g.setAttribute("data-own", n.own + narrow.bytes);
+      }
+    })(focus, 0);
+    f.drawn = drawn;
+  }
+  function describe(n) {
+    var text = (n.parent ? stackOf(n) : "all") + ": " + human(n.bytes) + " (" + percent(flame.root.bytes > 0 ? n.bytes / flame.root.bytes : 0) + ")";
+    if (n.own > 0 && n.own < n.bytes) text += ", its own " + human(n.own);
+    if (n.cut) text += " (GHC cut this name at -L: its callers are unknown)";
+    return text;
+  }
+  var flameSvg = document.getElementById("flame-svg");
+  flameSvg.addEventListener("mousemove", function (ev) {
+    var g = ev.target.closest && ev.target.closest("g.frame");
+    flameInfo.textContent = g && g.node ? describe(g.node) : "";
+  });
+  flameSvg.addEventListener("click", function (ev) {
+    var g = ev.target.closest && ev.target.closest("g.frame");
+    if (!g || !g.node || g.node.narrow) return;
+    flame.focus = g.node === flame.focus ? (g.node.parent || g.node) : g.node;
+    drawFlame();
+  });
+  document.getElementById("flame-close").addEventListener("click", function () { flameBox.hidden = true; flame = null; });
 
   // Takes up the page's data and chart (at load, and after each live update).
   function install() {
@@ -342,19 +743,26 @@
     left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
     bytes = D.value_unit === "bytes";
     units = bytes ? (D.binary_units ? BINARY : DECIMAL) : PLAIN;
-    key.querySelectorAll("[data-band]").forEach(function (entry) {
-      var off = hidden.has(entry.getAttribute("data-band"));
-      entry.classList.toggle("off", off);
-      entry.setAttribute("aria-pressed", off ? "false" : "true");
-    });
+    fills = new Map();
+    tableFor = null;
+    D.bands.forEach(function (b) { fills.set(b.name, b.fill); });
+    individuals = D.bands.filter(function (b) { return !b.other; })
+      .concat(D.pool.map(function (b) { return { name: b.name, values: b.values, fill: fillOf(b.name) }; }));
     // A zoom outside the run (a new run started) is forgotten.
     if (view) {
       var f = fullRange();
       if (view[1] <= f[0] || view[0] >= f[1]) view = null;
     }
     draw();
+    if (flame) openFlame(Math.min(flame.index, D.times.length - 1));
+    else if (D.flame_at !== null && D.flame_at !== undefined) {
+      var T = D.times, best = 0;
+      for (var i = 0; i < T.length; i++) if (Math.abs(T[i] - D.flame_at) < Math.abs(T[best] - D.flame_at)) best = i;
+      openFlame(best);
+    }
   }
   install();
+  var readyAt = performance.now();
 
   // ---- live: follow the server ----
   var updates = 0;
@@ -369,7 +777,7 @@
     }
     function clock() { return new Date().toLocaleTimeString(); }
     function swap(doc) {
-      ["h1", ".about", "#summary", "#hpgraph-data"].forEach(function (sel) {
+      ["h1", ".about", "#hpgraph-data"].forEach(function (sel) {
         var mine = document.querySelector(sel), theirs = doc.querySelector(sel);
         if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
       });
@@ -378,8 +786,6 @@
         chart = document.adoptNode(chart);
         if (old) old.replaceWith(chart); else box.insertBefore(chart, box.firstChild);
       }
-      key.replaceChildren.apply(key, Array.from(doc.getElementById("key").childNodes)
-        .map(function (n) { return document.adoptNode(n); }));
       install();
       if (pointer && !tip.hidden) {
         move({ clientX: pointer.clientX, clientY: pointer.clientY,
@@ -421,9 +827,18 @@
     connect();
   }
 
-  // For scripts and tests: the numbers the page draws, and how many live updates it took.
+  // For scripts, tests and the benchmark: the numbers the page draws, how many live
+  // updates it took, and the controls a reader has, each redrawing at once.
   window.hpgraph = {
     data: function () { return D; },
-    updates: function () { return updates; }
+    updates: function () { return updates; },
+    zoom: zoom,
+    window: function () { return view || fullRange(); },
+    view: setView,
+    filter: setFilter,
+    flame: function (t) { openFlame(nearest(t)); return flame.drawn; },
+    keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; },
+    lastDraw: function () { return lastDraw; },
+    readyAt: function () { return readyAt; }
   };
 })();

@@ -1,0 +1,271 @@
+// The page as a tool for finding where memory goes, in a real headless Chromium: a band
+// that fills only a short window comes into the key when the page is zoomed there, and
+// the table gives that window's numbers; the filter box; the three views; marks drawn
+// as labelled lines; heap lines named in the key; a click on the chart opens that
+// census's flame graph; the table sorts. Expected values come from the .hp text, read
+// here line by line, and from the programs' own marker texts.
+//
+//   node tests/browser/hunt.mjs [HPGRAPH]      (default target/release/hpgraph)
+
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const root = resolve(new URL("../..", import.meta.url).pathname);
+const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
+const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
+const work = mkdtempSync(join(tmpdir(), "hpgraph-hunt-"));
+
+let failures = 0;
+function check(ok, what) {
+  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
+  if (!ok) failures++;
+}
+
+/** The samples of a .hp file: [{time, values: Map(name -> bytes)}]. */
+function readHp(path) {
+  const samples = [];
+  let current = null;
+  for (const line of readFileSync(path, "utf8").split("\n")) {
+    const word = line.split(/[ \t]/)[0];
+    if (word === "BEGIN_SAMPLE") current = { time: parseFloat(line.slice(13)), values: new Map() };
+    else if (word === "END_SAMPLE") { samples.push(current); current = null; }
+    else if (current && line.includes("\t")) {
+      const tab = line.lastIndexOf("\t"), name = line.slice(0, tab);
+      current.values.set(name, (current.values.get(name) || 0) + Number(line.slice(tab + 1)));
+    }
+  }
+  return samples;
+}
+const total = (s) => [...s.values.values()].reduce((a, b) => a + b, 0);
+/** Trapezoids over the samples within [a, b]. */
+function area(samples, f, a, b) {
+  const inside = samples.filter((s) => s.time >= a && s.time <= b);
+  let sum = 0;
+  for (let i = 0; i + 1 < inside.length; i++) sum += (f(inside[i]) + f(inside[i + 1])) / 2 * (inside[i + 1].time - inside[i].time);
+  return sum;
+}
+
+function render(input, output, ...flags) {
+  execFileSync(hpgraph, [input, "-o", output, ...flags], { stdio: ["ignore", "inherit", "inherit"] });
+  return output;
+}
+
+async function open(browser, file) {
+  const url = pathToFileURL(file).href;
+  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+  const problems = [];
+  page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
+  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+  page.on("request", (r) => { if (r.url() !== url) problems.push(`request: ${r.url()}`); });
+  await page.goto(url);
+  await page.waitForFunction(() => window.hpgraph && window.hpgraph.data(), null, { timeout: 10000 });
+  return { page, problems };
+}
+
+const keyNames = (page) => page.$$eval("#key li[data-band]", (es) => es.map((e) => e.getAttribute("data-band")));
+const drawnNames = (page) => page.$$eval("#chart path[data-band]", (es) => [...new Set(es.map((e) => e.getAttribute("data-band")))]);
+
+/** Where on the screen time t and fraction y of the plot's height are. */
+async function screenAt(page, t, y) {
+  return page.evaluate(([t, y]) => {
+    const D = window.hpgraph.data(), P = D.plot, w = window.hpgraph.window();
+    const svg = document.querySelector("#chart svg"), m = svg.getScreenCTM(), p = svg.createSVGPoint();
+    p.x = P.x + (t - w[0]) / (w[1] - w[0]) * P.w;
+    p.y = P.y + P.h * (1 - y);
+    const s = p.matrixTransform(m);
+    return { x: s.x, y: s.y };
+  }, [t, y]);
+}
+
+async function dragTimes(page, t0, t1) {
+  const a = await screenAt(page, t0, 0.5), b = await screenAt(page, t1, 0.5);
+  await page.mouse.move(a.x, a.y);
+  await page.mouse.down();
+  await page.mouse.move((a.x + b.x) / 2, a.y, { steps: 3 });
+  await page.mouse.move(b.x, b.y, { steps: 3 });
+  await page.mouse.up();
+}
+
+/** The table's rows: {name, cells, class}. */
+const tableRows = (page) => page.$$eval("#summary tbody tr[data-band]", (rs) => rs.map((r) => ({
+  name: r.getAttribute("data-band"), class: r.className, cells: [...r.cells].map((c) => c.textContent)
+})));
+
+// A run with 25 steady bands and one that holds a lot for a few censuses only: over
+// the whole run it is the smallest of all, in OTHER; in its window, the largest.
+const lines = ['JOB "window"', 'DATE "d"', 'SAMPLE_UNIT "seconds"', 'VALUE_UNIT "bytes"'];
+for (let i = 0; i < 100; i++) {
+  const t = (i / 10).toFixed(2);
+  lines.push(`BEGIN_SAMPLE ${t}`);
+  for (let k = 0; k < 25; k++) lines.push(`steady/s${k}/main\t${1000 + 10 * k}`);
+  if (i >= 60 && i < 65) lines.push("spike/burst/main\t8000");
+  lines.push(`END_SAMPLE ${t}`);
+}
+writeFileSync(join(work, "window.hp"), lines.join("\n") + "\n");
+
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+try {
+  // ---- the window re-ranks the key and the table ----
+  {
+    const hp = join(work, "window.hp"), samples = readHp(hp);
+    const { page, problems } = await open(browser, render(hp, join(work, "window.html")));
+    const spike = "spike/burst/main";
+    const before = await keyNames(page);
+    check(!before.includes(spike) && before.includes("OTHER"), `window: over the whole run ${spike} is in OTHER (key: ${before.length} entries)`);
+    await dragTimes(page, 5.75, 6.65);
+    const after = await keyNames(page);
+    check(after.includes(spike), `window: zoomed on 5.75-6.65 s the key lists ${spike}`);
+    check(after.length === before.length, `window: the key keeps its ${before.length} entries (${after.length})`);
+    check((await drawnNames(page)).includes(spike), "window: the spike is drawn as a band of its own");
+    const [a, b] = await page.evaluate(() => window.hpgraph.window());
+    const rows = await tableRows(page);
+    const row = rows.find((r) => r.name === spike);
+    const want = area(samples, (s) => s.values.get(spike) || 0, a, b) / area(samples, total, a, b);
+    check(row && row.cells[2] === (100 * want).toFixed(1) + "%",
+      `window: the table gives the window's share of ${spike}: ${row && row.cells[2]}, the .hp says ${(100 * want).toFixed(1)}%`);
+    check(row && row.cells[3] === "8.00 kB", `window: its peak there is 8.00 kB (${row && row.cells[3]})`);
+    check((await page.textContent("#table-window")).startsWith("from "), "window: the table says which window its numbers are for");
+    await page.dblclick("#chart svg", { position: { x: 300, y: 200 } });
+    check(!(await keyNames(page)).includes(spike), "window: a double-click shows the whole run's key again");
+
+    // ---- the filter box ----
+    await page.fill("#filter", "steady/s1");
+    const filtered = await keyNames(page);
+    const match = [...samples[0].values.keys()].filter((n) => /steady\/s1/i.test(n));
+    check(filtered.length === match.length && filtered.every((n) => match.includes(n)),
+      `filter: the key holds the ${match.length} matching bands (${filtered.length})`);
+    const drawn = await drawnNames(page);
+    check(drawn.length === match.length && drawn.every((n) => match.includes(n)), `filter: only matching bands are drawn (${drawn.filter((n) => !match.includes(n))})`);
+    check((await page.$$eval("#summary tbody tr[data-band]", (r) => r.length)) === match.length, "filter: the table lists only matching bands");
+    check((await page.textContent("#filter-note")).startsWith(`${match.length} of 26`), `filter: the note counts them (${await page.textContent("#filter-note")})`);
+    await page.fill("#filter", "steady/(");
+    check(await page.getAttribute("#filter", "aria-invalid") === "true", "filter: a broken expression is marked");
+    check((await drawnNames(page)).length === match.length, "filter: a broken expression leaves the chart as it was");
+    await page.fill("#filter", "");
+    check((await keyNames(page)).length === before.length, "filter: emptied, the whole key is back");
+
+    // ---- the three views ----
+    const yLabels = () => page.evaluate(() => {
+      const P = window.hpgraph.data().plot;
+      return [...document.querySelectorAll("#chart .tick-label")]
+        .filter((t) => Number(t.getAttribute("x")) < P.x).map((t) => t.textContent);
+    });
+    await page.selectOption("#view", "share");
+    const shares = await yLabels();
+    check(shares.includes("75%") && shares.includes("50%"), `views: share has a percent axis (${shares.join(" ")})`);
+    const tops = await page.evaluate(() => {
+      // Every census's stack reaches the top: the highest band's outline touches it.
+      const P = window.hpgraph.data().plot;
+      const ys = [...document.querySelectorAll("#chart path[data-band]")].map((p) => p.getBBox().y);
+      return Math.min(...ys) - P.y;
+    });
+    check(Math.abs(tops) < 0.5, `views: in share every census fills the graph (top ${tops.toFixed(2)})`);
+    await page.selectOption("#view", "lines");
+    const linesDrawn = await page.$$eval("#chart path.band-line", (ps) => ps.length);
+    check(linesDrawn === before.length, `views: lines draws ${linesDrawn} lines, one per key entry`);
+    const top = await page.evaluate(() => {
+      const P = window.hpgraph.data().plot;
+      return Math.max(...[...document.querySelectorAll("#chart .tick-label")]
+        .filter((t) => Number(t.getAttribute("x")) < P.x).map((t) => parseFloat(t.textContent)));
+    });
+    // The largest single band is OTHER (14 bands of about 1.1 kB): the axis reaches it,
+    // not the stacked total of 26 kB.
+    check(top < 20, `views: lines are not stacked (axis up to ${top} kB)`);
+    await page.selectOption("#view", "stacked");
+    check((await yLabels()).some((l) => l.endsWith("kB")), "views: back to stacked bytes");
+    check(problems.length === 0, `window: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+  }
+
+  // ---- marks and heap lines, from a GHC 9.10 eventlog ----
+  {
+    const log = join(root, "fixtures/eventlog-9.10/Markers-hc.eventlog");
+    const { page, problems } = await open(browser, render(log, join(work, "markers.html"), "--heap-lines"));
+    const labels = await page.$$eval("#chart .mark-label", (ts) => ts.map((t) => t.textContent));
+    const lines = await page.$$eval("#chart .mark-line", (ls) => ls.length);
+    const texts = ["start", "built 20000 Kätzchen", "weighed", "done (twice the work)"];
+    check(lines >= 1 && labels.length >= 1 && labels.every((l) => texts.some((t) => t.startsWith(l.replace("…", "")))),
+      `marks: ${lines} lines, labelled ${JSON.stringify(labels)}`);
+    const key = await page.$$eval("#key li.line", (ls) => ls.map((l) => l.textContent));
+    check(key.includes("heap size") && key.includes("live bytes"), `heap lines: named in the key (${key.join(", ")})`);
+    check(await page.locator('#chart path.heap-line[data-line="heap size"]').count() === 1, "heap lines: the heap size is drawn");
+    check(problems.length === 0, `marks: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+  }
+
+  // ---- a click opens the census's flame graph; the table sorts ----
+  {
+    const hp = join(root, "fixtures/profiles/ManyCC-hc.hp"), samples = readHp(hp);
+    const { page, problems } = await open(browser, render(hp, join(work, "manycc.html")));
+    const at = await screenAt(page, samples[Math.floor(samples.length / 2)].time, 0.3);
+    await page.mouse.click(at.x, at.y);
+    check(await page.isVisible("#flame"), "flame: a click on the chart opens the flame graph");
+    const time = Number(await page.getAttribute("#flame", "data-time"));
+    const census = samples.find((s) => s.time === time);
+    const frames = await page.$$eval("#flame g.frame", (gs) => gs.map((g) => ({
+      stack: g.getAttribute("data-stack"), bytes: Number(g.getAttribute("data-bytes")), own: Number(g.getAttribute("data-own"))
+    })));
+    const rootFrame = frames.find((f) => f.stack === "all");
+    check(census && rootFrame && rootFrame.bytes === total(census),
+      `flame: the root holds the census at ${time} s: ${rootFrame && rootFrame.bytes}, the .hp says ${census && total(census)}`);
+    const own = frames.reduce((s, f) => s + f.own, 0);
+    check(own === total(census), `flame: the frames' own bytes add up to the census (${own})`);
+    const deep = frames.filter((f) => f.stack.includes("/")).sort((x, y) => y.bytes - x.bytes)[0];
+    await page.hover(`#flame g.frame[data-stack="${deep.stack.replace(/["\\]/g, "\\$&")}"] rect`);
+    check((await page.textContent("#flame-info")).startsWith(deep.stack), `flame: hovering a frame names its stack (${deep.stack})`);
+    await page.click(`#flame g.frame[data-stack="${deep.stack.replace(/["\\]/g, "\\$&")}"] rect`);
+    check((await page.textContent("#flame-title")).includes("within " + deep.stack), "flame: a click zooms into the frame");
+    const widest = await page.$eval(`#flame g.frame[data-stack="${deep.stack.replace(/["\\]/g, "\\$&")}"] rect`, (r) => Number(r.getAttribute("width")));
+    const full = await page.$eval("#flame-svg", (s) => s.viewBox.baseVal.width);
+    check(widest >= full - 1, `flame: the zoomed frame spans the width (${widest} of ${full})`);
+
+    // Sorted by growth, steepest first; "growing" only where the rule in
+    // docs/inspect.md says (slope over the run adds > 5% of the band's peak and > 1% of
+    // the heap's), computed here from the .hp.
+    await page.click('#summary th[data-sort="growth"]');
+    const rows = await tableRows(page);
+    const T = samples.map((s) => s.time), heapPeak = Math.max(...samples.map(total));
+    const slope = (name) => {
+      const v = samples.map((s) => s.values.get(name) || 0), n = T.length;
+      const mt = T.reduce((a, b) => a + b) / n, mv = v.reduce((a, b) => a + b) / n;
+      let num = 0, den = 0;
+      for (let i = 0; i < n; i++) { num += (T[i] - mt) * (v[i] - mv); den += (T[i] - mt) ** 2; }
+      return { slope: num / den, peak: Math.max(...v) };
+    };
+    const growths = rows.map((r) => slope(r.name).slope);
+    check(growths.every((g, i) => i === 0 || growths[i - 1] >= g - 1e-9), `table: sorted by growth, steepest first (${rows.slice(0, 3).map((r) => r.name).join(", ")})`);
+    const span = T[T.length - 1] - T[0];
+    const wrong = rows.filter((r) => {
+      const s = slope(r.name), least = Math.max(0.05 * s.peak, 0.01 * heapPeak);
+      const want = s.peak > 0 && s.slope * span > least ? "growing" : s.peak > 0 && s.slope * span < -least ? "shrinking" : "flat";
+      return r.class !== want;
+    });
+    check(wrong.length === 0, `table: trends as the rule says (${wrong.map((r) => r.name + ":" + r.class).join(", ")})`);
+    check(rows.every((r) => r.cells.length === 9) && await page.locator("#summary td.spark svg polyline").count() === rows.length,
+      "table: every row has a sparkline and nine cells");
+    await page.click('#summary th[data-sort="name"]');
+    const names = (await tableRows(page)).map((r) => r.name);
+    check(names.join("\n") === [...names].sort().join("\n"), "table: a click on band sorts by name");
+    check(problems.length === 0, `flame: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+  }
+
+  // ---- --flame opens the page with that census's flame graph ----
+  {
+    const hp = join(root, "fixtures/profiles/ManyCC-hc.hp"), samples = readHp(hp);
+    const { page } = await open(browser, render(hp, join(work, "flame.html"), "--flame"));
+    const peak = samples.reduce((m, s) => (total(s) > total(m) ? s : m));
+    check(await page.isVisible("#flame") && Number(await page.getAttribute("#flame", "data-time")) === peak.time,
+      `--flame: the page opens at the peak census (${peak.time} s)`);
+    await page.close();
+  }
+} finally {
+  await browser.close();
+  rmSync(work, { recursive: true, force: true });
+}
+console.log(failures ? `${failures} check(s) failed` : "all leak-hunting page checks passed");
+process.exit(failures ? 1 : 0);
