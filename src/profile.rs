@@ -34,6 +34,25 @@ pub struct Profile {
     /// What the census broke the heap down by, when the input says (an eventlog does;
     /// a `.hp` file does not).
     pub breakdown: Breakdown,
+    /// Where each band's closures come from, by band name, when the input says (an
+    /// eventlog of a `-hi` run with info-table provenance does).
+    pub provenance: std::collections::HashMap<Box<[u8]>, Provenance>,
+}
+
+/// An info table's provenance (IPE), as GHC's runtime wrote it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Provenance {
+    /// The closure's type (`THUNK_1_0`, `CONSTR`…), by its number in GHC's
+    /// `ClosureTypes.h`.
+    pub closure: Box<[u8]>,
+    /// The Haskell type (`Double`, `[Int]`).
+    pub ty: Box<[u8]>,
+    /// The binding it belongs to.
+    pub label: Box<[u8]>,
+    /// The module.
+    pub module: Box<[u8]>,
+    /// `File.hs:line:columns`.
+    pub location: Box<[u8]>,
 }
 
 /// What a census broke the heap down by, as far as the input tells. A flame graph splits

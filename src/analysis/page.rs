@@ -43,6 +43,34 @@ pub struct PageBand {
     /// The selection's `OTHER`: bands merged by the band limit, not a band of its own.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub other: bool,
+    /// Where its closures come from (`-hi` with info-table provenance).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ipe: Option<PageIpe>,
+}
+
+/// A band's info-table provenance, as text: what the table's IPE columns show.
+#[derive(Debug, Clone, Serialize)]
+pub struct PageIpe {
+    /// The closure type (`THUNK_1_0`).
+    pub closure: String,
+    /// The Haskell type.
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The module.
+    pub module: String,
+    /// The source location.
+    pub location: String,
+}
+
+/// A band's provenance, when the profile has it.
+fn ipe_of(profile: &Profile, name: &[u8]) -> Option<PageIpe> {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    profile.provenance.get(name).map(|p| PageIpe {
+        closure: text(&p.closure),
+        ty: text(&p.ty),
+        module: text(&p.module),
+        location: text(&p.location),
+    })
 }
 
 /// A mark and its text.
@@ -86,6 +114,8 @@ pub struct PageData {
     pub stacks: Option<bool>,
     /// `--flame`: the census whose flame graph the page opens with.
     pub flame_at: Option<f64>,
+    /// Some band has info-table provenance: the table has its columns.
+    pub ipe: bool,
     /// A band is flagged growing when its slope over the window adds more than this
     /// share of its own peak ...
     pub trend_change: f64,
@@ -187,6 +217,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
                 name: text(&drawn.columns[k].0),
                 values: keep.iter().map(|&i| all[i]).collect(),
                 other: matches!(drawn.columns[k].1, crate::select::Source::Other(_)),
+                ipe: ipe_of(profile, &drawn.columns[k].0),
             }
         })
         .collect();
@@ -218,6 +249,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             crate::profile::Breakdown::Other => Some(false),
         },
         flame_at,
+        ipe: !profile.provenance.is_empty(),
         trend_change: super::summary::TREND_CHANGE,
         trend_share: super::summary::TREND_SHARE,
         marks: profile
@@ -289,6 +321,7 @@ fn pool(
             name: text(&profile.names[k]),
             values: at_kept(&[k]),
             other: false,
+            ipe: ipe_of(profile, &profile.names[k]),
         })
         .collect();
     let left: Vec<usize> = others.iter().skip(room).map(|&(k, _)| k).collect();
@@ -299,6 +332,7 @@ fn pool(
         name: format!("{} smaller bands", left.len()),
         values: at_kept(&left),
         other: true,
+        ipe: None,
     };
     (pool, Some((left.len(), rest)))
 }

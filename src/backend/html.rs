@@ -93,6 +93,8 @@ struct ScriptBand<'a> {
     values: &'a [f64],
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     other: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ipe: Option<&'a crate::analysis::page::PageIpe>,
 }
 
 #[derive(Serialize)]
@@ -153,6 +155,7 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
                 .unwrap_or_else(|| "#cccccc".into()),
             values: &b.values,
             other: b.other,
+            ipe: b.ipe.as_ref(),
         })
         .collect();
     let mut extra_fills: Vec<String> = Vec::new();
@@ -206,6 +209,7 @@ impl super::Backend for Html<'_> {
             &mut html,
             &super::svg::page_picture(scene),
             &script_data.bands,
+            data.ipe,
         );
         tail(&mut html, &json);
         out.write_all(html.as_bytes())
@@ -229,7 +233,7 @@ fn key(html: &mut String, bands: &[ScriptBand]) {
 
 /// The page's parts under its heading: the controls, the chart and its key, the flame
 /// graph's place and the table, which the script fills in.
-fn body(html: &mut String, picture: &str, bands: &[ScriptBand]) {
+fn body(html: &mut String, picture: &str, bands: &[ScriptBand], ipe: bool) {
     html.push_str(CONTROLS);
     html.push_str("<div class=\"figure\">\n<div id=\"chart\">\n");
     html.push_str(picture);
@@ -238,7 +242,11 @@ fn body(html: &mut String, picture: &str, bands: &[ScriptBand]) {
     html.push_str("</div>\n");
     html.push_str(HELP);
     html.push_str(FLAME);
-    html.push_str(TABLE);
+    html.push_str(TABLE_HEAD);
+    if ipe {
+        html.push_str(IPE_HEAD);
+    }
+    html.push_str(TABLE_TAIL);
 }
 
 /// The view and the filter box.
@@ -257,15 +265,21 @@ const FLAME: &str = "<section id=\"flame\" hidden aria-label=\"Flame graph of on
     <p id=\"flame-info\" role=\"status\"></p></section>\n";
 
 /// The table's frame; the script writes its rows for the window shown.
-const TABLE: &str = "<table id=\"summary\">\n<caption>Every band the page holds, for \
+const TABLE_HEAD: &str = "<table id=\"summary\">\n<caption>Every band the page holds, for \
     <span id=\"table-window\">the whole run</span>: its trend line, share of the area \
     under the graph, peak and when, mean, growth (least-squares slope) with its R², and \
     the trend. Click a heading to sort.</caption>\n<thead><tr><th>trend line</th>\
     <th class=\"name\" data-sort=\"name\">band</th><th data-sort=\"share\">share</th>\
     <th data-sort=\"peak\">peak</th><th data-sort=\"at\">at</th><th data-sort=\"mean\">mean</th>\
-    <th data-sort=\"growth\">growth</th><th data-sort=\"r2\">R²</th><th>trend</th></tr></thead>\n\
-    <tbody></tbody>\n</table>\n<noscript><p>The table needs the page's script; \
-    <code>hpgraph --summary</code> prints it.</p></noscript>\n";
+    <th data-sort=\"growth\">growth</th><th data-sort=\"r2\">R²</th><th>trend</th>";
+
+/// The columns of info-table provenance (`-hi`).
+const IPE_HEAD: &str = "<th class=\"name\" data-sort=\"closure\">closure</th>\
+    <th class=\"name\" data-sort=\"type\">type</th><th class=\"name\" data-sort=\"module\">module</th>\
+    <th class=\"name\" data-sort=\"location\">source</th>";
+
+const TABLE_TAIL: &str = "</tr></thead>\n<tbody></tbody>\n</table>\n<noscript><p>The table needs the \
+    page's script; <code>hpgraph --summary</code> prints it.</p></noscript>\n";
 
 const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a key entry to \
     hide or show its band · drag across the chart to zoom (the key and the table then rank \
@@ -312,7 +326,7 @@ pub fn waiting_page(what: &str, out: &mut dyn Write) -> io::Result<()> {
     let mut html = String::new();
     head(&mut html, what, Mode::Live);
     html.push_str("<p class=\"about\">no complete sample yet</p>\n");
-    body(&mut html, "", &[]);
+    body(&mut html, "", &[], false);
     tail(&mut html, "null");
     out.write_all(html.as_bytes())
 }

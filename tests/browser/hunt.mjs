@@ -254,6 +254,29 @@ try {
     await page.close();
   }
 
+  // ---- info-table provenance (-hi): the table's columns against ghc-events' reading
+  // of the same eventlog (fixtures' .ipe files, scripts/ipe-oracle.hs) ----
+  for (const dir of ["eventlog-9.6", "eventlog-9.10"]) {
+    const log = join(root, `fixtures/${dir}/Leak-hi.eventlog`);
+    const oracle = readFileSync(log.replace(/\.eventlog$/, ".ipe"), "utf8").trim().split("\n").map((l) => l.split("\t"));
+    const { page, problems } = await open(browser, render(log, join(work, "hi.html")));
+    const heads = await page.$$eval("#summary thead th", (ts) => ts.map((t) => t.textContent));
+    check(["closure", "type", "module", "source"].every((h) => heads.includes(h)), `${dir} -hi: the table has the provenance columns`);
+    const rows = await tableRows(page);
+    let compared = 0;
+    for (const r of rows) {
+      const [closure, type, module, location] = r.cells.slice(9);
+      const entry = oracle.find((o) => r.name.startsWith(`${o[4]} (${o[6]})`) && o[3] === type);
+      if (!location) continue;
+      compared++;
+      check(entry && entry[5] === module && entry[6] === location && closure.length > 0,
+        `${dir} -hi: ${r.name}: ${closure} ${type} ${module} ${location} as ghc-events reads it`);
+    }
+    check(compared >= 3, `${dir} -hi: ${compared} bands with provenance compared`);
+    check(problems.length === 0, `${dir} -hi: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+  }
+
   // ---- --flame opens the page with that census's flame graph ----
   {
     const hp = join(root, "fixtures/profiles/ManyCC-hc.hp"), samples = readHp(hp);

@@ -435,6 +435,7 @@
     return s;
   }
   var tableFor = null; // the window, filter and order the table's rows are for
+  var IPE = ["closure", "type", "module", "location"]; // info-table provenance, with -hi
   function drawTable() {
     var table = document.getElementById("summary");
     if (!table || !table.tBodies.length) return;
@@ -447,11 +448,16 @@
     var heapPeak = 0;
     for (var i = w.i0; i <= w.i1; i++) heapPeak = Math.max(heapPeak, everything[i]);
     var whole = area(everything, w);
-    var data = rows.map(function (s) { var st = stats(s.values, w, heapPeak); st.s = s; st.share = whole > 0 ? st.area / whole : 0; st.name = s.name; return st; });
+    var data = rows.map(function (s) {
+      var st = stats(s.values, w, heapPeak), ipe = s.ipe || {};
+      st.s = s; st.share = whole > 0 ? st.area / whole : 0; st.name = s.name;
+      IPE.forEach(function (c) { st[c] = ipe[c] || ""; });
+      return st;
+    });
     var k = sortBy.key, sign = sortBy.down ? -1 : 1;
     data.sort(function (x, y) {
       var p = x[k], q = y[k];
-      if (k === "name") return sign * (p < q ? -1 : p > q ? 1 : 0);
+      if (typeof p === "string") return sign * (p < q ? -1 : p > q ? 1 : 0);
       return sign * (p - q) || (y.share - x.share);
     });
     var body = document.createElement("tbody");
@@ -466,6 +472,7 @@
       html("td", {}, tr, (r.growth >= 0 ? "+" : "−") + human(Math.abs(r.growth)) + "/s");
       html("td", {}, tr, r.r2.toFixed(2));
       html("td", {}, tr, r.trend);
+      if (D.ipe) IPE.forEach(function (c) { html("td", { class: "name" }, tr, r[c]); });
     });
     if (D.rest && !filter) {
       var tr = html("tr", { class: "total" }, body);
@@ -618,7 +625,8 @@
   document.querySelectorAll("#summary th[data-sort]").forEach(function (th) {
     th.addEventListener("click", function () {
       var k = th.dataset.sort;
-      sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : k !== "name" };
+      var words = k === "name" || IPE.indexOf(k) >= 0;
+      sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : !words };
       drawTable();
     });
   });
@@ -747,7 +755,7 @@
     tableFor = null;
     D.bands.forEach(function (b) { fills.set(b.name, b.fill); });
     individuals = D.bands.filter(function (b) { return !b.other; })
-      .concat(D.pool.map(function (b) { return { name: b.name, values: b.values, fill: fillOf(b.name) }; }));
+      .concat(D.pool.map(function (b) { return { name: b.name, values: b.values, fill: fillOf(b.name), ipe: b.ipe }; }));
     // A zoom outside the run (a new run started) is forgotten.
     if (view) {
       var f = fullRange();

@@ -8,7 +8,7 @@
 //! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
 
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
-use crate::profile::{IdentId, Mark, Profile, Series};
+use crate::profile::{IdentId, Mark, Profile, Provenance, Series};
 
 use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, id, payload};
 
@@ -48,7 +48,7 @@ pub(super) struct Builder {
     wall_clock: Option<u64>,
     breakdown: Option<u32>,
     /// `-hi`: an info table's address to its readable name.
-    info_tables: FxMap<u64, Box<[u8]>>,
+    info_tables: FxMap<u64, (Box<[u8]>, Provenance)>,
     /// A heap profile begin event was read: heap profiling was on, whether or not a
     /// census came.
     profiling: bool,
@@ -206,7 +206,14 @@ impl Builder {
                     name.extend_from_slice(ipe.src_loc);
                 }
                 name.push(b')');
-                self.info_tables.insert(ipe.info, name.into());
+                let provenance = Provenance {
+                    closure: closure_type(ipe.closure_desc).into(),
+                    ty: ipe.ty_desc.into(),
+                    label: ipe.label.into(),
+                    module: ipe.module.into(),
+                    location: ipe.src_loc.into(),
+                };
+                self.info_tables.insert(ipe.info, (name.into(), provenance));
             }
             _ => {}
         }
@@ -456,15 +463,100 @@ impl Builder {
             else {
                 continue;
             };
+            let (resolved, provenance) = resolved;
             let mut new = resolved.to_vec();
             if taken.contains_key(&new[..]) {
                 new.extend_from_slice(b" ");
                 new.extend_from_slice(name);
             }
             taken.insert(new.clone().into(), ());
+            profile
+                .provenance
+                .insert(new.clone().into(), provenance.clone());
             *name = new.into();
         }
     }
+}
+
+/// GHC's closure types (`rts/include/rts/storage/ClosureTypes.h`, the same numbers
+/// since GHC 9.0), which an IPE event gives by number.
+const CLOSURE_TYPES: [&str; 66] = [
+    "INVALID_OBJECT",
+    "CONSTR",
+    "CONSTR_1_0",
+    "CONSTR_0_1",
+    "CONSTR_2_0",
+    "CONSTR_1_1",
+    "CONSTR_0_2",
+    "CONSTR_NOCAF",
+    "FUN",
+    "FUN_1_0",
+    "FUN_0_1",
+    "FUN_2_0",
+    "FUN_1_1",
+    "FUN_0_2",
+    "FUN_STATIC",
+    "THUNK",
+    "THUNK_1_0",
+    "THUNK_0_1",
+    "THUNK_2_0",
+    "THUNK_1_1",
+    "THUNK_0_2",
+    "THUNK_STATIC",
+    "THUNK_SELECTOR",
+    "BCO",
+    "AP",
+    "PAP",
+    "AP_STACK",
+    "IND",
+    "IND_STATIC",
+    "RET_BCO",
+    "RET_SMALL",
+    "RET_BIG",
+    "RET_FUN",
+    "UPDATE_FRAME",
+    "CATCH_FRAME",
+    "UNDERFLOW_FRAME",
+    "STOP_FRAME",
+    "BLOCKING_QUEUE",
+    "BLACKHOLE",
+    "MVAR_CLEAN",
+    "MVAR_DIRTY",
+    "TVAR",
+    "ARR_WORDS",
+    "MUT_ARR_PTRS_CLEAN",
+    "MUT_ARR_PTRS_DIRTY",
+    "MUT_ARR_PTRS_FROZEN_DIRTY",
+    "MUT_ARR_PTRS_FROZEN_CLEAN",
+    "MUT_VAR_CLEAN",
+    "MUT_VAR_DIRTY",
+    "WEAK",
+    "PRIM",
+    "MUT_PRIM",
+    "TSO",
+    "STACK",
+    "TREC_CHUNK",
+    "ATOMICALLY_FRAME",
+    "CATCH_RETRY_FRAME",
+    "CATCH_STM_FRAME",
+    "WHITEHOLE",
+    "SMALL_MUT_ARR_PTRS_CLEAN",
+    "SMALL_MUT_ARR_PTRS_DIRTY",
+    "SMALL_MUT_ARR_PTRS_FROZEN_DIRTY",
+    "SMALL_MUT_ARR_PTRS_FROZEN_CLEAN",
+    "COMPACT_NFDATA",
+    "CONTINUATION",
+    "ANN_FRAME",
+];
+
+/// An IPE event's closure description, a closure type's number, by its name; anything
+/// else as written.
+fn closure_type(desc: &[u8]) -> &[u8] {
+    std::str::from_utf8(desc)
+        .ok()
+        .and_then(|d| d.parse::<usize>().ok())
+        .and_then(|k| CLOSURE_TYPES.get(k))
+        .map_or(desc, |name| name.as_bytes())
 }
 
 /// Whether an RTS identifier (`GHC-9.0.2 rts_thr_p`) names a profiling runtime: its
@@ -594,6 +686,15 @@ fn local_time(unix_seconds: u64) -> Option<LocalTime> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn closure_types_are_named_by_their_number() {
+        assert_eq!(closure_type(b"15"), b"THUNK");
+        assert_eq!(closure_type(b"1"), b"CONSTR");
+        assert_eq!(closure_type(b"65"), b"ANN_FRAME");
+        assert_eq!(closure_type(b"66"), b"66");
+        assert_eq!(closure_type(b"fun"), b"fun");
+    }
 
     #[test]
     fn the_job_is_the_program_its_arguments_and_the_rts_options() {
