@@ -34,3 +34,6 @@ done
 "$cand" --compare fixtures/compare/Leak-hc.hp fixtures/compare/LeakFixed-hc.hp --dpi 72 \
   -o "$out/compare-leak.png"
 echo "$out/compare-leak.png: hpgraph --compare Leak-hc.hp LeakFixed-hc.hp --dpi 72 -o compare-leak.png"
+# docs/figures.md's flame graph: the peak census of the same run.
+"$cand" --flame "$profile" --dpi 72 -o "$out/flame-manycc.png"
+echo "$out/flame-manycc.png: hpgraph --flame $profile --dpi 72 -o flame-manycc.png"

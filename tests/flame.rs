@@ -233,3 +233,39 @@ fn ten_thousand_stacks_make_a_figure_of_the_figures_size() {
     assert_eq!(root_bytes(&svg), total);
     assert_eq!(svg.matches("callees of mid").count(), 10);
 }
+
+#[test]
+fn rows_past_the_top_are_left_out_and_said_so() {
+    // 500 levels cannot fit in 432 points at the thinnest row (MIN_ROW): the deepest
+    // are not drawn, and the caption says how many.
+    let dir = Scratch::new("flame-deep");
+    let stack: Vec<String> = (0..500).map(|i| format!("f{i}")).collect();
+    let hp = format!(
+        "JOB \"deep\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+         BEGIN_SAMPLE 0\n{}\t64\nEND_SAMPLE 0\n",
+        stack.join("/")
+    );
+    std::fs::write(dir.path("deep.hp"), hp).unwrap();
+    let svg = String::from_utf8(hpgraph_ok(
+        &dir.0,
+        &["--flame", "deep.hp", "-o-", "--format", "svg"],
+    ))
+    .unwrap();
+    let rows = (432.0 - 60.0) / hpgraph::layout::flame::MIN_ROW;
+    let drawn = svg.matches("<title>").count();
+    assert!(
+        drawn > 50 && (drawn as f64) < rows + 5.0,
+        "{drawn} frames drawn"
+    );
+    let texts: Vec<String> = common::svg_texts(&svg)
+        .into_iter()
+        .map(|t| t.text)
+        .collect();
+    let hidden = 501 - drawn + 1;
+    assert!(
+        texts
+            .iter()
+            .any(|t| t.starts_with(&format!("{hidden} deeper levels are not drawn"))),
+        "{texts:?}"
+    );
+}

@@ -449,3 +449,42 @@ fn csv_cells_a_spreadsheet_would_run_as_formulas_are_text() {
         assert!(cells.iter().any(|c| c == want), "{want} not in {cells:?}");
     }
 }
+
+#[test]
+fn sort_growth_puts_the_steepest_band_on_top_and_keeps_it_under_m() {
+    // Slopes by construction: steep +100/s, rising +10/s, flat 0, falling -10/s.
+    let dir = Scratch::new("sort-growth");
+    let mut hp =
+        String::from("JOB \"g\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+    for i in 0..20 {
+        hp += &format!(
+            "BEGIN_SAMPLE {i}\nrising\t{}\nfalling\t{}\nflat\t1500\nsteep\t{}\nEND_SAMPLE {i}\n",
+            1000 + 10 * i,
+            2000 - 10 * i,
+            100 * i + 1
+        );
+    }
+    fs::write(dir.path("g.hp"), hp).unwrap();
+    let header = |args: &[&str]| {
+        let out = hpgraph(&dir.0, args, None);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = fs::read_to_string(dir.path("g.csv")).unwrap();
+        text.lines().next().unwrap().to_string()
+    };
+    // The selection's bands, bottom first: the steepest last, on top.
+    assert_eq!(
+        header(&["--sort", "growth", "-m10", "g.hp", "-o", "g.csv"]),
+        "time,falling,flat,rising,steep"
+    );
+    // With a band limit the fastest-growing keep their own bands.
+    assert_eq!(
+        header(&["--sort=growth", "-m3", "g.hp", "-o", "g.csv"]),
+        "time,OTHER,rising,steep"
+    );
+    let out = hpgraph(&dir.0, &["--sort", "size", "g.hp"], None);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -340,6 +340,39 @@ fn pool(
 #[cfg(test)]
 mod tests {
     use super::kept;
+    use crate::profile::{Profile, Series};
+
+    #[test]
+    fn the_bands_carried_stop_at_the_values_limit_and_the_rest_is_one_sum() {
+        let (samples, bands) = (4000usize, 400usize);
+        let mut p = Profile {
+            times: (0..samples).map(|i| i as f64).collect(),
+            ..Profile::default()
+        };
+        for k in 0..bands {
+            p.names.push(format!("band{k}").into_bytes().into());
+            let mut s = Series::default();
+            for i in 0..samples {
+                s.push(i as u32, (1 + k) as f64);
+            }
+            p.series.push(s);
+        }
+        let selection = crate::select::select(&p, None, &crate::select::SelectOptions::default());
+        let opts = super::PageOptions {
+            key_entries: 20,
+            ..Default::default()
+        };
+        let d = super::data(&p, &selection, &opts);
+        let room = super::MAX_POOL_VALUES / d.times.len();
+        assert!(d.times.len() * (bands - 19) > super::MAX_POOL_VALUES);
+        assert_eq!(d.pool.len(), room);
+        // The largest first, none drawn twice.
+        assert_eq!(d.pool[0].name, format!("band{}", bands - 20));
+        let (left, rest) = d.rest.expect("a sum of the rest");
+        assert_eq!(left, bands - 19 - room);
+        let want: f64 = (1..=left).map(|k| k as f64).sum();
+        assert!(rest.values.iter().all(|&v| v == want));
+    }
 
     #[test]
     fn thinning_keeps_every_bins_extremes_and_both_ends() {

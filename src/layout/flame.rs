@@ -29,9 +29,13 @@ const CUT: Paint = Paint::Gray(0.6);
 
 /// Lays out a flame graph in the drawing box `opts.size`.
 pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
-    let (width, height) = opts.size;
+    let (width, most) = opts.size;
     let em = opts.font_size / 10.0;
     let margin = 10.0 * em;
+    // The figure is as tall as its rows at their full height, at most the drawing box:
+    // a shallow census is a short figure, not one with a page of white above it.
+    let chrome = margin + 12.0 * em + 30.0 * em + margin + 14.0 * em;
+    let height = most.min(chrome + (flame.depth + 1) as f64 * 16.0 * em);
     let scale = Scale::of(&flame.value_unit, opts.byte_units);
     let mut items = Vec::new();
 
