@@ -10,10 +10,11 @@
 
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, statSync, rmSync } from "node:fs";
+import { mkdtempSync, statSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { readHp } from "./hp.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
@@ -31,22 +32,6 @@ function check(ok, what) {
   }
 }
 
-/** The samples of a .hp file, read from its lines: [{time, values: Map(name -> bytes)}]. */
-function readHp(path) {
-  const samples = [];
-  let current = null;
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    const [word, rest] = [line.split(/[ \t]/)[0], line.slice(line.indexOf(" ") + 1)];
-    if (word === "BEGIN_SAMPLE") current = { time: parseFloat(rest), values: new Map() };
-    else if (word === "END_SAMPLE") { samples.push(current); current = null; }
-    else if (current && line.includes("\t")) {
-      const tab = line.lastIndexOf("\t");
-      const name = line.slice(0, tab);
-      current.values.set(name, (current.values.get(name) || 0) + Number(line.slice(tab + 1)));
-    }
-  }
-  return samples;
-}
 
 function render(input, output, ...flags) {
   execFileSync(hpgraph, [input, "-o", output, ...flags], { stdio: ["ignore", "inherit", "inherit"] });

@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { readHp } from "./hp.mjs";
 
 const root = resolve(new URL("../..", import.meta.url).pathname);
 const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
@@ -25,21 +26,6 @@ function check(ok, what) {
   if (!ok) failures++;
 }
 
-/** The samples of a .hp file: [{time, values: Map(name -> bytes)}]. */
-function readHp(path) {
-  const samples = [];
-  let current = null;
-  for (const line of readFileSync(path, "utf8").split("\n")) {
-    const word = line.split(/[ \t]/)[0];
-    if (word === "BEGIN_SAMPLE") current = { time: parseFloat(line.slice(13)), values: new Map() };
-    else if (word === "END_SAMPLE") { samples.push(current); current = null; }
-    else if (current && line.includes("\t")) {
-      const tab = line.lastIndexOf("\t"), name = line.slice(0, tab);
-      current.values.set(name, (current.values.get(name) || 0) + Number(line.slice(tab + 1)));
-    }
-  }
-  return samples;
-}
 const total = (s) => [...s.values.values()].reduce((a, b) => a + b, 0);
 /** Trapezoids over the samples within [a, b]. */
 function area(samples, f, a, b) {
