@@ -211,6 +211,8 @@
     else if (mode === "stacked" && !view && !filter && hidden.size === 0) ymax = P.yr;
     else {
       stacks.forEach(function (s) { cols.forEach(function (c) { ymax = Math.max(ymax, val(s[2], c)); }); });
+      // The heap lines stay on the graph, as the picture's own axis holds them.
+      heapLines().forEach(function (h) { h.points.forEach(function (p) { if (p[0] >= a && p[0] <= b) ymax = Math.max(ymax, p[1]); }); });
       if (!(ymax > 0)) ymax = 1;
     }
     function X(t) { return left + (t - a) / (b - a) * width; }
@@ -266,7 +268,7 @@
         var line = el("path", {
           class: "heap-line", fill: "none", stroke: "#000", "stroke-width": h.width, "pointer-events": "none",
           "stroke-dasharray": h.dash, "data-line": h.name,
-          d: pts.map(function (p, i) { return (i ? "L" : "M") + X(p[0]).toFixed(2) + " " + Y(Math.min(p[1], ymax * 1.02)).toFixed(2); }).join("")
+          d: pts.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(Y(p[1])); }).join("")
         }, bands);
         el("title", {}, line).textContent = h.name;
       });
