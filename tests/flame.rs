@@ -131,6 +131,60 @@ fn root_bytes(svg: &str) -> f64 {
         .unwrap()
 }
 
+/// The SVG's boxes: `(left, right, bottom, top, exact value from the title)`.
+fn boxes(svg: &str) -> Vec<(f64, f64, f64, f64, f64)> {
+    svg.split("<path d=\"M")
+        .skip(1)
+        .filter_map(|p| {
+            let d = &p[..p.find('"')?];
+            let title = &p[p.find("<title>")? + 7..p.find("</title>")?];
+            let nums: Vec<f64> = d
+                .split(|c: char| c == ',' || c == ' ' || c == 'L' || c == 'z')
+                .filter(|t| !t.is_empty())
+                .map(|t| t.parse().unwrap())
+                .collect();
+            let open = title.rfind(" (")?;
+            let bytes = title[open + 2..].split(" bytes").next()?.replace(',', "");
+            let (xs, ys) = ([nums[0], nums[2]], [nums[1], nums[5]]);
+            Some((
+                xs[0],
+                xs[1],
+                ys[0].max(ys[1]),
+                ys[0].min(ys[1]),
+                bytes.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+#[test]
+fn the_boxes_with_nothing_on_them_hold_ghcs_census() {
+    // What a reader of the figure adds up: the boxes that nothing stands on.
+    let dir = Scratch::new("flame-leaves");
+    for (eventlog, hp) in hc_runs() {
+        let all = censuses(&hp);
+        let totals: Vec<f64> = all.iter().map(|c| c.iter().map(|l| l.1).sum()).collect();
+        let peak = totals.iter().cloned().fold(f64::MIN, f64::max);
+        if peak == 0.0 {
+            continue;
+        }
+        for input in [&eventlog, &hp] {
+            let svg = String::from_utf8(hpgraph_ok(
+                &dir.0,
+                &["--flame", input.to_str().unwrap(), "-o-", "--format", "svg"],
+            ))
+            .unwrap();
+            let b = boxes(&svg);
+            let on = |x: &(f64, f64, f64, f64, f64)| {
+                b.iter()
+                    .any(|o| (o.2 - x.3).abs() < 1e-3 && o.0.max(x.0) < o.1.min(x.1) - 1e-6)
+            };
+            let leaves: f64 = b.iter().filter(|x| !on(x)).map(|x| x.4).sum();
+            assert_eq!(leaves, peak, "{}", input.display());
+        }
+    }
+}
+
 #[test]
 fn every_picture_format_draws_the_census() {
     let dir = Scratch::new("flame-formats");
@@ -231,7 +285,7 @@ fn ten_thousand_stacks_make_a_figure_of_the_figures_size() {
     let svg = String::from_utf8(svg).unwrap();
     let total: f64 = (0..10_000).map(|i| f64::from(100 + i)).sum();
     assert_eq!(root_bytes(&svg), total);
-    assert_eq!(svg.matches("callees of mid").count(), 10);
+    assert_eq!(svg.matches("parts of mid").count(), 10);
 }
 
 #[test]

@@ -107,11 +107,20 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         cursor[k] = left;
         let y = floor + f.depth as f64 * row;
         let fill = if f.cut { CUT } else { colour(&f.name, opts) };
+        // The stack, notes, then the numbers: what a reader (or a script) looks for last.
         let mut title = if k == 0 {
             b"all".to_vec()
         } else {
             flame.stack(k)
         };
+        if f.cut {
+            title.extend_from_slice(b" (GHC cut this name at -L: its callers are unknown)");
+        }
+        if f.own > 0.0 && f.own < f.bytes {
+            title.extend_from_slice(
+                format!(" (its own {})", exact(f.own, &flame.value_unit)).as_bytes(),
+            );
+        }
         title.extend_from_slice(
             format!(
                 ": {} ({}, {})",
@@ -121,14 +130,6 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
             )
             .as_bytes(),
         );
-        if f.own > 0.0 && f.own < f.bytes {
-            title.extend_from_slice(
-                format!("; its own {}", exact(f.own, &flame.value_unit)).as_bytes(),
-            );
-        }
-        if f.cut {
-            title.extend_from_slice(b" (GHC cut this name at -L: its callers are unknown)");
-        }
         items.push(Item::Path(rect(left, y, w, row, fill, title)));
         if labelled && let Some(t) = fitted(&f.name, w - 4.0 * em, em) {
             items.push(Item::Text(text(
@@ -139,6 +140,39 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
                 Anchor::Start,
             )));
         }
+        // What the stack holds itself, beside its callees and in a paler shade, so that
+        // the boxes with nothing on top of them add up to the census.
+        if f.own > 0.0 && f.own < f.bytes && f.depth + 1 < shown_rows {
+            let own = f.own * per_byte;
+            if own < MIN_WIDTH {
+                narrow[k].0 += f.own;
+                narrow[k].1 += 1;
+                continue;
+            }
+            let mut title = if k == 0 {
+                b"all".to_vec()
+            } else {
+                flame.stack(k)
+            };
+            title.extend_from_slice(
+                format!(
+                    " (its own): {} ({}, {})",
+                    human(f.own, scale),
+                    exact(f.own, &flame.value_unit),
+                    share(f.own, flame.total)
+                )
+                .as_bytes(),
+            );
+            items.push(Item::Path(rect(
+                left,
+                y + row,
+                own,
+                row,
+                paler(fill),
+                title,
+            )));
+            cursor[k] += own;
+        }
     }
     for (p, &(bytes, count)) in narrow.iter().enumerate() {
         if count == 0 {
@@ -146,9 +180,10 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         }
         let f = &flame.frames[p];
         let title = format!(
-            "{count} callees of {} narrower than {MIN_WIDTH} pt: {} ({})",
+            "{count} parts of {} narrower than {MIN_WIDTH} pt: {} ({}, {})",
             String::from_utf8_lossy(if p == 0 { b"all" } else { &f.name }),
             human(bytes, scale),
+            exact(bytes, &flame.value_unit),
             share(bytes, flame.total)
         );
         items.push(Item::Path(rect(
@@ -208,6 +243,14 @@ fn rect(x: f64, y: f64, w: f64, h: f64, fill: Paint, label: Vec<u8>) -> Path {
         fill: Some(fill),
         line_width: 0.25,
         label: Some(label),
+    }
+}
+
+/// A box's colour, halfway to white: what a stack holds itself.
+fn paler(paint: Paint) -> Paint {
+    match paint {
+        Paint::Gray(g) => Paint::Gray((g + 1.0) / 2.0),
+        Paint::Rgb(r, g, b) => Paint::Rgb((r + 1.0) / 2.0, (g + 1.0) / 2.0, (b + 1.0) / 2.0),
     }
 }
 
@@ -313,7 +356,55 @@ mod tests {
         let sum = width(boxes[2]) + width(boxes[3]);
         assert!((main - sum).abs() < 1e-6, "{main} vs {sum}");
         let label = String::from_utf8_lossy(boxes[3].label.as_ref().unwrap()).into_owned();
-        assert!(label.starts_with("50000 callees of main"), "{label}");
+        assert!(label.starts_with("50000 parts of main"), "{label}");
+    }
+
+    #[test]
+    fn the_boxes_with_nothing_on_them_add_up_to_the_census() {
+        // Stacks that hold bytes themselves and have callees, narrow callees, a cut name.
+        let mut body = String::from(
+            "BEGIN_SAMPLE 0\n(1)main/Main.CAF\t5000\n(2)go/main/Main.CAF\t30000\n\
+             (3)MAIN\t700\n(4)h/f/Long.Module.Na...\t9000\n(5)f/Long.Module.Na...\t10\n",
+        );
+        for i in 0..300 {
+            body.push_str(&format!("tiny{i}/go/main/Main.CAF\t{}\n", 1 + i % 3));
+        }
+        body.push_str("END_SAMPLE 0\n");
+        let text =
+            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"bytes\"\n{body}");
+        let p = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
+        let f = flame(&p, When::Peak);
+        let s = layout(&f, &LayoutOptions::default());
+        let boxes: Vec<(f64, f64, f64)> = frames(&s)
+            .iter()
+            .map(|p| (p.start.x, p.start.x + p.steps[0].x, p.start.y))
+            .collect();
+        let row = frames(&s)[0].steps[1].y;
+        let covered = |b: &(f64, f64, f64)| {
+            boxes
+                .iter()
+                .any(|o| (o.2 - (b.2 + row)).abs() < 1e-6 && o.0.max(b.0) < o.1.min(b.1) - 1e-9)
+        };
+        let leaves: f64 = boxes
+            .iter()
+            .filter(|b| !covered(b))
+            .map(|b| b.1 - b.0)
+            .sum();
+        let root = boxes[0].1 - boxes[0].0;
+        assert!((leaves - root).abs() < 1e-6, "{leaves} vs {root}");
+        // And the titles of those boxes give the census's bytes exactly.
+        let exact: f64 = frames(&s)
+            .iter()
+            .zip(&boxes)
+            .filter(|(_, b)| !covered(b))
+            .map(|(p, _)| {
+                let t = String::from_utf8_lossy(p.label.as_ref().unwrap()).into_owned();
+                let open = t.rfind(" (").unwrap();
+                let n = &t[open + 2..t[open..].find(" bytes").unwrap() + open];
+                n.replace(',', "").parse::<f64>().unwrap()
+            })
+            .sum();
+        assert_eq!(exact, f.total);
     }
 
     #[test]
