@@ -139,7 +139,7 @@ fn boxes(svg: &str) -> Vec<(f64, f64, f64, f64, f64)> {
             let d = &p[..p.find('"')?];
             let title = &p[p.find("<title>")? + 7..p.find("</title>")?];
             let nums: Vec<f64> = d
-                .split(|c: char| c == ',' || c == ' ' || c == 'L' || c == 'z')
+                .split([',', ' ', 'L', 'z'])
                 .filter(|t| !t.is_empty())
                 .map(|t| t.parse().unwrap())
                 .collect();
