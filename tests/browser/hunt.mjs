@@ -150,6 +150,8 @@ try {
       return Math.min(...ys) - P.y;
     });
     check(Math.abs(tops) < 0.5, `views: in share every census fills the graph (top ${tops.toFixed(2)})`);
+    const legend = () => page.$eval('#chart .axis-legend[transform*="rotate"]', (t) => t.textContent);
+    check(await legend() === "share", `views: the y axis says share (${await legend()})`);
     await page.selectOption("#view", "lines");
     const linesDrawn = await page.$$eval("#chart path.band-line", (ps) => ps.length);
     check(linesDrawn === before.length, `views: lines draws ${linesDrawn} lines, one per key entry`);
@@ -162,7 +164,7 @@ try {
     // not the stacked total of 26 kB.
     check(top < 20, `views: lines are not stacked (axis up to ${top} kB)`);
     await page.selectOption("#view", "stacked");
-    check((await yLabels()).some((l) => l.endsWith("kB")), "views: back to stacked bytes");
+    check((await yLabels()).some((l) => l.endsWith("kB")) && await legend() === "bytes", "views: back to stacked bytes");
     check(problems.length === 0, `window: no console error and no request (${problems.join("; ")})`);
     await page.close();
   }

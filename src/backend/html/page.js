@@ -308,6 +308,13 @@
         lastLabel = x;
       }
     });
+    // The y axis's legend says what the view measures.
+    var legend = svg.querySelector('.axis-legend[transform*="rotate"]');
+    if (legend) {
+      if (legend.dataset.unit === undefined) legend.dataset.unit = legend.textContent;
+      var says = mode === "share" ? "share" : legend.dataset.unit;
+      if (legend.textContent !== says) legend.textContent = says;
+    }
     document.getElementById("zoom-note").hidden = !view;
     drawKey(list);
     drawTable();
