@@ -699,8 +699,9 @@
     function box1(n, x, w) {
       var y = (rows - 1 - n.depth) * ROW;
       if (n.depth >= MAX_ROWS) return;
-      var g = el("g", { class: "frame", "data-stack": n === root ? "all" : stackOf(n), "data-bytes": n.bytes, "data-own": n.own }, s);
-      el("rect", { x: x.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, fill: n === root ? "#c8c8c8" : n.narrow ? "#e0e0e0" : n.cut ? "#999" : fillOf(n.name), rx: 1 }, g);
+      var g = el("g", { class: "frame", "data-stack": nameOf(n), "data-bytes": n.bytes, "data-own": n.own }, s);
+      var rect = el("rect", { x: x.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, fill: n === root ? "#c8c8c8" : n.narrow ? "#e0e0e0" : n.cut ? "#999" : fillOf(n.name), rx: 1 }, g);
+      if (n.self) rect.setAttribute("fill-opacity", "0.5");
       if (w > 30) {
         var t = el("text", { x: (x + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: "#111" }, g);
         var room = Math.floor((w - 6) / 6.2), label = n.name;
@@ -715,6 +716,16 @@
     // a frame at the last row stands for everything under it.
     (function place(n, x) {
       var cx = x, narrow = { bytes: 0, count: 0 };
+      // What the stack holds itself, paler, before its callees: the boxes with nothing
+      // on them add up to the census, as in the figures hpgraph draws.
+      if (n.own > 0 && n.kids.size > 0 && n.depth + 1 < MAX_ROWS) {
+        var ow = n.own * scale;
+        if (ow >= 0.5) {
+          box1({ name: n.name, stackText: nameOf(n) + " (its own)", self: true, bytes: n.own, own: n.own, kids: new Map(), parent: n, depth: n.depth + 1 }, cx, ow);
+          cx += ow;
+        } else { narrow.bytes += n.own; narrow.count++; }
+        if (n.g) n.g.setAttribute("data-own", 0);
+      }
       Array.from(n.kids.values()).sort(function (p, q) { return p.name < q.name ? -1 : p.name > q.name ? 1 : 0; })
         .forEach(function (c) {
           var w = c.bytes * scale;
@@ -722,16 +733,17 @@
           else { narrow.bytes += c.bytes; narrow.count++; }
         });
       if (narrow.count && n.depth + 1 < MAX_ROWS) {
-        box1({ name: narrow.count + " narrower callees", bytes: narrow.bytes, own: narrow.bytes, kids: new Map(), parent: n, depth: n.depth + 1, narrow: true }, cx, narrow.bytes * scale);
+        box1({ name: narrow.count + " narrower parts", bytes: narrow.bytes, own: narrow.bytes, kids: new Map(), parent: n, depth: n.depth + 1, narrow: true }, cx, narrow.bytes * scale);
       } else if (narrow.count && n.g) {
         n.g.setAttribute("data-own", n.own + narrow.bytes);
       }
     })(focus, 0);
     f.drawn = drawn;
   }
+  function nameOf(n) { return n.stackText || (n.parent ? stackOf(n) : "all"); }
   function describe(n) {
-    var text = (n.parent ? stackOf(n) : "all") + ": " + human(n.bytes) + " (" + percent(flame.root.bytes > 0 ? n.bytes / flame.root.bytes : 0) + ")";
-    if (n.own > 0 && n.own < n.bytes) text += ", its own " + human(n.own);
+    var text = nameOf(n) + ": " + human(n.bytes) + " (" + percent(flame.root.bytes > 0 ? n.bytes / flame.root.bytes : 0) + ")";
+    if (n.own > 0 && n.own < n.bytes && !n.self) text += ", its own " + human(n.own);
     if (n.cut) text += " (GHC cut this name at -L: its callers are unknown)";
     return text;
   }
@@ -742,7 +754,7 @@
   });
   flameSvg.addEventListener("click", function (ev) {
     var g = ev.target.closest && ev.target.closest("g.frame");
-    if (!g || !g.node || g.node.narrow) return;
+    if (!g || !g.node || g.node.narrow || g.node.self) return;
     flame.focus = g.node === flame.focus ? (g.node.parent || g.node) : g.node;
     drawFlame();
   });
