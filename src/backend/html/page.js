@@ -161,6 +161,12 @@
   function draw() {
     if (!D) return;
     var started = performance.now();
+    if (!layer) {
+      // The script draws from now on: the picture the file carries steps aside (before
+      // the browser lays it out: its outlines hold every column of the run).
+      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line").forEach(function (e) { e.remove(); });
+      layer = el("g", { id: "layer" }, page);
+    }
     var vb = svg.viewBox.baseVal, pages = svg.querySelectorAll(":scope > g").length || 1;
     var pageTop = vb.height / pages * P.page, pageBottom = pageTop + vb.height / pages;
     // Where the pieces may go: the page, and a margin around it as far as the document
@@ -171,11 +177,6 @@
       x0: vb.x - Math.min(40, leftRoom), x1: vb.x + vb.width + 40,
       y0: pageTop - 40, y1: pageBottom + 40
     };
-    if (!layer) {
-      // The script draws from now on: the picture the file carries steps aside.
-      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line").forEach(function (e) { e.remove(); });
-      layer = el("g", { id: "layer" }, page);
-    }
     layer.textContent = "";
     var range = view || fullRange(), a = range[0], b = range[1];
     var T = D.times, n = T.length;
