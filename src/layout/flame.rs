@@ -107,29 +107,14 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         cursor[k] = left;
         let y = floor + f.depth as f64 * row;
         let fill = if f.cut { CUT } else { colour(&f.name, opts) };
-        // The stack, notes, then the numbers: what a reader (or a script) looks for last.
-        let mut title = if k == 0 {
-            b"all".to_vec()
-        } else {
-            flame.stack(k)
-        };
+        let mut notes = String::new();
         if f.cut {
-            title.extend_from_slice(b" (GHC cut this name at -L: its callers are unknown)");
+            notes.push_str(" (GHC cut this name at -L: its callers are unknown)");
         }
         if f.own > 0.0 && f.own < f.bytes {
-            title.extend_from_slice(
-                format!(" (its own {})", exact(f.own, &flame.value_unit)).as_bytes(),
-            );
+            notes.push_str(&format!(" (its own {})", exact(f.own, &flame.value_unit)));
         }
-        title.extend_from_slice(
-            format!(
-                ": {} ({}, {})",
-                human(f.bytes, scale),
-                exact(f.bytes, &flame.value_unit),
-                share(f.bytes, flame.total)
-            )
-            .as_bytes(),
-        );
+        let title = box_title(flame, k, &notes, f.bytes, scale);
         items.push(Item::Path(rect(left, y, w, row, fill, title)));
         if labelled && let Some(t) = fitted(&f.name, w - 4.0 * em, em) {
             items.push(Item::Text(text(
@@ -149,20 +134,7 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
                 narrow[k].1 += 1;
                 continue;
             }
-            let mut title = if k == 0 {
-                b"all".to_vec()
-            } else {
-                flame.stack(k)
-            };
-            title.extend_from_slice(
-                format!(
-                    " (its own): {} ({}, {})",
-                    human(f.own, scale),
-                    exact(f.own, &flame.value_unit),
-                    share(f.own, flame.total)
-                )
-                .as_bytes(),
-            );
+            let title = box_title(flame, k, " (its own)", f.own, scale);
             items.push(Item::Path(rect(
                 left,
                 y + row,
@@ -244,6 +216,27 @@ fn rect(x: f64, y: f64, w: f64, h: f64, fill: Paint, label: Vec<u8>) -> Path {
         line_width: 0.25,
         label: Some(label),
     }
+}
+
+/// A box's title: the stack, notes, then the numbers (what a reader, or a script, looks
+/// for last): `go/main: 1.2 MB (1,234,567 bytes, 12.3%)`.
+fn box_title(flame: &Flame, k: usize, notes: &str, value: f64, scale: Scale) -> Vec<u8> {
+    let mut title = if k == 0 {
+        b"all".to_vec()
+    } else {
+        flame.stack(k)
+    };
+    title.extend_from_slice(notes.as_bytes());
+    title.extend_from_slice(
+        format!(
+            ": {} ({}, {})",
+            human(value, scale),
+            exact(value, &flame.value_unit),
+            share(value, flame.total)
+        )
+        .as_bytes(),
+    );
+    title
 }
 
 /// A box's colour, halfway to white: what a stack holds itself.
