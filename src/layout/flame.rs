@@ -329,18 +329,24 @@ mod tests {
             .collect()
     }
 
+    /// The flame graph of the peak census of one sample's `name\tvalue` lines, laid out.
+    fn peak_of(lines: &str) -> (Flame, Scene) {
+        let text = format!(
+            "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"bytes\"\n{lines}END_SAMPLE 0\n"
+        );
+        let p = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
+        let f = flame(&p, When::Peak);
+        let s = layout(&f, &LayoutOptions::default());
+        (f, s)
+    }
+
     #[test]
     fn many_narrow_callees_become_one_box_and_keep_their_width() {
         let mut body = String::from("BEGIN_SAMPLE 0\n(1)big/main\t100000\n");
         for i in 0..50_000 {
             body.push_str(&format!("f{i}/main\t1\n"));
         }
-        body.push_str("END_SAMPLE 0\n");
-        let text =
-            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"bytes\"\n{body}");
-        let p = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
-        let f = flame(&p, When::Peak);
-        let s = layout(&f, &LayoutOptions::default());
+        let (_, s) = peak_of(&body);
         let boxes = frames(&s);
         // all, main, big, and one box for the 50,000 narrow ones.
         assert_eq!(boxes.len(), 4, "{}", boxes.len());
@@ -362,12 +368,7 @@ mod tests {
         for i in 0..300 {
             body.push_str(&format!("tiny{i}/go/main/Main.CAF\t{}\n", 1 + i % 3));
         }
-        body.push_str("END_SAMPLE 0\n");
-        let text =
-            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"bytes\"\n{body}");
-        let p = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
-        let f = flame(&p, When::Peak);
-        let s = layout(&f, &LayoutOptions::default());
+        let (f, s) = peak_of(&body);
         let boxes: Vec<(f64, f64, f64)> = frames(&s)
             .iter()
             .map(|p| (p.start.x, p.start.x + p.steps[0].x, p.start.y))
