@@ -36,12 +36,8 @@ pub const CHANGE: f64 = 0.05;
 /// change: a band of a few bytes that doubled says nothing.
 pub const NOISE: f64 = 0.001;
 
+use crate::select::flame::cut_stem;
 pub use crate::select::flame::unnumbered;
-
-/// The stem of a name GHC cut at `-L` (what is before its `...`).
-fn cut_stem(name: &[u8]) -> Option<&[u8]> {
-    name.strip_suffix(b"...").filter(|s| !s.is_empty())
-}
 
 /// Both profiles with their bands named alike: `(N)` numbers left out, a whole name
 /// that a cut name of the other run stands for renamed to the cut name, and bands that

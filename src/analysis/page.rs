@@ -206,10 +206,9 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     let totals = drawn.totals();
     let keep = kept(&profile.times, &totals);
     let (pool, rest) = pool(profile, selection, &keep, opts);
-    let flame_at = opts.flame_at.map(|when| {
-        let all = Table::all(profile).totals();
-        profile.times[crate::select::flame::census(profile, &all, when)]
-    });
+    let flame_at = opts
+        .flame_at
+        .map(|when| profile.times[crate::select::flame::census(profile, when)]);
     let bands = (0..drawn.columns.len())
         .map(|k| {
             let all = drawn.column(k);
@@ -270,8 +269,8 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     }
 }
 
-/// The bands not drawn on their own, largest area first, as many as the page carries,
-/// and the sum of the others.
+/// The bands not drawn on their own, largest first (by the sum of their values), as
+/// many as the page carries, and the sum of the others.
 fn pool(
     profile: &Profile,
     selection: &Selection,

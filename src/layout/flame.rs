@@ -8,7 +8,7 @@
 //! below them. A box's full stack, bytes and share go in its label (SVG's `<title>`).
 
 use crate::scene::{
-    Anchor, FontSize, Item, Media, Page, Paint, Path, PathRole, Point, Scene, Text, TextRole,
+    Anchor, FontSize, Item, Page, Paint, Path, PathRole, Point, Scene, Text, TextRole,
 };
 use crate::select::flame::{Flame, When};
 use crate::units::{Scale, human};
@@ -82,14 +82,14 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     } else {
         0.0
     };
-    // Each drawn frame's left edge, and where its next drawn callee goes: callees in
+    // Which frames are drawn, and where each one's next drawn callee goes: callees in
     // name order, then one box for the narrow ones.
-    let mut x = vec![f64::NAN; flame.frames.len()];
+    let mut drawn = vec![false; flame.frames.len()];
     let mut cursor = vec![x0; flame.frames.len()];
     let mut narrow: Vec<(f64, usize)> = vec![(0.0, 0); flame.frames.len()];
     for (k, f) in flame.frames.iter().enumerate() {
         let parent = f.parent;
-        if parent.is_some_and(|p| x[p].is_nan()) || f.depth >= shown_rows {
+        if parent.is_some_and(|p| !drawn[p]) || f.depth >= shown_rows {
             continue;
         }
         let w = f.bytes * per_byte;
@@ -103,7 +103,7 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         if let Some(p) = parent {
             cursor[p] += w;
         }
-        x[k] = left;
+        drawn[k] = true;
         cursor[k] = left;
         let y = floor + f.depth as f64 * row;
         let fill = if f.cut { CUT } else { colour(&f.name, opts) };
@@ -185,10 +185,7 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         date: flame.date.clone(),
         width,
         height,
-        media: Media {
-            orientation: opts.media.orientation,
-            eps_width: opts.media.eps_width,
-        },
+        media: opts.media,
         pages: vec![Page { items }],
         plot: None,
         font_size: opts.font_size,
@@ -288,29 +285,14 @@ fn colour(name: &[u8], opts: &LayoutOptions) -> Paint {
     )
 }
 
-/// The name as it fits in `room` points: whole, or its start and `..`; `None` when not
-/// even three characters fit.
+/// The name as it fits in `room` points, shortened in the middle as the modern key
+/// shortens names; `None` when a box has no room for a few characters.
 fn fitted(name: &[u8], room: f64, em: f64) -> Option<Vec<u8>> {
-    if string_size(name) * em <= room {
-        return Some(name.to_vec());
-    }
-    let dots = string_size(b"..") * em;
-    let mut used = dots;
-    let mut end = 0;
-    for (i, &b) in name.iter().enumerate() {
-        let w = string_size(&[b]) * em;
-        if used + w > room {
-            break;
-        }
-        used += w;
-        end = i + 1;
-    }
-    if end < 3 {
+    let room = room / em;
+    if string_size(b"mm...") > room {
         return None;
     }
-    let mut out = name[..end].to_vec();
-    out.extend_from_slice(b"..");
-    Some(out)
+    Some(super::modern::shortened(name, room)).filter(|t| string_size(t) <= room)
 }
 
 #[cfg(test)]
@@ -405,7 +387,7 @@ mod tests {
     fn labels_fit_their_boxes() {
         assert_eq!(fitted(b"main", 100.0, 1.0), Some(b"main".to_vec()));
         let t = fitted(b"averyveryverylongname", 30.0, 1.0).unwrap();
-        assert!(t.ends_with(b"..") && string_size(&t) <= 30.0);
+        assert!(t.windows(3).any(|w| w == b"...") && string_size(&t) <= 30.0);
         assert_eq!(fitted(b"averyveryverylongname", 3.0, 1.0), None);
     }
 }

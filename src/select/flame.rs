@@ -26,6 +26,11 @@ pub fn unnumbered(name: &[u8]) -> &[u8] {
     name
 }
 
+/// The stem of a name GHC cut at `-L` (what is before its `...`).
+pub fn cut_stem(name: &[u8]) -> Option<&[u8]> {
+    name.strip_suffix(b"...").filter(|s| !s.is_empty())
+}
+
 /// Which census a flame graph shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum When {
@@ -47,9 +52,6 @@ pub struct Frame {
     pub parent: Option<usize>,
     /// 0 for the root, 1 for the outermost cost centres.
     pub depth: usize,
-    /// Bytes under the frames to its left at its depth within the same parent's span:
-    /// where it starts, in bytes from the left edge.
-    pub start: f64,
     /// What its stack and its callees hold.
     pub bytes: f64,
     /// What its stack holds itself: the band of exactly this stack.
@@ -100,7 +102,20 @@ impl Flame {
 }
 
 /// The census `when` picks (the profile has at least one sample).
-pub fn census(profile: &Profile, totals: &[f64], when: When) -> usize {
+pub fn census(profile: &Profile, when: When) -> usize {
+    pick(profile, &totals(profile), when)
+}
+
+/// Every census's total.
+fn totals(profile: &Profile) -> Vec<f64> {
+    let mut totals = vec![0.0; profile.samples()];
+    for series in &profile.series {
+        series.for_each(|s, v| totals[s as usize] += v);
+    }
+    totals
+}
+
+fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
     let n = profile.samples();
     match when {
         When::End => (0..n).rev().find(|&i| totals[i] != 0.0).unwrap_or(n - 1),
@@ -124,7 +139,7 @@ fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
         return (vec![name], false);
     }
     let name = unnumbered(name);
-    let cut = name.len() > 3 && name.ends_with(b"...");
+    let cut = cut_stem(name).is_some();
     let mut labels: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
     labels.reverse();
     (labels, cut)
@@ -132,17 +147,13 @@ fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
 
 /// The flame graph of the census `when` picks.
 pub fn flame(profile: &Profile, when: When) -> Flame {
-    let mut totals = vec![0.0; profile.samples()];
-    for series in &profile.series {
-        series.for_each(|s, v| totals[s as usize] += v);
-    }
-    let sample = census(profile, &totals, when);
+    let totals = totals(profile);
+    let sample = pick(profile, &totals, when);
     // Each band's value at the census, and the tree of their names.
     let mut frames = vec![Frame {
         name: b"all".to_vec(),
         parent: None,
         depth: 0,
-        start: 0.0,
         bytes: 0.0,
         own: 0.0,
         cut: false,
@@ -169,7 +180,6 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
                         name: label.to_vec(),
                         parent: Some(at),
                         depth: frames[at].depth + 1,
-                        start: 0.0,
                         bytes: 0.0,
                         own: 0.0,
                         cut: cut && d == 0,
@@ -198,9 +208,9 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
     }
 }
 
-/// The frames in depth-first order, callees by name, each placed after its elder
-/// siblings. Iterative: a stack can be a hundred thousand labels deep.
-fn ordered(frames: Vec<Frame>) -> Vec<Frame> {
+/// The frames in depth-first order, callees by name. Iterative: a stack can be a hundred
+/// thousand labels deep.
+fn ordered(mut frames: Vec<Frame>) -> Vec<Frame> {
     let mut kids: Vec<Vec<usize>> = vec![Vec::new(); frames.len()];
     for (i, f) in frames.iter().enumerate().skip(1) {
         kids[f.parent.expect("only the root has none")].push(i);
@@ -209,21 +219,16 @@ fn ordered(frames: Vec<Frame>) -> Vec<Frame> {
         k.sort_by(|&a, &b| frames[a].name.cmp(&frames[b].name));
     }
     let mut out: Vec<Frame> = Vec::with_capacity(frames.len());
-    let mut start = vec![0.0; frames.len()];
     // (old index, new index of its parent)
     let mut todo = vec![(0usize, None::<usize>)];
     while let Some((i, parent)) = todo.pop() {
-        let mut f = frames[i].clone();
-        f.parent = parent;
-        f.start = start[i];
-        let me = out.len();
-        let mut next = f.start;
-        for &c in &kids[i] {
-            start[c] = next;
-            next += frames[c].bytes;
-        }
+        let f = Frame {
+            name: std::mem::take(&mut frames[i].name),
+            parent,
+            ..frames[i]
+        };
+        todo.extend(kids[i].iter().rev().map(|&c| (c, Some(out.len()))));
         out.push(f);
-        todo.extend(kids[i].iter().rev().map(|&c| (c, Some(me))));
     }
     out
 }
@@ -268,15 +273,14 @@ mod tests {
     }
 
     #[test]
-    fn siblings_are_in_name_order_and_side_by_side() {
+    fn siblings_are_in_name_order() {
         let f = flame(&profile(TWO), When::At(0.9));
         assert_eq!(f.sample, 1);
         let roots: Vec<&Frame> = f.frames.iter().filter(|x| x.depth == 1).collect();
         let names: Vec<&[u8]> = roots.iter().map(|x| &x.name[..]).collect();
         assert_eq!(names, [&b"Long.Module.Na..."[..], b"MAIN", b"Main.CAF"]);
-        assert_eq!(roots[0].start, 0.0);
-        assert_eq!(roots[1].start, 7.0);
-        assert_eq!(roots[2].start, 12.0);
+        let bytes: Vec<f64> = roots.iter().map(|x| x.bytes).collect();
+        assert_eq!(bytes, [7.0, 5.0, 40.0]);
         // Pre-order: each frame after its parent.
         for (i, x) in f.frames.iter().enumerate() {
             assert!(x.parent.is_none_or(|p| p < i));
