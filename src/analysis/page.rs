@@ -1,17 +1,18 @@
 //! The numbers behind the interactive HTML page: the drawn bands' values at the times the
-//! page can show, marks, heap lines and the summary table. The HTML backend joins them to
+//! page can show, the other bands it can rank in a window or a filter (and the sum of the
+//! rest), marks, heap lines and the heap's peak. The HTML backend joins them to
 //! the scene (which says where the graph is and how each band is painted); this side
 //! never sees the scene, the backend never sees the profile.
 //!
-//! A page redraws its chart in the browser when a band is hidden or a time range zoomed,
-//! so it carries values, not only outlines. A long profile is thinned to [`MAX_TIMES`]
+//! A page redraws its chart, key, table and flame graph in the browser when a band is
+//! hidden, a time range zoomed, a view chosen or a census clicked, so it carries values,
+//! not only outlines. A long profile is thinned to [`MAX_TIMES`]
 //! sample times: the run is cut into equal time bins and each bin keeps the samples where
 //! the stack is highest and lowest, so no peak or dip of the total is lost and every
 //! value kept is a real sample's.
 
 use serde::Serialize;
 
-use super::summary::{Summary, summarise};
 use super::table::Table;
 use crate::profile::Profile;
 use crate::select::Selection;
@@ -130,9 +131,9 @@ pub struct PageData {
     /// How byte counts are written (the page's script reads `binary_units`).
     #[serde(rename = "binary_units", serialize_with = "binary")]
     pub units: ByteUnits,
-    /// The summary of every band of the (filtered) profile, shown as a table.
+    /// The heap's peak (every band of the filtered profile): when, and how much.
     #[serde(skip)]
-    pub summary: Summary,
+    pub peak: (f64, f64),
 }
 
 fn binary<S: serde::Serializer>(units: &ByteUnits, s: S) -> Result<S::Ok, S::Error> {
@@ -262,10 +263,10 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         heap_size: line(&profile.heap.size),
         heap_live: line(&profile.heap.live),
         units: opts.units,
-        summary: summarise(
-            &Table::all(profile),
-            Some(opts.rows.unwrap_or(MAX_TABLE_ROWS)),
-        ),
+        peak: {
+            let (at, most) = super::summary::peak(&Table::all(profile).totals());
+            (profile.times[at], most)
+        },
     }
 }
 

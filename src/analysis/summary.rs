@@ -223,16 +223,26 @@ pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
 impl Summary {
     /// A value as people read it: `12.3 MB` for bytes (`12.3 MiB` in binary units).
     pub fn value_text(&self, v: f64, units: ByteUnits) -> String {
-        human(v, Scale::of(self.value_unit.as_bytes(), units))
+        value_text(&self.value_unit, v, units)
     }
 
     /// A sample time as people read it: `2.50 s` when the unit is seconds.
     pub fn time_text(&self, t: f64) -> String {
-        if self.sample_unit == "seconds" {
-            seconds(t)
-        } else {
-            format!("{t}")
-        }
+        time_text(&self.sample_unit, t)
+    }
+}
+
+/// A value in `value_unit` as people read it: `12.3 MB` for bytes.
+pub fn value_text(value_unit: &str, v: f64, units: ByteUnits) -> String {
+    human(v, Scale::of(value_unit.as_bytes(), units))
+}
+
+/// A time in `sample_unit` as people read it: `2.50 s` when the unit is seconds.
+pub fn time_text(sample_unit: &str, t: f64) -> String {
+    if sample_unit == "seconds" {
+        seconds(t)
+    } else {
+        format!("{t}")
     }
 }
 

@@ -1,8 +1,9 @@
 //! HTML: one self-contained interactive page. The chart is the SVG picture of the scene
 //! (annotated so that the page's script can find bands, ticks and marks), the numbers
 //! behind it come from [`crate::analysis::page`], and a small hand-written script
-//! (`html/page.js`) adds the tooltip, hiding bands from the key, zoom, and the redraw
-//! they need. Nothing is loaded from elsewhere, and the page's content security policy
+//! (`html/page.js`) adds the tooltip, hiding bands from the key, zoom with the bands of
+//! the window ranked, the filter box, the views, the table and a census's flame graph,
+//! and the redraws they need. Nothing is loaded from elsewhere, and the page's content security policy
 //! forbids it, so the file works offline and leaks nothing.
 
 use std::fmt::Write as _;
@@ -192,9 +193,7 @@ impl super::Backend for Html<'_> {
         let json =
             escape::json_in_script(&serde_json::to_string(&script_data).map_err(io::Error::other)?);
 
-        let s = &data.summary;
-        let value = |v: f64| s.value_text(v, data.units);
-        let time = |t: f64| s.time_text(t);
+        use crate::analysis::summary::{time_text, value_text};
         let mut html = String::with_capacity(json.len() + 200_000);
         head(&mut html, &data.job, self.mode);
         let _ = writeln!(
@@ -202,8 +201,8 @@ impl super::Backend for Html<'_> {
             "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
             date = escape::html(&data.date),
             samples = data.samples,
-            peak = value(s.total.peak),
-            at = time(s.total.peak_time),
+            peak = value_text(&data.value_unit, data.peak.1, data.units),
+            at = time_text(&data.sample_unit, data.peak.0),
         );
         body(
             &mut html,
