@@ -265,6 +265,26 @@ try {
     await page.close();
   }
 
+  // ---- a stack deeper than the page's flame graph draws: the rows stop at its limit,
+  // the last frame holds all under it ----
+  {
+    const labels = Array.from({ length: 150 }, (_, i) => `f${i}`);
+    writeFileSync(join(work, "deep.hp"), ['JOB "deep"', 'DATE "d"', 'SAMPLE_UNIT "seconds"', 'VALUE_UNIT "bytes"',
+      "BEGIN_SAMPLE 0", `${labels.join("/")}\t4096`, "short/f149\t1024", "END_SAMPLE 0",
+      "BEGIN_SAMPLE 1", `${labels.join("/")}\t8192`, "END_SAMPLE 1", ""].join("\n"));
+    const { page, problems } = await open(browser, render(join(work, "deep.hp"), join(work, "deep.html"), "--flame=0"));
+    const limit = await page.evaluate(() => window.hpgraph.maxFlameRows);
+    const frames = await page.$$eval("#flame g.frame", (gs) => gs.map((g) => ({
+      rows: g.querySelector("rect").getAttribute("y"), own: Number(g.getAttribute("data-own"))
+    })));
+    const rows = new Set(frames.map((f) => f.rows)).size;
+    check(limit < 151 && rows === limit, `flame: a stack of 151 levels draws ${rows} rows, the limit ${limit}`);
+    const own = frames.reduce((s, f) => s + f.own, 0);
+    check(own === 5120, `flame: cut at the limit, the frames still hold the census (${own} of 5120)`);
+    check(problems.length === 0, `deep: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+  }
+
   // ---- --flame opens the page with that census's flame graph ----
   {
     const hp = join(root, "fixtures/profiles/ManyCC-hc.hp"), samples = readHp(hp);

@@ -449,9 +449,9 @@
   function drawTable() {
     var table = document.getElementById("summary");
     if (!table || !table.tBodies.length) return;
-    var key = [view && view[0], view && view[1], filter && filter.source, sortBy.key, sortBy.down, D.times.length, individuals.length].join("|");
-    if (key === tableFor) return;
-    tableFor = key;
+    var wanted = [view && view[0], view && view[1], filter && filter.source, sortBy.key, sortBy.down, D.times.length, individuals.length].join("|");
+    if (wanted === tableFor) return;
+    tableFor = wanted;
     var range = view || fullRange(), w = windowOf(range[0], range[1]);
     var rows = individuals.filter(function (s) { return !filter || filter.test(s.name); });
     var everything = sumOf(individuals.concat(D.rest ? [D.rest[1]] : []));
@@ -643,6 +643,8 @@
 
   // ---- the flame graph of one census ----
   var flameBox = document.getElementById("flame");
+  // The flame graph's rows at most: a frame at the last row stands for all under it.
+  var MAX_ROWS = 60;
   var flameInfo = document.getElementById("flame-info");
   function labelsOf(name) {
     if (D.stacks === false) return { labels: [name], cut: false };
@@ -683,7 +685,7 @@
   }
   function drawFlame() {
     var f = flame, root = f.root, focus = f.focus;
-    var W = Math.max(300, flameBox.clientWidth || 800), ROW = 18, MAX_ROWS = 60;
+    var W = Math.max(300, flameBox.clientWidth || 800), ROW = 18;
     var depth = 0;
     (function walk(n) { depth = Math.max(depth, n.depth); n.kids.forEach(walk); })(root);
     var rows = Math.min(depth + 1, MAX_ROWS);
@@ -867,6 +869,7 @@
     view: setView,
     filter: setFilter,
     flame: function (t) { openFlame(nearest(t)); return flame.drawn; },
+    maxFlameRows: MAX_ROWS,
     keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; },
     lastDraw: function () { return lastDraw; },
     readyAt: function () { return readyAt; }
