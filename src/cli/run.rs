@@ -166,6 +166,7 @@ pub(crate) fn prepare_picture<'a>(
     if let (Some(when), false) = (picture.flame, picture.format == Format::Html) {
         let flame = crate::select::flame::flame(&profile, when);
         let scene = crate::layout::flame::layout(&flame, &picture.layout);
+        warn_of_repairs(picture, name, &scene);
         return Prepared::Flame {
             picture,
             scene,
@@ -184,8 +185,20 @@ pub(crate) fn prepare_picture<'a>(
     if let Some(column) = picture.column {
         crate::scene::reduce::reduce(&mut scene, column);
     }
+    warn_of_repairs(picture, name, &scene);
+    Prepared::Picture {
+        picture,
+        scene,
+        selection,
+        page,
+        samples,
+    }
+}
+
+/// PostScript: says which strings are written otherwise than hp2ps would, to stay valid.
+fn warn_of_repairs(picture: &Picture, name: &str, scene: &Scene) {
     if matches!(picture.format, Format::Ps | Format::Eps) {
-        for r in crate::backend::ps::repairs(&scene) {
+        for r in crate::backend::ps::repairs(scene) {
             eprintln!(
                 "hpgraph: warning: {name}: {} `{}` would be broken PostScript as hp2ps writes it; {}",
                 r.what,
@@ -193,13 +206,6 @@ pub(crate) fn prepare_picture<'a>(
                 r.how
             );
         }
-    }
-    Prepared::Picture {
-        picture,
-        scene,
-        selection,
-        page,
-        samples,
     }
 }
 
