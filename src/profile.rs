@@ -111,10 +111,107 @@ pub const MAX_SAMPLES: usize = 4_000_000;
 /// million of them is where such a profile's time goes.
 pub const MAX_BANDS: usize = 100_000;
 
+/// The most marks a profile keeps. A figure cannot show more (at a mark per point, ten
+/// thousand fill a 40-inch axis), and a file can repeat one `MARK` line without end: a
+/// 30 kB compressed `.hp` can hold forty million. Past the bound, marks that repeat an
+/// earlier one exactly are dropped first, then every second one
+/// ([`Profile::push_mark`]), so the marks kept stay spread over the run.
+pub const MAX_MARKS: usize = 10_000;
+
+/// The longest text a mark keeps, in bytes. An eventlog's user marker is a label a
+/// program chose (`"phase 2"`); one may be 64 kB long, and ten thousand of those would
+/// be 640 MB. A longer text is cut on a UTF-8 boundary and ends in `…`.
+pub const MAX_MARK_TEXT: usize = 1024;
+
+/// The most readings each of the runtime's heap lines ([`HeapSeries`]) keeps. The
+/// runtime posts one per garbage collection, and a long run collects millions of times;
+/// past the bound neighbouring readings are merged in pairs, each pair keeping its
+/// larger value at the first one's time ([`HeapSeries::push`]), as samples are.
+pub const MAX_HEAP_POINTS: usize = 100_000;
+
+/// What [`Profile::push_mark`] and [`HeapSeries::push`] did to keep their bounds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Thinned {
+    /// Marks were dropped ([`MAX_MARKS`]).
+    pub marks: bool,
+    /// A mark's text was cut ([`MAX_MARK_TEXT`]).
+    pub mark_text: bool,
+    /// Heap readings were merged ([`MAX_HEAP_POINTS`]).
+    pub heap: bool,
+}
+
+/// `text` cut to at most `max` bytes on a UTF-8 character boundary (where the text is
+/// UTF-8 there), with `…` after it; `None` when it fits.
+pub fn cut_text(text: &[u8], max: usize) -> Option<Box<[u8]>> {
+    const ELLIPSIS: &[u8] = "…".as_bytes();
+    if text.len() <= max {
+        return None;
+    }
+    let mut end = max.saturating_sub(ELLIPSIS.len());
+    // Back off continuation bytes (10xxxxxx) so a multi-byte character is not split.
+    while end > 0 && text[end] & 0xC0 == 0x80 {
+        end -= 1;
+    }
+    let mut cut = text[..end].to_vec();
+    cut.extend_from_slice(ELLIPSIS);
+    Some(cut.into())
+}
+
+impl HeapSeries {
+    /// Appends a reading to `line` (one of this series' three), keeping it within
+    /// [`MAX_HEAP_POINTS`]; returns whether readings were merged.
+    pub fn push(line: &mut Vec<(f64, f64)>, time: f64, bytes: f64) -> bool {
+        line.push((time, bytes));
+        if line.len() <= MAX_HEAP_POINTS {
+            return false;
+        }
+        let merged: Vec<(f64, f64)> = line
+            .chunks(2)
+            .map(|pair| {
+                let top = pair.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
+                (pair[0].0, top)
+            })
+            .collect();
+        *line = merged;
+        true
+    }
+}
+
 impl Profile {
     /// Number of complete samples.
     pub fn samples(&self) -> usize {
         self.times.len()
+    }
+
+    /// Appends a mark, keeping the profile within [`MAX_MARKS`] and its text within
+    /// [`MAX_MARK_TEXT`]. Past the bound, marks equal to an earlier one (time and text)
+    /// go first; if that is not enough, every second mark. Marks added later are kept
+    /// one by one until the bound is passed again, so the cost stays linear in the
+    /// marks read, as for samples.
+    pub fn push_mark(&mut self, mut mark: Mark) -> Thinned {
+        let mut thinned = Thinned::default();
+        if let Some(text) = &mark.text
+            && let Some(cut) = cut_text(text, MAX_MARK_TEXT)
+        {
+            mark.text = Some(cut);
+            thinned.mark_text = true;
+        }
+        self.marks.push(mark);
+        if self.marks.len() <= MAX_MARKS {
+            return thinned;
+        }
+        thinned.marks = true;
+        let mut seen = std::collections::HashSet::with_capacity(self.marks.len());
+        self.marks
+            .retain(|m| seen.insert((m.time.to_bits(), m.text.clone())));
+        if self.marks.len() > MAX_MARKS / 2 {
+            let kept: Vec<Mark> = std::mem::take(&mut self.marks)
+                .into_iter()
+                .step_by(2)
+                .collect();
+            self.marks = kept;
+        }
+        thinned
     }
 
     /// Keeps the profile within [`MAX_BANDS`]: when it has more bands, the smallest (by

@@ -323,15 +323,30 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, Error> {
 /// ([`Profile::merge_samples`]), with one warning the first time: both readers call it
 /// as each sample completes.
 pub(crate) fn bound_samples(profile: &mut Profile, warnings: &mut Vec<Warning>) {
-    if profile.merge_samples()
-        && !warnings
-            .iter()
-            .any(|w| w.kind == WarningKind::SamplesMerged)
-    {
-        warnings.push(Warning {
-            line: None,
-            kind: WarningKind::SamplesMerged,
-        });
+    if profile.merge_samples() {
+        warn_once(warnings, WarningKind::SamplesMerged);
+    }
+}
+
+/// Adds a warning of `kind` unless one is there already: a bound passed a million times
+/// is said once.
+pub(crate) fn warn_once(warnings: &mut Vec<Warning>, kind: WarningKind) {
+    if !warnings.iter().any(|w| w.kind == kind) {
+        warnings.push(Warning { line: None, kind });
+    }
+}
+
+/// Says once what [`Profile::push_mark`] or [`crate::profile::HeapSeries::push`] did
+/// to keep their bounds.
+pub(crate) fn warn_thinned(warnings: &mut Vec<Warning>, thinned: crate::profile::Thinned) {
+    if thinned.marks {
+        warn_once(warnings, WarningKind::MarksThinned);
+    }
+    if thinned.mark_text {
+        warn_once(warnings, WarningKind::MarkTextCut);
+    }
+    if thinned.heap {
+        warn_once(warnings, WarningKind::HeapLinesMerged);
     }
 }
 
@@ -560,6 +575,19 @@ pub enum WarningKind {
     SamplesMerged,
     /// More than [`crate::profile::MAX_BANDS`] bands: this many of the smallest merged.
     BandsMerged(usize),
+    /// More than [`crate::profile::MAX_MARKS`] marks: repeated ones dropped, then every
+    /// second one.
+    MarksThinned,
+    /// A mark's text longer than [`crate::profile::MAX_MARK_TEXT`] was cut.
+    MarkTextCut,
+    /// More than [`crate::profile::MAX_HEAP_POINTS`] readings of a heap line:
+    /// neighbouring ones merged.
+    HeapLinesMerged,
+    /// An eventlog's definitions (cost centres, info tables) passed
+    /// [`eventlog::MAX_NAMING_BYTES`]: later ones were not kept.
+    NamingDropped,
+    /// A name or label longer than [`eventlog::MAX_LABEL`] bytes was cut.
+    LabelCut,
 }
 
 impl fmt::Display for Warning {
@@ -587,6 +615,34 @@ impl fmt::Display for Warning {
                 f,
                 "more than {} bands: the {n} smallest merged into one band as the profile was read",
                 crate::profile::MAX_BANDS
+            ),
+            WarningKind::MarksThinned => write!(
+                f,
+                "more than {} marks: repeated marks dropped, then every second one, so that \
+                 memory stays bounded",
+                crate::profile::MAX_MARKS
+            ),
+            WarningKind::MarkTextCut => write!(
+                f,
+                "a marker's text is longer than {} bytes: cut",
+                crate::profile::MAX_MARK_TEXT
+            ),
+            WarningKind::HeapLinesMerged => write!(
+                f,
+                "more than {} heap readings: neighbouring readings merged in pairs, each \
+                 keeping the larger value",
+                crate::profile::MAX_HEAP_POINTS
+            ),
+            WarningKind::NamingDropped => write!(
+                f,
+                "the eventlog defines more than {} MiB of cost centres and info tables: \
+                 later definitions ignored (their bands are named by number)",
+                eventlog::MAX_NAMING_BYTES >> 20
+            ),
+            WarningKind::LabelCut => write!(
+                f,
+                "a cost centre, info table or band name is longer than {} bytes: cut",
+                eventlog::MAX_LABEL
             ),
             WarningKind::NoCensus => write!(
                 f,

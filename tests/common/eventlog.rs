@@ -14,6 +14,7 @@ pub const USER_MARKER: u16 = 58;
 pub const PROGRAM_ARGS: u16 = 30;
 pub const BLOCK_MARKER: u16 = 18;
 pub const IPE: u16 = 169;
+pub const HEAP_SIZE: u16 = 50;
 
 /// The event types a hand-made eventlog declares: id, size (`None`: variable).
 pub const TYPES: &[(u16, Option<u16>)] = &[
@@ -27,6 +28,7 @@ pub const TYPES: &[(u16, Option<u16>)] = &[
     (SAMPLE_STRING, None),
     (SAMPLE_END, Some(8)),
     (IPE, None),
+    (HEAP_SIZE, Some(12)),
     (200, Some(3)),
 ];
 

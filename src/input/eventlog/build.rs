@@ -8,7 +8,7 @@
 //! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
 
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
-use crate::profile::{IdentId, Mark, Profile, Provenance, Series};
+use crate::profile::{HeapSeries, IdentId, Mark, Profile, Provenance, Series};
 
 use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, id, payload};
 
@@ -54,6 +54,8 @@ pub(super) struct Builder {
     profiling: bool,
     /// The latest time the eventlog reaches, in nanoseconds: the run's length.
     clock: u64,
+    /// Bytes of definitions kept so far (see [`super::MAX_NAMING_BYTES`]).
+    naming_bytes: usize,
     /// Every heap-sample event as read, when asked for (see [`super::heap_events`]).
     pub trace: Option<Vec<HeapEvent>>,
 }
@@ -179,13 +181,12 @@ impl Builder {
         match ty {
             id::HEAP_PROF_COST_CENTRE => {
                 let cc = payload::cost_centre(p)?;
-                self.cost_centres.insert(
-                    cc.id,
-                    CostCentre {
-                        label: cc.label.into(),
-                        module: cc.module.into(),
-                    },
-                );
+                let label = self.label(cc.label);
+                let module = self.label(cc.module);
+                if self.spend(label.len() + module.len()) {
+                    self.cost_centres
+                        .insert(cc.id, CostCentre { label, module });
+                }
             }
             id::HEAP_PROF_BEGIN => {
                 self.profiling = true;
@@ -207,13 +208,22 @@ impl Builder {
                 }
                 name.push(b')');
                 let provenance = Provenance {
-                    closure: closure_type(ipe.closure_desc).into(),
-                    ty: ipe.ty_desc.into(),
-                    label: ipe.label.into(),
-                    module: ipe.module.into(),
-                    location: ipe.src_loc.into(),
+                    closure: self.label(closure_type(ipe.closure_desc)),
+                    ty: self.label(ipe.ty_desc),
+                    label: self.label(ipe.label),
+                    module: self.label(ipe.module),
+                    location: self.label(ipe.src_loc),
                 };
-                self.info_tables.insert(ipe.info, (name.into(), provenance));
+                let name = self.label(&name);
+                let size = name.len()
+                    + provenance.closure.len()
+                    + provenance.ty.len()
+                    + provenance.label.len()
+                    + provenance.module.len()
+                    + provenance.location.len();
+                if self.spend(size) {
+                    self.info_tables.insert(ipe.info, (name, provenance));
+                }
             }
             _ => {}
         }
@@ -224,10 +234,11 @@ impl Builder {
     fn run_event(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
         match ty {
             id::USER_MARKER => {
-                self.profile.marks.push(Mark {
+                let thinned = self.profile.push_mark(Mark {
                     time: seconds(time),
                     text: Some(p.into()),
                 });
+                crate::input::warn_thinned(&mut self.warnings, thinned);
             }
             id::PROGRAM_ARGS => {
                 let args = payload::capset_strings(p)?;
@@ -244,24 +255,61 @@ impl Builder {
             }
             id::HEAP_SIZE => {
                 let b = payload::capset_bytes(p)?;
-                self.profile.heap.size.push((seconds(time), b as f64));
+                let merged = HeapSeries::push(&mut self.profile.heap.size, seconds(time), b as f64);
+                if merged {
+                    crate::input::warn_once(&mut self.warnings, WarningKind::HeapLinesMerged);
+                }
             }
             id::HEAP_LIVE => {
                 let b = payload::capset_bytes(p)?;
-                self.profile.heap.live.push((seconds(time), b as f64));
+                let merged = HeapSeries::push(&mut self.profile.heap.live, seconds(time), b as f64);
+                if merged {
+                    crate::input::warn_once(&mut self.warnings, WarningKind::HeapLinesMerged);
+                }
             }
             id::BLOCKS_SIZE => {
                 let b = payload::capset_bytes(p)?;
-                self.profile.heap.blocks.push((seconds(time), b as f64));
+                let merged =
+                    HeapSeries::push(&mut self.profile.heap.blocks, seconds(time), b as f64);
+                if merged {
+                    crate::input::warn_once(&mut self.warnings, WarningKind::HeapLinesMerged);
+                }
             }
             _ => {}
         }
         Some(())
     }
 
+    /// A definition's string as kept: cut at [`super::MAX_LABEL`] bytes, saying so once.
+    fn label(&mut self, text: &[u8]) -> Box<[u8]> {
+        match crate::profile::cut_text(text, super::MAX_LABEL) {
+            Some(cut) => {
+                crate::input::warn_once(&mut self.warnings, WarningKind::LabelCut);
+                cut
+            }
+            None => text.into(),
+        }
+    }
+
+    /// Whether a definition of `bytes` still fits [`super::MAX_NAMING_BYTES`]; counts it
+    /// if so, says once if not.
+    fn spend(&mut self, bytes: usize) -> bool {
+        let cost = bytes + super::DEFINITION_OVERHEAD;
+        if self.naming_bytes + cost > super::MAX_NAMING_BYTES {
+            crate::input::warn_once(&mut self.warnings, WarningKind::NamingDropped);
+            return false;
+        }
+        self.naming_bytes += cost;
+        true
+    }
+
     fn intern(&mut self, name: &[u8]) -> IdentId {
         if let Some(&id) = self.ids.get(name) {
             return id;
+        }
+        if let Some(cut) = crate::profile::cut_text(name, 16 * super::MAX_LABEL) {
+            crate::input::warn_once(&mut self.warnings, WarningKind::LabelCut);
+            return self.intern(&cut);
         }
         let id = self.profile.names.len() as IdentId;
         self.profile.names.push(name.into());

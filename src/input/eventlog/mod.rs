@@ -102,6 +102,22 @@ const MAX_BUFFERED_BLOCK: usize = 64 << 20;
 /// whole, or the header.
 pub const MAX_PENDING: usize = MAX_BUFFERED_BLOCK + format::MAX_HEADER;
 
+/// The most bytes of definitions (cost centres' labels and modules, info tables'
+/// provenance) an eventlog reader keeps, each counted with [`DEFINITION_OVERHEAD`]. A
+/// real program defines a few megabytes (pandoc's libraries: about 100,000 cost centres);
+/// a hostile eventlog can define millions of 64 kB labels in a small compressed file.
+/// Past the bound later definitions are ignored, with one warning: a stack that names
+/// one is drawn with the cost centre's number, as one defined nowhere is.
+pub const MAX_NAMING_BYTES: usize = 64 << 20;
+
+/// What one definition is counted for beyond its text: its place in the reader's tables.
+pub const DEFINITION_OVERHEAD: usize = 64;
+
+/// The longest cost-centre label, module or info-table string kept, in bytes (GHC's are
+/// names from source code, rarely past a hundred), and a census band's name, a stack of
+/// such labels, is cut at sixteen times as much. A longer one is cut and ends in `…`.
+pub const MAX_LABEL: usize = 4096;
+
 /// The event sizes declared by the header, indexed by type.
 struct Sizes(Vec<u32>);
 

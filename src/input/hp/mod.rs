@@ -259,7 +259,10 @@ impl Parser {
                     self.commit(t);
                 }
             }
-            Record::Timed(Timed::Mark, t) => self.profile.marks.push(Mark::at(t)),
+            Record::Timed(Timed::Mark, t) => {
+                let thinned = self.profile.push_mark(Mark::at(t));
+                crate::input::warn_thinned(&mut self.warnings, thinned);
+            }
             Record::Point { name, value } => self.point(name, value),
         }
         Ok(())
@@ -577,7 +580,10 @@ mod parts {
             }
         }
         a.profile.times.extend_from_slice(&b.profile.times);
-        a.profile.marks.extend_from_slice(&b.profile.marks);
+        for mark in b.profile.marks {
+            let thinned = a.profile.push_mark(mark);
+            crate::input::warn_thinned(&mut a.warnings, thinned);
+        }
         let mut map = Vec::with_capacity(b.profile.names.len());
         for (k, name) in b.profile.names.iter().enumerate() {
             map.push(a.lookup(name));
