@@ -129,6 +129,24 @@ pub const MAX_MARK_TEXT: usize = 1024;
 /// larger value at the first one's time ([`HeapSeries::push`]), as samples are.
 pub const MAX_HEAP_POINTS: usize = 100_000;
 
+/// The band a merge past the band limit made ([`Profile::merge_smallest_bands`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MergedBands {
+    /// Its index.
+    pub band: IdentId,
+    /// How many bands it holds.
+    pub count: usize,
+}
+
+impl MergedBands {
+    /// The merged band's name, saying how many it holds.
+    pub fn name(count: usize) -> Box<[u8]> {
+        format!("OTHER ({count} bands merged on reading)")
+            .into_bytes()
+            .into()
+    }
+}
+
 /// What [`Profile::push_mark`] and [`HeapSeries::push`] did to keep their bounds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Thinned {
@@ -214,15 +232,23 @@ impl Profile {
         thinned
     }
 
-    /// Keeps the profile within [`MAX_BANDS`]: when it has more bands, the smallest (by
-    /// the total of their values; ties to the later name) are merged into one band named
-    /// `OTHER (N bands merged on reading)`, placed where the first of them was. Returns
-    /// how many were merged.
-    pub fn merge_smallest_bands(&mut self) -> usize {
+    /// Keeps the profile within `limit` bands ([`MAX_BANDS`] once read): when it has
+    /// more, the smallest (by the total of their values; ties to the later name) are
+    /// merged into one band named `OTHER (N bands merged on reading)`, placed where the
+    /// first of them was. `other` is the band an earlier merge made, if any: a live
+    /// stream is bounded as it is read, again and again, and every merge after the
+    /// first adds to the same band (its name counting all of them). Returns where each
+    /// old band went (a merged band: to the OTHER band), or `None` when nothing changed.
+    pub fn merge_smallest_bands(
+        &mut self,
+        limit: usize,
+        other: &mut Option<MergedBands>,
+    ) -> Option<Vec<IdentId>> {
         let n = self.names.len();
-        if n <= MAX_BANDS {
-            return 0;
+        if n <= limit || limit == 0 {
+            return None;
         }
+        let earlier = other.map(|o| o.band as usize);
         let totals: Vec<f64> = self
             .series
             .iter()
@@ -232,45 +258,51 @@ impl Profile {
                 t
             })
             .collect();
-        let mut order: Vec<usize> = (0..n).collect();
+        let mut order: Vec<usize> = (0..n).filter(|&k| Some(k) != earlier).collect();
         order.sort_by(|&a, &b| totals[b].total_cmp(&totals[a]).then(a.cmp(&b)));
         let mut merged_away = vec![false; n];
-        for &k in &order[MAX_BANDS - 1..] {
+        for &k in &order[limit - 1..] {
             merged_away[k] = true;
         }
-        let count = n - (MAX_BANDS - 1);
-        let mut other = Series::sum(
+        let count = order.len() - (limit - 1) + other.map_or(0, |o| o.count);
+        let mut sum = Series::sum(
             self.series
                 .iter()
-                .zip(&merged_away)
-                .filter_map(|(s, &m)| m.then_some(s)),
+                .enumerate()
+                .filter_map(|(k, s)| (merged_away[k] || Some(k) == earlier).then_some(s)),
             self.times.len(),
         );
-        let first = merged_away.iter().position(|&m| m).expect("some merged");
-        let mut names = Vec::with_capacity(MAX_BANDS);
-        let mut series = Vec::with_capacity(MAX_BANDS);
+        let place = earlier.unwrap_or_else(|| merged_away.iter().position(|&m| m).expect("some"));
+        let mut names = Vec::with_capacity(limit);
+        let mut series = Vec::with_capacity(limit);
+        let mut map = vec![0; n];
         let old = std::mem::take(&mut self.series).into_iter();
         for (k, (name, s)) in std::mem::take(&mut self.names)
             .into_iter()
             .zip(old)
             .enumerate()
         {
-            if k == first {
-                names.push(
-                    format!("OTHER ({count} bands merged on reading)")
-                        .into_bytes()
-                        .into(),
-                );
-                series.push(std::mem::take(&mut other));
+            if k == place {
+                names.push(MergedBands::name(count));
+                series.push(std::mem::take(&mut sum));
             }
-            if !merged_away[k] {
+            if !merged_away[k] && k != place {
+                map[k] = names.len() as IdentId;
                 names.push(name);
                 series.push(s);
             }
         }
+        // The OTHER band's new index: the bands before its place that stayed.
+        let band = (0..place).filter(|&k| !merged_away[k]).count() as IdentId;
+        for (k, m) in map.iter_mut().enumerate() {
+            if merged_away[k] || k == place && earlier.is_some() {
+                *m = band;
+            }
+        }
         self.names = names;
         self.series = series;
-        count
+        *other = Some(MergedBands { band, count });
+        Some(map)
     }
 
     /// Keeps the profile within [`MAX_SAMPLES`]: when it has more, merges each pair of

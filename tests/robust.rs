@@ -504,3 +504,60 @@ fn past_the_band_bound_the_smallest_are_merged_on_reading() {
         .sum();
     assert_eq!(total, 2.0 * (1..=n).map(|k| k as f64).sum::<f64>());
 }
+
+/// `samples` samples of `per` names each, every name new: a stream that never repeats.
+fn stream_of_new_names(samples: usize, per: usize) -> String {
+    let mut hp =
+        String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+    for t in 0..samples {
+        hp += &format!("BEGIN_SAMPLE {t}\n");
+        for k in 0..per {
+            hp += &format!("n{t}_{k}\t{}\n", 1 + k % 5);
+        }
+        hp += &format!("END_SAMPLE {t}\n");
+    }
+    hp
+}
+
+#[test]
+fn a_live_stream_of_new_names_is_bounded_as_it_is_read() {
+    use hpgraph::input::{LIVE_BAND_SLACK, Reader};
+    use hpgraph::profile::MAX_BANDS;
+    let (samples, per) = (40, 10_000);
+    let hp = stream_of_new_names(samples, per);
+    let mut reader = Reader::new();
+    let bytes = hp.as_bytes();
+    // Fed in pieces, as a pipe delivers it; never finished, as a live stream never is.
+    let mut pos = 0;
+    while pos < bytes.len() {
+        let end = (pos + 1 << 16).min(bytes.len());
+        pos += reader.feed(&bytes[pos..end], false).unwrap();
+        if let Ok(snap) = reader.snapshot() {
+            assert!(snap.profile.names.len() <= MAX_BANDS);
+        }
+    }
+    let snap = reader.snapshot().unwrap();
+    let p = &snap.profile;
+    assert_eq!(p.names.len(), MAX_BANDS);
+    // One OTHER band, counting every band merged, and nothing lost.
+    let others: Vec<_> = p
+        .names
+        .iter()
+        .filter(|n| n.starts_with(b"OTHER ("))
+        .collect();
+    assert_eq!(others.len(), 1, "one merged band");
+    let merged = samples * per - (MAX_BANDS - 1);
+    assert_eq!(
+        std::str::from_utf8(others[0]).unwrap(),
+        format!("OTHER ({merged} bands merged on reading)")
+    );
+    let total: f64 = p
+        .series
+        .iter()
+        .flat_map(|s| s.points())
+        .map(|(_, v)| v)
+        .sum();
+    let want: f64 = (0..samples * per).map(|k| (1 + k % per % 5) as f64).sum();
+    assert_eq!(total, want);
+    assert!(LIVE_BAND_SLACK > 0);
+}

@@ -296,19 +296,18 @@ impl Reader {
                 line: None,
                 kind: hp::ParseErrorKind::NoSamples,
             })),
-            Reader::Hp(p, _) => Ok(p.snapshot()?.bounded()),
-            Reader::Eventlog(p) => Ok(p.snapshot()?.bounded()),
+            Reader::Hp(p, _) => Ok(p.snapshot()?),
+            Reader::Eventlog(p) => Ok(p.snapshot()?),
         }
     }
 
     /// Ends the input.
     pub fn finish(self) -> Result<Parsed, Error> {
-        let parsed = match self {
+        Ok(match self {
             Reader::Undecided(_) => hp::Parser::new().finish()?,
             Reader::Hp(p, _) => p.finish()?,
             Reader::Eventlog(p) => p.finish()?,
-        };
-        Ok(parsed.bounded())
+        })
     }
 }
 
@@ -350,18 +349,29 @@ pub(crate) fn warn_thinned(warnings: &mut Vec<Warning>, thinned: crate::profile:
     }
 }
 
-impl Parsed {
-    /// The profile within [`crate::profile::MAX_BANDS`], saying so if it was not.
-    fn bounded(mut self) -> Parsed {
-        let merged = self.profile.merge_smallest_bands();
-        if merged > 0 {
-            self.warnings.push(Warning {
-                line: None,
-                kind: WarningKind::BandsMerged(merged),
-            });
-        }
-        self
-    }
+/// How far past [`crate::profile::MAX_BANDS`] a profile being read may go before its
+/// smallest bands are merged there and then. A live stream never ends, so the bound
+/// cannot wait for the end; the slack keeps the merging (a sort of all bands) rare
+/// when every sample brings new names.
+pub const LIVE_BAND_SLACK: usize = crate::profile::MAX_BANDS / 4;
+
+/// Keeps `profile` within `limit` bands ([`Profile::merge_smallest_bands`]), adding to
+/// the band of an earlier merge; the one warning counts every band merged so far.
+/// Returns where each old band went, when any moved.
+pub(crate) fn bound_bands(
+    profile: &mut Profile,
+    warnings: &mut Vec<Warning>,
+    other: &mut Option<crate::profile::MergedBands>,
+    limit: usize,
+) -> Option<Vec<crate::profile::IdentId>> {
+    let map = profile.merge_smallest_bands(limit, other)?;
+    warnings.retain(|w| !matches!(w.kind, WarningKind::BandsMerged(_)));
+    let count = other.map_or(0, |o| o.count);
+    warnings.push(Warning {
+        line: None,
+        kind: WarningKind::BandsMerged(count),
+    });
+    Some(map)
 }
 
 /// Reads a profile of either format from a stream, in blocks: memory holds a block and
@@ -442,7 +452,7 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             if let Some(at) = binary_at(&magic[..got]) {
                 return Err(Error::binary(&magic[..got], at));
             }
-            Ok(hp::read_file(file)?.bounded())
+            Ok(hp::read_file(file)?)
         }
         Some(Format::Eventlog) => {
             #[cfg(unix)]
@@ -516,7 +526,7 @@ fn read_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
         };
         pos += used;
         if eof {
-            return Some(parser.finish().map_err(Error::from).map(Parsed::bounded));
+            return Some(parser.finish().map_err(Error::from));
         }
         let skip = (parser.skippable() as usize).min(map.len() - pos);
         parser.skipped(skip as u64);
@@ -680,8 +690,17 @@ impl Hasher for FxHasher {
         }
         self.0 = h;
     }
+    /// Murmur3's finaliser: the multiply above mixes only upwards, so the low bits that
+    /// pick a bucket would depend on little more than a name's last bytes, and names
+    /// that share an ending (`n1_7`, `n2_7`…, as a hostile file can make millions of)
+    /// would share buckets.
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^= h >> 33;
+        h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+        h ^ (h >> 33)
     }
 }
 

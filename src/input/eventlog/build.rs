@@ -8,7 +8,7 @@
 //! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
 
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
-use crate::profile::{HeapSeries, IdentId, Mark, Profile, Provenance, Series};
+use crate::profile::{HeapSeries, IdentId, MAX_BANDS, Mark, Profile, Provenance, Series};
 
 use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, id, payload};
 
@@ -54,6 +54,8 @@ pub(super) struct Builder {
     profiling: bool,
     /// The latest time the eventlog reaches, in nanoseconds: the run's length.
     clock: u64,
+    /// The band that bands merged past the band limit went to.
+    other: Option<crate::profile::MergedBands>,
     /// Bytes of definitions kept so far (see [`super::MAX_NAMING_BYTES`]).
     naming_bytes: usize,
     /// Every heap-sample event as read, when asked for (see [`super::heap_events`]).
@@ -399,6 +401,34 @@ impl Builder {
         self.profile.times.push(t);
         self.committed_names = self.profile.names.len();
         crate::input::bound_samples(&mut self.profile, &mut self.warnings);
+        if self.profile.names.len() > MAX_BANDS + crate::input::LIVE_BAND_SLACK {
+            self.bound_bands();
+        }
+    }
+
+    /// Merges the smallest bands past [`MAX_BANDS`] (between samples: nothing is
+    /// pending) and forgets the merged names and stacks, so that a stream of new names
+    /// never grows the tables past the bound.
+    fn bound_bands(&mut self) {
+        let Some(map) = crate::input::bound_bands(
+            &mut self.profile,
+            &mut self.warnings,
+            &mut self.other,
+            MAX_BANDS,
+        ) else {
+            return;
+        };
+        let other = self.other.map(|o| o.band);
+        self.stacks.retain(|_, id| {
+            *id = map[*id as usize];
+            Some(*id) != other
+        });
+        // In place: no name is hashed or copied again.
+        self.ids.retain(|_, id| {
+            *id = map[*id as usize];
+            Some(*id) != other
+        });
+        self.committed_names = self.profile.names.len();
     }
 
     /// Forgets the open sample's points and the names only they used.
@@ -433,9 +463,16 @@ impl Builder {
         let mut profile = self.profile.clone();
         profile.names.truncate(self.committed_names);
         profile.series.truncate(self.committed_names);
+        let mut warnings = self.warnings.clone();
+        crate::input::bound_bands(
+            &mut profile,
+            &mut warnings,
+            &mut self.other.clone(),
+            MAX_BANDS,
+        );
         Some(Parsed {
             profile: self.dress(profile),
-            warnings: self.warnings.clone(),
+            warnings,
         })
     }
 
@@ -464,6 +501,7 @@ impl Builder {
             });
             self.profile.times = vec![0.0, seconds(self.clock)];
         }
+        self.bound_bands();
         let mut profile = std::mem::take(&mut self.profile);
         for s in &mut profile.series {
             s.shrink_to_fit();

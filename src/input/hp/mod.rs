@@ -17,7 +17,7 @@ use line::{Outcome, Record};
 
 use crate::input::FxMap;
 pub use crate::input::{Parsed, Warning, WarningKind};
-use crate::profile::{IdentId, Mark, Profile, Series};
+use crate::profile::{IdentId, MAX_BANDS, Mark, Profile, Series};
 
 /// Lines longer than this are not heap profile lines; refusing them bounds memory.
 pub const MAX_RECORD: usize = 4 << 20;
@@ -115,6 +115,8 @@ pub struct Parser {
     first_guess: IdentId,
     /// Time of the first BEGIN_SAMPLE read, to check the seam of a file read in parts.
     first_begin: Option<f64>,
+    /// The band that bands merged past the band limit went to.
+    other: Option<crate::profile::MergedBands>,
 }
 
 /// No identifier.
@@ -323,6 +325,32 @@ impl Parser {
         self.profile.times.push(time);
         self.committed_names = self.profile.names.len();
         self.bound_samples();
+        if self.profile.names.len() > MAX_BANDS + crate::input::LIVE_BAND_SLACK {
+            self.bound_bands();
+        }
+    }
+
+    /// Merges the smallest bands past [`MAX_BANDS`] (between samples: nothing is
+    /// pending) and forgets the merged names, so that a stream of new names never
+    /// grows the name table past the bound.
+    fn bound_bands(&mut self) {
+        let Some(map) = crate::input::bound_bands(
+            &mut self.profile,
+            &mut self.warnings,
+            &mut self.other,
+            MAX_BANDS,
+        ) else {
+            return;
+        };
+        let other = self.other.map(|o| o.band);
+        // In place: no name is hashed or copied again.
+        self.ids.retain(|_, id| {
+            *id = map[*id as usize];
+            Some(*id) != other
+        });
+        self.committed_names = self.profile.names.len();
+        self.successor = vec![NO_ID; self.profile.names.len()];
+        self.first_guess = NO_ID;
     }
 
     /// Merges samples past [`crate::profile::MAX_SAMPLES`], saying so once.
@@ -372,6 +400,12 @@ impl Parser {
         profile.series.truncate(self.committed_names);
         let mut warnings = self.warnings.clone();
         warnings.extend(self.missing_headers());
+        crate::input::bound_bands(
+            &mut profile,
+            &mut warnings,
+            &mut self.other.clone(),
+            MAX_BANDS,
+        );
         Ok(Parsed { profile, warnings })
     }
 
@@ -409,6 +443,7 @@ impl Parser {
         self.warnings.extend(missing);
         // A file read in two parts is joined whole: bound it here too.
         self.bound_samples();
+        self.bound_bands();
         for s in &mut self.profile.series {
             s.shrink_to_fit();
         }
@@ -502,6 +537,7 @@ mod parts {
     use std::os::unix::fs::FileExt;
 
     use super::{NO_ID, Parser, feed_all};
+    use crate::profile::{IdentId, MergedBands, Series};
 
     /// Reads `[pos, end)` of a file without moving its cursor.
     struct Range<'a> {
@@ -586,7 +622,27 @@ mod parts {
         }
         let mut map = Vec::with_capacity(b.profile.names.len());
         for (k, name) in b.profile.names.iter().enumerate() {
-            map.push(a.lookup(name));
+            // The second part's band of merged bands joins the first part's.
+            let id = match (b.other, &mut a.other) {
+                (Some(theirs), Some(ours)) if theirs.band as usize == k => {
+                    ours.count += theirs.count;
+                    a.profile.names[ours.band as usize] = MergedBands::name(ours.count);
+                    ours.band
+                }
+                (Some(theirs), None) if theirs.band as usize == k => {
+                    let id = a.profile.names.len() as IdentId;
+                    a.profile.names.push(name.clone());
+                    a.profile.series.push(Series::default());
+                    a.successor.push(NO_ID);
+                    a.other = Some(MergedBands {
+                        band: id,
+                        count: theirs.count,
+                    });
+                    id
+                }
+                _ => a.lookup(name),
+            };
+            map.push(id);
             if k + 1 == b.committed_names {
                 a.committed_names = a.profile.names.len();
             }
