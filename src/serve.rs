@@ -10,7 +10,9 @@
 //! Rust web stack relies on. What this module adds are bounds: a request head of at most
 //! [`MAX_HEAD`] bytes (431 beyond), [`HEAD_TIMEOUT`] to send it, at most
 //! [`MAX_CONNECTIONS`] connections at once (more wait to be accepted), of which at most
-//! [`MAX_STREAMS`] event streams (503 beyond). Each event-stream
+//! [`MAX_STREAMS`] event streams (503 beyond), [`MAX_REQUESTS_PER_CONNECTION`] requests
+//! on one connection, and [`WRITE_TIMEOUT`] for a write the client does not read. Each
+//! event-stream
 //! client holds one small event at most: it watches a single shared value and is sent its
 //! latest state, so a client that stops reading holds up nobody and never queues updates.
 //! The renderer publishes without waiting for any client.
@@ -50,6 +52,15 @@ pub const MAX_CONNECTIONS: usize = 512;
 /// it a client is told to come back later (503, `Retry-After`), and a full set of
 /// streams still leaves room for everyone else.
 pub const MAX_STREAMS: usize = 128;
+/// How long a write to a client may stay blocked before the connection is closed. A
+/// client that sends requests and never reads their answers (200 pipelined `GET /`)
+/// would otherwise hold its connection, and with [`MAX_CONNECTIONS`] of them every
+/// place, for ever. A browser on the slowest link still drains its socket within this.
+pub const WRITE_TIMEOUT: Duration = Duration::from_secs(2);
+/// Requests answered on one connection; the last is answered with `Connection: close`.
+/// A browser opens a new connection when it needs one; a client pipelining thousands
+/// of requests on one connection gets its share and then its turn ends.
+pub const MAX_REQUESTS_PER_CONNECTION: usize = 100;
 /// Seconds a client over [`MAX_STREAMS`] is told to wait.
 const STREAM_RETRY_SECS: u32 = 5;
 /// A comment on every event stream this often, so that a client gone away is noticed.
@@ -262,10 +273,22 @@ async fn accept(listener: tokio::net::TcpListener, site: Arc<Site>) {
         let site = Arc::clone(&site);
         tokio::spawn(async move {
             let _slot = slot;
+            let answered = std::cell::Cell::new(0);
             let service = hyper::service::service_fn(move |request| {
-                let response = respond(&site, &request);
+                let mut response = respond(&site, &request);
+                answered.set(answered.get() + 1);
+                if answered.get() >= MAX_REQUESTS_PER_CONNECTION {
+                    // hyper closes the connection after a response that says so.
+                    response
+                        .headers_mut()
+                        .insert(header::CONNECTION, HeaderValue::from_static("close"));
+                }
                 async move { Ok::<_, Infallible>(response) }
             });
+            let stream = StallLimited {
+                inner: stream,
+                stalled: None,
+            };
             let _ = hyper::server::conn::http1::Builder::new()
                 .timer(TokioTimer::new())
                 .header_read_timeout(HEAD_TIMEOUT)
@@ -274,6 +297,79 @@ async fn accept(listener: tokio::net::TcpListener, site: Arc<Site>) {
                 .serve_connection(TokioIo::new(stream), service)
                 .await;
         });
+    }
+}
+
+/// A connection whose writes fail once one has been blocked for [`WRITE_TIMEOUT`]:
+/// the client stopped reading.
+struct StallLimited {
+    inner: tokio::net::TcpStream,
+    /// When the write now blocked gives up; `None` while writes go through.
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
+}
+
+impl StallLimited {
+    /// After the inner stream's `poll`: restarts the clock on progress, starts it on a
+    /// block, and turns a block past the deadline into an error.
+    fn watch<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<std::io::Result<T>>,
+    ) -> Poll<std::io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
+        let deadline = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(WRITE_TIMEOUT)));
+        match deadline.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(std::io::ErrorKind::TimedOut.into())),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl tokio::io::AsyncRead for StallLimited {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut tokio::io::ReadBuf<'_>,
+    ) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_read(cx, buf)
+    }
+}
+
+impl tokio::io::AsyncWrite for StallLimited {
+    fn poll_write(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &[u8],
+    ) -> Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write(cx, buf);
+        self.watch(cx, polled)
+    }
+
+    fn poll_write_vectored(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        bufs: &[std::io::IoSlice<'_>],
+    ) -> Poll<std::io::Result<usize>> {
+        let polled = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
+        self.watch(cx, polled)
+    }
+
+    fn is_write_vectored(&self) -> bool {
+        self.inner.is_write_vectored()
+    }
+
+    fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        let polled = Pin::new(&mut self.inner).poll_flush(cx);
+        self.watch(cx, polled)
+    }
+
+    fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
+        Pin::new(&mut self.inner).poll_shutdown(cx)
     }
 }
 

@@ -516,3 +516,51 @@ fn idle_slow_and_streaming_clients_cannot_lock_others_out() {
     drop(streams);
     assert!(!served.stderr.lock().unwrap().contains("panicked"));
 }
+
+#[test]
+fn clients_that_pipeline_and_never_read_cannot_lock_others_out() {
+    use hpgraph::serve::{MAX_CONNECTIONS, MAX_REQUESTS_PER_CONNECTION, WRITE_TIMEOUT};
+    let dir = Scratch::new("serve-pipeline");
+    std::fs::copy(fixtures().join("profiles/ManyCC-hc.hp"), dir.path("p.hp")).unwrap();
+    let served = Served::start(&dir.0, &["--serve", "--quiet", "p.hp"]);
+    let addr = served.addr;
+    wait_until("the profile", 5.0, || {
+        get(addr, "/profile.json").status == 200
+    });
+
+    // One connection gets its share of answers, then is closed.
+    let many = format!("GET /nothing HTTP/1.1\r\nHost: {addr}\r\n\r\n").repeat(150);
+    let reply = exchange(addr, many.as_bytes());
+    let answers = String::from_utf8_lossy(&reply.body)
+        .matches("HTTP/1.1 404")
+        .count()
+        + 1;
+    assert_eq!(answers, MAX_REQUESTS_PER_CONNECTION);
+
+    // More connections than the server serves at once, each sending 200 pipelined
+    // requests for the page and never reading an answer.
+    let pipelined = format!("GET / HTTP/1.1\r\nHost: {addr}\r\n\r\n").repeat(200);
+    let mut held = Vec::new();
+    for _ in 0..MAX_CONNECTIONS + 8 {
+        let Ok(s) = TcpStream::connect(addr) else {
+            continue;
+        };
+        s.set_nonblocking(true).unwrap();
+        let _ = (&s).write(pipelined.as_bytes());
+        held.push(s);
+    }
+    std::thread::sleep(Duration::from_millis(500));
+    // A new client is answered once the stalled writes time out, not after the
+    // pipeliners give up.
+    let asked = Instant::now();
+    let reply = get(addr, "/");
+    let waited = asked.elapsed();
+    assert_eq!(reply.status, 200);
+    assert!(
+        waited < WRITE_TIMEOUT * 3,
+        "GET / took {waited:?} behind {} pipelining connections",
+        held.len()
+    );
+    drop(held);
+    assert!(!served.stderr.lock().unwrap().contains("panicked"));
+}
