@@ -357,3 +357,71 @@ fn read_all(mut r: impl std::io::Read) -> String {
     let _ = r.read_to_string(&mut s);
     s
 }
+
+#[test]
+fn a_connection_cut_inside_the_eventlog_header_is_connected_again() {
+    let log = fixture("eventlog/Leak-hT.eventlog");
+    // Served: the page gets the whole run after two cuts inside the header (after its
+    // magic, and inside the event-type table).
+    let dir = Scratch::new("stream-socket-header");
+    let socket = dir.path("ghc.sock");
+    let replay = Replay::bind(&socket);
+    let target = format!("unix:{}", socket.display());
+    let served = Served::start(
+        &dir.0,
+        &["--connect", &target, "--serve", "--interval", "0.05", "-q"],
+    );
+    replay.serve(&log, 4);
+    replay.serve(&log, 100);
+    replay.serve(&log, log.len());
+    let want = times_of(&dir.0, &log);
+    wait_until("the whole run after two cuts", 20.0, || {
+        served_times(&served) == want
+    });
+    assert!(!served.stderr.lock().unwrap().contains("panicked"));
+
+    // Watched to a file: the same, and hpgraph is still running after the cuts.
+    let dir = Scratch::new("stream-socket-header-watch");
+    let socket = dir.path("ghc.sock");
+    let replay = Replay::bind(&socket);
+    let target = format!("unix:{}", socket.display());
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args([
+            "--connect",
+            &target,
+            "--watch",
+            "-o",
+            "live.svg",
+            "--interval",
+            "0.05",
+        ])
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    replay.serve(&log, 4);
+    replay.serve(&log, 100);
+    replay.serve(&log, log.len());
+    wait_until("a picture of the whole run after two cuts", 20.0, || {
+        std::fs::read_to_string(dir.path("live.svg")).is_ok_and(|s| s.contains("</svg>"))
+    });
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "hpgraph ended at a cut"
+    );
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+#[test]
+fn an_empty_stream_is_an_error_that_says_so() {
+    let dir = Scratch::new("stream-empty");
+    for args in [&["--watch", "-", "-o", "w.svg"][..], &["--watch", "-o", "w.svg"]] {
+        let out = hpgraph(&dir.0, args, Some(b""));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("before any byte came"), "{stderr}");
+        assert!(!dir.path("w.svg").exists());
+    }
+}

@@ -235,7 +235,12 @@ fn follow_stream(
             Some(stream::Event::Bytes(bytes)) => {
                 if let Some(t) = follower.tail.as_mut().filter(|t| !t.failed) {
                     if let Err(e) = t.take(&bytes) {
-                        anyhow::bail!("{}{e}", follower.name);
+                        // A socket's next connection is a new stream: this one's fault
+                        // ends this one only (the reader stays failed until then).
+                        if kind == Kind::Pipe {
+                            anyhow::bail!("{}{e}", follower.name);
+                        }
+                        eprintln!("hpgraph: {}{e}", follower.name);
                     }
                     follower.changed = true;
                 }
@@ -243,7 +248,14 @@ fn follow_stream(
             Some(stream::Event::Ended) => {
                 if let Some(t) = follower.tail.as_mut().filter(|t| !t.failed) {
                     if let Err(e) = t.end() {
-                        anyhow::bail!("{}{e}", follower.name);
+                        // A connection cut anywhere, its header included, is connected
+                        // again: only a pipe's end is the program's.
+                        if kind == Kind::Pipe {
+                            anyhow::bail!("{}{e}", follower.name);
+                        }
+                        if !live.quiet {
+                            eprintln!("hpgraph: {}{e}", follower.name);
+                        }
                     }
                     follower.changed = true;
                 }
@@ -271,13 +283,20 @@ fn follow_stream(
                     );
                 }
                 if kind == Kind::Pipe && server.is_none() {
-                    // A stream that never gave a picture fails as the same file would.
-                    if follower.drawn.is_none() {
-                        let why = match follower.tail.as_ref().map(|t| t.parser.snapshot()) {
-                            Some(Err(e)) => e.located(),
-                            _ => ": contains no samples".to_string(),
-                        };
-                        anyhow::bail!("{}{why}", follower.name);
+                    // A stream that never gave a picture fails as the same file would,
+                    // and an empty one says so.
+                    match follower.tail.as_ref() {
+                        Some(t) if t.offset == 0 => anyhow::bail!(
+                            "{}: the stream ended before any byte came (is the program \
+                             writing its profile there?)",
+                            follower.name
+                        ),
+                        Some(t) => {
+                            if let Err(e) = t.parser.snapshot() {
+                                anyhow::bail!("{}{}", follower.name, e.located());
+                            }
+                        }
+                        None => anyhow::bail!("{}: contains no samples", follower.name),
                     }
                     break;
                 }
