@@ -57,11 +57,21 @@ pub fn excerpt(bytes: &[u8]) -> String {
 /// How many bytes of input an error message quotes.
 pub const EXCERPT_BYTES: usize = 40;
 
-/// `s` safe to print on a terminal: control characters (C0, DEL and C1, which start
-/// escape sequences that retitle windows, clear screens or move the cursor) written as
-/// `\xNN` or `\u{NN}`, as the error messages show input bytes; everything else as it is.
+/// Whether a terminal would act on `c` rather than show it: control characters (C0,
+/// DEL and C1, which start escape sequences that retitle windows, clear screens or move
+/// the cursor) and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to
+/// U+202E, U+2066 to U+2069), which reorder what follows them so that a name can show
+/// as another (CVE-2021-42574, "Trojan Source").
+pub fn acts_on_terminal(c: char) -> bool {
+    c.is_control()
+        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+/// `s` safe to print on a terminal: every character that [`acts_on_terminal`] written
+/// as `\xNN` or `\u{NN}`, as the error messages show input bytes; everything else as it
+/// is.
 pub fn terminal(s: &str) -> Cow<'_, str> {
-    if !s.chars().any(char::is_control) {
+    if !s.chars().any(acts_on_terminal) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 8);
@@ -71,11 +81,90 @@ pub fn terminal(s: &str) -> Cow<'_, str> {
             c if (c as u32) < 0x80 && c.is_control() => {
                 out.push_str(&format!("\\x{:02x}", c as u32))
             }
-            c if c.is_control() => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c if acts_on_terminal(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }
     Cow::Owned(out)
+}
+
+/// serde_json's compact or pretty output with every character that
+/// [`acts_on_terminal`] written as `\uXXXX`: the same JSON to a parser, and nothing a
+/// terminal acts on when it is printed (serde_json escapes C0 but writes DEL, C1 and
+/// the bidirectional controls as they are). Every JSON printer uses it.
+pub struct TerminalJson<F>(pub F);
+
+impl<F: serde_json::ser::Formatter> serde_json::ser::Formatter for TerminalJson<F> {
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if acts_on_terminal(c) {
+                w.write_all(&fragment.as_bytes()[start..i])?;
+                let mut units = [0u16; 2];
+                for u in c.encode_utf16(&mut units) {
+                    write!(w, "\\u{:04x}", u)?;
+                }
+                start = i + c.len_utf8();
+            }
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> std::io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// Writes `value` as JSON (indented when `pretty`) through [`TerminalJson`].
+pub fn json_to<T: serde::Serialize + ?Sized>(
+    out: &mut dyn std::io::Write,
+    value: &T,
+    pretty: bool,
+) -> std::io::Result<()> {
+    if pretty {
+        let f = TerminalJson(serde_json::ser::PrettyFormatter::new());
+        value.serialize(&mut serde_json::Serializer::with_formatter(out, f))?;
+    } else {
+        let f = TerminalJson(serde_json::ser::CompactFormatter);
+        value.serialize(&mut serde_json::Serializer::with_formatter(out, f))?;
+    }
+    Ok(())
 }
 
 /// Whether a spreadsheet would read a cell starting with these bytes as a formula

@@ -488,3 +488,45 @@ fn sort_growth_puts_the_steepest_band_on_top_and_keeps_it_under_m() {
     let out = hpgraph(&dir.0, &["--sort", "size", "g.hp"], None);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn del_c1_and_bidi_controls_reach_no_terminal_from_any_printer() {
+    // DEL, CSI as one C1 character (U+009B: `ESC [` to a terminal), a right-to-left
+    // override and a first-strong isolate, in the JOB and in a band name.
+    let evil = "a\u{7f}b\u{9b}2Jc\u{202e}d\u{2068}e";
+    let hp = format!(
+        "JOB \"{evil}\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+         BEGIN_SAMPLE 0\n{evil}\t10\nplain\t3\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\n{evil}\t12\nEND_SAMPLE 1\n"
+    );
+    let dir = Scratch::new("summary-c1");
+    let runs: [&[&str]; 3] = [
+        &["--summary", "-"],
+        &["--summary=json", "-"],
+        &["-", "-o", "-", "--format", "json"],
+    ];
+    for args in runs {
+        let out = hpgraph(&dir.0, args, Some(hp.as_bytes()));
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let text = String::from_utf8(out.stdout).unwrap();
+        for bad in ['\u{7f}', '\u{9b}', '\u{202e}', '\u{2068}'] {
+            assert!(
+                !text.contains(bad),
+                "{args:?}: raw U+{:04X} in {text}",
+                bad as u32
+            );
+        }
+        if args.iter().any(|a| a.contains("json")) {
+            // The same strings to a JSON parser.
+            let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                v["job"].as_str(),
+                Some(evil),
+                "{args:?}: the JOB survives as data"
+            );
+        }
+    }
+}

@@ -417,7 +417,10 @@ fn a_connection_cut_inside_the_eventlog_header_is_connected_again() {
 #[test]
 fn an_empty_stream_is_an_error_that_says_so() {
     let dir = Scratch::new("stream-empty");
-    for args in [&["--watch", "-", "-o", "w.svg"][..], &["--watch", "-o", "w.svg"]] {
+    for args in [
+        &["--watch", "-", "-o", "w.svg"][..],
+        &["--watch", "-o", "w.svg"],
+    ] {
         let out = hpgraph(&dir.0, args, Some(b""));
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{stderr}");

@@ -99,7 +99,7 @@ pub fn write_text(c: &Comparison, opts: TextOptions, out: &mut dyn Write) -> io:
 
 /// The comparison as one JSON document (the layout of docs/compare.md).
 pub fn write_json(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, c)?;
+    crate::escape::json_to(&mut *out, c, true)?;
     writeln!(out)
 }
 

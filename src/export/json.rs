@@ -113,8 +113,7 @@ impl Serialize for Document<'_, '_> {
 /// Writes the table's profile as one JSON document with a final newline.
 pub fn write(table: &Table, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
-    let mut ser = serde_json::Serializer::new(&mut out);
-    Document(table).serialize(&mut ser)?;
+    crate::escape::json_to(&mut out, &Document(table), false)?;
     out.write_all(b"\n")?;
     out.flush()
 }

@@ -76,7 +76,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
 
 /// The summary as JSON, one document with a final newline.
 pub fn write_json(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, s)?;
+    crate::escape::json_to(&mut *out, s, true)?;
     writeln!(out)
 }
 
