@@ -15,6 +15,8 @@ pub enum Error {
         path: String,
         /// Why.
         source: io::Error,
+        /// What to do about it, when there is more to say than `source` (empty if not).
+        hint: String,
     },
     /// The input is not a heap profile.
     Parse {
@@ -49,7 +51,12 @@ pub enum Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Read { path, source } => write!(f, "{path}: cannot read: {source}"),
+            Error::Read { path, source, hint } if hint.is_empty() => {
+                write!(f, "{path}: cannot read: {source}")
+            }
+            Error::Read { path, source, hint } => {
+                write!(f, "{path}: cannot read: {source}; {hint}")
+            }
             Error::Parse { path, error } => write!(f, "{path}{}", error.located()),
             Error::AuxRead { path, source } => {
                 write!(

@@ -131,7 +131,7 @@ fn usage_errors_exit_2_and_write_nothing() {
         let out = hpgraph(&dir.0, args, None);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {}", stderr(&out));
         assert!(
-            stderr(&out).starts_with("error: "),
+            stderr(&out).starts_with("hpgraph: "),
             "{args:?}: {}",
             stderr(&out)
         );
@@ -414,5 +414,78 @@ fn eps_widths_and_times_read_as_help_says() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(says) && err.len() < 400, "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_rough_edges_a_new_user_meets() {
+    let dir = Scratch::new("cli-edges");
+    fs::write(dir.path("p.hp"), profile("Leak-hc")).unwrap();
+    fs::write(dir.path("notes.md"), "# Notes\n\nSome text.\n").unwrap();
+    fs::create_dir_all(dir.path("folder")).unwrap();
+
+    // A misspelt option: one prefix, and the whole command's usage.
+    let out = hpgraph(&dir.0, &["--colr", "p.hp"], None);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.starts_with("hpgraph: ") && err.contains("'--color'"),
+        "{err}"
+    );
+    assert!(err.contains("Usage: hpgraph [OPTIONS] [FILE]..."), "{err}");
+
+    // hp2ps's naming explained where it bites, with what to do.
+    let out = hpgraph(&dir.0, &["notes.md"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("hpgraph < notes.md"),
+        "{}",
+        stderr(&out)
+    );
+    let out = hpgraph(&dir.0, &["folder"], None);
+    assert!(
+        stderr(&out).contains("folder is a folder"),
+        "{}",
+        stderr(&out)
+    );
+
+    // Another kind of file is called that, not a damaged profile.
+    let out = hpgraph(&dir.0, &["-"], Some(b"# Notes\n\nSome text.\n"));
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains(":1: not a heap profile"),
+        "{}",
+        stderr(&out)
+    );
+
+    // One input named twice is drawn once.
+    let once = hpgraph(&dir.0, &["--summary", "p.hp"], None);
+    let twice = hpgraph(&dir.0, &["--summary", "p.hp", "p.hp", "p"], None);
+    assert!(twice.status.success());
+    assert_eq!(once.stdout, twice.stdout);
+}
+
+#[test]
+fn a_reader_that_closes_standard_output_early_ends_the_run_quietly() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let dir = Scratch::new("cli-pipe");
+    fs::write(dir.path("p.hp"), profile("ManyCC-hc")).unwrap();
+    for format in ["svg", "json", "csv", "ps"] {
+        for _ in 0..3 {
+            let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+                .current_dir(&dir.0)
+                .args(["p.hp", "-o", "-", "--format", format])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped())
+                .spawn()
+                .unwrap();
+            let mut first = [0u8; 10];
+            child.stdout.take().unwrap().read_exact(&mut first).unwrap();
+            // stdout is closed here, as `head -c10` closes it.
+            let out = child.wait_with_output().unwrap();
+            assert!(out.status.success(), "{format}: {}", stderr(&out));
+            assert!(out.stderr.is_empty(), "{format}: {}", stderr(&out));
+        }
     }
 }

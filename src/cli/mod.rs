@@ -63,63 +63,90 @@ pub fn main() -> ExitCode {
     if let Some(what) = args.generate {
         return match generate::write(what, &mut std::io::stdout().lock()) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("hpgraph: cannot write: {e}");
-                ExitCode::FAILURE
-            }
+            Err(e) => failed(&anyhow::Error::new(e).context("cannot write")),
         };
     }
     let settings = Settings::resolve(&args)
-        .unwrap_or_else(|e| Args::command().error(e.kind, e.message).exit());
+        .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
     if let Some(live) = &settings.live {
         return match watch::watch(&settings.job, live, &settings.plans[0], settings.reuse_aux) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("hpgraph: {e:#}");
-                ExitCode::FAILURE
-            }
+            Err(e) => failed(&e),
         };
     }
     if let Some(compare) = &settings.compare {
         return match run::compare(&settings.job, compare) {
             Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                let _ = std::io::stdout().flush();
-                eprintln!("hpgraph: {e:#}");
-                ExitCode::FAILURE
-            }
+            Err(e) => failed(&e),
         };
     }
     let mut settings = settings;
     if settings.same_scale && settings.plans.len() > 1 {
         run::same_scale(&mut settings.job, &settings.plans);
     }
-    let mut failed = false;
+    let mut code = ExitCode::SUCCESS;
     for plan in &settings.plans {
         if let Err(e) = run::render_one(&settings.job, plan, settings.reuse_aux) {
-            let _ = std::io::stdout().flush();
-            eprintln!("hpgraph: {e:#}");
-            failed = true;
+            code = failed(&e);
         }
     }
-    if failed {
-        ExitCode::FAILURE
-    } else {
-        ExitCode::SUCCESS
+    code
+}
+
+/// Says why a run failed, `hpgraph: ` first as every message, and gives its status. A
+/// reader that closed standard output early (`hpgraph … | head`) is no failure: the run
+/// ends quietly with success, as the reader wanted no more, so that `set -o pipefail`
+/// scripts do not fail on it.
+fn failed(e: &anyhow::Error) -> ExitCode {
+    let closed_pipe = e.chain().any(|cause| {
+        let io = match cause.downcast_ref::<crate::error::Error>() {
+            Some(crate::error::Error::Write { source, .. }) => Some(source),
+            _ => cause.downcast_ref::<std::io::Error>(),
+        };
+        io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if closed_pipe {
+        return ExitCode::SUCCESS;
     }
+    let _ = std::io::stdout().flush();
+    eprintln!("hpgraph: {e:#}");
+    ExitCode::FAILURE
+}
+
+/// Prints a usage error as every other message is printed (`hpgraph: `, not clap's
+/// `error: `), with the usage line of the whole command (clap's names only the option it
+/// guessed at), and exits with status 2. Help and version go out as clap writes them.
+fn usage_exit(e: clap::Error) -> ! {
+    if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
+        || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    {
+        e.exit()
+    }
+    let text = e.render().to_string();
+    let text = text.strip_prefix("error: ").unwrap_or(&text);
+    let mut out = String::from("hpgraph: ");
+    for line in text.lines() {
+        if line.starts_with("Usage: ") {
+            out.push_str("Usage: hpgraph [OPTIONS] [FILE]...");
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    let _ = std::io::stdout().flush();
+    eprint!("{out}");
+    std::process::exit(2)
 }
 
 /// Parses the arguments, exiting with a usage message (status 2) when they are wrong.
 fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
     let normalised = match argv::normalise(raw) {
         Ok(a) => a,
-        Err(bad) => Args::command()
-            .error(
-                ErrorKind::UnknownArgument,
-                format!("invalid option '{}': {}", bad.arg, bad.why),
-            )
-            .exit(),
+        Err(bad) => usage_exit(Args::command().error(
+            ErrorKind::UnknownArgument,
+            format!("invalid option '{}': {}", bad.arg, bad.why),
+        )),
     };
-    Args::parse_from(std::iter::once(OsString::from("hpgraph")).chain(normalised))
+    Args::try_parse_from(std::iter::once(OsString::from("hpgraph")).chain(normalised))
+        .unwrap_or_else(|e| usage_exit(e))
 }

@@ -79,6 +79,29 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
     plan_for(input, output, ext)
 }
 
+/// What to tell a user whose input `path` could not be opened, when hp2ps's naming is
+/// the likely cause: the argument named a file or folder that exists, and hp2ps's rule
+/// made it `NAME.hp`, which does not. Empty when there is nothing to add.
+pub fn read_hint(path: &Path, error: &std::io::Error) -> String {
+    if error.kind() != std::io::ErrorKind::NotFound {
+        return String::new();
+    }
+    let Some(given) = path.to_str().and_then(|p| p.strip_suffix(".hp")) else {
+        return String::new();
+    };
+    let given_path = Path::new(given);
+    if given_path.is_dir() {
+        format!("{given} is a folder; hpgraph reads one profile file (NAME or NAME.hp)")
+    } else if given_path.exists() {
+        format!(
+            "as hp2ps does, a NAME not ending in .hp reads NAME.hp; to read {given} \
+             itself, give it on standard input: hpgraph < {given}"
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// The files of a rendering of `input`: as [`plan`] says; a socket is named as standard
 /// input is (standard output, or `-o`'s file, and no `.aux`).
 pub fn plan_for(input: Input, output: Option<&Path>, ext: &str) -> Plan {
@@ -167,6 +190,21 @@ pub fn same_output(plans: &[Plan]) -> Option<(&Input, &Input, PathBuf)> {
         }
     }
     None
+}
+
+/// Whether two inputs are one file (the same path, or two paths to it); standard input
+/// and sockets only as themselves.
+pub fn same_input(a: &Input, b: &Input) -> bool {
+    match (a, b) {
+        (Input::File(x), Input::File(y)) => {
+            x == y
+                || matches!(
+                    (std::fs::canonicalize(x), std::fs::canonicalize(y)),
+                    (Ok(x), Ok(y)) if x == y
+                )
+        }
+        _ => a == b,
+    }
 }
 
 /// A path as the file it names: its folder resolved (links, `..`), then its name.

@@ -424,7 +424,11 @@ pub(crate) fn write_output(
 /// input, or one connection to a socket, to its end.
 pub(crate) fn read_profile(input: &Input, options: input::Options) -> Result<Parsed, Error> {
     let path = input.display();
-    let read_error = |source| Error::Read {
+    let read_error = |source: std::io::Error| Error::Read {
+        hint: match input {
+            Input::File(p) => super::naming::read_hint(p, &source),
+            _ => String::new(),
+        },
         path: path.clone(),
         source,
     };

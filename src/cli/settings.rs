@@ -323,10 +323,18 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
                 "--output names one file, so it takes a single input",
             ));
         }
-        args.files
-            .iter()
-            .map(|f| naming::plan(Some(f), output, ext))
-            .collect()
+        // One input named twice (`a.hp a.hp`, `a a.hp`) is read and drawn once.
+        let mut plans: Vec<Plan> = Vec::with_capacity(args.files.len());
+        for f in &args.files {
+            let plan = naming::plan(Some(f), output, ext);
+            if !plans
+                .iter()
+                .any(|p| naming::same_input(&p.input, &plan.input))
+            {
+                plans.push(plan);
+            }
+        }
+        plans
     };
     // hp2ps writes an .aux beside its PostScript; a picture in another format gets one
     // only when -p asks for it (`fig.aux` beside `fig.pdf` is the name LaTeX gives

@@ -49,6 +49,8 @@ pub enum ParseErrorKind {
     LineTooLong,
     /// No complete sample in the input.
     NoSamples,
+    /// The first line is no record of a heap profile: another kind of file.
+    NotAProfile(Vec<u8>),
     /// Reading the input failed.
     Io(String),
 }
@@ -79,6 +81,12 @@ impl fmt::Display for ParseError {
                 MAX_RECORD >> 20
             ),
             ParseErrorKind::NoSamples => write!(f, "contains no samples"),
+            ParseErrorKind::NotAProfile(line) => write!(
+                f,
+                "not a heap profile: `{}` is no line of one (a .hp file starts with JOB, \
+                 DATE, SAMPLE_UNIT, VALUE_UNIT or BEGIN_SAMPLE; an eventlog with `hdrb`)",
+                crate::escape::excerpt(line)
+            ),
             ParseErrorKind::Io(e) => write!(f, "{e}"),
         }
     }
@@ -184,6 +192,13 @@ impl Parser {
                 }
                 Outcome::Invalid { expected, found } if complete(line_len(rest)) => {
                     if line_len(rest) < rest.len() {
+                        // Before any record of a profile, a line that is none is the
+                        // sign of another kind of file, not of a damaged profile.
+                        if self.read_nothing() {
+                            return Err(self.error(ParseErrorKind::NotAProfile(
+                                rest[..line_len(rest)].to_vec(),
+                            )));
+                        }
                         return Err(self.error(ParseErrorKind::Syntax { expected, found }));
                     }
                     self.unfinished_line();
@@ -201,6 +216,15 @@ impl Parser {
             }
         }
         Ok(pos)
+    }
+
+    /// No header, sample, point or mark read yet.
+    fn read_nothing(&self) -> bool {
+        !self.seen.iter().any(|&s| s)
+            && self.profile.times.is_empty()
+            && self.profile.marks.is_empty()
+            && self.pending.is_empty()
+            && self.open.is_none()
     }
 
     /// The input ends in the middle of a line: whatever sample that line belonged to is
