@@ -264,7 +264,7 @@ const FLAME: &str = "<section id=\"flame\" hidden aria-label=\"Flame graph of on
     <p id=\"flame-info\" role=\"status\"></p></section>\n";
 
 /// The table's frame; the script writes its rows for the window shown.
-const TABLE_HEAD: &str = "<table id=\"summary\">\n<caption>Every band the page holds, for \
+const TABLE_HEAD: &str = "<table id=\"summary\">\n<caption>Every band the page holds, in \
     <span id=\"table-window\">the whole run</span>: its trend line, share of the area \
     under the graph, peak and when, mean, growth (least-squares slope) with its R², and \
     the trend. Click a heading to sort.</caption>\n<thead><tr><th>trend line</th>\

@@ -64,14 +64,35 @@ fn man(cmd: clap::Command, out: &mut dyn Write) -> io::Result<()> {
     });
     let page = clap_mangen::Man::new(cmd.clone()).section("1");
     page.render_title(out)?;
-    page.render_name_section(out)?;
-    page.render_synopsis_section(out)?;
+    // clap's NAME is the whole about text and its SYNOPSIS every flag with one FILE;
+    // man(7) wants a short phrase, and the forms a user types.
+    out.write_all(NAME_AND_SYNOPSIS.as_bytes())?;
     page.render_description_section(out)?;
     out.write_all(DESCRIPTION.as_bytes())?;
     page.render_options_section(out)?;
     out.write_all(SECTIONS.as_bytes())?;
     page.render_version_section(out)
 }
+
+/// NAME and SYNOPSIS, as man-pages(7) lays them out.
+const NAME_AND_SYNOPSIS: &str = r#".SH NAME
+hpgraph \- draw GHC heap profiles, as hp2ps does and more
+.SH SYNOPSIS
+.B hpgraph
+[\fIOPTIONS\fR] [\fIFILE\fR]...
+.br
+.B hpgraph
+\fB\-\-summary\fR[=\fBtext\fR|\fBjson\fR] [\fIOPTIONS\fR] [\fIFILE\fR]...
+.br
+.B hpgraph
+\fB\-\-watch\fR|\fB\-\-serve\fR[=\fIADDR\fR] [\fIOPTIONS\fR] [\fIFILE\fR | \fB\-\-connect\fR \fIENDPOINT\fR]
+.br
+.B hpgraph
+\fB\-\-compare\fR \fIBEFORE\fR \fIAFTER\fR [\fIOPTIONS\fR]
+.br
+.B hpgraph
+\fB\-\-generate\fR \fIWHAT\fR
+"#;
 
 /// More description, after clap's one line.
 const DESCRIPTION: &str = r#".PP

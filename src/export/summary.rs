@@ -64,6 +64,14 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     ];
     rows.push((total, bold));
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
+    if s.band_count == 0 {
+        // What the picture shows too: censuses, but nothing in them.
+        return writeln!(
+            out,
+            "{} censuses, every one empty: nothing was profiled",
+            s.samples
+        );
+    }
     writeln!(
         out,
         "{} samples, {} bands; trend over the last quarter of the run",

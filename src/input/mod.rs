@@ -356,22 +356,32 @@ pub(crate) fn warn_thinned(warnings: &mut Vec<Warning>, thinned: crate::profile:
 pub const LIVE_BAND_SLACK: usize = crate::profile::MAX_BANDS / 4;
 
 /// Keeps `profile` within `limit` bands ([`Profile::merge_smallest_bands`]), adding to
-/// the band of an earlier merge; the one warning counts every band merged so far.
-/// Returns where each old band went, when any moved.
+/// the band of an earlier merge; the one warning counts every band merged so far. A
+/// reader's `tables` (name or stack to band) follow the bands in place, and forget the
+/// merged ones: nothing is hashed or copied again. Returns whether bands were merged.
 pub(crate) fn bound_bands(
     profile: &mut Profile,
     warnings: &mut Vec<Warning>,
     other: &mut Option<crate::profile::MergedBands>,
     limit: usize,
-) -> Option<Vec<crate::profile::IdentId>> {
-    let map = profile.merge_smallest_bands(limit, other)?;
+    tables: &mut [&mut FxMap<Box<[u8]>, crate::profile::IdentId>],
+) -> bool {
+    let Some(map) = profile.merge_smallest_bands(limit, other) else {
+        return false;
+    };
     warnings.retain(|w| !matches!(w.kind, WarningKind::BandsMerged(_)));
-    let count = other.map_or(0, |o| o.count);
+    let merged = other.map(|o| o.band);
     warnings.push(Warning {
         line: None,
-        kind: WarningKind::BandsMerged(count),
+        kind: WarningKind::BandsMerged(other.map_or(0, |o| o.count)),
     });
-    Some(map)
+    for table in tables {
+        table.retain(|_, id| {
+            *id = map[*id as usize];
+            Some(*id) != merged
+        });
+    }
+    true
 }
 
 /// Reads a profile of either format from a stream, in blocks: memory holds a block and
@@ -598,6 +608,8 @@ pub enum WarningKind {
     NamingDropped,
     /// A name or label longer than [`eventlog::MAX_LABEL`] bytes was cut.
     LabelCut,
+    /// Every census is empty: the picture has no band.
+    EmptyCensuses,
 }
 
 impl fmt::Display for Warning {
@@ -653,6 +665,11 @@ impl fmt::Display for Warning {
                 f,
                 "a cost centre, info table or band name is longer than {} bytes: cut",
                 eventlog::MAX_LABEL
+            ),
+            WarningKind::EmptyCensuses => write!(
+                f,
+                "every census is empty: the picture has no band (did the program run long \
+                 enough to hold anything, and does the profiling flag select anything?)"
             ),
             WarningKind::NoCensus => write!(
                 f,

@@ -114,7 +114,7 @@ try {
     check(row && row.cells[2] === (100 * want).toFixed(1) + "%",
       `window: the table gives the window's share of ${spike}: ${row && row.cells[2]}, the .hp says ${(100 * want).toFixed(1)}%`);
     check(row && row.cells[3] === "8.00 kB", `window: its peak there is 8.00 kB (${row && row.cells[3]})`);
-    check((await page.textContent("#table-window")).startsWith("from "), "window: the table says which window its numbers are for");
+    check((await page.textContent("#table-window")).startsWith("the window "), "window: the table says which window its numbers are for");
     await page.dblclick("#chart svg", { position: { x: 300, y: 200 } });
     check(!(await keyNames(page)).includes(spike), "window: a double-click shows the whole run's key again");
 

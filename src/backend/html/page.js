@@ -492,7 +492,7 @@
     table.replaceChild(body, table.tBodies[0]);
     var caption = document.getElementById("table-window");
     if (caption) {
-      caption.textContent = (view ? "from " + seconds(range[0]) + " to " + seconds(range[1]) : "the whole run") +
+      caption.textContent = (view ? "the window " + seconds(range[0]) + " to " + seconds(range[1]) : "the whole run") +
         (filter ? ", bands matching the filter" : "") + " · " + rows.length + " bands";
     }
     table.querySelectorAll("th[data-sort]").forEach(function (th) {

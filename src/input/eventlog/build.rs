@@ -410,25 +410,15 @@ impl Builder {
     /// pending) and forgets the merged names and stacks, so that a stream of new names
     /// never grows the tables past the bound.
     fn bound_bands(&mut self) {
-        let Some(map) = crate::input::bound_bands(
+        if crate::input::bound_bands(
             &mut self.profile,
             &mut self.warnings,
             &mut self.other,
             MAX_BANDS,
-        ) else {
-            return;
-        };
-        let other = self.other.map(|o| o.band);
-        self.stacks.retain(|_, id| {
-            *id = map[*id as usize];
-            Some(*id) != other
-        });
-        // In place: no name is hashed or copied again.
-        self.ids.retain(|_, id| {
-            *id = map[*id as usize];
-            Some(*id) != other
-        });
-        self.committed_names = self.profile.names.len();
+            &mut [&mut self.stacks, &mut self.ids],
+        ) {
+            self.committed_names = self.profile.names.len();
+        }
     }
 
     /// Forgets the open sample's points and the names only they used.
@@ -469,6 +459,7 @@ impl Builder {
             &mut warnings,
             &mut self.other.clone(),
             MAX_BANDS,
+            &mut [],
         );
         Some(Parsed {
             profile: self.dress(profile),

@@ -127,6 +127,25 @@ pub struct Parser {
     other: Option<crate::profile::MergedBands>,
 }
 
+/// Whether a line starts with one of the `.hp` format's keywords: a line that does is a
+/// damaged profile's, whatever follows.
+fn starts_with_keyword(line: &[u8]) -> bool {
+    const KEYWORDS: [&[u8]; 7] = [
+        b"JOB",
+        b"DATE",
+        b"SAMPLE_UNIT",
+        b"VALUE_UNIT",
+        b"BEGIN_SAMPLE",
+        b"END_SAMPLE",
+        b"MARK",
+    ];
+    let word = line
+        .split(|b| b.is_ascii_whitespace() || *b == b'"')
+        .next()
+        .unwrap_or_default();
+    KEYWORDS.contains(&word)
+}
+
 /// No identifier.
 const NO_ID: IdentId = IdentId::MAX;
 
@@ -194,7 +213,7 @@ impl Parser {
                     if line_len(rest) < rest.len() {
                         // Before any record of a profile, a line that is none is the
                         // sign of another kind of file, not of a damaged profile.
-                        if self.read_nothing() {
+                        if self.read_nothing() && !starts_with_keyword(rest) {
                             return Err(self.error(ParseErrorKind::NotAProfile(
                                 rest[..line_len(rest)].to_vec(),
                             )));
@@ -358,20 +377,15 @@ impl Parser {
     /// pending) and forgets the merged names, so that a stream of new names never
     /// grows the name table past the bound.
     fn bound_bands(&mut self) {
-        let Some(map) = crate::input::bound_bands(
+        if !crate::input::bound_bands(
             &mut self.profile,
             &mut self.warnings,
             &mut self.other,
             MAX_BANDS,
-        ) else {
+            &mut [&mut self.ids],
+        ) {
             return;
-        };
-        let other = self.other.map(|o| o.band);
-        // In place: no name is hashed or copied again.
-        self.ids.retain(|_, id| {
-            *id = map[*id as usize];
-            Some(*id) != other
-        });
+        }
         self.committed_names = self.profile.names.len();
         self.successor = vec![NO_ID; self.profile.names.len()];
         self.first_guess = NO_ID;
@@ -429,6 +443,7 @@ impl Parser {
             &mut warnings,
             &mut self.other.clone(),
             MAX_BANDS,
+            &mut [],
         );
         Ok(Parsed { profile, warnings })
     }
@@ -465,6 +480,10 @@ impl Parser {
         }
         let missing: Vec<Warning> = self.missing_headers().collect();
         self.warnings.extend(missing);
+        if self.profile.names.is_empty() {
+            // The picture will be empty: say why rather than draw it silently.
+            crate::input::warn_once(&mut self.warnings, WarningKind::EmptyCensuses);
+        }
         // A file read in two parts is joined whole: bound it here too.
         self.bound_samples();
         self.bound_bands();
