@@ -147,15 +147,13 @@ impl MergedBands {
     }
 }
 
-/// What [`Profile::push_mark`] and [`HeapSeries::push`] did to keep their bounds.
+/// What [`Profile::push_mark`] did to keep its bounds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Thinned {
     /// Marks were dropped ([`MAX_MARKS`]).
     pub marks: bool,
     /// A mark's text was cut ([`MAX_MARK_TEXT`]).
     pub mark_text: bool,
-    /// Heap readings were merged ([`MAX_HEAP_POINTS`]).
-    pub heap: bool,
 }
 
 /// `text` cut to at most `max` bytes on a UTF-8 character boundary (where the text is
@@ -175,22 +173,34 @@ pub fn cut_text(text: &[u8], max: usize) -> Option<Box<[u8]>> {
     Some(cut.into())
 }
 
+/// One of the runtime's heap lines ([`HeapSeries`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HeapLine {
+    /// [`HeapSeries::size`].
+    Size,
+    /// [`HeapSeries::live`].
+    Live,
+    /// [`HeapSeries::blocks`].
+    Blocks,
+}
+
 impl HeapSeries {
-    /// Appends a reading to `line` (one of this series' three), keeping it within
-    /// [`MAX_HEAP_POINTS`]; returns whether readings were merged.
-    pub fn push(line: &mut Vec<(f64, f64)>, time: f64, bytes: f64) -> bool {
+    /// Appends a reading to `line`, keeping it within [`MAX_HEAP_POINTS`]; returns
+    /// whether readings were merged.
+    pub fn push(&mut self, line: HeapLine, time: f64, bytes: f64) -> bool {
+        let line = match line {
+            HeapLine::Size => &mut self.size,
+            HeapLine::Live => &mut self.live,
+            HeapLine::Blocks => &mut self.blocks,
+        };
         line.push((time, bytes));
         if line.len() <= MAX_HEAP_POINTS {
             return false;
         }
-        let merged: Vec<(f64, f64)> = line
+        *line = line
             .chunks(2)
-            .map(|pair| {
-                let top = pair.iter().map(|p| p.1).fold(f64::NEG_INFINITY, f64::max);
-                (pair[0].0, top)
-            })
+            .map(|pair| (pair[0].0, pair.iter().map(|p| p.1).fold(f64::MIN, f64::max)))
             .collect();
-        *line = merged;
         true
     }
 }
@@ -275,7 +285,10 @@ impl Profile {
         let place = earlier.unwrap_or_else(|| merged_away.iter().position(|&m| m).expect("some"));
         let mut names = Vec::with_capacity(limit);
         let mut series = Vec::with_capacity(limit);
-        let mut map = vec![0; n];
+        // Where each old band goes; the merged ones (and an earlier OTHER) are set to
+        // the OTHER band once its place is known.
+        let mut map = vec![IdentId::MAX; n];
+        let mut band = 0;
         let old = std::mem::take(&mut self.series).into_iter();
         for (k, (name, s)) in std::mem::take(&mut self.names)
             .into_iter()
@@ -283,21 +296,17 @@ impl Profile {
             .enumerate()
         {
             if k == place {
+                band = names.len() as IdentId;
                 names.push(MergedBands::name(count));
                 series.push(std::mem::take(&mut sum));
-            }
-            if !merged_away[k] && k != place {
+            } else if !merged_away[k] {
                 map[k] = names.len() as IdentId;
                 names.push(name);
                 series.push(s);
             }
         }
-        // The OTHER band's new index: the bands before its place that stayed.
-        let band = (0..place).filter(|&k| !merged_away[k]).count() as IdentId;
-        for (k, m) in map.iter_mut().enumerate() {
-            if merged_away[k] || k == place && earlier.is_some() {
-                *m = band;
-            }
+        for m in map.iter_mut().filter(|m| **m == IdentId::MAX) {
+            *m = band;
         }
         self.names = names;
         self.series = series;

@@ -124,10 +124,11 @@ fn usage_exit(e: clap::Error) -> ! {
     }
     let text = e.render().to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);
+    let usage = Args::command().render_usage().to_string();
     let mut out = String::from("hpgraph: ");
     for line in text.lines() {
         if line.starts_with("Usage: ") {
-            out.push_str("Usage: hpgraph [OPTIONS] [FILE]...");
+            out.push_str(&usage);
         } else {
             out.push_str(line);
         }

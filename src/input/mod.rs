@@ -335,17 +335,21 @@ pub(crate) fn warn_once(warnings: &mut Vec<Warning>, kind: WarningKind) {
     }
 }
 
-/// Says once what [`Profile::push_mark`] or [`crate::profile::HeapSeries::push`] did
-/// to keep their bounds.
+/// Says that every census is empty when it is, so that an empty picture is not drawn
+/// silently; an eventlog that had no census at all has said so already.
+pub(crate) fn warn_if_empty(profile: &Profile, warnings: &mut Vec<Warning>) {
+    if profile.names.is_empty() && !warnings.iter().any(|w| w.kind == WarningKind::NoCensus) {
+        warn_once(warnings, WarningKind::EmptyCensuses);
+    }
+}
+
+/// Says once what [`Profile::push_mark`] did to keep its bounds.
 pub(crate) fn warn_thinned(warnings: &mut Vec<Warning>, thinned: crate::profile::Thinned) {
     if thinned.marks {
         warn_once(warnings, WarningKind::MarksThinned);
     }
     if thinned.mark_text {
         warn_once(warnings, WarningKind::MarkTextCut);
-    }
-    if thinned.heap {
-        warn_once(warnings, WarningKind::HeapLinesMerged);
     }
 }
 
@@ -355,33 +359,51 @@ pub(crate) fn warn_thinned(warnings: &mut Vec<Warning>, thinned: crate::profile:
 /// when every sample brings new names.
 pub const LIVE_BAND_SLACK: usize = crate::profile::MAX_BANDS / 4;
 
-/// Keeps `profile` within `limit` bands ([`Profile::merge_smallest_bands`]), adding to
-/// the band of an earlier merge; the one warning counts every band merged so far. A
-/// reader's `tables` (name or stack to band) follow the bands in place, and forget the
-/// merged ones: nothing is hashed or copied again. Returns whether bands were merged.
-pub(crate) fn bound_bands(
-    profile: &mut Profile,
-    warnings: &mut Vec<Warning>,
-    other: &mut Option<crate::profile::MergedBands>,
-    limit: usize,
-    tables: &mut [&mut FxMap<Box<[u8]>, crate::profile::IdentId>],
-) -> bool {
-    let Some(map) = profile.merge_smallest_bands(limit, other) else {
-        return false;
-    };
-    warnings.retain(|w| !matches!(w.kind, WarningKind::BandsMerged(_)));
-    let merged = other.map(|o| o.band);
-    warnings.push(Warning {
-        line: None,
-        kind: WarningKind::BandsMerged(other.map_or(0, |o| o.count)),
-    });
-    for table in tables {
-        table.retain(|_, id| {
-            *id = map[*id as usize];
-            Some(*id) != merged
-        });
+/// A reader's hold on [`crate::profile::MAX_BANDS`]: the band that earlier merges made,
+/// so that every merge adds to one OTHER band whose name counts all of them.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct BandBound(pub(crate) Option<crate::profile::MergedBands>);
+
+impl BandBound {
+    /// After a sample: merges once the profile has [`LIVE_BAND_SLACK`] bands past the
+    /// bound, so that a stream that never ends is bounded too. Returns whether it did.
+    pub(crate) fn while_reading(
+        &mut self,
+        profile: &mut Profile,
+        warnings: &mut Vec<Warning>,
+        tables: &mut [&mut FxMap<Box<[u8]>, crate::profile::IdentId>],
+    ) -> bool {
+        profile.names.len() > crate::profile::MAX_BANDS + LIVE_BAND_SLACK
+            && self.apply(profile, warnings, tables)
     }
-    true
+
+    /// Keeps `profile` within the bound ([`Profile::merge_smallest_bands`]); the one
+    /// warning counts every band merged so far. A reader's `tables` (name or stack to
+    /// band) follow the bands in place and forget the merged ones: nothing is hashed or
+    /// copied again. Returns whether bands were merged.
+    pub(crate) fn apply(
+        &mut self,
+        profile: &mut Profile,
+        warnings: &mut Vec<Warning>,
+        tables: &mut [&mut FxMap<Box<[u8]>, crate::profile::IdentId>],
+    ) -> bool {
+        let Some(map) = profile.merge_smallest_bands(crate::profile::MAX_BANDS, &mut self.0) else {
+            return false;
+        };
+        let merged = self.0.map(|o| o.band);
+        warnings.retain(|w| !matches!(w.kind, WarningKind::BandsMerged(_)));
+        warnings.push(Warning {
+            line: None,
+            kind: WarningKind::BandsMerged(self.0.map_or(0, |o| o.count)),
+        });
+        for table in tables {
+            table.retain(|_, id| {
+                *id = map[*id as usize];
+                Some(*id) != merged
+            });
+        }
+        true
+    }
 }
 
 /// Reads a profile of either format from a stream, in blocks: memory holds a block and
@@ -688,8 +710,10 @@ pub struct Parsed {
     pub warnings: Vec<Warning>,
 }
 
-/// FxHash (the rustc hasher): names are hashed once per data line, and SipHash's
-/// resistance to collision attacks buys nothing for a file the user chose to read.
+/// FxHash (the rustc hasher), with a finaliser: names are hashed once per data line,
+/// where SipHash would cost a third of the reading. It is not keyed: a file made to
+/// collide on purpose is possible (docs/security.md says so); names that merely look
+/// alike, as generated ones do, spread as they should.
 #[derive(Default, Clone, Copy)]
 pub(crate) struct FxHasher(u64);
 
@@ -722,3 +746,24 @@ impl Hasher for FxHasher {
 }
 
 pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::FxHasher;
+    use std::hash::Hasher;
+
+    #[test]
+    fn names_that_share_an_ending_spread_over_the_bucket_bits() {
+        // hashbrown picks a bucket with the low bits. 65,536 names into 65,536 slots
+        // fill about 1 - 1/e of them when the hash is good.
+        let n = 1 << 16;
+        let mut slots = vec![false; n];
+        for k in 0..n {
+            let mut h = FxHasher::default();
+            h.write(format!("n{k}_7").as_bytes());
+            slots[h.finish() as usize & (n - 1)] = true;
+        }
+        let filled = slots.iter().filter(|&&s| s).count();
+        assert!(filled > n * 58 / 100, "{filled} of {n} slots");
+    }
+}

@@ -8,7 +8,7 @@
 //! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
 
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
-use crate::profile::{HeapSeries, IdentId, MAX_BANDS, Mark, Profile, Provenance, Series};
+use crate::profile::{HeapLine, IdentId, Mark, Profile, Provenance, Series};
 
 use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, id, payload};
 
@@ -54,8 +54,8 @@ pub(super) struct Builder {
     profiling: bool,
     /// The latest time the eventlog reaches, in nanoseconds: the run's length.
     clock: u64,
-    /// The band that bands merged past the band limit went to.
-    other: Option<crate::profile::MergedBands>,
+    /// The hold on the band limit.
+    bands: crate::input::BandBound,
     /// Bytes of definitions kept so far (see [`super::MAX_NAMING_BYTES`]).
     naming_bytes: usize,
     /// Every heap-sample event as read, when asked for (see [`super::heap_events`]).
@@ -255,25 +255,14 @@ impl Builder {
                 let (secs, _) = payload::wall_clock(p)?;
                 self.wall_clock.get_or_insert(secs);
             }
-            id::HEAP_SIZE => {
+            id::HEAP_SIZE | id::HEAP_LIVE | id::BLOCKS_SIZE => {
+                let line = match ty {
+                    id::HEAP_SIZE => HeapLine::Size,
+                    id::HEAP_LIVE => HeapLine::Live,
+                    _ => HeapLine::Blocks,
+                };
                 let b = payload::capset_bytes(p)?;
-                let merged = HeapSeries::push(&mut self.profile.heap.size, seconds(time), b as f64);
-                if merged {
-                    crate::input::warn_once(&mut self.warnings, WarningKind::HeapLinesMerged);
-                }
-            }
-            id::HEAP_LIVE => {
-                let b = payload::capset_bytes(p)?;
-                let merged = HeapSeries::push(&mut self.profile.heap.live, seconds(time), b as f64);
-                if merged {
-                    crate::input::warn_once(&mut self.warnings, WarningKind::HeapLinesMerged);
-                }
-            }
-            id::BLOCKS_SIZE => {
-                let b = payload::capset_bytes(p)?;
-                let merged =
-                    HeapSeries::push(&mut self.profile.heap.blocks, seconds(time), b as f64);
-                if merged {
+                if self.profile.heap.push(line, seconds(time), b as f64) {
                     crate::input::warn_once(&mut self.warnings, WarningKind::HeapLinesMerged);
                 }
             }
@@ -401,22 +390,21 @@ impl Builder {
         self.profile.times.push(t);
         self.committed_names = self.profile.names.len();
         crate::input::bound_samples(&mut self.profile, &mut self.warnings);
-        if self.profile.names.len() > MAX_BANDS + crate::input::LIVE_BAND_SLACK {
-            self.bound_bands();
-        }
+        self.bound_bands(true);
     }
 
-    /// Merges the smallest bands past [`MAX_BANDS`] (between samples: nothing is
-    /// pending) and forgets the merged names and stacks, so that a stream of new names
-    /// never grows the tables past the bound.
-    fn bound_bands(&mut self) {
-        if crate::input::bound_bands(
-            &mut self.profile,
-            &mut self.warnings,
-            &mut self.other,
-            MAX_BANDS,
-            &mut [&mut self.stacks, &mut self.ids],
-        ) {
+    /// Keeps the band limit, as the profile is read (`live`) or at its end, and
+    /// forgets the merged names and stacks.
+    fn bound_bands(&mut self, live: bool) {
+        let tables = &mut [&mut self.stacks, &mut self.ids];
+        let merged = if live {
+            self.bands
+                .while_reading(&mut self.profile, &mut self.warnings, tables)
+        } else {
+            self.bands
+                .apply(&mut self.profile, &mut self.warnings, tables)
+        };
+        if merged {
             self.committed_names = self.profile.names.len();
         }
     }
@@ -454,13 +442,9 @@ impl Builder {
         profile.names.truncate(self.committed_names);
         profile.series.truncate(self.committed_names);
         let mut warnings = self.warnings.clone();
-        crate::input::bound_bands(
-            &mut profile,
-            &mut warnings,
-            &mut self.other.clone(),
-            MAX_BANDS,
-            &mut [],
-        );
+        self.bands
+            .clone()
+            .apply(&mut profile, &mut warnings, &mut []);
         Some(Parsed {
             profile: self.dress(profile),
             warnings,
@@ -492,7 +476,8 @@ impl Builder {
             });
             self.profile.times = vec![0.0, seconds(self.clock)];
         }
-        self.bound_bands();
+        crate::input::warn_if_empty(&self.profile, &mut self.warnings);
+        self.bound_bands(false);
         let mut profile = std::mem::take(&mut self.profile);
         for s in &mut profile.series {
             s.shrink_to_fit();

@@ -17,7 +17,7 @@ use line::{Outcome, Record};
 
 use crate::input::FxMap;
 pub use crate::input::{Parsed, Warning, WarningKind};
-use crate::profile::{IdentId, MAX_BANDS, Mark, Profile, Series};
+use crate::profile::{IdentId, Mark, Profile, Series};
 
 /// Lines longer than this are not heap profile lines; refusing them bounds memory.
 pub const MAX_RECORD: usize = 4 << 20;
@@ -123,27 +123,22 @@ pub struct Parser {
     first_guess: IdentId,
     /// Time of the first BEGIN_SAMPLE read, to check the seam of a file read in parts.
     first_begin: Option<f64>,
-    /// The band that bands merged past the band limit went to.
-    other: Option<crate::profile::MergedBands>,
+    /// The hold on the band limit.
+    bands: crate::input::BandBound,
 }
 
 /// Whether a line starts with one of the `.hp` format's keywords: a line that does is a
 /// damaged profile's, whatever follows.
 fn starts_with_keyword(line: &[u8]) -> bool {
-    const KEYWORDS: [&[u8]; 7] = [
-        b"JOB",
-        b"DATE",
-        b"SAMPLE_UNIT",
-        b"VALUE_UNIT",
-        b"BEGIN_SAMPLE",
-        b"END_SAMPLE",
-        b"MARK",
-    ];
     let word = line
         .split(|b| b.is_ascii_whitespace() || *b == b'"')
         .next()
         .unwrap_or_default();
-    KEYWORDS.contains(&word)
+    Header::ALL
+        .map(Header::keyword)
+        .into_iter()
+        .chain(Timed::ALL.map(Timed::keyword))
+        .any(|k| k.as_bytes() == word)
 }
 
 /// No identifier.
@@ -368,24 +363,17 @@ impl Parser {
         self.profile.times.push(time);
         self.committed_names = self.profile.names.len();
         self.bound_samples();
-        if self.profile.names.len() > MAX_BANDS + crate::input::LIVE_BAND_SLACK {
-            self.bound_bands();
+        if self
+            .bands
+            .while_reading(&mut self.profile, &mut self.warnings, &mut [&mut self.ids])
+        {
+            self.forget_guesses();
         }
     }
 
-    /// Merges the smallest bands past [`MAX_BANDS`] (between samples: nothing is
-    /// pending) and forgets the merged names, so that a stream of new names never
-    /// grows the name table past the bound.
-    fn bound_bands(&mut self) {
-        if !crate::input::bound_bands(
-            &mut self.profile,
-            &mut self.warnings,
-            &mut self.other,
-            MAX_BANDS,
-            &mut [&mut self.ids],
-        ) {
-            return;
-        }
+    /// After bands were merged (between samples: nothing is pending), the ids the
+    /// guesses hold are stale.
+    fn forget_guesses(&mut self) {
         self.committed_names = self.profile.names.len();
         self.successor = vec![NO_ID; self.profile.names.len()];
         self.first_guess = NO_ID;
@@ -438,13 +426,9 @@ impl Parser {
         profile.series.truncate(self.committed_names);
         let mut warnings = self.warnings.clone();
         warnings.extend(self.missing_headers());
-        crate::input::bound_bands(
-            &mut profile,
-            &mut warnings,
-            &mut self.other.clone(),
-            MAX_BANDS,
-            &mut [],
-        );
+        self.bands
+            .clone()
+            .apply(&mut profile, &mut warnings, &mut []);
         Ok(Parsed { profile, warnings })
     }
 
@@ -480,13 +464,15 @@ impl Parser {
         }
         let missing: Vec<Warning> = self.missing_headers().collect();
         self.warnings.extend(missing);
-        if self.profile.names.is_empty() {
-            // The picture will be empty: say why rather than draw it silently.
-            crate::input::warn_once(&mut self.warnings, WarningKind::EmptyCensuses);
-        }
+        crate::input::warn_if_empty(&self.profile, &mut self.warnings);
         // A file read in two parts is joined whole: bound it here too.
         self.bound_samples();
-        self.bound_bands();
+        if self
+            .bands
+            .apply(&mut self.profile, &mut self.warnings, &mut [&mut self.ids])
+        {
+            self.forget_guesses();
+        }
         for s in &mut self.profile.series {
             s.shrink_to_fit();
         }
@@ -666,7 +652,7 @@ mod parts {
         let mut map = Vec::with_capacity(b.profile.names.len());
         for (k, name) in b.profile.names.iter().enumerate() {
             // The second part's band of merged bands joins the first part's.
-            let id = match (b.other, &mut a.other) {
+            let id = match (b.bands.0, &mut a.bands.0) {
                 (Some(theirs), Some(ours)) if theirs.band as usize == k => {
                     ours.count += theirs.count;
                     a.profile.names[ours.band as usize] = MergedBands::name(ours.count);
@@ -677,7 +663,7 @@ mod parts {
                     a.profile.names.push(name.clone());
                     a.profile.series.push(Series::default());
                     a.successor.push(NO_ID);
-                    a.other = Some(MergedBands {
+                    a.bands.0 = Some(MergedBands {
                         band: id,
                         count: theirs.count,
                     });
