@@ -201,6 +201,12 @@ fn twenty_thousand_long_cost_centres_are_cut_and_bounded() {
         let m = measured(&dir.0, &["ccs.eventlog.gz", "-o", &out]);
         within_bounds(&m, &format!("20,000 cost centres of 65 kB to {format}"));
         assert!(m.stderr.contains("cut"), "{}", m.stderr);
+        // Cut to 4 kB each they still pass MAX_NAMING_BYTES (64 MiB) at about 16,000.
+        assert!(
+            m.stderr.contains("later definitions ignored"),
+            "{}",
+            m.stderr
+        );
     }
     let m = measured(&dir.0, &["ccs.eventlog.gz", "--flame", "-o", "flame.svg"]);
     within_bounds(&m, "a flame graph of them");

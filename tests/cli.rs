@@ -458,6 +458,24 @@ fn the_rough_edges_a_new_user_meets() {
         stderr(&out)
     );
 
+    // Censuses that are all empty say so, from either format, and the summary agrees.
+    let empty = b"JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+        BEGIN_SAMPLE 0\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nEND_SAMPLE 1\n";
+    let mut log = common::eventlog::Writer::new();
+    log.event(common::eventlog::PROF_BEGIN, 0, &[0; 13])
+        .begin(1)
+        .end(1)
+        .begin(2)
+        .end(2);
+    for input in [&empty[..], &log.done()] {
+        let out = hpgraph(&dir.0, &["-", "-o", "e.svg"], Some(input));
+        assert!(out.status.success());
+        assert!(stderr(&out).contains("every census is empty"), "{}", stderr(&out));
+        let out = hpgraph(&dir.0, &["--summary", "-"], Some(input));
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains("2 censuses, every one empty"), "{text}");
+    }
+
     // One input named twice is drawn once.
     let once = hpgraph(&dir.0, &["--summary", "p.hp"], None);
     let twice = hpgraph(&dir.0, &["--summary", "p.hp", "p.hp", "p"], None);
@@ -470,8 +488,25 @@ fn a_reader_that_closes_standard_output_early_ends_the_run_quietly() {
     use std::io::Read;
     use std::process::{Command, Stdio};
     let dir = Scratch::new("cli-pipe");
-    fs::write(dir.path("p.hp"), profile("ManyCC-hc")).unwrap();
+    // Large enough in every format to outgrow a pipe's buffer (64 kB on Linux), so that
+    // hpgraph is still writing when the reader goes.
+    let mut hp =
+        String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+    for t in 0..3000 {
+        hp += &format!("BEGIN_SAMPLE {t}\n");
+        for k in 0..20 {
+            hp += &format!("band{k}\t{}\n", 1000 + (t * 7 + k * 13) % 500);
+        }
+        hp += &format!("END_SAMPLE {t}\n");
+    }
+    fs::write(dir.path("p.hp"), hp).unwrap();
     for format in ["svg", "json", "csv", "ps"] {
+        let whole = hpgraph(&dir.0, &["p.hp", "-o", "-", "--format", format], None);
+        assert!(
+            whole.stdout.len() > 256 << 10,
+            "{format}: {} bytes",
+            whole.stdout.len()
+        );
         for _ in 0..3 {
             let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
                 .current_dir(&dir.0)
