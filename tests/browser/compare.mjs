@@ -11,21 +11,12 @@
 
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { chromiumPath, check, finish, hpgraph, root, scratch } from "./harness.mjs";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const work = mkdtempSync(join(tmpdir(), "hpgraph-compare-"));
-
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-  if (!ok) failures++;
-}
+const work = scratch("compare");
 
 /** Each sample of a .hp file: its time and the total of its lines. */
 function totals(path) {
@@ -110,5 +101,4 @@ try {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : "all comparison-page checks passed");
-process.exit(failures ? 1 : 0);
+finish("all comparison-page checks passed");

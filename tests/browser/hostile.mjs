@@ -9,21 +9,12 @@
 
 import { chromium } from "playwright-core";
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { writeFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { chromiumPath, check, finish, hpgraph, root, scratch } from "./harness.mjs";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const work = mkdtempSync(join(tmpdir(), "hpgraph-hostile-"));
-
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-  if (!ok) failures++;
-}
+const work = scratch("hostile");
 
 // Each one runs `window.__pwned = N` if the page ever treats it as markup or script.
 const attack = (n) => [
@@ -235,8 +226,4 @@ try {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
 }
-if (failures) {
-  console.log(`${failures} check(s) failed`);
-  process.exit(1);
-}
-console.log("hostile strings: every check passed");
+finish("hostile strings: every check passed");

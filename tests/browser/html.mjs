@@ -10,48 +10,15 @@
 
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, statSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { statSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { readHp } from "./hp.mjs";
+import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
 const gen = join(root, "target/release/examples/gen-profile");
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const work = mkdtempSync(join(tmpdir(), "hpgraph-html-"));
-
-let failures = 0;
-function check(ok, what) {
-  if (ok) {
-    console.log(`ok   ${what}`);
-  } else {
-    console.log(`FAIL ${what}`);
-    failures++;
-  }
-}
-
-
-function render(input, output, ...flags) {
-  execFileSync(hpgraph, [input, "-o", output, ...flags], { stdio: ["ignore", "inherit", "inherit"] });
-  return output;
-}
+const work = scratch("html");
 
 const attr = (name) => `[data-band="${name.replace(/["\\]/g, "\\$&")}"]`;
-
-async function open(browser, file) {
-  const url = pathToFileURL(file).href;
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const problems = [];
-  page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("request", (r) => { if (r.url() !== url) problems.push(`request: ${r.url()}`); });
-  const started = Date.now();
-  await page.goto(url);
-  await page.waitForFunction(() => window.hpgraph !== undefined, null, { timeout: 10000 });
-  return { page, problems, ready: Date.now() - started };
-}
 
 /** Hovers over each named band and checks the tooltip against `expected(time, name)`. */
 async function hoverBands(page, names, expected, label) {
@@ -206,5 +173,4 @@ try {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : "all browser checks passed");
-process.exit(failures ? 1 : 0);
+finish("all browser checks passed");

@@ -8,23 +8,12 @@
 //   node tests/browser/hunt.mjs [HPGRAPH]      (default target/release/hpgraph)
 
 import { chromium } from "playwright-core";
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, writeFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { readFileSync, writeFileSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { readHp } from "./hp.mjs";
+import { chromiumPath, check, finish, open as openPage, render, root, scratch } from "./harness.mjs";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const work = mkdtempSync(join(tmpdir(), "hpgraph-hunt-"));
-
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-  if (!ok) failures++;
-}
+const work = scratch("hunt");
 
 const total = (s) => [...s.values.values()].reduce((a, b) => a + b, 0);
 /** Trapezoids over the samples within [a, b]. */
@@ -35,22 +24,7 @@ function area(samples, f, a, b) {
   return sum;
 }
 
-function render(input, output, ...flags) {
-  execFileSync(hpgraph, [input, "-o", output, ...flags], { stdio: ["ignore", "inherit", "inherit"] });
-  return output;
-}
-
-async function open(browser, file) {
-  const url = pathToFileURL(file).href;
-  const page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
-  const problems = [];
-  page.on("console", (m) => { if (m.type() === "error") problems.push(`console: ${m.text()}`); });
-  page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-  page.on("request", (r) => { if (r.url() !== url) problems.push(`request: ${r.url()}`); });
-  await page.goto(url);
-  await page.waitForFunction(() => window.hpgraph && window.hpgraph.data(), null, { timeout: 10000 });
-  return { page, problems };
-}
+const open = (browser, file) => openPage(browser, file, () => window.hpgraph && window.hpgraph.data());
 
 const keyNames = (page) => page.$$eval("#key li[data-band]", (es) => es.map((e) => e.getAttribute("data-band")));
 const drawnNames = (page) => page.$$eval("#chart path[data-band]", (es) => [...new Set(es.map((e) => e.getAttribute("data-band")))]);
@@ -298,5 +272,4 @@ try {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : "all leak-hunting page checks passed");
-process.exit(failures ? 1 : 0);
+finish("all leak-hunting page checks passed");

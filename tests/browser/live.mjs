@@ -13,21 +13,13 @@
 
 import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { chromiumPath, check, finish, hpgraph, root, scratch } from "./harness.mjs";
 
-const root = resolve(new URL("../..", import.meta.url).pathname);
-const hpgraph = resolve(process.argv[2] || join(root, "target/release/hpgraph"));
-const chromiumPath = process.env.CHROMIUM || "/usr/bin/chromium";
-const work = mkdtempSync(join(tmpdir(), "hpgraph-live-"));
+const work = scratch("live");
 const live = join(work, "live.hp");
 
-let failures = 0;
-function check(ok, what) {
-  console.log(`${ok ? "ok  " : "FAIL"} ${what}`);
-  if (!ok) failures++;
-}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** The profile's header and its samples, each with its lines, split at BEGIN_SAMPLE. */
@@ -201,5 +193,4 @@ try {
   await browser.close();
   rmSync(work, { recursive: true, force: true });
 }
-console.log(failures ? `${failures} check(s) failed` : "all live-page checks passed");
-process.exit(failures ? 1 : 0);
+finish("all live-page checks passed");
