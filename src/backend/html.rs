@@ -297,7 +297,7 @@ fn head(html: &mut String, job: &str, mode: Mode) {
          <meta http-equiv=\"Content-Security-Policy\" content=\"{policy}\">\n\
          <meta name=\"generator\" content=\"hpgraph {version}\">\n\
          <title>{title} — heap profile</title>\n<style>\n{STYLE}</style>\n</head>\n{body}\n\
-         <h1>{title}</h1>\n",
+         <h1 class=\"job\">{title}</h1>\n",
         policy = policy(mode),
         version = env!("CARGO_PKG_VERSION"),
         body = if mode == Mode::Live {

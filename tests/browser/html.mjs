@@ -10,7 +10,7 @@
 
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { statSync, rmSync } from "node:fs";
+import { readFileSync, statSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readHp } from "./hp.mjs";
 import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
@@ -71,6 +71,15 @@ try {
     const samples = readHp(hp);
     const html = render(hp, join(work, "mapbuild.html"));
     const { page, problems } = await open(browser, html);
+    const job = readFileSync(hp, "utf8").match(/^JOB "(.*)"$/m)[1];
+    // The job is shown once, in the picture's title; the heading stays for the outline.
+    const seen = await page.evaluate((job) => {
+      const shown = (e) => { const r = e.getBoundingClientRect(); return r.width > 1 && r.height > 1; };
+      return [...document.querySelectorAll("h1, #chart svg text, .about")]
+        .filter((e) => e.textContent.includes(job) && shown(e)).length;
+    }, job);
+    check(seen === 1, `.hp: the job "${job}" is shown once on the page (${seen} times)`);
+    check((await page.textContent("h1")) === job, ".hp: the heading still names the job");
     const names = await page.$$eval("#key [data-band]", (es) => es.map((e) => e.getAttribute("data-band")));
     check(names.length >= 3, `.hp: the key lists ${names.length} bands`);
     const tagNames = await page.$$eval("#key [data-band]", (es) => [...new Set(es.map((e) => e.tagName))]);
