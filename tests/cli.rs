@@ -470,7 +470,11 @@ fn the_rough_edges_a_new_user_meets() {
     for input in [&empty[..], &log.done()] {
         let out = hpgraph(&dir.0, &["-", "-o", "e.svg"], Some(input));
         assert!(out.status.success());
-        assert!(stderr(&out).contains("every census is empty"), "{}", stderr(&out));
+        assert!(
+            stderr(&out).contains("every census is empty"),
+            "{}",
+            stderr(&out)
+        );
         let out = hpgraph(&dir.0, &["--summary", "-"], Some(input));
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("2 censuses, every one empty"), "{text}");
