@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use clap::{CommandFactory, Parser, error::ErrorKind};
 
 pub use args::Args;
-use settings::Settings;
+use settings::{Run, Settings};
 
 use crate::backend::Format;
 use crate::export::Export;
@@ -68,26 +68,28 @@ pub fn main() -> ExitCode {
     }
     let settings = Settings::resolve(&args)
         .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
-    if let Some(live) = &settings.live {
-        return match watch::watch(&settings.job, live, &settings.plans[0], settings.reuse_aux) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => failed(&e),
-        };
-    }
-    if let Some(compare) = &settings.compare {
-        return match run::compare(&settings.job, compare) {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => failed(&e),
-        };
-    }
-    let mut settings = settings;
-    if settings.same_scale && settings.plans.len() > 1 {
-        run::same_scale(&mut settings.job, &settings.plans);
-    }
+    let Settings { mut job, run } = settings;
     let mut code = ExitCode::SUCCESS;
-    for plan in &settings.plans {
-        if let Err(e) = run::render_one(&settings.job, plan, settings.reuse_aux) {
-            code = failed(&e);
+    match run {
+        Run::Watch { plan, live } => {
+            if let Err(e) = watch::watch(&job, &live, &plan) {
+                code = failed(&e);
+            }
+        }
+        Run::Compare(compare) => {
+            if let Err(e) = run::compare(&job, &compare) {
+                code = failed(&e);
+            }
+        }
+        Run::Render { plans, same_scale } => {
+            if same_scale {
+                run::same_scale(&mut job, &plans);
+            }
+            for plan in &plans {
+                if let Err(e) = run::render_one(&job, plan) {
+                    code = failed(&e);
+                }
+            }
         }
     }
     code

@@ -38,6 +38,8 @@ pub struct Plan {
     /// The `.aux` file written after the picture (and read with `-p`); none when reading
     /// standard input or writing standard output, as in hp2ps's filter mode.
     pub aux: Option<PathBuf>,
+    /// `-p`: read the `.aux` file first, for the order, shades and ranges of an earlier run.
+    pub reuse_aux: bool,
 }
 
 impl Input {
@@ -124,7 +126,12 @@ pub fn plan_for(input: Input, output: Option<&Path>, ext: &str) -> Plan {
             )
         }
     };
-    Plan { input, output, aux }
+    Plan {
+        input,
+        output,
+        aux,
+        reuse_aux: false,
+    }
 }
 
 /// Whether `path` is a FIFO, a character device or a socket file: read as a stream,

@@ -39,7 +39,7 @@ impl Timings {
 }
 
 /// Reads, draws and writes one input as `plan` says.
-pub(crate) fn render_one(job: &Job, plan: &Plan, reuse_aux: bool) -> anyhow::Result<()> {
+pub(crate) fn render_one(job: &Job, plan: &Plan) -> anyhow::Result<()> {
     let name = plan.input.display();
     let mut timings = Timings::start();
     let parsed = read_profile(&plan.input, job.read)?;
@@ -47,7 +47,7 @@ pub(crate) fn render_one(job: &Job, plan: &Plan, reuse_aux: bool) -> anyhow::Res
     for w in &parsed.warnings {
         print_warning(&name, w);
     }
-    draw(job, plan, reuse_aux, parsed.profile, &mut timings)?;
+    draw(job, plan, parsed.profile, &mut timings)?;
     Ok(())
 }
 
@@ -66,15 +66,14 @@ pub(crate) struct Drawn {
 }
 
 /// Prepares a profile for `plan`'s output, writes it, then the `.aux` file (read first
-/// with `reuse_aux`).
+/// when the plan reuses it).
 pub(crate) fn draw(
     job: &Job,
     plan: &Plan,
-    reuse_aux: bool,
     profile: Profile,
     timings: &mut Timings,
 ) -> anyhow::Result<Drawn> {
-    let aux = match (&plan.aux, reuse_aux, &job.make) {
+    let aux = match (&plan.aux, plan.reuse_aux, &job.make) {
         (Some(path), true, Make::Picture(_)) => Some(read_aux(path)?),
         _ => None,
     };
@@ -328,6 +327,7 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
         input: compare.inputs[0].clone(),
         output: compare.output.clone(),
         aux: None,
+        reuse_aux: false,
     };
     match &job.make {
         Make::Data(data) => write_output(&plan, |out| match data.export {

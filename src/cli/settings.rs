@@ -31,18 +31,31 @@ use crate::units::ByteUnits;
 /// Everything a run does, resolved.
 #[derive(Debug, Clone)]
 pub struct Settings {
-    /// One rendering per input: what is read and what is written.
-    pub plans: Vec<Plan>,
     /// How each input becomes its output.
     pub job: Job,
-    /// `-p`: the order, shades and ranges of the `.aux` file of an earlier run.
-    pub reuse_aux: bool,
-    /// `--same-scale` with several inputs: every picture on the largest ranges.
-    pub same_scale: bool,
-    /// `--watch` or `--serve`: follow the input as it is written.
-    pub live: Option<Live>,
+    /// What the run does.
+    pub run: Run,
+}
+
+/// What a run does, each with what it needs; `cli::main` matches it once.
+#[derive(Debug, Clone)]
+pub enum Run {
+    /// Reads, draws and writes each plan once.
+    Render {
+        /// One rendering per input.
+        plans: Vec<Plan>,
+        /// `--same-scale` with several inputs: every picture on the largest ranges.
+        same_scale: bool,
+    },
+    /// `--watch` or `--serve`: follows one input as it is written.
+    Watch {
+        /// What is followed and what is written.
+        plan: Plan,
+        /// How it is followed (boxed: it is the largest of the three by far).
+        live: Box<Live>,
+    },
     /// `--compare`: two runs in one output.
-    pub compare: Option<Compare>,
+    Compare(Compare),
 }
 
 /// What `--compare` reads and writes.
@@ -168,12 +181,6 @@ impl Settings {
         if args.flame.is_some() {
             flame_rules(args, kind)?;
         }
-        let compare = args.compare.then(|| compare(args, kind)).transpose()?;
-        let plans = if compare.is_some() {
-            Vec::new()
-        } else {
-            plans(args, kind)?
-        };
         let live = args.watch || args.serve.is_some();
         let job = Job {
             read: read_options(args, kind, live && args.serve.is_some()),
@@ -185,19 +192,24 @@ impl Settings {
             },
             make: make(args, kind, html::Mode::Static),
         };
-        let live = if live {
-            Some(live_settings(args, &plans)?)
+        let run = if args.compare {
+            Run::Compare(compare(args, kind)?)
         } else {
-            None
+            let mut plans = plans(args, kind)?;
+            if live {
+                let live = Box::new(live_settings(args, &plans)?);
+                Run::Watch {
+                    plan: plans.remove(0),
+                    live,
+                }
+            } else {
+                Run::Render {
+                    same_scale: args.same_scale && plans.len() > 1,
+                    plans,
+                }
+            }
         };
-        Ok(Settings {
-            plans,
-            job,
-            reuse_aux: args.reuse_aux,
-            same_scale: args.same_scale,
-            live,
-            compare,
-        })
+        Ok(Settings { job, run })
     }
 }
 
@@ -344,6 +356,7 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
     let keeps_aux = args.flame.is_none()
         && (args.reuse_aux || matches!(kind, OutputKind::Picture(Format::Ps | Format::Eps)));
     for p in &mut plans {
+        p.reuse_aux = args.reuse_aux;
         if summary && output.is_none() {
             p.output = Output::Stdout;
             p.aux = None;

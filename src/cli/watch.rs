@@ -129,7 +129,7 @@ impl Tail {
 
 /// Watches `plan`'s input until SIGINT or SIGTERM, or until a stream ends when nothing
 /// is served.
-pub fn watch(job: &Job, live: &Live, plan: &Plan, reuse_aux: bool) -> anyhow::Result<()> {
+pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
     let name = plan.input.display();
     let stop = Arc::new(AtomicBool::new(false));
     for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
@@ -142,7 +142,7 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan, reuse_aux: bool) -> anyhow::Re
         .transpose()?;
     let out = Out {
         job,
-        file: live.to_file.then_some((plan, reuse_aux)),
+        file: live.to_file.then_some(plan),
         server: server.as_ref().zip(live.serve.as_ref()),
     };
     // A stream's reader runs until the stream ends; a pipe or FIFO that ends while a
@@ -495,7 +495,7 @@ fn serve(addr: std::net::SocketAddr, name: &str) -> anyhow::Result<Server> {
 /// filters the server's profile too.
 struct Out<'a> {
     job: &'a Job,
-    file: Option<(&'a Plan, bool)>,
+    file: Option<&'a Plan>,
     server: Option<(&'a Server, &'a Serve)>,
 }
 
@@ -526,8 +526,8 @@ fn render(
     if let Some((server, serve)) = out.server {
         result = publish(out.job, serve, server, name, parsed.profile.clone()).map(Some);
     }
-    if let (Ok(_), Some((plan, reuse_aux))) = (&result, out.file) {
-        result = draw(out.job, plan, reuse_aux, parsed.profile, &mut Timings(None)).map(Some);
+    if let (Ok(_), Some(plan)) = (&result, out.file) {
+        result = draw(out.job, plan, parsed.profile, &mut Timings(None)).map(Some);
     }
     match result {
         Ok(None) => {}
