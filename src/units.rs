@@ -51,7 +51,8 @@ impl Scale {
         }
     }
 
-    fn table(self) -> &'static [(f64, &'static str); 5] {
+    /// Its units, largest first, the last of size 1.
+    pub fn units(self) -> &'static [(f64, &'static str); 5] {
         match self {
             Scale::Bytes(ByteUnits::Binary) => &BINARY,
             Scale::Bytes(ByteUnits::Decimal) => &DECIMAL,
@@ -63,7 +64,7 @@ impl Scale {
 /// The largest unit `v` reaches on `scale`, and its name: B, kB, MB… (KiB, MiB… in
 /// binary units; k, M, G for values that are not bytes).
 pub fn unit_for(v: f64, scale: Scale) -> (f64, &'static str) {
-    let units = scale.table();
+    let units = scale.units();
     units
         .iter()
         .copied()

@@ -171,3 +171,100 @@ fn the_rules_can_fail() {
         .any(|(_, t)| t.contains("crate::select::"));
     assert!(found);
 }
+
+/// What a page's script must not hold, because the library owns it: a unit's name
+/// (the page is handed its units), a hash (the page is handed each band's colour), the
+/// rule that splits a name into frames (the page is handed each band's stack), and the
+/// profile's unit words compared as text.
+const SCRIPT_RULES: &[(&str, &str)] = &[
+    ("\"kB\"", "a unit's name"),
+    ("\"MB\"", "a unit's name"),
+    ("\"GB\"", "a unit's name"),
+    ("\"KiB\"", "a unit's name"),
+    ("\"MiB\"", "a unit's name"),
+    ("\"GiB\"", "a unit's name"),
+    ("\"bytes\"", "a unit compared as text"),
+    ("\"seconds\"", "a unit compared as text"),
+    ("Math.imul", "a hash"),
+    ("charCodeAt", "a hash"),
+    ("0x811c9dc5", "a hash"),
+    ("16777619", "a hash"),
+    ("split(\"/\")", "the rule that splits a name into frames"),
+    ("split('/')", "the rule that splits a name into frames"),
+    ("\\(\\d+\\)", "the rule that strips a stack's number"),
+    ("\"...\"", "the rule that finds a name GHC cut"),
+];
+
+/// The page's scripts, each with its lines (comments left out).
+fn scripts() -> Vec<(PathBuf, Vec<(usize, String)>)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/backend/html");
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "js") {
+            let lines = std::fs::read_to_string(&p)
+                .unwrap()
+                .lines()
+                .enumerate()
+                .filter(|(_, l)| !l.trim_start().starts_with("//"))
+                .map(|(k, l)| (k + 1, l.to_string()))
+                .collect();
+            out.push((p, lines));
+        }
+    }
+    out
+}
+
+fn script_breaks(lines: &[(usize, String)]) -> Vec<String> {
+    let mut broken = Vec::new();
+    for (line, text) in lines {
+        for (needle, what) in SCRIPT_RULES {
+            if text.contains(needle) {
+                broken.push(format!("{line}: {what} ({needle}): {}", text.trim()));
+            }
+        }
+    }
+    broken
+}
+
+#[test]
+fn the_pages_scripts_name_no_unit_hash_or_splitting_rule() {
+    let scripts = scripts();
+    assert!(scripts.len() >= 3, "page.js, compare.js, figures.js");
+    let mut broken = Vec::new();
+    for (path, lines) in &scripts {
+        broken.extend(
+            script_breaks(lines)
+                .into_iter()
+                .map(|b| format!("{}:{b}", path.display())),
+        );
+    }
+    assert!(
+        broken.is_empty(),
+        "the page's script holds what the library owns:\n{}",
+        broken.join("\n")
+    );
+}
+
+#[test]
+fn the_script_rules_can_fail() {
+    // The page's script as it was: its own unit table, FNV hash and name splitting.
+    let old = [
+        r#"var DECIMAL = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"], [1, "B"]];"#,
+        r#"for (var i = 0; i < name.length; i++) { h ^= name.charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; }"#,
+        r#"var bare = name.replace(/^\(\d+\)/, "");"#,
+        r#"return { labels: bare.split("/").reverse(), cut: bare.slice(-3) === "..." };"#,
+        r#"bytes = D.value_unit === "bytes";"#,
+    ]
+    .iter()
+    .enumerate()
+    .map(|(k, l)| (k + 1, l.to_string()))
+    .collect::<Vec<_>>();
+    let broken = script_breaks(&old);
+    for line in 1..=5 {
+        assert!(
+            broken.iter().any(|b| b.starts_with(&format!("{line}:"))),
+            "line {line} not caught: {broken:?}"
+        );
+    }
+}

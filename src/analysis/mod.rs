@@ -8,6 +8,7 @@ pub mod compare;
 pub mod page;
 pub mod summary;
 pub mod table;
+pub mod window;
 
 pub use summary::{Summary, summarise};
 pub use table::Table;

@@ -47,6 +47,42 @@ pub struct PageBand {
     /// Where its closures come from (`-hi` with info-table provenance).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ipe: Option<PageIpe>,
+    /// Its frames in a flame graph, outermost first, as indices into
+    /// [`PageData::frames`]: its name split as [`crate::select::flame`] splits it.
+    pub stack: Vec<u32>,
+    /// GHC cut its name at `-L`: its outermost frame's callers are unknown.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub cut: bool,
+}
+
+/// The frames' labels, each once: a band's [`PageBand::stack`] points into them.
+#[derive(Debug, Clone, Default)]
+struct Frames {
+    labels: Vec<String>,
+    index: std::collections::HashMap<String, u32>,
+}
+
+impl Frames {
+    /// A band's stack and whether GHC cut it.
+    fn of(&mut self, profile: &Profile, name: &[u8]) -> (Vec<u32>, bool) {
+        let (labels, cut) = crate::select::flame::labels(name, profile.breakdown);
+        let stack = labels
+            .into_iter()
+            .map(|l| self.label(String::from_utf8_lossy(l).into_owned()))
+            .collect();
+        (stack, cut)
+    }
+
+    /// The index of a label, added when it is new.
+    fn label(&mut self, l: String) -> u32 {
+        if let Some(&k) = self.index.get(&l) {
+            return k;
+        }
+        let k = self.labels.len() as u32;
+        self.labels.push(l.clone());
+        self.index.insert(l, k);
+        k
+    }
 }
 
 /// A band's info-table provenance, as text: what the table's IPE columns show.
@@ -104,40 +140,85 @@ pub struct PageData {
     pub bands: Vec<PageBand>,
     /// The profile's other bands, each on its own, largest first (up to
     /// [`MAX_TABLE_ROWS`] with the drawn ones, and [`MAX_POOL_VALUES`] values): what a
-    /// zoomed window or a filter ranks with the drawn ones.
+    /// zoomed window or a filter ranks with the drawn ones. The backend writes them with
+    /// a colour of the picture's.
+    #[serde(skip)]
     pub pool: Vec<PageBand>,
     /// The sum of the bands left out of `pool`, and how many they are.
     pub rest: Option<(usize, PageBand)>,
     /// How many entries the key shows, `OTHER` included.
     pub key_entries: usize,
-    /// Whether names are cost-centre stacks (a flame graph splits them at `/`): `true`,
-    /// `false`, or `None` when the input does not say.
-    pub stacks: Option<bool>,
+    /// The whole heap (every band of the profile, drawn or not) at each kept time.
+    #[serde(serialize_with = "crate::units::numbers")]
+    pub totals: Vec<f64>,
+    /// Every frame label the bands' stacks name.
+    pub frames: Vec<String>,
     /// `--flame`: the census whose flame graph the page opens with.
     pub flame_at: Option<f64>,
     /// Some band has info-table provenance: the table has its columns.
     pub ipe: bool,
-    /// A band is flagged growing when its slope over the window adds more than this
-    /// share of its own peak ...
-    pub trend_change: f64,
-    /// ... and more than this share of the heap's peak.
-    pub trend_share: f64,
+    /// The trend's rule ([`super::window`]), which the page applies to its window.
+    pub trend: TrendRule,
     /// Marks within the run.
     pub marks: Vec<PageMark>,
     /// Heap size and live bytes, when the profile has them and they are drawn.
     pub heap_size: Vec<(f64, f64)>,
     /// Live bytes, as `heap_size` holds heap size.
     pub heap_live: Vec<(f64, f64)>,
-    /// How byte counts are written (the page's script reads `binary_units`).
-    #[serde(rename = "binary_units", serialize_with = "binary")]
+    /// How byte counts are written.
+    #[serde(skip)]
     pub units: ByteUnits,
+    /// The values' units, largest first, and whether a space goes before one: what the
+    /// page writes its numbers with.
+    pub scale: PageScale,
+    /// The time unit as the page writes it after a number (`s` for seconds).
+    pub time_unit: String,
     /// The heap's peak (every band of the filtered profile): when, and how much.
     #[serde(skip)]
     pub peak: (f64, f64),
 }
 
-fn binary<S: serde::Serializer>(units: &ByteUnits, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_bool(*units == ByteUnits::Binary)
+/// The trend's thresholds, as [`super::window`] defines them.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct TrendRule {
+    /// The part of the window at its end the trend line goes through.
+    pub window: f64,
+    /// [`super::window::TREND_CHANGE`].
+    pub change: f64,
+    /// [`super::window::TREND_SHARE`].
+    pub share: f64,
+    /// [`super::window::TREND_R2`].
+    pub r2: f64,
+}
+
+/// A scale of units for the page, from [`crate::units`].
+#[derive(Debug, Clone, Serialize)]
+pub struct PageScale {
+    /// Each unit's size and name, largest first, the last of size 1.
+    pub units: Vec<(f64, &'static str)>,
+    /// Whether a space separates a number from its unit (`12 MB`, but `12k`).
+    pub space: bool,
+}
+
+impl PageScale {
+    /// The scale of values in `value_unit`, bytes written in `units`.
+    pub fn of(value_unit: &[u8], units: ByteUnits) -> PageScale {
+        let scale = crate::units::Scale::of(value_unit, units);
+        PageScale {
+            units: scale.units().to_vec(),
+            space: scale != crate::units::Scale::Plain,
+        }
+    }
+}
+
+/// The time unit as a page writes it after a number: `s` for seconds, else the
+/// profile's own word (as [`super::summary::time_text`] writes it).
+pub fn time_unit(sample_unit: &[u8]) -> String {
+    if sample_unit == b"seconds" {
+        "s".into()
+    } else {
+        String::from_utf8_lossy(sample_unit).into_owned()
+    }
 }
 
 /// What the page shows beyond the picture, resolved from the command line.
@@ -204,20 +285,30 @@ pub(crate) fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
 pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> PageData {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let drawn = Table::selected(profile, selection.clone());
-    let totals = drawn.totals();
-    let keep = kept(&profile.times, &totals);
-    let (pool, rest) = pool(profile, selection, &keep, opts);
+    let keep = kept(&profile.times, &drawn.totals());
+    let heap = Table::all(profile).totals();
+    let mut frames = Frames::default();
+    let (pool, rest) = pool(profile, selection, &keep, opts, &mut frames);
     let flame_at = opts
         .flame_at
         .map(|when| profile.times[crate::select::flame::census(profile, when)]);
     let bands = (0..drawn.columns.len())
         .map(|k| {
             let all = drawn.column(k);
+            let name = &drawn.columns[k].0;
+            let other = matches!(drawn.columns[k].1, crate::select::Source::Other(_));
+            let (stack, cut) = if other {
+                (Vec::new(), false)
+            } else {
+                frames.of(profile, name)
+            };
             PageBand {
-                name: text(&drawn.columns[k].0),
+                name: text(name),
                 values: keep.iter().map(|&i| all[i]).collect(),
-                other: matches!(drawn.columns[k].1, crate::select::Source::Other(_)),
-                ipe: ipe_of(profile, &drawn.columns[k].0),
+                other,
+                ipe: ipe_of(profile, name),
+                stack,
+                cut,
             }
         })
         .collect();
@@ -243,15 +334,16 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         pool,
         rest,
         key_entries: opts.key_entries,
-        stacks: match profile.breakdown {
-            crate::profile::Breakdown::Unknown => None,
-            crate::profile::Breakdown::CostCentreStacks => Some(true),
-            crate::profile::Breakdown::Other => Some(false),
-        },
+        totals: keep.iter().map(|&i| heap[i]).collect(),
+        frames: frames.labels,
         flame_at,
         ipe: !profile.provenance.is_empty(),
-        trend_change: super::summary::TREND_CHANGE,
-        trend_share: super::summary::TREND_SHARE,
+        trend: TrendRule {
+            window: super::window::TREND_WINDOW,
+            change: super::window::TREND_CHANGE,
+            share: super::window::TREND_SHARE,
+            r2: super::window::TREND_R2,
+        },
         marks: profile
             .marks
             .iter()
@@ -263,8 +355,10 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         heap_size: line(&profile.heap.size),
         heap_live: line(&profile.heap.live),
         units: opts.units,
+        scale: PageScale::of(&profile.value_unit, opts.units),
+        time_unit: time_unit(&profile.sample_unit),
         peak: {
-            let (at, most) = super::summary::peak(&Table::all(profile).totals());
+            let (at, most) = super::window::peak(&heap);
             (profile.times[at], most)
         },
     }
@@ -277,6 +371,7 @@ fn pool(
     selection: &Selection,
     keep: &[usize],
     opts: &PageOptions,
+    frames: &mut Frames,
 ) -> (Vec<PageBand>, Option<(usize, PageBand)>) {
     use crate::select::Source;
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
@@ -317,22 +412,30 @@ fn pool(
     let pool = others
         .iter()
         .take(room)
-        .map(|&(k, _)| PageBand {
-            name: text(&profile.names[k]),
-            values: at_kept(&[k]),
-            other: false,
-            ipe: ipe_of(profile, &profile.names[k]),
+        .map(|&(k, _)| {
+            let (stack, cut) = frames.of(profile, &profile.names[k]);
+            PageBand {
+                name: text(&profile.names[k]),
+                values: at_kept(&[k]),
+                other: false,
+                ipe: ipe_of(profile, &profile.names[k]),
+                stack,
+                cut,
+            }
         })
         .collect();
     let left: Vec<usize> = others.iter().skip(room).map(|&(k, _)| k).collect();
     if left.is_empty() {
         return (pool, None);
     }
+    let name = format!("{} smaller bands", left.len());
     let rest = PageBand {
-        name: format!("{} smaller bands", left.len()),
+        stack: vec![frames.label(name.clone())],
+        name,
         values: at_kept(&left),
         other: true,
         ipe: None,
+        cut: false,
     };
     (pool, Some((left.len(), rest)))
 }

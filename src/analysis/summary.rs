@@ -1,59 +1,16 @@
 //! Which band is the leak: each band's peak, when it first reached it, its mean, its
-//! share of the area under the graph and whether it is still growing at the end of the
-//! run. `--summary` prints it ([`crate::export::summary`]); the page shows it as a table.
-//!
-//! Definitions (docs/inspect.md repeats them for users):
-//! * a band is 0 at a sample where it has no value; a name given twice in one sample
-//!   counts once with the sum;
-//! * peak: the largest value; peak time: the first sample time with that value;
-//! * mean: the sum of the values over the number of samples;
-//! * share: the band's area (trapezoids between sample times, as the title's area) over
-//!   the sum of all bands' areas; with a single sample, its value over the total;
-//! * trend: a least-squares line through the band's values over the last quarter of the
-//!   run's time (at least its last three samples); `growing` when that line rises across
-//!   the window by more than 5% of the band's peak **and** by more than 1% of the peak
-//!   of the whole heap (a band of a few bytes that doubles is no leak), `shrinking` when
-//!   it falls by as much, else `flat`. The line's slope (value units per second) and its
-//!   R² (how much of the band's variation over the window the line explains: 1 for a
-//!   steady climb, near 0 for noise) are given with it. The empty census GHC's runtime
-//!   writes as the program exits is left out of the window: every band drops to 0
-//!   there, which says nothing about a leak.
+//! share of the area under the graph and where it heads at the end of the window (the
+//! whole run, or `--from`/`--to`'s). `--summary` prints it ([`crate::export::summary`]);
+//! the page's table shows the same figures for its zoomed window. What each figure is,
+//! and the trend's verdict, is defined once, in [`super::window`].
 
 use serde::Serialize;
 
 use super::table::Table;
+use super::window::Window;
+pub use super::window::{TREND_CHANGE, TREND_R2, TREND_SHARE, TREND_WINDOW, Trend};
+pub(crate) use super::window::{area, peak};
 use crate::units::{ByteUnits, Scale, human, seconds};
-
-/// The last part of the run the trend looks at.
-const TREND_WINDOW: f64 = 0.25;
-/// How much of its peak a band must gain (or lose) over that window to be flagged.
-pub const TREND_CHANGE: f64 = 0.05;
-/// How much of the whole heap's peak a band must gain (or lose) over that window to be
-/// flagged.
-pub const TREND_SHARE: f64 = 0.01;
-
-/// Where a band is heading at the end of the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Trend {
-    /// Its trend line rises by more than `TREND_CHANGE` (5%) of its peak.
-    Growing,
-    /// Neither.
-    Flat,
-    /// Its trend line falls by as much.
-    Shrinking,
-}
-
-impl Trend {
-    /// The word the table prints.
-    pub fn word(self) -> &'static str {
-        match self {
-            Trend::Growing => "growing",
-            Trend::Flat => "flat",
-            Trend::Shrinking => "shrinking",
-        }
-    }
-}
 
 /// One band's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -89,6 +46,15 @@ pub struct Total {
     pub mean: f64,
 }
 
+/// A stretch of time, in sample units.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Span {
+    /// Its first sample's time.
+    pub from: f64,
+    /// Its last sample's time.
+    pub to: f64,
+}
+
 /// The whole summary, bands sorted by share, largest first.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -104,6 +70,12 @@ pub struct Summary {
     pub value_unit: String,
     /// How many samples.
     pub samples: usize,
+    /// The first and last sample's times: the window every figure is over.
+    pub window: Span,
+    /// The part of it the trend line goes through (its last quarter).
+    pub trend_window: Span,
+    /// The R² a trend line needs for a band to be growing or shrinking.
+    pub trend_r2: f64,
     /// Bands the profile has; `bands` may list fewer (`--top`).
     pub band_count: usize,
     /// Every band together.
@@ -112,93 +84,34 @@ pub struct Summary {
     pub bands: Vec<BandSummary>,
 }
 
-/// The first index of the largest value, and that value.
-pub(crate) fn peak(values: &[f64]) -> (usize, f64) {
-    values.iter().enumerate().fold(
-        (0, f64::NEG_INFINITY),
-        |(k, m), (i, &v)| {
-            if v > m { (i, v) } else { (k, m) }
-        },
-    )
-}
-
-/// The area under `values` over `times`: trapezoids, as the title's area.
-pub(crate) fn area(times: &[f64], values: &[f64]) -> f64 {
-    times
-        .windows(2)
-        .zip(values.windows(2))
-        .map(|(t, v)| (t[1] - t[0]) * (v[0] + v[1]) / 2.0)
-        .sum()
-}
-
-/// The least-squares slope of `values` over `times` in a window, and its R².
-fn slope(times: &[f64], values: &[f64], window: std::ops::Range<usize>) -> (f64, f64) {
-    crate::select::slope(&times[window.clone()], &values[window])
-}
-
-/// The trend window: from its first sample to the end of `times`, less trailing samples
-/// where the total is 0 (the exit census), as long as three samples remain.
-fn trend_window(times: &[f64], totals: &[f64]) -> std::ops::Range<usize> {
-    let mut end = times.len();
-    while end > 3 && totals[end - 1] == 0.0 {
-        end -= 1;
-    }
-    let (first, last) = (times[0], times[end - 1]);
-    let since = last - (last - first) * TREND_WINDOW;
-    let by_time = times[..end].partition_point(|&t| t < since);
-    by_time.min(end.saturating_sub(3))..end
-}
-
 /// Summarises the table's columns; `top` keeps the largest shares only.
 pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
     let profile = table.profile;
     let times = &profile.times;
     let n = times.len();
     let totals = table.totals();
-    let window = trend_window(times, &totals);
-    let span = times[window.end - 1] - times[window.start];
-    let heap_peak = peak(&totals).1;
-    let mut bands: Vec<(BandSummary, f64)> = (0..table.columns.len())
+    let window = Window::new(times, &totals);
+    let mut bands: Vec<BandSummary> = (0..table.columns.len())
         .map(|k| {
-            let values = table.column(k);
-            let (at, peak) = peak(&values);
-            let (growth, r2) = slope(times, &values, window.clone());
-            let change = growth * span;
-            let least = (TREND_CHANGE * peak).max(TREND_SHARE * heap_peak);
-            let trend = if peak > 0.0 && change > least {
-                Trend::Growing
-            } else if peak > 0.0 && change < -least {
-                Trend::Shrinking
-            } else {
-                Trend::Flat
-            };
-            let weight = if n > 1 {
-                area(times, &values)
-            } else {
-                values[0]
-            };
-            let summary = BandSummary {
+            let f = window.figures(&table.column(k));
+            BandSummary {
                 name: String::from_utf8_lossy(&table.columns[k].0).into_owned(),
-                peak,
-                peak_time: times[at],
-                mean: values.iter().sum::<f64>() / n as f64,
-                share: 0.0,
-                trend,
-                growth_per_second: growth,
-                growth_r2: r2,
-            };
-            (summary, weight)
+                peak: f.peak,
+                peak_time: f.peak_time,
+                mean: f.mean,
+                share: f.share,
+                trend: f.trend,
+                growth_per_second: f.growth,
+                growth_r2: f.r2,
+            }
         })
         .collect();
-    let whole: f64 = bands.iter().map(|(_, w)| w).sum();
-    for (b, w) in &mut bands {
-        b.share = if whole > 0.0 { *w / whole } else { 0.0 };
-    }
     // Largest share first; equal shares in the table's order.
-    bands.sort_by(|a, b| b.0.share.total_cmp(&a.0.share));
+    bands.sort_by(|a, b| b.share.total_cmp(&a.share));
     let band_count = bands.len();
     let (at, top_total) = peak(&totals);
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let (trend_from, trend_to) = window.trend_span();
     Summary {
         version: 1,
         job: text(&profile.job),
@@ -206,17 +119,22 @@ pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
         sample_unit: text(&profile.sample_unit),
         value_unit: text(&profile.value_unit),
         samples: n,
+        window: Span {
+            from: times[0],
+            to: times[n - 1],
+        },
+        trend_window: Span {
+            from: trend_from,
+            to: trend_to,
+        },
+        trend_r2: TREND_R2,
         band_count,
         total: Total {
             peak: top_total,
             peak_time: times[at],
             mean: totals.iter().sum::<f64>() / n as f64,
         },
-        bands: bands
-            .into_iter()
-            .map(|(b, _)| b)
-            .take(top.unwrap_or(usize::MAX))
-            .collect(),
+        bands: bands.into_iter().take(top.unwrap_or(usize::MAX)).collect(),
     }
 }
 
@@ -237,12 +155,15 @@ pub fn value_text(value_unit: &str, v: f64, units: ByteUnits) -> String {
     human(v, Scale::of(value_unit.as_bytes(), units))
 }
 
-/// A time in `sample_unit` as people read it: `2.50 s` when the unit is seconds.
+/// A time in `sample_unit` as people read it: `2.50 s` when the unit is seconds, else
+/// the number as it is and the unit's word (`1500 ticks`).
 pub fn time_text(sample_unit: &str, t: f64) -> String {
     if sample_unit == "seconds" {
         seconds(t)
-    } else {
+    } else if sample_unit.is_empty() {
         format!("{t}")
+    } else {
+        format!("{t} {sample_unit}")
     }
 }
 

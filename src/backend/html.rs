@@ -11,14 +11,21 @@ use std::io::{self, Write};
 
 use serde::Serialize;
 
-use crate::analysis::page::PageData;
+use crate::analysis::page::{PageBand, PageData};
 use crate::escape;
 use crate::scene::{Item, Scene};
 
 mod compare;
 pub use compare::ComparePage;
 
-const SCRIPT: &str = include_str!("html/page.js");
+/// The figures a page's script computes for a view, with the library's rules: the first
+/// part of every page's script.
+const FIGURES: &str = include_str!("html/figures.js");
+/// The page's script: the figures, then the page itself.
+const SCRIPT: &str = concat!(
+    include_str!("html/figures.js"),
+    include_str!("html/page.js")
+);
 const STYLE: &str = include_str!("html/page.css");
 
 /// A page on its own, or one that follows its server.
@@ -85,17 +92,12 @@ struct PlotBox {
     font: f64,
 }
 
-/// A band as the script draws it: the page data's values and the scene's paint.
+/// A band as the script draws it: the page data's band and the scene's paint.
 #[derive(Serialize)]
 struct ScriptBand<'a> {
-    name: &'a str,
+    #[serde(flatten)]
+    band: &'a PageBand,
     fill: String,
-    #[serde(serialize_with = "crate::units::numbers")]
-    values: &'a [f64],
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
-    other: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    ipe: Option<&'a crate::analysis::page::PageIpe>,
 }
 
 #[derive(Serialize)]
@@ -103,10 +105,16 @@ struct ScriptData<'a> {
     #[serde(flatten)]
     data: &'a PageData,
     plot: PlotBox,
+    /// The drawn bands, with the scene's paint.
     bands: Vec<ScriptBand<'a>>,
-    /// The picture's band colours, each once: what a band the picture did not draw is
-    /// given (by its name) when a zoomed window or a filter shows it.
-    extra_fills: Vec<String>,
+    /// The bands the picture did not draw, each with one of the picture's band colours
+    /// chosen by its name, so that it keeps it when a zoomed window or a filter shows it.
+    pool: Vec<ScriptBand<'a>>,
+    /// The colour of a window's `OTHER`.
+    other_fill: String,
+    /// Each of the page data's frames' colour in a flame graph: one of the picture's,
+    /// by its label.
+    frame_fills: Vec<String>,
 }
 
 /// Each band's fill as the scene paints it, by name.
@@ -145,28 +153,40 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
     });
     let bottom = (plot.page + 1) as f64 * scene.height;
     let fills = fills(scene);
+    let other_fill = super::svg::colour(crate::scene::OTHER_PAINT);
     let bands: Vec<ScriptBand> = data
         .bands
         .iter()
-        .map(|b| ScriptBand {
-            name: &b.name,
+        .map(|band| ScriptBand {
+            band,
             fill: fills
-                .get(&b.name)
+                .get(&band.name)
                 .cloned()
-                .unwrap_or_else(|| "#cccccc".into()),
-            values: &b.values,
-            other: b.other,
-            ipe: b.ipe.as_ref(),
+                .unwrap_or_else(|| other_fill.clone()),
         })
         .collect();
-    let mut extra_fills: Vec<String> = Vec::new();
+    let mut palette: Vec<&str> = Vec::new();
     for b in &bands {
-        if !b.other && !extra_fills.contains(&b.fill) {
-            extra_fills.push(b.fill.clone());
+        if !b.band.other && !palette.contains(&b.fill.as_str()) {
+            palette.push(&b.fill);
         }
     }
+    let by_name = |name: &str| match palette.len() {
+        0 => other_fill.clone(),
+        n => palette[crate::scene::stable_index(name.as_bytes()) % n].to_string(),
+    };
+    let pool = data
+        .pool
+        .iter()
+        .map(|band| ScriptBand {
+            band,
+            fill: by_name(&band.name),
+        })
+        .collect();
     ScriptData {
-        extra_fills,
+        frame_fills: data.frames.iter().map(|f| by_name(f)).collect(),
+        pool,
+        other_fill,
         data,
         plot: PlotBox {
             page: plot.page,
@@ -201,8 +221,8 @@ impl super::Backend for Html<'_> {
             "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
             date = escape::html(&data.date),
             samples = data.samples,
-            peak = value_text(&data.value_unit, data.peak.1, data.units),
-            at = time_text(&data.sample_unit, data.peak.0),
+            peak = escape::html(&value_text(&data.value_unit, data.peak.1, data.units)),
+            at = escape::html(&time_text(&data.sample_unit, data.peak.0)),
         );
         body(
             &mut html,
@@ -219,7 +239,7 @@ impl super::Backend for Html<'_> {
 fn key(html: &mut String, bands: &[ScriptBand]) {
     html.push_str("<ul id=\"key\" aria-label=\"Bands: click to hide or show\">\n");
     for b in bands.iter().rev() {
-        let name = escape::html(b.name);
+        let name = escape::html(&b.band.name);
         let _ = writeln!(
             html,
             "<li data-band=\"{name}\" tabindex=\"0\" role=\"button\" aria-pressed=\"true\">\

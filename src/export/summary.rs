@@ -18,7 +18,7 @@ pub struct TextOptions {
 /// The summary as an aligned table: numbers right-aligned, the full name last.
 pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Result<()> {
     let value = |v: f64| s.value_text(v, opts.units);
-    let time = |t: f64| s.time_text(t);
+    let time = |t: f64| crate::escape::terminal(&s.time_text(t)).into_owned();
     // The trend's slope per time unit, signed, and how well the line fits.
     let growth = |g: f64| {
         let sign = if g < 0.0 { "-" } else { "+" };
@@ -74,8 +74,15 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     }
     writeln!(
         out,
-        "{} samples, {} bands; trend over the last quarter of the run",
-        s.samples, s.band_count
+        "{} samples, {} to {}, {} bands; trend over the last quarter, {} to {}, \
+         where its line explains R² ≥ {}",
+        s.samples,
+        time(s.window.from),
+        time(s.window.to),
+        s.band_count,
+        time(s.trend_window.from),
+        time(s.trend_window.to),
+        s.trend_r2
     )?;
     writeln!(out)?;
     // Words (the trend) left-aligned, numbers right-aligned.

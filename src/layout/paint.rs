@@ -35,9 +35,7 @@ const VIRIDIS: [u32; 8] = [
 ];
 const GREYS: [f64; 7] = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7];
 
-/// The neutral grey of the `OTHER` band outside hp2ps's palette, in every figure: lighter
-/// than every palette's grey, so it never passes for a band.
-pub const OTHER: Paint = Paint::Gray(0.85);
+pub use crate::scene::OTHER_PAINT as OTHER;
 
 impl Palette {
     /// The names `--palette` takes, with their palettes.
@@ -77,17 +75,7 @@ impl Palette {
     }
 }
 
-/// A band's place in a palette from its name alone (FNV-1a, the same on every machine and
-/// in every run), so that a cost centre has one colour in every figure. Two names can
-/// share a colour: a palette has only so many.
-pub fn stable_index(name: &[u8]) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in name {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (h % 1_000_003) as usize
-}
+pub use crate::scene::stable_index;
 
 /// The paint of a shade: a grey level, or hp2ps's packed RGB decoded as hp2ps decodes
 /// it. Its truncating arithmetic is kept: it turns the 15th colour (0.051000) into

@@ -385,3 +385,20 @@ pub struct Plot {
     /// The y axis legend's width.
     pub y_legend: f64,
 }
+
+/// A band's place in a palette from its name alone (FNV-1a, the same on every machine and
+/// in every run), so that a cost centre has one colour in every figure. Two names can
+/// share a colour: a palette has only so many.
+pub fn stable_index(name: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in name {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % 1_000_003) as usize
+}
+
+/// The neutral grey of the `OTHER` band outside hp2ps's palette, in every figure (and of
+/// a zoomed page's `OTHER`): lighter than every palette's grey, so it never passes for a
+/// band.
+pub const OTHER_PAINT: Paint = Paint::Gray(0.85);

@@ -134,7 +134,7 @@ fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
 }
 
 /// The frames of a band's name, outermost first, and whether GHC cut the name.
-fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
+pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
     if breakdown == Breakdown::Other {
         return (vec![name], false);
     }

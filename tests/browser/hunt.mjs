@@ -185,28 +185,31 @@ try {
     const full = await page.$eval("#flame-svg", (s) => s.viewBox.baseVal.width);
     check(widest >= full - 1, `flame: the zoomed frame spans the width (${widest} of ${full})`);
 
-    // Sorted by growth, steepest first; "growing" only where the rule in
-    // docs/inspect.md says (slope over the run adds > 5% of the band's peak and > 1% of
-    // the heap's), computed here from the .hp.
+    // Sorted by growth, steepest first (by each cell's exact number); "growing" only
+    // where the rule in docs/inspect.md says — a line through the last quarter of the
+    // run that rises by > 5% of the band's peak and > 1% of the heap's, and explains
+    // R² >= 0.5 of the movement — computed here from the .hp text.
     await page.click('#summary th[data-sort="growth"]');
     const rows = await tableRows(page);
+    const growthValues = await page.$$eval("#summary tbody tr[data-band]", (rs) => rs.map((r) => Number(r.cells[6].dataset.value)));
+    check(growthValues.every((g, i) => i === 0 || growthValues[i - 1] >= g), `table: sorted by growth, steepest first (${rows.slice(0, 3).map((r) => r.name).join(", ")})`);
     const T = samples.map((s) => s.time), heapPeak = Math.max(...samples.map(total));
-    const slope = (name) => {
-      const v = samples.map((s) => s.values.get(name) || 0), n = T.length;
-      const mt = T.reduce((a, b) => a + b) / n, mv = v.reduce((a, b) => a + b) / n;
-      let num = 0, den = 0;
-      for (let i = 0; i < n; i++) { num += (T[i] - mt) * (v[i] - mv); den += (T[i] - mt) ** 2; }
-      return { slope: num / den, peak: Math.max(...v) };
+    let end = T.length;
+    while (end > 3 && total(samples[end - 1]) === 0) end--;
+    const since = T[end - 1] - (T[end - 1] - T[0]) / 4;
+    const j0 = Math.min(T.findIndex((t) => t >= since), end - 3);
+    const rule = (name) => {
+      const all = samples.map((s) => s.values.get(name) || 0), v = all.slice(j0, end), t = T.slice(j0, end), n = v.length;
+      const mt = t.reduce((a, b) => a + b) / n, mv = v.reduce((a, b) => a + b) / n;
+      let num = 0, den = 0, vv = 0;
+      for (let i = 0; i < n; i++) { num += (t[i] - mt) * (v[i] - mv); den += (t[i] - mt) ** 2; vv += (v[i] - mv) ** 2; }
+      const slope = num / den, r2 = vv > 0 ? num * num / (den * vv) : 0, peak = Math.max(...all);
+      const change = slope * (t[n - 1] - t[0]), least = Math.max(0.05 * peak, 0.01 * heapPeak);
+      return peak > 0 && r2 >= 0.5 && change > least ? "growing" : peak > 0 && r2 >= 0.5 && change < -least ? "shrinking" : "flat";
     };
-    const growths = rows.map((r) => slope(r.name).slope);
-    check(growths.every((g, i) => i === 0 || growths[i - 1] >= g - 1e-9), `table: sorted by growth, steepest first (${rows.slice(0, 3).map((r) => r.name).join(", ")})`);
-    const span = T[T.length - 1] - T[0];
-    const wrong = rows.filter((r) => {
-      const s = slope(r.name), least = Math.max(0.05 * s.peak, 0.01 * heapPeak);
-      const want = s.peak > 0 && s.slope * span > least ? "growing" : s.peak > 0 && s.slope * span < -least ? "shrinking" : "flat";
-      return r.class !== want;
-    });
+    const wrong = rows.filter((r) => r.class !== rule(r.name));
     check(wrong.length === 0, `table: trends as the rule says (${wrong.map((r) => r.name + ":" + r.class).join(", ")})`);
+    check(rows.some((r) => r.class !== "flat"), "table: the rule calls some band growing or shrinking");
     check(rows.every((r) => r.cells.length === 9) && await page.locator("#summary td.spark svg polyline").count() === rows.length,
       "table: every row has a sparkline and nine cells");
     await page.click('#summary th[data-sort="name"]');

@@ -6,19 +6,7 @@
   var D = JSON.parse(document.getElementById("hpgraph-data").textContent);
   var box = document.getElementById("chart"), svg = box.querySelector("svg");
   var tip = document.getElementById("tooltip"), NS = "http://www.w3.org/2000/svg";
-  var units = D.binary_units
-    ? [[1099511627776, "TiB"], [1073741824, "GiB"], [1048576, "MiB"], [1024, "KiB"], [1, "B"]]
-    : [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"], [1, "B"]];
-  function value(v) {
-    if (D.value_unit !== "bytes") return String(Math.round(v * 100) / 100);
-    for (var i = 0; i < units.length; i++) {
-      if (Math.abs(v) >= units[i][0] || i === units.length - 1) {
-        var x = v / units[i][0];
-        var d = units[i][0] === 1 ? 0 : Math.abs(x) >= 99.95 ? 0 : Math.abs(x) >= 9.995 ? 1 : 2;
-        return x.toFixed(d) + " " + units[i][1];
-      }
-    }
-  }
+  var W = hpgraphFigures.writer(D.scale, D.time_unit), value = W.value;
   // A vertical line per graph, hidden until the pointer is over one.
   var lines = D.panels.map(function (p) {
     var l = document.createElementNS(NS, "line");
@@ -53,7 +41,7 @@
       }
     });
     if (t === null) { hide(); return; }
-    var rows = [D.sample_unit === "seconds" ? "at " + t.toFixed(3) + " s" : "at " + t.toFixed(3) + " " + D.sample_unit];
+    var rows = ["at " + W.pointer(t, 3)];
     D.panels.forEach(function (p, k) {
       var x = p.x + (t - p.t0) / p.xr * p.w, v = at(p, t);
       var inside = x >= p.x && x <= p.x + p.w;

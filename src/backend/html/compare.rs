@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use super::{Mode, STYLE, script_policy};
 use crate::analysis::compare::{Comparison, Totals};
+use crate::analysis::page::{PageScale, time_unit};
 use crate::escape;
 use crate::scene::{Plot, Scene};
 use crate::units::{ByteUnits, Scale, human};
@@ -46,13 +47,12 @@ struct Panel<'a> {
 #[derive(Serialize)]
 struct Data<'a> {
     panels: Vec<Panel<'a>>,
-    value_unit: &'a str,
-    sample_unit: &'a str,
-    binary_units: bool,
+    scale: PageScale,
+    time_unit: String,
 }
 
 fn script_text() -> String {
-    format!("\n{SCRIPT}")
+    format!("\n{}{SCRIPT}", super::FIGURES)
 }
 
 impl super::super::Backend for ComparePage<'_> {
@@ -74,9 +74,8 @@ impl super::super::Backend for ComparePage<'_> {
             .collect();
         let data = Data {
             panels,
-            value_unit: &c.value_unit,
-            sample_unit: &c.sample_unit,
-            binary_units: self.units == ByteUnits::Binary,
+            scale: PageScale::of(c.value_unit.as_bytes(), self.units),
+            time_unit: time_unit(c.sample_unit.as_bytes()),
         };
         let json = escape::json_in_script(&serde_json::to_string(&data).map_err(io::Error::other)?);
         let scale = Scale::of(c.value_unit.as_bytes(), self.units);

@@ -11,7 +11,6 @@
 (function () {
   "use strict";
   var NS = "http://www.w3.org/2000/svg";
-  var OTHER_FILL = "#d9d9d9"; // src/layout/paint.rs: OTHER
   var box = document.getElementById("chart");
   var D = null, svg = null, page = null, P = null;
   var left = 0, top = 0, width = 1, height = 1, bottom = 1;
@@ -26,64 +25,16 @@
   var geometry = null; // what the last drawing used: times shown, stacks, scale
   var pointer = null; // where the pointer last was over the chart, to refresh the tooltip
   var individuals = []; // every band the page has on its own: drawn ones, then the pool
-  var fills = new Map();
   var flame = null; // the open flame graph: { index, focus }
   var lastDraw = 0;
 
-  // ---- numbers as people read them (src/units.rs) ----
-  var DECIMAL = [[1e12, "TB"], [1e9, "GB"], [1e6, "MB"], [1e3, "kB"], [1, "B"]];
-  var BINARY = [[1099511627776, "TiB"], [1073741824, "GiB"], [1048576, "MiB"], [1024, "KiB"], [1, "B"]];
-  var PLAIN = [[1e12, "T"], [1e9, "G"], [1e6, "M"], [1e3, "k"], [1, ""]];
-  var bytes = false, units = PLAIN;
-  function unitFor(v) {
-    for (var i = 0; i < units.length; i++) if (Math.abs(v) >= units[i][0]) return units[i];
-    return units[units.length - 1];
-  }
-  function human(v) {
-    var u = unitFor(v), x = v / u[0];
-    var d = u[0] === 1 && x === Math.floor(x) ? 0 : Math.abs(x) >= 99.95 ? 0 : Math.abs(x) >= 9.995 ? 1 : 2;
-    return x.toFixed(d) + (bytes && u[1] ? " " : "") + u[1];
-  }
-  function seconds(t) {
-    var a = Math.abs(t);
-    var d = a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 || t === 0 ? 2 : 3;
-    return t.toFixed(d) + (D.sample_unit === "seconds" ? " s" : " " + D.sample_unit);
-  }
-  function percent(f) { return (100 * f).toFixed(1) + "%"; }
-  // hp2ps's Round (src/layout/ticks.rs): 1, 2 or 5 times a power of ten.
-  function round125(y) {
-    if (!(y > 0) || !isFinite(y)) return null;
-    var steps = 0, f = function (v) { return v > 4 ? 5 : v > 1 ? 2 : 1; };
-    if (y > 10) { while (y > 10) { y /= 10; steps++; } y = f(y); while (steps--) y *= 10; }
-    else if (y < 1) { while (y < 1) { y *= 10; steps++; } y = f(y); while (steps--) y /= 10; }
-    else y = f(y);
-    return y;
-  }
-  function decimals(step) {
-    var d = 0;
-    while (step < 0.999999 && d < 12) { step *= 10; d++; }
-    return d;
-  }
-  function timeTicks(a, b, target) {
-    var step = round125((b - a) / target), out = [];
-    if (!step) return out;
-    var d = decimals(step);
-    for (var k = Math.ceil(a / step); out.length < 1000; k++) {
-      var v = k * step;
-      if (v > b + step * 1e-9) break;
-      out.push([v, v.toFixed(d)]);
-    }
-    return out;
-  }
+  // ---- numbers: written and computed by figures.js, with the library's rules ----
+  var F = hpgraphFigures, W = null;
+  function human(v) { return W.value(v); }
+  function seconds(t) { return W.time(t); }
   function valueTicks(top, target) {
     if (mode === "share") return [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, (100 * f) + "%"]; });
-    var u = unitFor(top), step = round125(top / u[0] / target), out = [];
-    if (!step) return out;
-    var d = decimals(step), space = u[1] ? " " : "";
-    for (var k = 0; k * step * u[0] <= top * (1 + 1e-9) && out.length < 1000; k++) {
-      out.push([k * step * u[0], (k * step).toFixed(d) + space + u[1]]);
-    }
-    return out;
+    return F.valueTicks(top, target, W);
   }
 
   // ---- elements ----
@@ -102,25 +53,15 @@
   }
   function fullRange() { return [P.t0, P.t0 + P.xr]; }
 
-  // A band's colour when the picture did not draw it: one of the picture's own, by its
-  // name (FNV-1a), so that it keeps it from one window to the next.
-  function fillOf(name) {
-    var f = fills.get(name);
-    if (f) return f;
-    var h = 0x811c9dc5;
-    for (var i = 0; i < name.length; i++) { h ^= name.charCodeAt(i); h = Math.imul(h, 16777619) >>> 0; }
-    var list = D.extra_fills.length ? D.extra_fills : ["#4e79a7"];
-    return list[h % list.length];
-  }
-
   // ---- which bands are drawn ----
   // The samples within [a, b], and the weight (area) of each value there.
+  // `empty` when no sample lies within (i0 = i1 is then the one after, for drawing).
   function windowOf(a, b) {
-    var T = D.times, n = T.length, i0 = 0, i1 = n - 1;
-    while (i0 < n - 1 && T[i0] < a) i0++;
-    while (i1 > 0 && T[i1] > b) i1--;
-    if (i1 < i0) { i0 = Math.max(0, Math.min(i0, n - 1)); i1 = i0; }
-    return { i0: i0, i1: i1 };
+    var T = D.times, n = T.length;
+    var first = function (ok) { var lo = 0, hi = n; while (lo < hi) { var m = (lo + hi) >> 1; if (ok(T[m])) hi = m; else lo = m + 1; } return lo; };
+    var i0 = first(function (t) { return t >= a; }), i1 = first(function (t) { return t > b; }) - 1;
+    if (i1 < i0) { i0 = Math.max(0, Math.min(i0, n - 1)); return { i0: i0, i1: i0, empty: true }; }
+    return { i0: i0, i1: i1, empty: false };
   }
   function area(values, w) {
     var T = D.times, s = 0;
@@ -149,9 +90,9 @@
     if (ranked.length + (rest.length ? 1 : 0) > room) {
       var merged = ranked.slice(room - 1).map(function (p) { return p[1]; }).concat(rest);
       ranked = ranked.slice(0, room - 1);
-      out.push({ name: "OTHER", fill: OTHER_FILL, values: sumOf(merged), other: true, count: merged.length });
+      out.push({ name: "OTHER", fill: D.other_fill, values: sumOf(merged), other: true, count: merged.length });
     } else if (rest.length) {
-      out.push({ name: rest[0].name, fill: OTHER_FILL, values: rest[0].values, other: true });
+      out.push({ name: rest[0].name, fill: D.other_fill, values: rest[0].values, other: true });
     }
     for (var k = ranked.length - 1; k >= 0; k--) out.push(ranked[k][1]);
     return out;
@@ -277,7 +218,7 @@
     // Axes: ticks and labels at round values of the range in view.
     var clamp = function (v) { return Math.max(2, Math.min(7, v)); };
     var font = P.font || 10, em = font / 10;
-    timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) {
+    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) {
       var x = X(t[0]);
       if (x - left >= width - P.x_legend) return;
       el("path", { class: "tick", d: "M" + x + " " + bottom + "v4", fill: "none" }, layer);
@@ -411,27 +352,7 @@
     key.replaceChildren.apply(key, items);
   }
 
-  // ---- the table: every band the page has, the window's numbers ----
-  function stats(values, w, heapPeak) {
-    var T = D.times, n = w.i1 - w.i0 + 1, peak = -Infinity, at = w.i0, sum = 0;
-    var mt = 0, mv = 0, i;
-    for (i = w.i0; i <= w.i1; i++) {
-      if (values[i] > peak) { peak = values[i]; at = i; }
-      sum += values[i]; mt += T[i]; mv += values[i];
-    }
-    mt /= n; mv /= n;
-    var num = 0, den = 0, vv = 0;
-    for (i = w.i0; i <= w.i1; i++) {
-      var dt = T[i] - mt, dv = values[i] - mv;
-      num += dt * dv; den += dt * dt; vv += dv * dv;
-    }
-    var slope = den > 0 ? num / den : 0;
-    var r2 = den > 0 && vv > 0 ? Math.min(1, num * num / (den * vv)) : 0;
-    var span = T[w.i1] - T[w.i0], change = slope * span;
-    var least = Math.max(D.trend_change * peak, D.trend_share * heapPeak);
-    var trend = peak > 0 && change > least ? "growing" : peak > 0 && change < -least ? "shrinking" : "flat";
-    return { peak: peak, at: T[at], mean: sum / n, growth: slope, r2: r2, trend: trend, area: area(values, w) };
-  }
+  // ---- the table: every band the page has, the window's figures (figures.js) ----
   function sparkline(values, w, peak) {
     var s = el("svg", { class: "spark", width: 80, height: 16, viewBox: "0 0 80 16", "aria-hidden": "true" });
     var n = w.i1 - w.i0 + 1, buckets = Math.min(40, n), pts = [];
@@ -446,6 +367,12 @@
   }
   var tableFor = null; // the window, filter and order the table's rows are for
   var IPE = ["closure", "type", "module", "location"]; // info-table provenance, with -hi
+  // A cell: its text as people read it, its exact number in data-value for scripts.
+  function cell(tr, text, value, cls) {
+    var td = html("td", cls ? { class: cls } : {}, tr, text);
+    if (value !== undefined) td.setAttribute("data-value", String(value));
+    return td;
+  }
   function drawTable() {
     var table = document.getElementById("summary");
     if (!table || !table.tBodies.length) return;
@@ -453,16 +380,17 @@
     if (wanted === tableFor) return;
     tableFor = wanted;
     var range = view || fullRange(), w = windowOf(range[0], range[1]);
-    var rows = individuals.filter(function (s) { return !filter || filter.test(s.name); });
-    var everything = sumOf(individuals.concat(D.rest ? [D.rest[1]] : []));
-    var heapPeak = 0;
-    for (var i = w.i0; i <= w.i1; i++) heapPeak = Math.max(heapPeak, everything[i]);
-    var whole = area(everything, w);
-    var data = rows.map(function (s) {
-      var st = stats(s.values, w, heapPeak), ipe = s.ipe || {};
-      st.s = s; st.share = whole > 0 ? st.area / whole : 0; st.name = s.name;
+    var win = F.windowFigures(D.times, D.totals, w.i0, w.i1, D.trend);
+    // A band without a value in a zoomed window is not in it, as --summary --from --to
+    // leaves it out.
+    var data = [];
+    individuals.forEach(function (s) {
+      if (w.empty || (filter && !filter.test(s.name))) return;
+      var st = win.figures(s.values), ipe = s.ipe || {};
+      if (view && !(st.peak > 0)) return;
+      st.s = s; st.name = s.name;
       IPE.forEach(function (c) { st[c] = ipe[c] || ""; });
-      return st;
+      data.push(st);
     });
     var k = sortBy.key, sign = sortBy.down ? -1 : 1;
     data.sort(function (x, y) {
@@ -474,15 +402,15 @@
     data.forEach(function (r) {
       var tr = html("tr", { class: r.trend, "data-band": r.name }, body);
       html("td", { class: "spark" }, tr).appendChild(sparkline(r.s.values, w, r.peak));
-      html("td", { class: "name" }, tr, r.name);
-      html("td", {}, tr, percent(r.share));
-      html("td", {}, tr, human(r.peak));
-      html("td", {}, tr, seconds(r.at));
-      html("td", {}, tr, human(r.mean));
-      html("td", {}, tr, (r.growth >= 0 ? "+" : "−") + human(Math.abs(r.growth)) + "/s");
-      html("td", {}, tr, r.r2.toFixed(2));
-      html("td", {}, tr, r.trend);
-      if (D.ipe) IPE.forEach(function (c) { html("td", { class: "name" }, tr, r[c]); });
+      cell(tr, r.name, undefined, "name");
+      cell(tr, W.share(r.share), r.share);
+      cell(tr, human(r.peak), r.peak);
+      cell(tr, seconds(r.at), r.at);
+      cell(tr, human(r.mean), r.mean);
+      cell(tr, W.growth(r.growth), r.growth);
+      cell(tr, W.r2(r.r2), r.r2);
+      cell(tr, r.trend, r.trend);
+      if (D.ipe) IPE.forEach(function (c) { cell(tr, r[c], undefined, "name"); });
     });
     if (D.rest && !filter) {
       var tr = html("tr", { class: "total" }, body);
@@ -490,10 +418,17 @@
       html("td", { class: "name" }, tr, D.rest[0] + " smaller bands, not on their own in this page: --summary lists them");
     }
     table.replaceChild(body, table.tBodies[0]);
+    // The window the figures are over, in the profile's time unit, for scripts too.
+    table.setAttribute("data-from", String(range[0]));
+    table.setAttribute("data-to", String(range[1]));
+    table.setAttribute("data-trend-from", String(win.trendFrom));
+    table.setAttribute("data-trend-to", String(win.trendTo));
     var caption = document.getElementById("table-window");
     if (caption) {
-      caption.textContent = (view ? "the window " + seconds(range[0]) + " to " + seconds(range[1]) : "the whole run") +
-        (filter ? ", bands matching the filter" : "") + " · " + rows.length + " bands";
+      caption.textContent = w.empty ? "no census in the window " + seconds(range[0]) + " to " + seconds(range[1]) :
+        (view ? "the window " + seconds(range[0]) + " to " + seconds(range[1]) : "the whole run") +
+        (filter ? ", bands matching the filter" : "") + " · " + data.length + " bands · trend over its last quarter, " +
+        seconds(win.trendFrom) + " to " + seconds(win.trendTo) + ", where a line explains R² ≥ " + D.trend.r2 + " of the movement";
     }
     table.querySelectorAll("th[data-sort]").forEach(function (th) {
       th.setAttribute("aria-sort", th.dataset.sort === sortBy.key ? (sortBy.down ? "descending" : "ascending") : "none");
@@ -568,7 +503,7 @@
       return;
     }
     var band = g.list.find(function (b) { return b.name === name; });
-    var value = band.values[i], share = all > 0 ? percent(value / all) : "0%";
+    var value = band.values[i], share = W.share(all > 0 ? value / all : 0);
     showTip(ev, [band.count ? "OTHER (" + band.count + " bands)" : name, human(value) + " (" + share + " of the shown heap) at " + time], true,
       { band: name, time: D.times[i], value: value });
   }
@@ -646,19 +581,19 @@
   // The flame graph's rows at most: a frame at the last row stands for all under it.
   var MAX_ROWS = 60;
   var flameInfo = document.getElementById("flame-info");
-  function labelsOf(name) {
-    if (D.stacks === false) return { labels: [name], cut: false };
-    var bare = name.replace(/^\(\d+\)/, "");
-    return { labels: bare.split("/").reverse(), cut: bare.length > 3 && bare.slice(-3) === "..." };
-  }
+  // A census as a tree of frames: each band's stack, outermost first, as the library
+  // split its name (indices into D.frames, each with its colour in D.frame_fills).
   function tree(index) {
     var root = { name: "all", bytes: 0, own: 0, kids: new Map(), parent: null, depth: 0 };
-    var add = function (labels, v, cut) {
+    var add = function (stack, v, cut) {
       var at = root;
       root.bytes += v;
-      labels.forEach(function (l, d) {
-        var next = at.kids.get(l);
-        if (!next) { next = { name: l, bytes: 0, own: 0, kids: new Map(), parent: at, depth: at.depth + 1, cut: cut && d === 0 }; at.kids.set(l, next); }
+      stack.forEach(function (f, d) {
+        var next = at.kids.get(f);
+        if (!next) {
+          next = { name: D.frames[f], fill: D.frame_fills[f], bytes: 0, own: 0, kids: new Map(), parent: at, depth: at.depth + 1, cut: cut && d === 0 };
+          at.kids.set(f, next);
+        }
         next.bytes += v;
         at = next;
       });
@@ -666,9 +601,9 @@
     };
     individuals.forEach(function (s) {
       var v = s.values[index];
-      if (v > 0) { var l = labelsOf(s.name); add(l.labels, v, l.cut); }
+      if (v > 0) add(s.stack, v, s.cut);
     });
-    if (D.rest && D.rest[1].values[index] > 0) add([D.rest[1].name], D.rest[1].values[index], false);
+    if (D.rest && D.rest[1].values[index] > 0) add(D.rest[1].stack, D.rest[1].values[index], false);
     return root;
   }
   function stackOf(node) {
@@ -703,7 +638,7 @@
       var y = (rows - 1 - n.depth) * ROW;
       if (n.depth >= MAX_ROWS) return;
       var g = el("g", { class: "frame", "data-stack": nameOf(n), "data-bytes": n.bytes, "data-own": n.own }, s);
-      var rect = el("rect", { x: x.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, fill: n === root ? "#c8c8c8" : n.narrow ? "#e0e0e0" : n.cut ? "#999" : fillOf(n.name), rx: 1 }, g);
+      var rect = el("rect", { x: x.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, fill: n === root ? "#c8c8c8" : n.narrow ? "#e0e0e0" : n.cut ? "#999" : n.fill || D.other_fill, rx: 1 }, g);
       if (n.self) rect.setAttribute("fill-opacity", "0.5");
       if (w > 30) {
         var t = el("text", { x: (x + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: "#111" }, g);
@@ -724,7 +659,7 @@
       if (n.own > 0 && n.kids.size > 0 && n.depth + 1 < MAX_ROWS) {
         var ow = n.own * scale;
         if (ow >= 0.5) {
-          box1({ name: n.name, stackText: nameOf(n) + " (its own)", self: true, bytes: n.own, own: n.own, kids: new Map(), parent: n, depth: n.depth + 1 }, cx, ow);
+          box1({ name: n.name, fill: n.fill, stackText: nameOf(n) + " (its own)", self: true, bytes: n.own, own: n.own, kids: new Map(), parent: n, depth: n.depth + 1 }, cx, ow);
           cx += ow;
         } else { narrow.bytes += n.own; narrow.count++; }
         if (n.g) n.g.setAttribute("data-own", 0);
@@ -745,7 +680,7 @@
   }
   function nameOf(n) { return n.stackText || (n.parent ? stackOf(n) : "all"); }
   function describe(n) {
-    var text = nameOf(n) + ": " + human(n.bytes) + " (" + percent(flame.root.bytes > 0 ? n.bytes / flame.root.bytes : 0) + ")";
+    var text = nameOf(n) + ": " + human(n.bytes) + " (" + W.share(flame.root.bytes > 0 ? n.bytes / flame.root.bytes : 0) + ")";
     if (n.own > 0 && n.own < n.bytes && !n.self) text += ", its own " + human(n.own);
     if (n.cut) text += " (GHC cut this name at -L: its callers are unknown)";
     return text;
@@ -773,13 +708,10 @@
     page = svg.querySelectorAll(":scope > g")[D.plot.page];
     P = D.plot;
     left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
-    bytes = D.value_unit === "bytes";
-    units = bytes ? (D.binary_units ? BINARY : DECIMAL) : PLAIN;
-    fills = new Map();
+    W = F.writer(D.scale, D.time_unit);
     tableFor = null;
-    D.bands.forEach(function (b) { fills.set(b.name, b.fill); });
     individuals = D.bands.filter(function (b) { return !b.other; })
-      .concat(D.pool.map(function (b) { return { name: b.name, values: b.values, fill: fillOf(b.name), ipe: b.ipe }; }));
+      .concat(D.pool);
     // A zoom outside the run (a new run started) is forgotten.
     if (view) {
       var f = fullRange();

@@ -1,0 +1,218 @@
+//! A stretch of the run and each band's figures over it: peak, when, mean, share, and
+//! where the band heads (its trend). The one definition of these numbers: `--summary`
+//! (over the run, or `--from`/`--to`'s window) computes them here, and the HTML page's
+//! table computes them for its zoomed window with `figures.js`, which follows this file
+//! step for step, sum for sum, so that both give the same bits on the same samples (a
+//! browser test holds the page's table against `--summary=json --from --to`).
+//!
+//! Definitions (docs/inspect.md repeats them for users). Over the window's samples:
+//! * a band is 0 at a sample where it has no value;
+//! * **peak**: the largest value; **at**: the first sample time with that value;
+//! * **mean**: the sum of the values over the number of samples;
+//! * **share**: the band's area (trapezoids between sample times, as the title's area)
+//!   over the area of the heap's total; with one sample, its value over the total;
+//! * **trend**: a least-squares line through the band's values over the *last quarter*
+//!   of the window's time (at least its last three samples; trailing censuses where the
+//!   whole heap is 0, such as the one GHC writes as the program exits, left out). Its
+//!   slope is the **growth** (value units per time unit) and its R² says how much of the
+//!   band's movement the line explains. The band is `growing` when the line rises across
+//!   that quarter by more than [`TREND_CHANGE`] of the band's peak, by more than
+//!   [`TREND_SHARE`] of the heap's peak (a few bytes that double are no leak), **and**
+//!   the line explains the movement (R² of at least [`TREND_R2`]: a saw-tooth whose line
+//!   happens to tilt is noise); `shrinking` when it falls likewise; else `flat`.
+
+use serde::Serialize;
+
+/// The part of the window the trend looks at: its last quarter.
+pub const TREND_WINDOW: f64 = 0.25;
+/// How much of its peak a band must gain (or lose) over the trend's part to be flagged.
+pub const TREND_CHANGE: f64 = 0.05;
+/// How much of the heap's peak a band must gain (or lose) over it to be flagged.
+pub const TREND_SHARE: f64 = 0.01;
+/// How much of the band's movement the trend line must explain (R²) to be a trend.
+pub const TREND_R2: f64 = 0.5;
+
+/// Where a band is heading at the end of the window.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Trend {
+    /// Its trend line rises by enough, and explains the band's movement.
+    Growing,
+    /// Neither growing nor shrinking: steady, too small a change, or noise.
+    Flat,
+    /// Its trend line falls by enough, and explains the band's movement.
+    Shrinking,
+}
+
+impl Trend {
+    /// The word the tables print.
+    pub fn word(self) -> &'static str {
+        match self {
+            Trend::Growing => "growing",
+            Trend::Flat => "flat",
+            Trend::Shrinking => "shrinking",
+        }
+    }
+}
+
+/// One band's figures over a window.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Figures {
+    /// Its largest value.
+    pub peak: f64,
+    /// When it first reached it.
+    pub peak_time: f64,
+    /// Its mean over the window's samples.
+    pub mean: f64,
+    /// Its area over the heap's area.
+    pub share: f64,
+    /// The trend line's slope, in value units per time unit.
+    pub growth: f64,
+    /// How much of the band's movement the line explains (R², 0 to 1).
+    pub r2: f64,
+    /// The verdict.
+    pub trend: Trend,
+}
+
+/// A window: its samples' times and the whole heap's total at each, with what every
+/// band's figures are measured against.
+#[derive(Debug, Clone)]
+pub struct Window<'a> {
+    times: &'a [f64],
+    /// The samples the trend line goes through.
+    trend: std::ops::Range<usize>,
+    /// The heap's largest total.
+    heap_peak: f64,
+    /// The area under the heap's total (its one value, with one sample).
+    whole: f64,
+}
+
+impl<'a> Window<'a> {
+    /// The window of these samples (at least one), `totals` being the whole heap's.
+    pub fn new(times: &'a [f64], totals: &[f64]) -> Window<'a> {
+        Window {
+            times,
+            trend: trend_part(times, totals),
+            heap_peak: peak(totals).1,
+            whole: weight(times, totals),
+        }
+    }
+
+    /// The samples' times.
+    pub fn times(&self) -> &'a [f64] {
+        self.times
+    }
+
+    /// The time span the trend line covers: its first and last sample's times.
+    pub fn trend_span(&self) -> (f64, f64) {
+        (self.times[self.trend.start], self.times[self.trend.end - 1])
+    }
+
+    /// A band's figures from its value at each of the window's samples.
+    pub fn figures(&self, values: &[f64]) -> Figures {
+        let times = self.times;
+        let (at, peak) = peak(values);
+        let part = self.trend.clone();
+        let (growth, r2) = crate::select::slope(&times[part.clone()], &values[part.clone()]);
+        let change = growth * (times[part.end - 1] - times[part.start]);
+        let least = (TREND_CHANGE * peak).max(TREND_SHARE * self.heap_peak);
+        let trend = if peak > 0.0 && r2 >= TREND_R2 && change > least {
+            Trend::Growing
+        } else if peak > 0.0 && r2 >= TREND_R2 && change < -least {
+            Trend::Shrinking
+        } else {
+            Trend::Flat
+        };
+        let whole = self.whole;
+        Figures {
+            peak,
+            peak_time: times[at],
+            mean: values.iter().sum::<f64>() / values.len() as f64,
+            share: if whole > 0.0 {
+                weight(times, values) / whole
+            } else {
+                0.0
+            },
+            growth,
+            r2,
+            trend,
+        }
+    }
+}
+
+/// The first index of the largest value, and that value.
+pub(crate) fn peak(values: &[f64]) -> (usize, f64) {
+    values.iter().enumerate().fold(
+        (0, f64::NEG_INFINITY),
+        |(k, m), (i, &v)| {
+            if v > m { (i, v) } else { (k, m) }
+        },
+    )
+}
+
+/// The area under `values` over `times`: trapezoids, as the title's area.
+pub(crate) fn area(times: &[f64], values: &[f64]) -> f64 {
+    times
+        .windows(2)
+        .zip(values.windows(2))
+        .map(|(t, v)| (t[1] - t[0]) * (v[0] + v[1]) / 2.0)
+        .sum()
+}
+
+/// What a band weighs in the share: its area, or its value when there is one sample.
+fn weight(times: &[f64], values: &[f64]) -> f64 {
+    if times.len() > 1 {
+        area(times, values)
+    } else {
+        values[0]
+    }
+}
+
+/// The samples the trend line goes through: from the first at or after the last quarter
+/// of the window's time to the last, less trailing samples where the heap is 0 (the exit
+/// census), as long as three samples remain.
+fn trend_part(times: &[f64], totals: &[f64]) -> std::ops::Range<usize> {
+    let mut end = times.len();
+    while end > 3 && totals[end - 1] == 0.0 {
+        end -= 1;
+    }
+    let (first, last) = (times[0], times[end - 1]);
+    let since = last - (last - first) * TREND_WINDOW;
+    let by_time = times[..end].partition_point(|&t| t < since);
+    by_time.min(end.saturating_sub(3))..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_saw_tooth_whose_line_tilts_is_noise_and_a_climb_is_a_trend() {
+        let times: Vec<f64> = (0..12).map(f64::from).collect();
+        // Over the last quarter (9, 10, 11): 100, 900, 200 — the line rises by 100,
+        // well past 5% of the peak, but explains little of the movement.
+        let saw = [
+            100., 900., 100., 900., 100., 900., 100., 900., 100., 100., 900., 200.,
+        ];
+        let climb: Vec<f64> = (0..12).map(|i| f64::from(i) * 100.0).collect();
+        let totals: Vec<f64> = saw.iter().zip(&climb).map(|(a, b)| a + b).collect();
+        let w = Window::new(&times, &totals);
+        let noise = w.figures(&saw);
+        assert!(noise.growth > 0.0 && noise.r2 < TREND_R2, "{noise:?}");
+        assert_eq!(noise.trend, Trend::Flat);
+        let leak = w.figures(&climb);
+        assert_eq!(
+            (leak.growth, leak.r2, leak.trend),
+            (100.0, 1.0, Trend::Growing)
+        );
+        assert_eq!(w.trend_span(), (9.0, 11.0));
+    }
+
+    #[test]
+    fn one_sample_weighs_by_its_value() {
+        let w = Window::new(&[3.0], &[40.0]);
+        let f = w.figures(&[10.0]);
+        assert_eq!((f.share, f.mean, f.peak_time), (0.25, 10.0, 3.0));
+        assert_eq!(f.trend, Trend::Flat);
+    }
+}

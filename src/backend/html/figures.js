@@ -1,0 +1,154 @@
+// hpgraph's figures for a view: the one part of a page's script that computes numbers.
+// The rules are the library's, handed over in the page's data: the units and their names
+// (`scale`, from src/units.rs), the time unit, the trend's thresholds. What must follow
+// the reader's view is computed here from the samples the page carries:
+// * `windowFigures` gives a band's figures over a window exactly as src/analysis/window.rs
+//   does — the same sums, in the same order, so the same bits on the same samples (a
+//   browser test holds the table against `hpgraph --summary=json --from --to`);
+// * `text` writes a number as src/units.rs writes it (three significant digits, ties to
+//   even, as Rust's formatting rounds);
+// * `ticks` gives round values (1, 2 or 5 times a power of ten) across a zoomed axis, as
+//   src/layout/ticks.rs rounds hp2ps's.
+// Nothing here knows a unit's name, a colour or how a name splits into frames.
+var hpgraphFigures = (function () {
+  "use strict";
+
+  // ---- numbers as people read them (src/units.rs) ----
+  // `x` with `d` decimals, an exact tie rounded to even as Rust's `{:.d}` rounds it.
+  function fixed(x, d) {
+    var s = x.toFixed(d), exact = Math.abs(x).toFixed(Math.min(100, d + 30));
+    var point = exact.indexOf("."), rest = exact.slice(point + 1 + d);
+    if (rest.charAt(0) !== "5" || !/^50*$/.test(rest)) return s;
+    // A tie: toFixed took the larger magnitude; even keeps the smaller when its last
+    // digit is even.
+    var kept = exact.slice(0, d ? point + 1 + d : point), last = +kept.charAt(kept.length - 1);
+    if (last % 2 === 1) return s;
+    return (x < 0 && /[1-9]/.test(kept) ? "-" : "") + kept;
+  }
+  // A writer of values on `scale` ({units: [[size, name], …] largest first, space}) and
+  // of times in `timeUnit` (`s` for seconds).
+  function writer(scale, timeUnit) {
+    var units = scale.units;
+    function unitFor(v) {
+      for (var i = 0; i < units.length; i++) if (Math.abs(v) >= units[i][0]) return units[i];
+      return [1, units[units.length - 1][1]];
+    }
+    function value(v) {
+      var u = unitFor(v), x = v / u[0];
+      var d = (u[0] === 1 && x === Math.floor(x)) || Math.abs(x) >= 99.95 ? 0 : Math.abs(x) >= 9.995 ? 1 : 2;
+      return fixed(x, d) + (u[1] && scale.space ? " " : "") + u[1];
+    }
+    function time(t) {
+      if (timeUnit !== "s") return String(t) + (timeUnit ? " " + timeUnit : "");
+      var a = Math.abs(t);
+      return fixed(t, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 || t === 0 ? 2 : 3) + " s";
+    }
+    return {
+      unitFor: unitFor,
+      value: value,
+      time: time,
+      // A trend line's slope: signed, per second when times are seconds.
+      growth: function (g) { return (g < 0 ? "-" : "+") + value(Math.abs(g)) + (timeUnit === "s" ? "/s" : ""); },
+      share: function (f) { return fixed(f * 100, 1) + "%"; },
+      r2: function (r) { return fixed(r, 2); },
+      // A pointer's time on a time axis, in the time unit when it has a name.
+      pointer: function (t, d) { return fixed(t, d) + (timeUnit ? " " + timeUnit : ""); }
+    };
+  }
+
+  // ---- a window's figures (src/analysis/window.rs) ----
+  function peakOf(v, i0, i1) {
+    var k = 0, m = -Infinity;
+    for (var i = i0; i <= i1; i++) if (v[i] > m) { m = v[i]; k = i - i0; }
+    return [k, m];
+  }
+  function areaOf(T, v, i0, i1) {
+    var s = -0;
+    for (var i = i0; i < i1; i++) s += (T[i + 1] - T[i]) * (v[i] + v[i + 1]) / 2;
+    return s;
+  }
+  function weight(T, v, i0, i1) { return i1 > i0 ? areaOf(T, v, i0, i1) : v[i0]; }
+  // src/select/mod.rs `slope`: the least-squares slope and its R².
+  function slope(T, v, j0, j1) {
+    var n = j1 - j0 + 1, i;
+    if (n < 2) return [0, 0];
+    var st = -0, sv = -0;
+    for (i = j0; i <= j1; i++) st += T[i];
+    for (i = j0; i <= j1; i++) sv += v[i];
+    var mt = st / n, mv = sv / n, num = 0, den = 0, vv = 0;
+    for (i = j0; i <= j1; i++) {
+      num += (T[i] - mt) * (v[i] - mv);
+      den += (T[i] - mt) * (T[i] - mt);
+      vv += (v[i] - mv) * (v[i] - mv);
+    }
+    if (!(den > 0)) return [0, 0];
+    return [num / den, vv > 0 ? Math.min(1, Math.max(0, num * num / (den * vv))) : 0];
+  }
+  // The window of samples i0..i1 of `times`, `totals` the whole heap at each; `rule` the
+  // trend's thresholds. Its `figures(values)` are a band's, as Window::figures gives them.
+  function windowFigures(T, totals, i0, i1, rule) {
+    var end = i1 + 1;
+    while (end - i0 > 3 && totals[end - 1] === 0) end--;
+    var first = T[i0], last = T[end - 1], since = last - (last - first) * rule.window;
+    var by = i0;
+    while (by < end && T[by] < since) by++;
+    var j0 = Math.min(by, Math.max(i0, end - 3)), j1 = end - 1;
+    var heapPeak = peakOf(totals, i0, i1)[1], whole = weight(T, totals, i0, i1);
+    return {
+      from: T[i0], to: T[i1], trendFrom: T[j0], trendTo: T[j1], heapPeak: heapPeak,
+      figures: function (v) {
+        var p = peakOf(v, i0, i1), fit = slope(T, v, j0, j1);
+        var change = fit[0] * (T[j1] - T[j0]);
+        var least = Math.max(rule.change * p[1], rule.share * heapPeak);
+        var fits = fit[1] >= rule.r2;
+        var sum = -0;
+        for (var i = i0; i <= i1; i++) sum += v[i];
+        return {
+          peak: p[1], at: T[i0 + p[0]], mean: sum / (i1 - i0 + 1),
+          share: whole > 0 ? weight(T, v, i0, i1) / whole : 0,
+          growth: fit[0], r2: fit[1],
+          trend: p[1] > 0 && fits && change > least ? "growing" : p[1] > 0 && fits && change < -least ? "shrinking" : "flat"
+        };
+      }
+    };
+  }
+
+  // ---- ticks for a zoomed axis (src/layout/ticks.rs) ----
+  function round125(y) {
+    if (!(y > 0) || !isFinite(y)) return null;
+    var steps = 0, f = function (v) { return v > 4 ? 5 : v > 1 ? 2 : 1; };
+    if (y > 10) { while (y > 10) { y /= 10; steps++; } y = f(y); while (steps--) y *= 10; }
+    else if (y < 1) { while (y < 1) { y *= 10; steps++; } y = f(y); while (steps--) y /= 10; }
+    else y = f(y);
+    return y;
+  }
+  function decimals(step) {
+    var d = 0;
+    while (step < 0.999999 && d < 12) { step *= 10; d++; }
+    return d;
+  }
+  // About `target` round values from a to b: [value, label] pairs.
+  function timeTicks(a, b, target) {
+    var step = round125((b - a) / target), out = [];
+    if (!step) return out;
+    var d = decimals(step);
+    for (var k = Math.ceil(a / step); out.length < 1000; k++) {
+      var v = k * step;
+      if (v > b + step * 1e-9) break;
+      out.push([v, v.toFixed(d)]);
+    }
+    return out;
+  }
+  // Round values from 0 to top in the unit `write` gives top.
+  function valueTicks(top, target, write) {
+    var u = write.unitFor(top), step = round125(top / u[0] / target), out = [];
+    if (!step) return out;
+    var d = decimals(step), space = u[1] ? " " : "";
+    for (var k = 0; k * step * u[0] <= top * (1 + 1e-9) && out.length < 1000; k++) {
+      out.push([k * step * u[0], (k * step).toFixed(d) + space + u[1]]);
+    }
+    return out;
+  }
+
+  return { writer: writer, windowFigures: windowFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
+})();

@@ -1,0 +1,115 @@
+// The page's table against `hpgraph --summary`: one definition of every figure. For real
+// profiles of three GHCs and random windows zoomed in the page, every number the table
+// shows (each cell's exact value, data-value) equals what `--summary=json --from --to`
+// gives for the window the table states (data-from, data-to), and every cell's text
+// equals `--summary`'s text for that band: same sums, same rounding, same verdict. Exact,
+// as these profiles are under the page's thinning limit.
+//
+//   node tests/browser/table.mjs [HPGRAPH]      (default target/release/hpgraph)
+
+import { chromium } from "playwright-core";
+import { execFileSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { chromiumPath, check, finish, hpgraph, open as openPage, render, root, scratch } from "./harness.mjs";
+
+const work = scratch("table");
+const open = (browser, file) => openPage(browser, file, () => window.hpgraph && window.hpgraph.data());
+
+// Profiles: .hp files GHC 9.0.2 wrote, eventlogs of 9.0.2, 9.6 and 9.10, and the public
+// corpus when it is beside the checkout.
+const inputs = [
+  "fixtures/profiles/ManyCC-hc.hp", "fixtures/profiles/Leak-hc.hp", "fixtures/profiles/MapBuild-hT.hp",
+  "fixtures/profiles/Names-hy.hp", "fixtures/eventlog/Leak-hc.eventlog", "fixtures/eventlog/ManyCC-hT.eventlog",
+].map((f) => join(root, f));
+for (const dir of ["fixtures/eventlog-9.6", "fixtures/eventlog-9.10"]) {
+  const logs = readdirSync(join(root, dir)).filter((f) => f.endsWith(".eventlog")).sort();
+  inputs.push(...logs.slice(0, 2).map((f) => join(root, dir, f)));
+}
+const corpus = join(root, "../shared/corpus-public");
+if (existsSync(corpus)) {
+  inputs.push(...readdirSync(corpus).filter((f) => f.endsWith(".hp")).sort().slice(0, 6).map((f) => join(corpus, f)));
+}
+
+// A fixed seed: the same windows every run, so a failure can be repeated.
+let seed = 20261124;
+const random = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+
+const summary = (file, from, to, style) => execFileSync(hpgraph,
+  [`--summary=${style}`, file, "--from", from, "--to", to], { maxBuffer: 1 << 28, stdio: ["ignore", "pipe", "pipe"] }).toString();
+
+/** `--summary`'s text table: for each band, its cells as printed. */
+function textRows(text) {
+  const lines = text.split("\n"), head = lines.findIndex((l) => l.startsWith("share"));
+  const rows = new Map();
+  for (const line of lines.slice(head + 1)) {
+    const m = line.match(/^\s*(\S+)\s+(.+?)\s{2,}(.+?)\s{2,}(.+?)\s{2,}(\S+)\s+(\S+(?: \S+)?)\s{2,}(\S+)\s{2}(.+)$/);
+    if (m && m[1].endsWith("%")) rows.set(m[8], { share: m[1], peak: m[2], at: m[3], mean: m[4], trend: m[5], growth: m[6], r2: m[7] });
+  }
+  return rows;
+}
+
+const FIELDS = [["share", "share", 2], ["peak", "peak", 3], ["peak_time", "at", 4], ["mean", "mean", 5],
+  ["growth_per_second", "growth", 6], ["growth_r2", "r2", 7], ["trend", "trend", 8]];
+
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+let compared = 0;
+try {
+  for (const [n, file] of inputs.entries()) {
+    const name = file.split("/").pop();
+    const { page, problems } = await open(browser, render(file, join(work, `p${n}.html`)));
+    const samples = await page.evaluate(() => window.hpgraph.data().samples);
+    const kept = await page.evaluate(() => window.hpgraph.data().times.length);
+    check(kept === samples, `${name}: the page keeps all ${samples} samples (exact figures are owed)`);
+    const [t0, t1] = await page.evaluate(() => window.hpgraph.window());
+    const windows = [null];
+    for (let k = 0; k < 5; k++) {
+      const a = t0 + (t1 - t0) * random() * 0.8;
+      windows.push([a, a + (t1 - t0) * (0.05 + random() * 0.5)]);
+    }
+    for (const w of windows) {
+      await page.evaluate((w) => w ? window.hpgraph.zoom(w[0], w[1]) : window.hpgraph.zoom(null), w);
+      const table = await page.$eval("#summary", (t) => ({
+        from: t.dataset.from, to: t.dataset.to, trendFrom: t.dataset.trendFrom, trendTo: t.dataset.trendTo,
+        rows: [...t.tBodies[0].rows].filter((r) => r.dataset.band !== undefined).map((r) => ({
+          name: r.dataset.band, cells: [...r.cells].map((c) => ({ text: c.textContent, value: c.dataset.value }))
+        }))
+      }));
+      const what = `${name} ${w ? `window ${table.from} to ${table.to}` : "whole run"}`;
+      if (w) check(Number(table.from) === w[0] && Number(table.to) === w[1], `${what}: the table states the zoomed window`);
+      let json;
+      try {
+        json = JSON.parse(summary(file, table.from, table.to, "json"));
+      } catch (e) {
+        check(table.rows.length === 0, `${what}: no sample there, and the table is empty (${table.rows.length} rows)`);
+        continue;
+      }
+      const text = textRows(summary(file, table.from, table.to, "text"));
+      check(json.trend_window.from === Number(table.trendFrom) && json.trend_window.to === Number(table.trendTo),
+        `${what}: the trend's part is the summary's (${table.trendFrom} to ${table.trendTo})`);
+      const want = json.bands.filter((b) => b.peak > 0);
+      const byName = new Map(table.rows.map((r) => [r.name, r]));
+      check(table.rows.length === want.length, `${what}: the table has the summary's ${want.length} bands (${table.rows.length})`);
+      const wrong = [];
+      for (const b of want) {
+        const row = byName.get(b.name);
+        if (!row) { wrong.push(`${b.name}: missing`); continue; }
+        for (const [field, label, col] of FIELDS) {
+          const cell = row.cells[col], exact = field === "trend" ? cell.value : Number(cell.value);
+          if (exact !== b[field]) wrong.push(`${b.name} ${label}: page ${cell.value}, summary ${b[field]}`);
+          const printed = text.get(b.name);
+          if (!printed) wrong.push(`${b.name}: not in --summary's text`);
+          else if (printed[label] !== cell.text) wrong.push(`${b.name} ${label}: page "${cell.text}", summary "${printed[label]}"`);
+        }
+        compared++;
+      }
+      check(wrong.length === 0, `${what}: every figure of ${want.length} bands equals --summary's${wrong.length ? ": " + wrong.slice(0, 6).join("; ") : ""}`);
+    }
+    check(problems.length === 0, `${name}: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+  }
+  check(compared > 500, `${compared} band-windows compared`);
+} finally {
+  await browser.close();
+}
+finish("the page's table is --summary's, figure for figure");
