@@ -146,7 +146,8 @@
     if (T[i0] < a && i0 < n - 1) cols.push(at(a, i0, i0 + 1));
     for (var i = i0; i <= i1; i++) if (T[i] >= a && T[i] <= b) cols.push(at(T[i], i, i));
     if (T[i1] > b && i1 > 0) cols.push(at(b, i1 - 1, i1));
-    cols = thinned(cols, all, width);
+    // One column per pixel on the screen: each slice of two pixels keeps two.
+    cols = thinned(cols, all, width * scale / 2);
     var val = function (arr, c) { return arr[c.i] * (1 - c.f) + arr[c.j] * c.f; };
     var ymax = 0;
     if (mode === "share") ymax = 1;
@@ -162,13 +163,18 @@
     geometry = { a: a, b: b, i0: i0, i1: i1, list: list, stacks: stacks, total: all, ymax: ymax, X: X, Y: Y };
 
     var bands = el("g", {}, layer);
+    // Where each column is across, once for every band.
+    var xs = new Float64Array(cols.length);
+    cols.forEach(function (c, m) { xs[m] = num(X(c.t)); });
     stacks.forEach(function (s) {
-      var band = list[s[0]], lower = s[1], upper = s[2], d = [];
-      if (cols.length === 0) return;
+      var band = list[s[0]], lower = s[1], upper = s[2], d = "", nc = cols.length, m;
+      if (nc === 0) return;
+      var U = new Float64Array(nc), L = new Float64Array(nc);
+      for (m = 0; m < nc; m++) { U[m] = val(upper, cols[m]); L[m] = val(lower, cols[m]); }
       if (mode === "lines") {
-        cols.forEach(function (c, m) { d.push((m ? "L" : "M") + num(X(c.t)) + " " + num(Y(val(upper, c)))); });
+        for (m = 0; m < nc; m++) d += (m ? "L" : "M") + xs[m] + " " + num(Y(U[m]));
         var line = el("path", {
-          class: "band-line", d: d.join(""), fill: "none", stroke: band.fill, "stroke-width": 1.5,
+          class: "band-line", d: d, fill: "none", stroke: band.fill, "stroke-width": 1.5,
           "data-band": band.name
         }, bands);
         el("title", {}, line).textContent = band.name;
@@ -176,31 +182,34 @@
       }
       // One outline per stretch where the band is above zero (with the columns either
       // side, where it rises from and falls to zero): the element is where the band is.
-      var on = cols.map(function (c) { return val(upper, c) > val(lower, c); });
-      var k = 0, bb = { x0: Infinity, x1: -Infinity, y0: Infinity, y1: -Infinity };
-      var point = function (cmd, x, y) {
-        if (x < bb.x0) bb.x0 = x;
-        if (x > bb.x1) bb.x1 = x;
-        if (y < bb.y0) bb.y0 = y;
-        if (y > bb.y1) bb.y1 = y;
-        d.push(cmd + num(x) + " " + num(y));
-      };
-      while (k < cols.length) {
-        if (!(on[k] || on[k + 1])) { k++; continue; }
+      var k = 0, x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity, y;
+      var on = function (m) { return m < nc && U[m] > L[m]; };
+      while (k < nc) {
+        if (!(on(k) || on(k + 1))) { k++; continue; }
         var start = k;
-        while (k + 1 < cols.length && (on[k] || on[k + 1])) k++;
-        for (var m = start; m <= k; m++) point(m === start ? "M" : "L", X(cols[m].t), Y(val(upper, cols[m])));
-        for (m = k; m >= start; m--) point("L", X(cols[m].t), Y(val(lower, cols[m])));
-        d.push("Z");
+        while (k + 1 < nc && (on(k) || on(k + 1))) k++;
+        if (xs[start] < x0) x0 = xs[start];
+        if (xs[k] > x1) x1 = xs[k];
+        for (m = start; m <= k; m++) {
+          y = num(Y(U[m]));
+          if (y < y0) y0 = y;
+          d += (m === start ? "M" : "L") + xs[m] + " " + y;
+        }
+        for (m = k; m >= start; m--) {
+          y = num(Y(L[m]));
+          if (y > y1) y1 = y;
+          d += "L" + xs[m] + " " + y;
+        }
+        d += "Z";
         k++;
       }
-      if (d.length === 0) return;
+      if (d === "") return;
       var path = el("path", {
-        d: d.join(""), fill: band.fill, stroke: "#ffffff", "stroke-width": 0.25,
+        d: d, fill: band.fill, stroke: "#ffffff", "stroke-width": 0.25,
         "pointer-events": "fill", "data-band": band.name
       }, bands);
       el("title", {}, path).textContent = band.name;
-      centre(path, { x: bb.x0, y: bb.y0, width: bb.x1 - bb.x0, height: bb.y1 - bb.y0 }, cols, lower, upper, val, X, Y, room);
+      centre(path, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, cols, lower, upper, val, X, Y, room);
     });
     // Heap lines over the bands, on the bytes' scale.
     if (mode !== "share") {
@@ -263,11 +272,12 @@
     lastDraw = performance.now() - started;
   }
 
-  // More columns than the graph has room for are thinned as src/analysis/page.rs thins
-  // samples: per slice of the width, the columns of the highest and lowest total, so
-  // that no peak or dip is lost. Both ends stay.
-  function thinned(cols, all, room) {
-    var bins = Math.max(1, Math.floor(room));
+  // More columns than the screen has pixels are thinned as src/analysis/page.rs thins
+  // samples: per slice of the width (`bins` of them), the columns of the highest and
+  // lowest total, so that no peak or dip is lost. Both ends stay. A drawing step, not a
+  // figure: the table and tooltips read every sample the page has.
+  function thinned(cols, all, bins) {
+    bins = Math.max(1, Math.floor(bins));
     if (cols.length <= 2 * bins) return cols;
     var a = cols[0].t, span = cols[cols.length - 1].t - a, out = [cols[0]], k = 1, last = cols.length - 1;
     var total = function (c) { return all[c.i] * (1 - c.f) + all[c.j] * c.f; };
