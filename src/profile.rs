@@ -4,11 +4,92 @@
 //! strings and one compact [`Series`] per identifier. Identifiers keep the order in which
 //! they first appeared, because hp2ps's tie-breaking depends on it (see `select::hash_order`).
 
-/// Index of an identifier in [`Profile::names`] and [`Profile::series`].
+/// Index of an identifier in [`Profile::bands`].
 pub type IdentId = u32;
 
 /// Below this, sums of whole numbers in doubles are exact.
 const EXACT_SUM: u64 = 1 << 53;
+
+/// A profile's bands: each identifier's name with its data points, one to one. The type
+/// keeps them paired — a name is added with its series and removed with it — so that an
+/// [`IdentId`] names both.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Bands {
+    names: Vec<Box<[u8]>>,
+    series: Vec<Series>,
+}
+
+impl Bands {
+    /// How many bands.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    /// No band at all.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    /// Adds a band; returns its identifier.
+    pub fn push(&mut self, name: Box<[u8]>, series: Series) -> IdentId {
+        self.names.push(name);
+        self.series.push(series);
+        (self.names.len() - 1) as IdentId
+    }
+
+    /// Every band's name, by identifier.
+    pub fn names(&self) -> &[Box<[u8]>] {
+        &self.names
+    }
+
+    /// Every band's data points, by identifier.
+    pub fn series(&self) -> &[Series] {
+        &self.series
+    }
+
+    /// The names, to rename bands in place (not to add or remove one).
+    pub fn names_mut(&mut self) -> &mut [Box<[u8]>] {
+        &mut self.names
+    }
+
+    /// The data points, to change them in place (not to add or remove a band).
+    pub fn series_mut(&mut self) -> &mut [Series] {
+        &mut self.series
+    }
+
+    /// Each band's name and data points.
+    pub fn iter(&self) -> impl Iterator<Item = (&Box<[u8]>, &Series)> {
+        self.names.iter().zip(&self.series)
+    }
+
+    /// Takes every band's data points, leaving each name with none: what consumes a
+    /// profile band by band (the layout) frees each as it goes.
+    pub fn take_series(&mut self) -> Vec<Series> {
+        let empty = std::iter::repeat_with(Series::default).take(self.names.len());
+        std::mem::replace(&mut self.series, empty.collect())
+    }
+
+    /// Keeps the first `n` bands; returns the names of the others.
+    pub fn truncate(&mut self, n: usize) -> Vec<Box<[u8]>> {
+        self.series.truncate(n);
+        self.names.split_off(n.min(self.names.len()))
+    }
+}
+
+impl IntoIterator for Bands {
+    type Item = (Box<[u8]>, Series);
+    type IntoIter = std::iter::Zip<std::vec::IntoIter<Box<[u8]>>, std::vec::IntoIter<Series>>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.names.into_iter().zip(self.series)
+    }
+}
+
+impl FromIterator<(Box<[u8]>, Series)> for Bands {
+    fn from_iter<I: IntoIterator<Item = (Box<[u8]>, Series)>>(iter: I) -> Bands {
+        let (names, series) = iter.into_iter().unzip();
+        Bands { names, series }
+    }
+}
 
 /// A complete heap profile.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -25,10 +106,8 @@ pub struct Profile {
     pub times: Vec<f64>,
     /// `MARK`s in file order.
     pub marks: Vec<Mark>,
-    /// Identifier names in order of first appearance.
-    pub names: Vec<Box<[u8]>>,
-    /// Data points of each identifier, indexed like `names`.
-    pub series: Vec<Series>,
+    /// Each identifier's name and data points, in order of first appearance.
+    pub bands: Bands,
     /// The runtime's own heap measurements, when the input has them (an eventlog does).
     pub heap: HeapSeries,
     /// What the census broke the heap down by, when the input says (an eventlog does;
@@ -211,6 +290,17 @@ impl Profile {
         self.times.len()
     }
 
+    /// The whole heap at every sample: every band's value added, bands in name order.
+    /// The one place this sum is taken, so that the summary, the page, a flame graph's
+    /// census and a comparison see the same bits.
+    pub fn totals(&self) -> Vec<f64> {
+        let mut totals = vec![0.0; self.samples()];
+        for series in self.bands.series() {
+            series.for_each(|s, v| totals[s as usize] += v);
+        }
+        totals
+    }
+
     /// Appends a mark, keeping the profile within [`MAX_MARKS`] and its text within
     /// [`MAX_MARK_TEXT`]. Past the bound, marks equal to an earlier one (time and text)
     /// go first; if that is not enough, every second mark. Marks added later are kept
@@ -254,13 +344,14 @@ impl Profile {
         limit: usize,
         other: &mut Option<MergedBands>,
     ) -> Option<Vec<IdentId>> {
-        let n = self.names.len();
+        let n = self.bands.len();
         if n <= limit || limit == 0 {
             return None;
         }
         let earlier = other.map(|o| o.band as usize);
         let totals: Vec<f64> = self
-            .series
+            .bands
+            .series()
             .iter()
             .map(|s| {
                 let mut t = 0.0;
@@ -276,40 +367,30 @@ impl Profile {
         }
         let count = order.len() - (limit - 1) + other.map_or(0, |o| o.count);
         let mut sum = Series::sum(
-            self.series
+            self.bands
+                .series()
                 .iter()
                 .enumerate()
                 .filter_map(|(k, s)| (merged_away[k] || Some(k) == earlier).then_some(s)),
             self.times.len(),
         );
         let place = earlier.unwrap_or_else(|| merged_away.iter().position(|&m| m).expect("some"));
-        let mut names = Vec::with_capacity(limit);
-        let mut series = Vec::with_capacity(limit);
+        let mut bands = Bands::default();
         // Where each old band goes; the merged ones (and an earlier OTHER) are set to
         // the OTHER band once its place is known.
         let mut map = vec![IdentId::MAX; n];
         let mut band = 0;
-        let old = std::mem::take(&mut self.series).into_iter();
-        for (k, (name, s)) in std::mem::take(&mut self.names)
-            .into_iter()
-            .zip(old)
-            .enumerate()
-        {
+        for (k, (name, s)) in std::mem::take(&mut self.bands).into_iter().enumerate() {
             if k == place {
-                band = names.len() as IdentId;
-                names.push(MergedBands::name(count));
-                series.push(std::mem::take(&mut sum));
+                band = bands.push(MergedBands::name(count), std::mem::take(&mut sum));
             } else if !merged_away[k] {
-                map[k] = names.len() as IdentId;
-                names.push(name);
-                series.push(s);
+                map[k] = bands.push(name, s);
             }
         }
         for m in map.iter_mut().filter(|m| **m == IdentId::MAX) {
             *m = band;
         }
-        self.names = names;
-        self.series = series;
+        self.bands = bands;
         *other = Some(MergedBands { band, count });
         Some(map)
     }
@@ -326,7 +407,7 @@ impl Profile {
         }
         while self.times.len() > MAX_SAMPLES {
             self.times = self.times.iter().step_by(2).copied().collect();
-            for series in &mut self.series {
+            for series in self.bands.series_mut() {
                 *series = series.merged_in_pairs();
             }
             // A mark stays where it was: marks are times, not samples.

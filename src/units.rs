@@ -32,6 +32,27 @@ pub enum ByteUnits {
     Binary,
 }
 
+/// The unit of a profile's sample times, read once from its `SAMPLE_UNIT`: what the
+/// outputs write times and rates with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Seconds (`SAMPLE_UNIT "seconds"`, and every eventlog): `2.50 s`, `MB/s`.
+    Seconds,
+    /// Anything else: the number as it is, with the profile's own word.
+    Other,
+}
+
+impl TimeUnit {
+    /// The unit of times in `sample_unit`.
+    pub fn of(sample_unit: &[u8]) -> TimeUnit {
+        if sample_unit == b"seconds" {
+            TimeUnit::Seconds
+        } else {
+            TimeUnit::Other
+        }
+    }
+}
+
 /// The units a profile's values are written in.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Scale {

@@ -28,7 +28,7 @@ type Sample = Vec<(Vec<u8>, u64)>;
 /// Each sample's (name, value) pairs, in no particular order.
 fn samples(p: &Profile) -> Vec<Sample> {
     let mut s: Vec<Sample> = vec![Vec::new(); p.times.len()];
-    for (name, series) in p.names.iter().zip(&p.series) {
+    for (name, series) in p.bands.names().iter().zip(p.bands.series()) {
         for (i, v) in series.points() {
             s[i as usize].push((name.to_vec(), v as u64));
         }
@@ -145,7 +145,7 @@ fn each_fixture_eventlog_gives_the_non_empty_samples_of_its_runs_hp() {
         // -hi: the .hp names each band by its info table's address; the eventlog by the
         // table's provenance, as ghc-events reads it.
         let ipe = ipe_names(&path);
-        for name in &mut from_hp.names {
+        for name in from_hp.bands.names_mut() {
             if let Some(n) = ipe.get(&name[..]) {
                 *name = [&n[..], b" ", name].concat().into();
                 named += 1;
@@ -162,7 +162,7 @@ fn each_fixture_eventlog_gives_the_non_empty_samples_of_its_runs_hp() {
             // empty first and last samples, and so does the eventlog's profile.
             let parsed = eventlog::parse(&bytes).unwrap();
             let p = &parsed.profile;
-            assert!(p.names.is_empty(), "{}", path.display());
+            assert!(p.bands.is_empty(), "{}", path.display());
             assert_eq!(p.times.len(), 2, "{}", path.display());
             assert_eq!(p.times[0], 0.0);
             assert!(p.times[1] > 0.0 && p.times[1] < 1.0, "{:?}", p.times);
@@ -519,7 +519,7 @@ fn labels_are_bytes_and_markers_keep_their_text() {
         .end(2_000_000_002)
         .done();
     let p = eventlog::parse(&log).unwrap().profile;
-    assert_eq!(p.names[0].as_ref(), b"caf\xe9 \xff\xfe");
+    assert_eq!(p.bands.names()[0].as_ref(), b"caf\xe9 \xff\xfe");
     assert_eq!(p.times, vec![1.0, 2.0]);
     let times: Vec<f64> = p.marks.iter().map(|m| m.time).collect();
     assert_eq!(times, vec![5e-9, 1.5]);
@@ -710,8 +710,12 @@ fn ipe_events_declared_longer_than_written_are_read_as_ghc_reads_them() {
         let p = eventlog::parse(&log)
             .unwrap_or_else(|e| panic!("declared {extra} longer: {e}"))
             .profile;
-        assert_eq!(p.names[0].as_ref(), b"main (T.hs:5:1-30)", "{extra}");
-        assert_eq!(p.names[1].as_ref(), b"f (T.hs:7:1)", "{extra}");
+        assert_eq!(
+            p.bands.names()[0].as_ref(),
+            b"main (T.hs:5:1-30)",
+            "{extra}"
+        );
+        assert_eq!(p.bands.names()[1].as_ref(), b"f (T.hs:7:1)", "{extra}");
     }
 }
 
@@ -735,9 +739,9 @@ fn info_table_samples_are_named_by_their_provenance() {
         .end(13)
         .done();
     let p = eventlog::parse(&log).unwrap().profile;
-    assert_eq!(p.names[0].as_ref(), b"main (Test.hs:5:1-30)");
+    assert_eq!(p.bands.names()[0].as_ref(), b"main (Test.hs:5:1-30)");
     assert_eq!(
-        p.names[1].as_ref(),
+        p.bands.names()[1].as_ref(),
         b"0x999",
         "no provenance: the address stays"
     );
@@ -763,7 +767,7 @@ fn passing_over_the_runtimes_own_blocks_loses_no_marker_and_no_sample() {
         let marks = read_with(&bytes, true, false);
         let census = read_with(&bytes, false, false);
         assert_eq!(marks.marks, everything.marks, "{}", path.display());
-        assert_eq!(census.series, everything.series);
+        assert_eq!(census.bands.series(), everything.bands.series());
         assert_eq!(census.times, everything.times);
         assert!(census.marks.is_empty() && census.heap.size.is_empty());
         assert!(!everything.heap.size.is_empty(), "{}", path.display());

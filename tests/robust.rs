@@ -379,7 +379,7 @@ fn names_with_spaces_and_special_bytes_are_kept_whole() {
         })
         .collect();
     let p = parse(&damaged).unwrap().profile;
-    assert!(p.names.iter().any(|n| &**n == name));
+    assert!(p.bands.names().iter().any(|n| &**n == name));
     let dir = Scratch::new("robust");
     // -t0 keeps even the smallest band, -m0 -M puts every name in the key.
     let out = hpgraph(&dir.0, &["-t0", "-m0", "-M"], Some(&damaged));
@@ -447,9 +447,16 @@ fn past_the_sample_bound_neighbours_are_merged_keeping_each_peak() {
     assert_eq!(p.times[0], 0.0);
     assert!(*p.times.last().unwrap() > (samples - 10) as f64);
     // Every peak survives the merging: 1500 of them in the samples read, each still 5000.
-    let peaks = p.series[0].points().filter(|&(_, v)| v == 5000.0).count();
+    let peaks = p.bands.series()[0]
+        .points()
+        .filter(|&(_, v)| v == 5000.0)
+        .count();
     assert_eq!(peaks, samples / 1000);
-    assert!(p.series[0].points().all(|(_, v)| v == 100.0 || v == 5000.0));
+    assert!(
+        p.bands.series()[0]
+            .points()
+            .all(|(_, v)| v == 100.0 || v == 5000.0)
+    );
     assert_eq!(
         parsed
             .warnings
@@ -476,17 +483,17 @@ fn past_the_band_bound_the_smallest_are_merged_on_reading() {
     }
     let parsed = hpgraph::input::parse(hp.as_bytes()).unwrap();
     let p = &parsed.profile;
-    assert_eq!(p.names.len(), MAX_BANDS);
+    assert_eq!(p.bands.len(), MAX_BANDS);
     let merged = "OTHER (51 bands merged on reading)";
     assert_eq!(
-        &*p.names[0],
+        &*p.bands.names()[0],
         merged.as_bytes(),
         "in the first merged band's place"
     );
-    assert_eq!(&*p.names[1], b"b51");
+    assert_eq!(&*p.bands.names()[1], b"b51");
     let sum: f64 = (1..=51).map(f64::from).sum();
     assert_eq!(
-        p.series[0].points().collect::<Vec<_>>(),
+        p.bands.series()[0].points().collect::<Vec<_>>(),
         [(0, sum), (1, sum)]
     );
     assert!(
@@ -497,7 +504,8 @@ fn past_the_band_bound_the_smallest_are_merged_on_reading() {
     );
     // The whole still adds up.
     let total: f64 = p
-        .series
+        .bands
+        .series()
         .iter()
         .flat_map(|s| s.points())
         .map(|(_, v)| v)
@@ -533,15 +541,16 @@ fn a_live_stream_of_new_names_is_bounded_as_it_is_read() {
         let end = (pos + (1 << 16)).min(bytes.len());
         pos += reader.feed(&bytes[pos..end], false).unwrap();
         if let Ok(snap) = reader.snapshot() {
-            assert!(snap.profile.names.len() <= MAX_BANDS);
+            assert!(snap.profile.bands.len() <= MAX_BANDS);
         }
     }
     let snap = reader.snapshot().unwrap();
     let p = &snap.profile;
-    assert_eq!(p.names.len(), MAX_BANDS);
+    assert_eq!(p.bands.len(), MAX_BANDS);
     // One OTHER band, counting every band merged, and nothing lost.
     let others: Vec<_> = p
-        .names
+        .bands
+        .names()
         .iter()
         .filter(|n| n.starts_with(b"OTHER ("))
         .collect();
@@ -552,7 +561,8 @@ fn a_live_stream_of_new_names_is_bounded_as_it_is_read() {
         format!("OTHER ({merged} bands merged on reading)")
     );
     let total: f64 = p
-        .series
+        .bands
+        .series()
         .iter()
         .flat_map(|s| s.points())
         .map(|(_, v)| v)

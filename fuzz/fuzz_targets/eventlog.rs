@@ -62,7 +62,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let p = &parsed.profile;
-    if p.names.iter().all(|n| plain(n)) && p.times.iter().all(|t| t.is_finite()) {
+    if p.bands.names().iter().all(|n| plain(n)) && p.times.iter().all(|t| t.is_finite()) {
         let mut text = Vec::new();
         hpgraph::export::hp::write(p, &mut text).unwrap();
         let back = hp::parse(&text)
@@ -70,7 +70,7 @@ fuzz_target!(|data: &[u8]| {
             .profile;
         assert_eq!(back.times, p.times);
         assert_eq!(back.marks, p.marks);
-        assert_eq!(back.names, p.names);
-        assert_eq!(back.series, p.series);
+        assert_eq!(back.bands.names(), p.bands.names());
+        assert_eq!(back.bands.series(), p.bands.series());
     }
 });

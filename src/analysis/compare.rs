@@ -43,8 +43,13 @@ pub use crate::select::flame::unnumbered;
 /// that a cut name of the other run stands for renamed to the cut name, and bands that
 /// end up with one name merged (summed sample by sample).
 pub fn matched(mut before: Profile, mut after: Profile) -> (Profile, Profile) {
-    let names =
-        |p: &Profile| -> Vec<Vec<u8>> { p.names.iter().map(|n| unnumbered(n).to_vec()).collect() };
+    let names = |p: &Profile| -> Vec<Vec<u8>> {
+        p.bands
+            .names()
+            .iter()
+            .map(|n| unnumbered(n).to_vec())
+            .collect()
+    };
     let (mut b, mut a) = (names(&before), names(&after));
     absorb(&b, &mut a);
     absorb(&a, &mut b);
@@ -90,7 +95,8 @@ fn rename(p: &mut Profile, names: Vec<Vec<u8>>) {
     let samples = p.times.len();
     let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut groups: Vec<(Vec<u8>, Vec<Series>)> = Vec::new();
-    for (name, series) in names.into_iter().zip(std::mem::take(&mut p.series)) {
+    let old = std::mem::take(&mut p.bands);
+    for (name, (_, series)) in names.into_iter().zip(old) {
         match index.get(&name) {
             Some(&k) => groups[k].1.push(series),
             None => {
@@ -99,15 +105,13 @@ fn rename(p: &mut Profile, names: Vec<Vec<u8>>) {
             }
         }
     }
-    p.names.clear();
     for (name, mut parts) in groups {
         let series = if parts.len() == 1 {
             parts.pop().expect("one")
         } else {
             Series::sum(&parts, samples)
         };
-        p.names.push(name.into());
-        p.series.push(series);
+        p.bands.push(name.into(), series);
     }
 }
 
@@ -266,24 +270,13 @@ fn columns(p: &Profile) -> Vec<(Vec<u8>, Vec<f64>)> {
         .collect()
 }
 
-/// Each sample's total.
-fn totals(n: usize, cols: &[(Vec<u8>, Vec<f64>)]) -> Vec<f64> {
-    let mut totals = vec![0.0; n];
-    for (_, v) in cols {
-        for (t, x) in totals.iter_mut().zip(v) {
-            *t += x;
-        }
-    }
-    totals
-}
-
 /// How many censuses found anything: what means are taken over.
 fn censuses(totals: &[f64]) -> usize {
     totals.iter().filter(|&&t| t != 0.0).count().max(1)
 }
 
-fn run_figures(file: &str, p: &Profile, cols: &[(Vec<u8>, Vec<f64>)]) -> RunFigures {
-    let totals = totals(p.times.len(), cols);
+fn run_figures(file: &str, p: &Profile) -> RunFigures {
+    let totals = p.totals();
     RunFigures {
         file: file.to_string(),
         job: String::from_utf8_lossy(&p.job).into_owned(),
@@ -322,15 +315,12 @@ pub fn compare(
         }
     }
     let (cb, ca) = (columns(before), columns(after));
-    let (rb, ra) = (
-        run_figures(files[0], before, &cb),
-        run_figures(files[1], after, &ca),
-    );
+    let (rb, ra) = (run_figures(files[0], before), run_figures(files[1], after));
     let noise = NOISE * rb.peak.max(ra.peak);
     let mut order: Vec<Vec<u8>> = Vec::new();
     let mut figs: HashMap<Vec<u8>, (Option<Figures>, Option<Figures>)> = HashMap::new();
     for (side, cols, p) in [(0, &cb, before), (1, &ca, after)] {
-        let censuses = censuses(&totals(p.times.len(), cols));
+        let censuses = censuses(&p.totals());
         for (name, values) in cols {
             let entry = figs.entry(name.clone()).or_insert_with(|| {
                 order.push(name.clone());
@@ -474,7 +464,7 @@ pub struct Totals {
 
 /// The totals of a run, thinned.
 pub fn totals_of(p: &Profile) -> Totals {
-    let all = Table::all(p).totals();
+    let all = p.totals();
     let keep = super::page::kept(&p.times, &all);
     Totals {
         times: keep.iter().map(|&i| p.times[i]).collect(),
@@ -508,7 +498,8 @@ mod tests {
         );
         let (hp, ev) = matched(hp, ev);
         let names = |p: &Profile| -> Vec<String> {
-            p.names
+            p.bands
+                .names()
                 .iter()
                 .map(|n| String::from_utf8_lossy(n).into_owned())
                 .collect()

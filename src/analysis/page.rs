@@ -214,10 +214,9 @@ impl PageScale {
 /// The time unit as a page writes it after a number: `s` for seconds, else the
 /// profile's own word (as [`super::summary::time_text`] writes it).
 pub fn time_unit(sample_unit: &[u8]) -> String {
-    if sample_unit == b"seconds" {
-        "s".into()
-    } else {
-        String::from_utf8_lossy(sample_unit).into_owned()
+    match crate::units::TimeUnit::of(sample_unit) {
+        crate::units::TimeUnit::Seconds => "s".into(),
+        crate::units::TimeUnit::Other => String::from_utf8_lossy(sample_unit).into_owned(),
     }
 }
 
@@ -286,7 +285,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let drawn = Table::selected(profile, selection.clone());
     let keep = kept(&profile.times, &drawn.totals());
-    let heap = Table::all(profile).totals();
+    let heap = profile.totals();
     let mut frames = Frames::default();
     let (pool, rest) = pool(profile, selection, &keep, opts, &mut frames);
     let flame_at = opts
@@ -375,16 +374,16 @@ fn pool(
 ) -> (Vec<PageBand>, Option<(usize, PageBand)>) {
     use crate::select::Source;
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    let mut drawn = vec![false; profile.names.len()];
+    let mut drawn = vec![false; profile.bands.len()];
     for b in &selection.bands {
         if let Source::Ident(id) = b.source {
             drawn[id as usize] = true;
         }
     }
     // By the sum of their values, as `-t` weighs bands: linear in the points.
-    let mut others: Vec<(usize, i64)> = (0..profile.names.len())
+    let mut others: Vec<(usize, i64)> = (0..profile.bands.len())
         .filter(|&k| !drawn[k])
-        .map(|k| (k, profile.series[k].total()))
+        .map(|k| (k, profile.bands.series()[k].total()))
         .collect();
     others.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let on_their_own = drawn.iter().filter(|&&d| d).count();
@@ -401,7 +400,7 @@ fn pool(
     let at_kept = |ids: &[usize]| {
         let mut values = vec![0.0; keep.len()];
         for &k in ids {
-            profile.series[k].for_each(|s, v| {
+            profile.bands.series()[k].for_each(|s, v| {
                 if let Some(x) = values.get_mut(slot[s as usize]) {
                     *x += v;
                 }
@@ -413,12 +412,12 @@ fn pool(
         .iter()
         .take(room)
         .map(|&(k, _)| {
-            let (stack, cut) = frames.of(profile, &profile.names[k]);
+            let (stack, cut) = frames.of(profile, &profile.bands.names()[k]);
             PageBand {
-                name: text(&profile.names[k]),
+                name: text(&profile.bands.names()[k]),
                 values: at_kept(&[k]),
                 other: false,
-                ipe: ipe_of(profile, &profile.names[k]),
+                ipe: ipe_of(profile, &profile.bands.names()[k]),
                 stack,
                 cut,
             }
@@ -453,12 +452,12 @@ mod tests {
             ..Profile::default()
         };
         for k in 0..bands {
-            p.names.push(format!("band{k}").into_bytes().into());
+            let name: Box<[u8]> = format!("band{k}").into_bytes().into();
             let mut s = Series::default();
             for i in 0..samples {
                 s.push(i as u32, (1 + k) as f64);
             }
-            p.series.push(s);
+            p.bands.push(name, s);
         }
         let selection = crate::select::select(&p, None, &crate::select::SelectOptions::default());
         let opts = super::PageOptions {

@@ -10,7 +10,7 @@ use super::table::Table;
 use super::window::Window;
 pub use super::window::{TREND_CHANGE, TREND_R2, TREND_SHARE, TREND_WINDOW, Trend};
 pub(crate) use super::window::{area, peak};
-use crate::units::{ByteUnits, Scale, human, seconds};
+use crate::units::{ByteUnits, Scale, TimeUnit, human, seconds};
 
 /// One band's figures.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -148,6 +148,14 @@ impl Summary {
     pub fn time_text(&self, t: f64) -> String {
         time_text(&self.sample_unit, t)
     }
+
+    /// What a rate is per: `/s` when times are seconds.
+    pub fn per_time(&self) -> &'static str {
+        match TimeUnit::of(self.sample_unit.as_bytes()) {
+            TimeUnit::Seconds => "/s",
+            TimeUnit::Other => "",
+        }
+    }
 }
 
 /// A value in `value_unit` as people read it: `12.3 MB` for bytes.
@@ -158,7 +166,7 @@ pub fn value_text(value_unit: &str, v: f64, units: ByteUnits) -> String {
 /// A time in `sample_unit` as people read it: `2.50 s` when the unit is seconds, else
 /// the number as it is and the unit's word (`1500 ticks`).
 pub fn time_text(sample_unit: &str, t: f64) -> String {
-    if sample_unit == "seconds" {
+    if TimeUnit::of(sample_unit.as_bytes()) == TimeUnit::Seconds {
         seconds(t)
     } else if sample_unit.is_empty() {
         format!("{t}")

@@ -23,7 +23,8 @@ impl<'a> Table<'a> {
     /// Every band of the profile, in order of first appearance.
     pub fn all(profile: &'a Profile) -> Table<'a> {
         let columns = profile
-            .names
+            .bands
+            .names()
             .iter()
             .enumerate()
             .map(|(k, n)| (Cow::Borrowed(&n[..]), Source::Ident(k as u32)))
@@ -76,7 +77,8 @@ impl<'a> Table<'a> {
         }
     }
 
-    /// The sum of all columns at every sample.
+    /// The sum of the table's columns at every sample (for every band of the profile,
+    /// the same as [`Profile::totals`]).
     pub fn totals(&self) -> Vec<f64> {
         let mut totals = vec![0.0; self.rows()];
         for (_, src) in &self.columns {

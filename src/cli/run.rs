@@ -12,7 +12,7 @@ use super::settings::{Compare, Data, Job, Make, Picture};
 use crate::analysis::page::PageData;
 use crate::backend::Format;
 use crate::error::Error;
-use crate::export::{Export, SummaryStyle, Table};
+use crate::export::Table;
 use crate::input::{self, Parsed};
 use crate::profile::Profile;
 use crate::scene::Scene;
@@ -267,7 +267,7 @@ impl Prepared<'_> {
                 samples: profile.samples(),
                 bands: selection
                     .as_ref()
-                    .map_or(profile.names.len(), |s| s.bands.len()),
+                    .map_or(profile.bands.len(), |s| s.bands.len()),
             },
         }
     }
@@ -291,18 +291,13 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan]) {
         }) => s,
         Make::Data(_) => return,
     };
-    let (mut x, mut y) = (select.min_x_range, select.min_y_range);
     for plan in plans {
         if let Ok(parsed) = read_profile(&plan.input, job.read)
             && let Ok(profile) = job.filter.apply(parsed.profile)
         {
-            let sel = crate::select::select(&profile, None, select);
-            x = x.max(sel.x_range);
-            y = y.max(sel.y_range);
+            crate::select::widen(select, &profile);
         }
     }
-    select.min_x_range = x;
-    select.min_y_range = y;
 }
 
 /// `--compare`: reads both runs, filters them, names their bands alike and writes the
@@ -330,12 +325,8 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
         reuse_aux: false,
     };
     match &job.make {
-        Make::Data(data) => write_output(&plan, |out| match data.export {
-            Export::Summary(SummaryStyle::Text) => {
-                crate::export::compare::write_text(&comparison, data.options.text, out)
-            }
-            Export::Csv => crate::export::compare::write_csv(&comparison, out),
-            _ => crate::export::compare::write_json(&comparison, out),
+        Make::Data(data) => write_output(&plan, |out| {
+            data.export.write_comparison(&comparison, data.options, out)
         })?,
         Make::Picture(picture) => {
             let (mut before, mut after) = (before, after);
@@ -375,13 +366,7 @@ fn compared_picture(
     names: [&str; 2],
 ) -> (Scene, Vec<crate::scene::Plot>) {
     let [before, after] = runs;
-    let select =
-        |p: &Profile, opts: &crate::select::SelectOptions| crate::select::select(p, None, opts);
-    let mut opts = picture.select.clone();
-    let (b, a) = (select(&before, &opts), select(&after, &opts));
-    opts.min_x_range = opts.min_x_range.max(b.x_range).max(a.x_range);
-    opts.min_y_range = opts.min_y_range.max(b.y_range).max(a.y_range);
-    let (b, a) = (select(&before, &opts), select(&after, &opts));
+    let [b, a] = crate::select::on_one_scale([&before, &after], &picture.select);
     let captions = crate::analysis::compare::callouts(comparison, picture.layout.byte_units);
     let panels = vec![
         crate::layout::compare::Panel {

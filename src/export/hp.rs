@@ -25,7 +25,8 @@ pub fn write(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(b"\"\n")?;
     }
     let mut series: Vec<std::iter::Peekable<Points<'_>>> = profile
-        .series
+        .bands
+        .series()
         .iter()
         .map(|s| s.points().peekable())
         .collect();
@@ -35,7 +36,7 @@ pub fn write(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
             writeln!(out, "MARK {}", time(m.time))?;
         }
         writeln!(out, "BEGIN_SAMPLE {}", time(t))?;
-        for (name, points) in profile.names.iter().zip(&mut series) {
+        for (name, points) in profile.bands.names().iter().zip(&mut series) {
             while let Some((_, value)) = points.next_if(|&(s, _)| s as usize == sample) {
                 out.write_all(&name_text(name))?;
                 writeln!(out, "\t{value}")?;

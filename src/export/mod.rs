@@ -65,6 +65,27 @@ impl Export {
             .find(|f| f.extension().eq_ignore_ascii_case(ext))
     }
 
+    /// Writes a comparison of two runs (`--compare`) in this format: the summary's text
+    /// or JSON, CSV, or (`-o x.json`) JSON. A `.hp` file holds one run, which the command
+    /// line says before anything is read; here it is an error, not a guess.
+    pub fn write_comparison(
+        self,
+        comparison: &crate::analysis::compare::Comparison,
+        opts: ExportOptions,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        match self {
+            Export::Summary(SummaryStyle::Text) => compare::write_text(comparison, opts.text, out),
+            Export::Csv => compare::write_csv(comparison, out),
+            Export::Json | Export::Summary(SummaryStyle::Json) => {
+                compare::write_json(comparison, out)
+            }
+            Export::Hp => Err(io::Error::other(
+                "a .hp file holds one run: write a comparison as a picture, a summary, CSV or JSON",
+            )),
+        }
+    }
+
     /// Writes the table in this format.
     pub fn write(self, table: &Table, opts: ExportOptions, out: &mut dyn Write) -> io::Result<()> {
         match self {

@@ -22,7 +22,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     // The trend's slope per time unit, signed, and how well the line fits.
     let growth = |g: f64| {
         let sign = if g < 0.0 { "-" } else { "+" };
-        let per = if s.sample_unit == "seconds" { "/s" } else { "" };
+        let per = s.per_time();
         format!("{sign}{}{per}", value(g.abs()))
     };
     let header = [

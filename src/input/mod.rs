@@ -338,7 +338,7 @@ pub(crate) fn warn_once(warnings: &mut Vec<Warning>, kind: WarningKind) {
 /// Says that every census is empty when it is, so that an empty picture is not drawn
 /// silently; an eventlog that had no census at all has said so already.
 pub(crate) fn warn_if_empty(profile: &Profile, warnings: &mut Vec<Warning>) {
-    if profile.names.is_empty() && !warnings.iter().any(|w| w.kind == WarningKind::NoCensus) {
+    if profile.bands.is_empty() && !warnings.iter().any(|w| w.kind == WarningKind::NoCensus) {
         warn_once(warnings, WarningKind::EmptyCensuses);
     }
 }
@@ -373,7 +373,7 @@ impl BandBound {
         warnings: &mut Vec<Warning>,
         tables: &mut [&mut FxMap<Box<[u8]>, crate::profile::IdentId>],
     ) -> bool {
-        profile.names.len() > crate::profile::MAX_BANDS + LIVE_BAND_SLACK
+        profile.bands.len() > crate::profile::MAX_BANDS + LIVE_BAND_SLACK
             && self.apply(profile, warnings, tables)
     }
 

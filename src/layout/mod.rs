@@ -182,7 +182,7 @@ struct Frame<'a> {
 /// is freed as soon as its band is stacked, which keeps the peak memory of a long
 /// profile near the size of its data rather than twice that.
 pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Scene {
-    let series = std::mem::take(&mut profile.series);
+    let series = profile.bands.take_series();
     let f = frame(&profile, sel, opts);
     let (pages, plot) = f.pages(series);
     Scene {

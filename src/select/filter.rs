@@ -100,9 +100,8 @@ impl Filter {
         if times.is_empty() {
             return Err(window());
         }
-        let mut names = Vec::new();
-        let mut series = Vec::new();
-        for (name, old) in profile.names.into_iter().zip(profile.series) {
+        let mut bands = crate::profile::Bands::default();
+        for (name, old) in profile.bands {
             if !self.keeps_name(&name) {
                 continue;
             }
@@ -114,11 +113,10 @@ impl Filter {
             });
             if !kept.is_empty() {
                 kept.shrink_to_fit();
-                names.push(name);
-                series.push(kept);
+                bands.push(name, kept);
             }
         }
-        if names.is_empty() {
+        if bands.is_empty() {
             return Err(if self.include.is_empty() && self.exclude.is_empty() {
                 window()
             } else {
@@ -139,8 +137,7 @@ impl Filter {
         Ok(Profile {
             times,
             marks,
-            names,
-            series,
+            bands,
             heap: HeapSeries {
                 size: within(profile.heap.size),
                 live: within(profile.heap.live),
@@ -172,11 +169,12 @@ mod tests {
 
     fn points(p: &Profile, name: &str) -> Vec<(u32, f64)> {
         let k = p
-            .names
+            .bands
+            .names()
             .iter()
             .position(|n| &n[..] == name.as_bytes())
             .unwrap();
-        p.series[k].points().collect()
+        p.bands.series()[k].points().collect()
     }
 
     #[test]
@@ -192,7 +190,10 @@ mod tests {
             ..Filter::default()
         };
         let p = f.apply(profile()).unwrap();
-        assert_eq!(p.names, vec![b"main".as_slice().into()] as Vec<Box<[u8]>>);
+        assert_eq!(
+            p.bands.names(),
+            vec![b"main".as_slice().into()] as Vec<Box<[u8]>>
+        );
         assert_eq!(p.times, profile().times);
         assert_eq!(points(&p, "main"), vec![(1, 10.0), (2, 20.0)]);
     }
@@ -208,7 +209,7 @@ mod tests {
         assert_eq!(p.times, vec![2.0, 3.0]);
         assert_eq!(p.marks, vec![Mark::at(2.5)]);
         // Main.CAF has no point after 1.5 s: it is gone.
-        assert_eq!(p.names.len(), 2);
+        assert_eq!(p.bands.len(), 2);
         assert_eq!(points(&p, "main"), vec![(0, 20.0)]);
         assert_eq!(points(&p, "lib"), vec![(0, 7.0), (1, 9.0)]);
     }

@@ -103,16 +103,7 @@ impl Flame {
 
 /// The census `when` picks (the profile has at least one sample).
 pub fn census(profile: &Profile, when: When) -> usize {
-    pick(profile, &totals(profile), when)
-}
-
-/// Every census's total.
-fn totals(profile: &Profile) -> Vec<f64> {
-    let mut totals = vec![0.0; profile.samples()];
-    for series in &profile.series {
-        series.for_each(|s, v| totals[s as usize] += v);
-    }
-    totals
+    pick(profile, &profile.totals(), when)
 }
 
 fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
@@ -147,7 +138,7 @@ pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
 
 /// The flame graph of the census `when` picks.
 pub fn flame(profile: &Profile, when: When) -> Flame {
-    let totals = totals(profile);
+    let totals = profile.totals();
     let sample = pick(profile, &totals, when);
     // Each band's value at the census, and the tree of their names.
     let mut frames = vec![Frame {
@@ -159,7 +150,7 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
         cut: false,
     }];
     let mut children: HashMap<(usize, &[u8]), usize> = HashMap::new();
-    for (name, series) in profile.names.iter().zip(&profile.series) {
+    for (name, series) in profile.bands.names().iter().zip(profile.bands.series()) {
         let mut value = 0.0;
         series.for_each(|s, v| {
             if s as usize == sample {

@@ -107,15 +107,36 @@ impl Source {
     /// The data points `(sample, value)` in file order.
     pub fn points<'a>(&'a self, profile: &'a Profile) -> Box<dyn Iterator<Item = (u32, f64)> + 'a> {
         match self {
-            Source::Ident(id) => Box::new(profile.series[*id as usize].points()),
+            Source::Ident(id) => Box::new(profile.bands.series()[*id as usize].points()),
             Source::Other(v) => Box::new(v.iter().enumerate().map(|(i, &v)| (i as u32, v))),
         }
     }
 }
 
+/// Widens `opts`'s least ranges to hold `profile`'s picture: the first half of drawing
+/// several profiles on one scale (`--same-scale`, `--compare`), one profile at a time so
+/// that only one need be in memory. Select each again with the widened options.
+pub fn widen(opts: &mut SelectOptions, profile: &Profile) {
+    let selection = select(profile, None, opts);
+    opts.min_x_range = opts.min_x_range.max(selection.x_range);
+    opts.min_y_range = opts.min_y_range.max(selection.y_range);
+}
+
+/// Profiles selected on one scale: each with the least ranges that hold them all.
+pub fn on_one_scale<const N: usize>(
+    profiles: [&Profile; N],
+    opts: &SelectOptions,
+) -> [Selection; N] {
+    let mut opts = opts.clone();
+    for p in profiles {
+        widen(&mut opts, p);
+    }
+    profiles.map(|p| select(p, None, &opts))
+}
+
 /// Runs the selection passes.
 pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Selection {
-    let mut table: Vec<Source> = hash_order(&profile.names)
+    let mut table: Vec<Source> = hash_order(profile.bands.names())
         .into_iter()
         .map(Source::Ident)
         .collect();
@@ -173,7 +194,7 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
         .into_iter()
         .map(|source| {
             let name: Box<[u8]> = match &source {
-                Source::Ident(id) => profile.names[*id as usize].clone(),
+                Source::Ident(id) => profile.bands.names()[*id as usize].clone(),
                 Source::Other(_) => b"OTHER".as_slice().into(),
             };
             Band {
@@ -214,7 +235,7 @@ fn ident(src: &Source) -> IdentId {
 fn trace_elements(profile: &Profile, table: &mut Vec<Source>, threshold: f64) {
     let mut totals: Vec<i64> = table
         .iter()
-        .map(|src| profile.series[ident(src) as usize].total())
+        .map(|src| profile.bands.series()[ident(src) as usize].total())
         .collect();
     selection_sort(table, &mut totals);
     let grand: f64 = totals.iter().map(|&t| t as f64).sum();
@@ -237,7 +258,7 @@ fn by_deviation(profile: &Profile, table: &mut [Source]) {
     let mut devs: Vec<f64> = table
         .iter()
         .map(|src| {
-            let series = &profile.series[ident(src) as usize];
+            let series = &profile.bands.series()[ident(src) as usize];
             let mean = series.points().fold(0.0, |s, (_, v)| s + v) / n;
             let ss = series.points().fold(0.0, |s, (_, v)| {
                 let d = v - mean;
@@ -257,7 +278,7 @@ fn by_growth(profile: &Profile, table: &mut [Source]) {
         .iter()
         .map(|src| {
             let mut values = vec![0.0; n];
-            profile.series[ident(src) as usize].for_each(|s, v| values[s as usize] += v);
+            profile.bands.series()[ident(src) as usize].for_each(|s, v| values[s as usize] += v);
             slope(&profile.times, &values).0
         })
         .collect();
@@ -297,7 +318,7 @@ pub fn slope(times: &[f64], values: &[f64]) -> (f64, f64) {
 fn by_name(profile: &Profile, table: &mut [Source], o: NameOrder) {
     let mut names: Vec<&[u8]> = table
         .iter()
-        .map(|s| &*profile.names[ident(s) as usize])
+        .map(|s| &*profile.bands.names()[ident(s) as usize])
         .collect();
     match o {
         NameOrder::Ascending => selection_sort_by(table, &mut names, |a, b| a < b),
@@ -311,7 +332,7 @@ fn by_aux(profile: &Profile, table: &mut [Source], aux: &Aux) {
     let mut k: Vec<i64> = table
         .iter()
         .map(|s| {
-            keys.get(&*profile.names[ident(s) as usize])
+            keys.get(&*profile.bands.names()[ident(s) as usize])
                 .copied()
                 .unwrap_or(0)
         })
@@ -328,7 +349,7 @@ fn limit_bands(profile: &Profile, table: &mut Vec<Source>, limit: usize) {
     let merged = table.len() - limit + 1;
     let mut other = vec![0.0; profile.samples()];
     for src in table.drain(..merged) {
-        profile.series[ident(&src) as usize].for_each(|b, v| other[b as usize] += v);
+        profile.bands.series()[ident(&src) as usize].for_each(|b, v| other[b as usize] += v);
     }
     table.insert(0, Source::Other(other));
 }

@@ -302,9 +302,7 @@ impl Builder {
             crate::input::warn_once(&mut self.warnings, WarningKind::LabelCut);
             return self.intern(&cut);
         }
-        let id = self.profile.names.len() as IdentId;
-        self.profile.names.push(name.into());
-        self.profile.series.push(Series::default());
+        let id = self.profile.bands.push(name.into(), Series::default());
         self.ids.insert(name.into(), id);
         id
     }
@@ -385,10 +383,10 @@ impl Builder {
         }
         let sample = self.profile.times.len() as u32;
         for (id, v) in self.pending.drain(..) {
-            self.profile.series[id as usize].push(sample, v);
+            self.profile.bands.series_mut()[id as usize].push(sample, v);
         }
         self.profile.times.push(t);
-        self.committed_names = self.profile.names.len();
+        self.committed_names = self.profile.bands.len();
         crate::input::bound_samples(&mut self.profile, &mut self.warnings);
         self.bound_bands(true);
     }
@@ -405,7 +403,7 @@ impl Builder {
                 .apply(&mut self.profile, &mut self.warnings, tables)
         };
         if merged {
-            self.committed_names = self.profile.names.len();
+            self.committed_names = self.profile.bands.len();
         }
     }
 
@@ -414,10 +412,9 @@ impl Builder {
         self.pending.clear();
         self.open = None;
         let keep = self.committed_names;
-        for name in self.profile.names.drain(keep..) {
+        for name in self.profile.bands.truncate(keep) {
             self.ids.remove(&name);
         }
-        self.profile.series.truncate(keep);
         self.stacks.retain(|_, id| (*id as usize) < keep);
     }
 
@@ -439,8 +436,7 @@ impl Builder {
             return None;
         }
         let mut profile = self.profile.clone();
-        profile.names.truncate(self.committed_names);
-        profile.series.truncate(self.committed_names);
+        profile.bands.truncate(self.committed_names);
         let mut warnings = self.warnings.clone();
         self.bands
             .clone()
@@ -479,7 +475,7 @@ impl Builder {
         crate::input::warn_if_empty(&self.profile, &mut self.warnings);
         self.bound_bands(false);
         let mut profile = std::mem::take(&mut self.profile);
-        for s in &mut profile.series {
+        for s in profile.bands.series_mut() {
             s.shrink_to_fit();
         }
         Ok(Parsed {
@@ -514,9 +510,13 @@ impl Builder {
     /// events give the table's label and source location. Two tables can share those,
     /// so a name already taken keeps its address too.
     fn name_info_tables(&self, profile: &mut Profile) {
-        let mut taken: FxMap<Box<[u8]>, ()> =
-            profile.names.iter().map(|n| (n.clone(), ())).collect();
-        for name in &mut profile.names {
+        let mut taken: FxMap<Box<[u8]>, ()> = profile
+            .bands
+            .names()
+            .iter()
+            .map(|n| (n.clone(), ()))
+            .collect();
+        for name in profile.bands.names_mut() {
             let Some(resolved) = std::str::from_utf8(name)
                 .ok()
                 .and_then(|s| s.strip_prefix("0x"))

@@ -330,7 +330,7 @@ impl Parser {
         } else {
             self.successor.get(prev as usize).copied().unwrap_or(NO_ID)
         };
-        let id = match self.profile.names.get(guess as usize) {
+        let id = match self.profile.bands.names().get(guess as usize) {
             Some(n) if **n == *name => guess,
             _ => self.lookup(name),
         };
@@ -346,10 +346,8 @@ impl Parser {
         if let Some(&id) = self.ids.get(name) {
             return id;
         }
-        let id = self.profile.names.len() as IdentId;
+        let id = self.profile.bands.push(name.into(), Series::default());
         self.ids.insert(name.into(), id);
-        self.profile.names.push(name.into());
-        self.profile.series.push(Series::default());
         self.successor.push(NO_ID);
         id
     }
@@ -357,11 +355,11 @@ impl Parser {
     fn commit(&mut self, time: f64) {
         let sample = self.profile.times.len() as u32;
         for &(id, v) in &self.pending {
-            self.profile.series[id as usize].push(sample, v);
+            self.profile.bands.series_mut()[id as usize].push(sample, v);
         }
         self.pending.clear();
         self.profile.times.push(time);
-        self.committed_names = self.profile.names.len();
+        self.committed_names = self.profile.bands.len();
         self.bound_samples();
         if self
             .bands
@@ -374,8 +372,8 @@ impl Parser {
     /// After bands were merged (between samples: nothing is pending), the ids the
     /// guesses hold are stale.
     fn forget_guesses(&mut self) {
-        self.committed_names = self.profile.names.len();
-        self.successor = vec![NO_ID; self.profile.names.len()];
+        self.committed_names = self.profile.bands.len();
+        self.successor = vec![NO_ID; self.profile.bands.len()];
         self.first_guess = NO_ID;
     }
 
@@ -387,13 +385,12 @@ impl Parser {
     /// Forgets the points of a sample that will not be drawn, and the names only it used.
     fn drop_pending(&mut self) {
         self.pending.clear();
-        if self.profile.names.len() == self.committed_names {
+        if self.profile.bands.len() == self.committed_names {
             return; // no new names: nothing more to undo (and no walk over all names)
         }
-        for name in self.profile.names.drain(self.committed_names..) {
+        for name in self.profile.bands.truncate(self.committed_names) {
             self.ids.remove(&name);
         }
-        self.profile.series.truncate(self.committed_names);
         self.successor.truncate(self.committed_names);
         for s in &mut self.successor {
             if *s as usize >= self.committed_names {
@@ -422,8 +419,7 @@ impl Parser {
             });
         }
         let mut profile = self.profile.clone();
-        profile.names.truncate(self.committed_names);
-        profile.series.truncate(self.committed_names);
+        profile.bands.truncate(self.committed_names);
         let mut warnings = self.warnings.clone();
         warnings.extend(self.missing_headers());
         self.bands
@@ -473,7 +469,7 @@ impl Parser {
         {
             self.forget_guesses();
         }
-        for s in &mut self.profile.series {
+        for s in self.profile.bands.series_mut() {
             s.shrink_to_fit();
         }
         Ok(Parsed {
@@ -566,7 +562,7 @@ mod parts {
     use std::os::unix::fs::FileExt;
 
     use super::{NO_ID, Parser, feed_all};
-    use crate::profile::{IdentId, MergedBands, Series};
+    use crate::profile::{MergedBands, Series};
 
     /// Reads `[pos, end)` of a file without moving its cursor.
     struct Range<'a> {
@@ -649,19 +645,17 @@ mod parts {
             let thinned = a.profile.push_mark(mark);
             crate::input::warn_thinned(&mut a.warnings, thinned);
         }
-        let mut map = Vec::with_capacity(b.profile.names.len());
-        for (k, name) in b.profile.names.iter().enumerate() {
+        let mut map = Vec::with_capacity(b.profile.bands.len());
+        for (k, name) in b.profile.bands.names().iter().enumerate() {
             // The second part's band of merged bands joins the first part's.
             let id = match (b.bands.0, &mut a.bands.0) {
                 (Some(theirs), Some(ours)) if theirs.band as usize == k => {
                     ours.count += theirs.count;
-                    a.profile.names[ours.band as usize] = MergedBands::name(ours.count);
+                    a.profile.bands.names_mut()[ours.band as usize] = MergedBands::name(ours.count);
                     ours.band
                 }
                 (Some(theirs), None) if theirs.band as usize == k => {
-                    let id = a.profile.names.len() as IdentId;
-                    a.profile.names.push(name.clone());
-                    a.profile.series.push(Series::default());
+                    let id = a.profile.bands.push(name.clone(), Series::default());
                     a.successor.push(NO_ID);
                     a.bands.0 = Some(MergedBands {
                         band: id,
@@ -673,11 +667,11 @@ mod parts {
             };
             map.push(id);
             if k + 1 == b.committed_names {
-                a.committed_names = a.profile.names.len();
+                a.committed_names = a.profile.bands.len();
             }
         }
-        for (k, series) in b.profile.series.into_iter().enumerate() {
-            a.profile.series[map[k] as usize].append(series, samples_before);
+        for (k, (_, series)) in b.profile.bands.into_iter().enumerate() {
+            a.profile.bands.series_mut()[map[k] as usize].append(series, samples_before);
         }
         a.pending = b
             .pending
@@ -717,8 +711,11 @@ mod tests {
         let prof = p.profile;
         assert_eq!(prof.times, vec![0.0, 1.0, 2.0]);
         assert_eq!(prof.marks, vec![Mark::at(1.5)]);
-        assert_eq!(prof.names, vec![b"a".to_vec().into(), b"b".to_vec().into()]);
-        let a: Vec<_> = prof.series[0].points().collect();
+        assert_eq!(
+            prof.bands.names(),
+            vec![b"a".to_vec().into(), b"b".to_vec().into()]
+        );
+        let a: Vec<_> = prof.bands.series()[0].points().collect();
         assert_eq!(a, vec![(1, 10.0), (2, 30.0), (2, 5.0)]);
     }
 
@@ -726,7 +723,10 @@ mod tests {
     fn a_point_between_samples_counts_for_the_next_one() {
         let src = "BEGIN_SAMPLE 0.0\nEND_SAMPLE 0.0\nx 4\nBEGIN_SAMPLE 1.0\nEND_SAMPLE 1.0\n";
         let prof = parse(src.as_bytes()).unwrap().profile;
-        assert_eq!(prof.series[0].points().collect::<Vec<_>>(), vec![(1, 4.0)]);
+        assert_eq!(
+            prof.bands.series()[0].points().collect::<Vec<_>>(),
+            vec![(1, 4.0)]
+        );
     }
 
     #[test]
@@ -814,14 +814,20 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         let one = parse(hp.as_bytes()).unwrap();
         assert_eq!(two.warnings, one.warnings);
-        assert_eq!(two.profile.names, one.profile.names);
+        assert_eq!(two.profile.bands.names(), one.profile.bands.names());
         assert_eq!(two.profile.times, one.profile.times);
         assert_eq!(
             (&two.profile.job, &two.profile.value_unit),
             (&one.profile.job, &one.profile.value_unit)
         );
         assert_eq!(two.profile.marks, one.profile.marks);
-        for (a, b) in two.profile.series.iter().zip(&one.profile.series) {
+        for (a, b) in two
+            .profile
+            .bands
+            .series()
+            .iter()
+            .zip(one.profile.bands.series())
+        {
             assert_eq!(
                 a.points().collect::<Vec<_>>(),
                 b.points().collect::<Vec<_>>()
