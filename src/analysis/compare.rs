@@ -15,7 +15,7 @@
 //!   that found anything (0 where the band has no value; the empty censuses GHC's
 //!   runtime writes as a program starts and exits are left out, so that a run's `.hp`
 //!   file and its eventlog, which has no such census, agree); byte-seconds: the area
-//!   under the whole heap (trapezoids, as the title's area);
+//!   under the whole heap (plain trapezoids, as the summary measures shares);
 //! * a band is *new* when the first run never has it (or only at 0), *gone* when the
 //!   second never has it; else it *grew* or *shrank* when its mean changed by more than
 //!   [`CHANGE`] of its mean before and by more than [`NOISE`] of the larger run's peak
@@ -26,7 +26,7 @@ use std::collections::HashMap;
 use serde::Serialize;
 
 use super::Table;
-use super::summary::{area, peak};
+use super::summary::{peak, trapezoids};
 use crate::profile::{Profile, Series};
 use crate::units::{ByteUnits, Scale, human};
 
@@ -284,7 +284,7 @@ fn run_figures(file: &str, p: &Profile) -> RunFigures {
         duration: p.times.last().copied().unwrap_or(0.0) - p.times.first().copied().unwrap_or(0.0),
         peak: peak(&totals).1.max(0.0),
         mean: totals.iter().sum::<f64>() / censuses(&totals) as f64,
-        area: area(&p.times, &totals),
+        area: trapezoids(&p.times, &totals),
     }
 }
 

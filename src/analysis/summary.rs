@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::table::Table;
 use super::window::Window;
 pub use super::window::{TREND_CHANGE, TREND_R2, TREND_SHARE, TREND_WINDOW, Trend};
-pub(crate) use super::window::{area, peak};
+pub(crate) use super::window::{peak, trapezoids};
 use crate::units::{ByteUnits, Scale, TimeUnit, human, seconds};
 
 /// One band's figures.

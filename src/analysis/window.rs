@@ -9,7 +9,7 @@
 //! * a band is 0 at a sample where it has no value;
 //! * **peak**: the largest value; **at**: the first sample time with that value;
 //! * **mean**: the sum of the values over the number of samples;
-//! * **share**: the band's area (trapezoids between sample times, as the title's area)
+//! * **share**: the band's area (plain trapezoids between sample times)
 //!   over the area of the heap's total; with one sample, its value over the total;
 //! * **trend**: a least-squares line through the band's values over the *last quarter*
 //!   of the window's time (at least its last three samples; trailing censuses where the
@@ -150,8 +150,11 @@ pub(crate) fn peak(values: &[f64]) -> (usize, f64) {
     )
 }
 
-/// The area under `values` over `times`: trapezoids, as the title's area.
-pub(crate) fn area(times: &[f64], values: &[f64]) -> f64 {
+/// The area under `values` over `times` by plain trapezoids, `(t₁ − t₀)(v₀ + v₁)/2`
+/// summed in order: what shares and compared areas are measured with, written so that
+/// a page's script gives the same bits. (The title's area is hp2ps's own arithmetic,
+/// `select::hp2ps_area`, equal but for rounding.)
+pub(crate) fn trapezoids(times: &[f64], values: &[f64]) -> f64 {
     times
         .windows(2)
         .zip(values.windows(2))
@@ -162,7 +165,7 @@ pub(crate) fn area(times: &[f64], values: &[f64]) -> f64 {
 /// What a band weighs in the share: its area, or its value when there is one sample.
 fn weight(times: &[f64], values: &[f64]) -> f64 {
     if times.len() > 1 {
-        area(times, values)
+        trapezoids(times, values)
     } else {
         values[0]
     }

@@ -184,7 +184,7 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
             }
         }
     }
-    let area = area_below(&profile.times, &totals);
+    let area = hp2ps_area(&profile.times, &totals);
 
     let mut shades = shade::Shades::new(
         opts.shading,
@@ -354,8 +354,12 @@ fn limit_bands(profile: &Profile, table: &mut Vec<Source>, limit: usize) {
     table.insert(0, Source::Other(other));
 }
 
-/// hp2ps's trapezoid rule over the per-sample totals, in its exact arithmetic.
-fn area_below(times: &[f64], m: &[f64]) -> f64 {
+/// The title's area: hp2ps's trapezoid rule over the per-sample totals in its own
+/// arithmetic (a rectangle under the lower value plus a triangle), kept because the
+/// title prints it and hp2ps's bytes depend on every rounding. The figures a reader
+/// compares (`--summary`, the page) use [`crate::analysis::window`]'s plain
+/// trapezoids, which a page's script can repeat bit for bit.
+fn hp2ps_area(times: &[f64], m: &[f64]) -> f64 {
     let mut area = 0.0;
     for i in 1..times.len() {
         let base = times[i] - times[i - 1];

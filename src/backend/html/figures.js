@@ -62,12 +62,12 @@ var hpgraphFigures = (function () {
     for (var i = i0; i <= i1; i++) if (v[i] > m) { m = v[i]; k = i - i0; }
     return [k, m];
   }
-  function areaOf(T, v, i0, i1) {
+  function trapezoids(T, v, i0, i1) {
     var s = -0;
     for (var i = i0; i < i1; i++) s += (T[i + 1] - T[i]) * (v[i] + v[i + 1]) / 2;
     return s;
   }
-  function weight(T, v, i0, i1) { return i1 > i0 ? areaOf(T, v, i0, i1) : v[i0]; }
+  function weight(T, v, i0, i1) { return i1 > i0 ? trapezoids(T, v, i0, i1) : v[i0]; }
   // src/select/mod.rs `slope`: the least-squares slope and its R².
   function slope(T, v, j0, j1) {
     var n = j1 - j0 + 1, i;
