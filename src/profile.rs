@@ -116,6 +116,88 @@ pub struct Profile {
     /// Where each band's closures come from, by band name, when the input says (an
     /// eventlog of a `-hi` run with info-table provenance does).
     pub provenance: std::collections::HashMap<Box<[u8]>, Provenance>,
+    /// The runtime's own account of the run (its collections and allocation), when the
+    /// input has it and it was asked for: an eventlog's GC events.
+    pub runtime: Runtime,
+}
+
+/// At most this many collections are kept one by one: 64 bytes each, 64 MB in all. A
+/// run with more (hours of minor collections) counts the rest in [`Runtime::dropped`]
+/// and its statistics say they are left out.
+pub const MAX_GCS: usize = 1_000_000;
+
+/// At most this many readings of the capabilities' allocation counters are kept (one
+/// per capability per collection).
+pub const MAX_ALLOCATION_READINGS: usize = 4 * MAX_GCS;
+
+/// One garbage collection, as the capability that led it saw it: the times `+RTS -s`
+/// measures it by, and what it did. Times in seconds since the run began.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Gc {
+    /// The leader's `GC_START`.
+    pub start: f64,
+    /// The leader's `GC_END` (the start when the end never came).
+    pub end: f64,
+    /// The oldest generation collected (0 for a minor collection).
+    pub generation: u16,
+    /// Bytes copied.
+    pub copied: u64,
+    /// Bytes of slop after it.
+    pub slop: u64,
+    /// Threads that took part (more than one: a parallel collection).
+    pub threads: u32,
+    /// GHC's measure of how evenly they shared the copying (`par_balanced_copied`), when
+    /// the runtime writes it (GHC 8.4 and later).
+    pub balanced: Option<u64>,
+    /// Live bytes after it (major collections).
+    pub live: Option<u64>,
+    /// The heap's size after it.
+    pub heap_size: Option<u64>,
+}
+
+/// A reading of one capability's allocation counter: every byte it allocated so far.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Allocation {
+    /// When, in seconds since the run began.
+    pub time: f64,
+    /// The capability.
+    pub capability: u16,
+    /// Bytes allocated by it since the run began.
+    pub bytes: u64,
+}
+
+/// A stretch of a concurrent (non-moving) collection's work: its start and end.
+pub type Phase = (f64, f64);
+
+/// The runtime's account of a run, from an eventlog's GC events: what `+RTS -s` is made
+/// of, kept event by event so that any window can be summed.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Runtime {
+    /// The collections, by start time (up to [`MAX_GCS`]).
+    pub gcs: Vec<Gc>,
+    /// The allocation counters' readings, by time (up to [`MAX_ALLOCATION_READINGS`]).
+    pub allocation: Vec<Allocation>,
+    /// The non-moving collector's synchronisations.
+    pub syncs: Vec<Phase>,
+    /// The non-moving collector's concurrent marking.
+    pub marks: Vec<Phase>,
+    /// The last event's time: the run's elapsed time.
+    pub end: f64,
+    /// Collections past [`MAX_GCS`], counted but not kept.
+    pub dropped: usize,
+    /// The runtime writes heap census inside its collections (a profiling runtime with
+    /// heap profiling on): `+RTS -s` splits that time out as `PROF`, the events cannot.
+    pub census_in_gc: bool,
+    /// Each capability's last allocation reading: the whole run's allocation, exact
+    /// whatever was dropped.
+    pub last_allocation: Vec<(u16, u64)>,
+}
+
+impl Runtime {
+    /// Whether the input had GC events at all.
+    pub fn is_empty(&self) -> bool {
+        self.gcs.is_empty() && self.dropped == 0 && self.allocation.is_empty()
+    }
 }
 
 /// An info table's provenance (IPE), as GHC's runtime wrote it.

@@ -748,7 +748,11 @@ fn info_table_samples_are_named_by_their_provenance() {
 }
 
 fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
-    let mut p = eventlog::Parser::with_options(input::Options { marks, heap });
+    let mut p = eventlog::Parser::with_options(input::Options {
+        marks,
+        heap,
+        runtime: false,
+    });
     p.feed(bytes, true).unwrap();
     p.finish().unwrap().profile
 }
@@ -861,7 +865,11 @@ fn a_large_eventlog_file_reads_as_its_bytes_do() {
     std::fs::write(dir.path("big.eventlog"), &bytes).unwrap();
     let file = std::fs::File::open(dir.path("big.eventlog")).unwrap();
     for (marks, heap) in [(true, false), (false, false), (true, true)] {
-        let options = input::Options { marks, heap };
+        let options = input::Options {
+            marks,
+            heap,
+            runtime: false,
+        };
         let mapped = input::read_file(&file, options).unwrap();
         let whole = read_with(&bytes, marks, heap);
         assert_eq!(mapped.profile, whole, "marks {marks}, heap {heap}");

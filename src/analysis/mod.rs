@@ -6,6 +6,7 @@
 
 pub mod compare;
 pub mod page;
+pub mod stats;
 pub mod summary;
 pub mod table;
 pub mod window;

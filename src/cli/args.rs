@@ -243,6 +243,16 @@ pub struct Args {
           default_missing_value = "text", help_heading = "Data and inspection")]
     pub summary: Option<SummaryStyle>,
 
+    /// Print the runtime's statistics, as +RTS -s does, from an eventlog
+    ///
+    /// Bytes allocated and copied, residency, collections and pauses per generation, GC
+    /// and MUT elapsed time, productivity: for the whole run, or for --from/--to's
+    /// window. Any eventlog has them (+RTS -l, no profiling needed). =json for scripts.
+    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+          default_missing_value = "text", conflicts_with = "summary",
+          help_heading = "Data and inspection")]
+    pub stats: Option<SummaryStyle>,
+
     /// Draw the heap at one census as a flame graph: WHEN is peak, end or a time
     ///
     /// peak (the default) is the census with the most bytes, within --from/--to when

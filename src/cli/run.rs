@@ -78,7 +78,19 @@ pub(crate) fn draw(
         _ => None,
     };
     let name = plan.input.display();
-    let profile = filtered(job, &name, profile)?;
+    let profile = match &job.make {
+        // --stats reads the runtime's events over its own window, not the bands.
+        Make::Data(data) if !data.export.reads_bands() => {
+            if profile.runtime.is_empty() {
+                anyhow::bail!(
+                    "{name}: no runtime statistics here: they come from an eventlog \
+                     (run the program with +RTS -l; a .hp file has none)"
+                );
+            }
+            profile
+        }
+        _ => filtered(job, &name, profile)?,
+    };
     let ready = prepare(&job.make, &name, profile, aux.as_ref());
     timings.lap("select and layout");
     write_output(plan, |w| ready.write(w))?;
@@ -117,7 +129,7 @@ pub(crate) enum Prepared<'a> {
     },
     Data {
         data: &'a Data,
-        profile: Profile,
+        profile: Box<Profile>,
         /// With `-m` or `-t`: the selection's bands (OTHER included) rather than all.
         selection: Option<Selection>,
     },
@@ -144,7 +156,7 @@ pub(crate) fn prepare_data(data: &Data, profile: Profile) -> Prepared<'_> {
             .select
             .as_ref()
             .map(|opts| crate::select::select(&profile, None, opts)),
-        profile,
+        profile: Box::new(profile),
     }
 }
 

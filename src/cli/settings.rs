@@ -196,6 +196,12 @@ impl Settings {
             Run::Compare(compare(args, kind)?)
         } else {
             let mut plans = plans(args, kind)?;
+            if live && matches!(kind, OutputKind::Data(Export::Stats(_))) {
+                return Err(usage(
+                    ErrorKind::ArgumentConflict,
+                    "--stats reads a finished eventlog: not with --watch, --serve or --connect",
+                ));
+            }
             if live {
                 let live = Box::new(live_settings(args, &plans)?);
                 Run::Watch {
@@ -248,6 +254,13 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
             "--compare reads two finished runs: not with --watch, --serve or --connect",
         ));
     }
+    if matches!(kind, OutputKind::Data(Export::Stats(_))) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--stats gives one run's statistics: run it on each eventlog \
+             (--compare with --stats is not there yet)",
+        ));
+    }
     if kind == OutputKind::Data(Export::Hp) {
         return Err(usage(
             ErrorKind::InvalidValue,
@@ -264,7 +277,7 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
             .unwrap_or_default(),
         Output::Stdout => "stdin".to_string(),
     };
-    let summary = matches!(kind, OutputKind::Data(Export::Summary(_)));
+    let summary = matches!(kind, OutputKind::Data(e) if e.is_printed());
     let output = match args.output.as_deref() {
         Some(o) if o == Path::new("-") => Output::Stdout,
         Some(o) => Output::File(o.to_path_buf()),
@@ -283,6 +296,9 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
 fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
     if let Some(style) = args.summary {
         return Ok(OutputKind::Data(Export::Summary(style)));
+    }
+    if let Some(style) = args.stats {
+        return Ok(OutputKind::Data(Export::Stats(style)));
     }
     if let Some(kind) = args.format {
         return Ok(kind);
@@ -352,7 +368,7 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
     // only when -p asks for it (`fig.aux` beside `fig.pdf` is the name LaTeX gives
     // `fig.tex`'s own auxiliary file). A summary is read, not kept: standard output
     // unless -o names a file, and no .aux.
-    let summary = matches!(kind, OutputKind::Data(Export::Summary(_)));
+    let summary = matches!(kind, OutputKind::Data(e) if e.is_printed());
     let keeps_aux = args.flame.is_none()
         && (args.reuse_aux || matches!(kind, OutputKind::Picture(Format::Ps | Format::Eps)));
     for p in &mut plans {
@@ -394,6 +410,7 @@ fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
     input::Options {
         marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
         heap: args.heap_lines,
+        runtime: matches!(kind, OutputKind::Data(Export::Stats(_))),
     }
 }
 
@@ -416,6 +433,7 @@ fn data(args: &Args, export: Export) -> Data {
                     && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
                 units: byte_units(args),
             },
+            window: (args.from, args.to),
         },
         // Every band, unless -m or -t ask for a selection (OTHER included): the bands
         // the picture would draw (its colours aside).

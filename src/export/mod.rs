@@ -24,6 +24,8 @@ pub enum Export {
     Json,
     /// `--summary`: the leak table, for people or (`--summary=json`) for scripts.
     Summary(SummaryStyle),
+    /// `--stats`: the runtime's statistics in `+RTS -s`'s layout, or as JSON.
+    Stats(SummaryStyle),
 }
 
 /// How `--summary` prints.
@@ -42,6 +44,9 @@ pub struct ExportOptions {
     pub top: Option<usize>,
     /// How the summary table looks.
     pub text: summary::TextOptions,
+    /// `--from` and `--to`: the window `--stats` gives the figures of (the summary's is
+    /// the filtered profile's).
+    pub window: (Option<f64>, Option<f64>),
 }
 
 impl Export {
@@ -53,8 +58,10 @@ impl Export {
         match self {
             Export::Hp => "hp",
             Export::Csv => "csv",
-            Export::Json | Export::Summary(SummaryStyle::Json) => "json",
-            Export::Summary(SummaryStyle::Text) => "txt",
+            Export::Json
+            | Export::Summary(SummaryStyle::Json)
+            | Export::Stats(SummaryStyle::Json) => "json",
+            Export::Summary(SummaryStyle::Text) | Export::Stats(SummaryStyle::Text) => "txt",
         }
     }
 
@@ -80,10 +87,23 @@ impl Export {
             Export::Json | Export::Summary(SummaryStyle::Json) => {
                 compare::write_json(comparison, out)
             }
-            Export::Hp => Err(io::Error::other(
-                "a .hp file holds one run: write a comparison as a picture, a summary, CSV or JSON",
+            Export::Hp | Export::Stats(_) => Err(io::Error::other(
+                "a comparison is written as a picture, a summary, CSV or JSON",
             )),
         }
+    }
+
+    /// Whether the output is read rather than kept (`--summary`, `--stats`): it goes to
+    /// standard output unless `-o` names a file.
+    pub fn is_printed(self) -> bool {
+        matches!(self, Export::Summary(_) | Export::Stats(_))
+    }
+
+    /// Whether it reads the profile's bands (so that `--include`, `--exclude` and the
+    /// time window filter them); `--stats` reads the runtime's events, over its own
+    /// window.
+    pub fn reads_bands(self) -> bool {
+        !matches!(self, Export::Stats(_))
     }
 
     /// Writes the table in this format.
@@ -97,6 +117,19 @@ impl Export {
                 match style {
                     SummaryStyle::Text => summary::write_text(&s, opts.text, out),
                     SummaryStyle::Json => summary::write_json(&s, out),
+                }
+            }
+            Export::Stats(style) => {
+                let (from, to) = opts.window;
+                let s = crate::analysis::stats::stats(&table.profile.runtime, from, to);
+                match style {
+                    SummaryStyle::Text => {
+                        out.write_all(s.text(from.is_none() && to.is_none()).as_bytes())
+                    }
+                    SummaryStyle::Json => {
+                        crate::escape::json_to(&mut *out, &s, true)?;
+                        writeln!(out)
+                    }
                 }
             }
         }

@@ -167,6 +167,9 @@ pub struct Options {
     pub marks: bool,
     /// Read the runtime's heap size and live bytes (`--heap-lines`).
     pub heap: bool,
+    /// Read the runtime's collections and allocation (`--stats`): an eventlog without a
+    /// heap profile is then read for them rather than refused.
+    pub runtime: bool,
 }
 
 impl Default for Options {
@@ -175,6 +178,7 @@ impl Default for Options {
         Options {
             marks: true,
             heap: true,
+            runtime: false,
         }
     }
 }

@@ -60,6 +60,121 @@ pub(super) struct Builder {
     naming_bytes: usize,
     /// Every heap-sample event as read, when asked for (see [`super::heap_events`]).
     pub trace: Option<Vec<HeapEvent>>,
+    /// The capability whose block is being read (`0xffff` for the global one).
+    pub capability: u16,
+    /// The runtime's collections and allocation being gathered, when asked for.
+    pub gathering: Option<Box<Gathering>>,
+}
+
+/// The runtime's events as they are read: each capability's buffer is written as blocks
+/// of its own, so a capability's events come in order but the capabilities' blocks
+/// interleave; a collection is known by the capability that led it (the one that posts
+/// `GC_STATS_GHC` inside its `GC_START`/`GC_END` pair).
+#[derive(Default)]
+pub(super) struct Gathering {
+    runtime: crate::profile::Runtime,
+    /// Per capability: the time of its open `GC_START`, in nanoseconds.
+    open: Vec<Option<u64>>,
+    /// Per capability: the collection it leads whose `GC_END` is still to come.
+    leads: Vec<Option<usize>>,
+    /// Per capability: the last collection it led (heap size and live bytes follow it).
+    last: Vec<Option<usize>>,
+    /// Per capability: its allocation counter's last reading.
+    allocated: Vec<Option<u64>>,
+    /// An open concurrent mark and synchronisation, in nanoseconds.
+    mark: Option<u64>,
+    sync: Option<u64>,
+}
+
+/// The slot of capability `cap` in a per-capability list, grown as needed (a `u16`
+/// bounds it).
+fn slot<T: Default>(list: &mut Vec<T>, cap: u16) -> &mut T {
+    let k = usize::from(cap);
+    if list.len() <= k {
+        list.resize_with(k + 1, T::default);
+    }
+    &mut list[k]
+}
+
+impl Gathering {
+    /// Takes one of the runtime's events from capability `cap`; `None` when its payload
+    /// is too short.
+    fn event(&mut self, ty: u16, ns: u64, cap: u16, p: &[u8]) -> Option<()> {
+        use crate::profile::{Allocation, MAX_ALLOCATION_READINGS, MAX_GCS};
+        let rt = &mut self.runtime;
+        match ty {
+            id::GC_START => *slot(&mut self.open, cap) = Some(ns),
+            id::GC_STATS_GHC => {
+                let mut gc = payload::gc_stats(p)?;
+                gc.start = seconds(slot(&mut self.open, cap).unwrap_or(ns));
+                gc.end = gc.start;
+                if rt.gcs.len() < MAX_GCS {
+                    rt.gcs.push(gc);
+                    *slot(&mut self.leads, cap) = Some(rt.gcs.len() - 1);
+                    *slot(&mut self.last, cap) = Some(rt.gcs.len() - 1);
+                } else {
+                    rt.dropped += 1;
+                    *slot(&mut self.leads, cap) = None;
+                    *slot(&mut self.last, cap) = None;
+                }
+            }
+            id::GC_END => {
+                if let Some(k) = slot(&mut self.leads, cap).take() {
+                    rt.gcs[k].end = seconds(ns);
+                }
+                *slot(&mut self.open, cap) = None;
+            }
+            id::HEAP_ALLOCATED => {
+                let bytes = payload::capset_bytes(p)?;
+                *slot(&mut self.allocated, cap) = Some(bytes);
+                if rt.allocation.len() < MAX_ALLOCATION_READINGS {
+                    rt.allocation.push(Allocation {
+                        time: seconds(ns),
+                        capability: cap,
+                        bytes,
+                    });
+                }
+            }
+            id::HEAP_LIVE | id::HEAP_SIZE => {
+                let bytes = payload::capset_bytes(p)?;
+                if let Some(k) = *slot(&mut self.last, cap) {
+                    let gc = &mut rt.gcs[k];
+                    match ty {
+                        id::HEAP_LIVE => gc.live = Some(bytes),
+                        _ => gc.heap_size = Some(bytes),
+                    }
+                }
+            }
+            id::CONC_MARK_BEGIN => self.mark = Some(ns),
+            id::CONC_SYNC_BEGIN => self.sync = Some(ns),
+            id::CONC_MARK_END | id::CONC_SYNC_END => {
+                let (open, phases) = match ty {
+                    id::CONC_MARK_END => (&mut self.mark, &mut rt.marks),
+                    _ => (&mut self.sync, &mut rt.syncs),
+                };
+                if let Some(start) = open.take()
+                    && phases.len() < MAX_GCS
+                {
+                    phases.push((seconds(start), seconds(ns)));
+                }
+            }
+            _ => {}
+        }
+        Some(())
+    }
+
+    /// The runtime's account, its lists in time order.
+    fn finish(mut self, end_ns: u64, census_in_gc: bool) -> crate::profile::Runtime {
+        let mut rt = std::mem::take(&mut self.runtime);
+        rt.gcs.sort_by(|a, b| a.start.total_cmp(&b.start));
+        rt.allocation.sort_by(|a, b| a.time.total_cmp(&b.time));
+        rt.end = seconds(end_ns);
+        rt.census_in_gc = census_in_gc;
+        rt.last_allocation = (self.allocated.iter().enumerate())
+            .filter_map(|(c, b)| b.map(|b| (c as u16, b)))
+            .collect();
+        rt
+    }
 }
 
 /// A heap-sample event as the eventlog holds it, before it becomes part of a profile:
@@ -94,6 +209,15 @@ pub enum HeapEvent {
 }
 
 impl Builder {
+    /// A builder that also gathers the runtime's collections and allocation when
+    /// `runtime` asks.
+    pub fn gathering_runtime(runtime: bool) -> Builder {
+        Builder {
+            gathering: runtime.then(Box::default),
+            ..Default::default()
+        }
+    }
+
     /// Applies one event; `false` when its payload is too short for its fields.
     pub fn event(&mut self, ty: u16, time: u64, p: &[u8]) -> bool {
         self.clock(time);
@@ -232,8 +356,12 @@ impl Builder {
         Some(())
     }
 
-    /// What the run says of itself beside the census: markers, arguments, heap sizes.
+    /// What the run says of itself beside the census: markers, arguments, heap sizes,
+    /// and (when asked for) its collections and allocation.
     fn run_event(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
+        if let Some(g) = &mut self.gathering {
+            g.event(ty, time, self.capability, p)?;
+        }
         match ty {
             id::USER_MARKER => {
                 let thinned = self.profile.push_mark(Mark {
@@ -456,7 +584,20 @@ impl Builder {
             });
             self.drop_pending();
         }
-        if self.profile.times.is_empty() {
+        let gathered = self
+            .gathering
+            .take()
+            .map(|g| g.finish(self.clock, self.profiling));
+        let runtime_only =
+            self.profile.times.is_empty() && gathered.as_ref().is_some_and(|r| !r.is_empty());
+        if let Some(runtime) = gathered {
+            self.profile.runtime = runtime;
+        }
+        if runtime_only {
+            // No heap profile, but the runtime's account was asked for: a profile as
+            // long as the run, with no band.
+            self.profile.times = vec![0.0, seconds(self.clock)];
+        } else if self.profile.times.is_empty() {
             if !self.profiling {
                 return Err(super::ErrorKind::NoHeapSamples);
             }
@@ -472,7 +613,9 @@ impl Builder {
             });
             self.profile.times = vec![0.0, seconds(self.clock)];
         }
-        crate::input::warn_if_empty(&self.profile, &mut self.warnings);
+        if !runtime_only {
+            crate::input::warn_if_empty(&self.profile, &mut self.warnings);
+        }
         self.bound_bands(false);
         let mut profile = std::mem::take(&mut self.profile);
         for s in profile.bands.series_mut() {

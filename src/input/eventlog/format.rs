@@ -36,20 +36,38 @@ pub const MAX_HEADER: usize = 4 << 20;
 pub mod id {
     /// Begins a block of events: its length, capability and end time.
     pub const BLOCK_MARKER: u16 = 18;
+    /// A garbage collection starts on a capability.
+    pub const GC_START: u16 = 9;
+    /// A garbage collection ends on a capability.
+    pub const GC_END: u16 = 10;
     /// The runtime's name and version.
     pub const RTS_IDENTIFIER: u16 = 29;
     /// The program's arguments.
     pub const PROGRAM_ARGS: u16 = 30;
     /// Wall-clock time when the run began.
     pub const WALL_CLOCK_TIME: u16 = 43;
+    /// A capability's allocation counter: bytes allocated since the run began.
+    pub const HEAP_ALLOCATED: u16 = 49;
     /// Heap size after a garbage collection.
     pub const HEAP_SIZE: u16 = 50;
     /// Live bytes after a garbage collection.
     pub const HEAP_LIVE: u16 = 51;
+    /// A collection's figures, from the capability that led it.
+    pub const GC_STATS_GHC: u16 = 53;
+    /// The leader of a collection has stopped every capability.
+    pub const GC_GLOBAL_SYNC: u16 = 54;
     /// A user marker (`traceMarker`): a mark's text.
     pub const USER_MARKER: u16 = 58;
     /// Bytes in allocated blocks.
     pub const BLOCKS_SIZE: u16 = 91;
+    /// The non-moving collector's concurrent marking begins and ends.
+    pub const CONC_MARK_BEGIN: u16 = 200;
+    /// See [`CONC_MARK_BEGIN`].
+    pub const CONC_MARK_END: u16 = 201;
+    /// The non-moving collector's synchronisation begins and ends.
+    pub const CONC_SYNC_BEGIN: u16 = 202;
+    /// See [`CONC_SYNC_BEGIN`].
+    pub const CONC_SYNC_END: u16 = 203;
     /// Heap profiling began: its break-down and filters.
     pub const HEAP_PROF_BEGIN: u16 = 160;
     /// A cost centre: its number, label and module.
@@ -216,6 +234,20 @@ pub mod payload {
     /// `(capset, bytes)`: heap size, live bytes, blocks size.
     pub fn capset_bytes(p: &[u8]) -> Option<u64> {
         u64_at(p, 4)
+    }
+
+    /// A collection's figures: `(capset, generation, copied, slop, fragmentation,
+    /// threads, max copied, total copied, balanced copied)`; the last is missing before
+    /// GHC 8.4.
+    pub fn gc_stats(p: &[u8]) -> Option<crate::profile::Gc> {
+        Some(crate::profile::Gc {
+            generation: u16_at(p, 4)?,
+            copied: u64_at(p, 6)?,
+            slop: u64_at(p, 14)?,
+            threads: u32_at(p, 30)?,
+            balanced: u64_at(p, 50),
+            ..Default::default()
+        })
     }
 
     /// `(profile id, sampling period, break-down, filters…)`: heap profile begin.

@@ -184,7 +184,7 @@ impl Parser {
             block_end: None,
             skip_until: 0,
             options,
-            profile: build::Builder::default(),
+            profile: build::Builder::gathering_runtime(options.runtime),
             searched: Vec::new(),
         }
     }
@@ -301,6 +301,7 @@ impl Parser {
                     return Err(self.error(pos, ErrorKind::BlockTooShort(block)));
                 }
                 self.block_end = Some(at + u64::from(block));
+                self.profile.capability = payload::u16_at(body, 12).unwrap_or(0);
                 if let Some(block_time) = payload::u64_at(body, 4) {
                     self.profile.clock(block_time);
                 }
@@ -352,7 +353,7 @@ impl Parser {
         else {
             return Some(false);
         };
-        if cap == GLOBAL || self.options.heap {
+        if cap == GLOBAL || self.options.heap || self.options.runtime {
             return Some(false);
         }
         if !self.options.marks {

@@ -1,0 +1,330 @@
+//! The runtime's statistics for a run or a stretch of it: `+RTS -s`'s figures, computed
+//! from an eventlog's GC events ([`crate::profile::Runtime`]) as GHC's runtime computes
+//! them (docs/stats.md says how each follows, and which the events cannot give).
+//!
+//! * bytes allocated: each capability's allocation counter, its last reading in the
+//!   window less its last before it, summed over the capabilities;
+//! * bytes copied, collections and parallel collections per generation, GC elapsed time,
+//!   average and maximum pause: the collections that *start* in the window, each timed
+//!   by the capability that led it (its `GC_START` to its `GC_END`, the very times the
+//!   runtime's own statistics take);
+//! * maximum residency and its sample count: the live bytes after the window's major
+//!   collections; maximum slop: the largest slop after them;
+//! * total memory in use: the largest heap size after a collection, in MiB (the runtime
+//!   prints its peak, which can fall between two collections: then this is lower);
+//! * parallel GC work balance: GHC's formula, the balanced bytes copied over the bytes
+//!   copied, over the parallel collections;
+//! * Total elapsed: the window's length (the run's: its last event's time); MUT elapsed:
+//!   Total less GC (the runtime's INIT and EXIT are in it: the events do not mark them);
+//!   the allocation rate: bytes allocated per MUT elapsed second; productivity: MUT over
+//!   Total elapsed.
+//!
+//! The non-moving collector's rows (`Gen 1 N syncs`, `Gen 1 concurrent`) are not given:
+//! its phase events did not reproduce them on the runs measured (docs/stats.md).
+//!
+//! Adjacent windows add up to the whole run: a collection belongs to the window it starts
+//! in, and allocation is a difference of counters.
+
+use serde::Serialize;
+
+use crate::profile::Runtime;
+
+/// One generation's row of the collections table.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Generation {
+    /// Collections of this generation.
+    pub collections: u64,
+    /// Of which parallel (more than one thread copying).
+    pub parallel: u64,
+    /// Their elapsed time, in seconds.
+    pub elapsed: f64,
+    /// The longest, in seconds.
+    pub max_pause: f64,
+}
+
+impl Generation {
+    /// The mean pause, in seconds.
+    pub fn avg_pause(&self) -> f64 {
+        if self.collections == 0 {
+            0.0
+        } else {
+            self.elapsed / self.collections as f64
+        }
+    }
+}
+
+/// The statistics of a window of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Stats {
+    /// The JSON layout's version.
+    pub version: u32,
+    /// The window: its start and end, in seconds since the run began.
+    pub from: f64,
+    /// See `from`.
+    pub to: f64,
+    /// Bytes allocated in the heap, when the eventlog has the allocation counters.
+    pub allocated: Option<u64>,
+    /// Bytes copied during GC.
+    pub copied: u64,
+    /// The largest live bytes after a major collection, and how many there were.
+    pub max_residency: Option<u64>,
+    /// How many major collections measured it.
+    pub residency_samples: u64,
+    /// The largest slop after a major collection.
+    pub max_slop: Option<u64>,
+    /// The largest heap size after a collection, in bytes.
+    pub max_heap_size: Option<u64>,
+    /// The collections table, generation 0 first.
+    pub generations: Vec<Generation>,
+    /// Parallel GC work balance, 0 to 1, when some collection was parallel.
+    pub work_balance: Option<f64>,
+    /// Elapsed time in collections, in seconds.
+    pub gc_elapsed: f64,
+    /// The window's elapsed time, in seconds.
+    pub total_elapsed: f64,
+    /// `total_elapsed` less `gc_elapsed`.
+    pub mut_elapsed: f64,
+    /// Bytes allocated per MUT elapsed second.
+    pub alloc_rate: Option<f64>,
+    /// MUT over Total elapsed, 0 to 1.
+    pub productivity: f64,
+    /// The collection time includes the heap profiler's censuses (a profiled run with
+    /// heap profiling on): `+RTS -s` prints them apart as PROF.
+    pub gc_includes_census: bool,
+    /// Collections past the reader's limit, not counted.
+    pub collections_not_kept: usize,
+}
+
+/// The statistics of `runtime` between `from` and `to` (seconds; the whole run when
+/// both are `None`).
+pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
+    let whole = from.is_none() && to.is_none();
+    let (a, b) = (
+        from.unwrap_or(0.0),
+        to.unwrap_or(runtime.end).min(runtime.end),
+    );
+    let inside = |t: f64| t >= a && t <= b;
+    let mut generations: Vec<Generation> = Vec::new();
+    let (mut copied, mut gc_elapsed) = (0u64, 0.0);
+    let (mut residency, mut samples, mut slop, mut heap) = (None::<u64>, 0u64, None::<u64>, None);
+    let (mut par_copied, mut balanced) = (0u64, 0u64);
+    for gc in runtime.gcs.iter().filter(|g| inside(g.start)) {
+        let g = usize::from(gc.generation);
+        if generations.len() <= g {
+            generations.resize(g + 1, Generation::default());
+        }
+        let pause = gc.end - gc.start;
+        let row = &mut generations[g];
+        row.collections += 1;
+        row.elapsed += pause;
+        row.max_pause = row.max_pause.max(pause);
+        gc_elapsed += pause;
+        copied += gc.copied;
+        if gc.threads > 1 {
+            row.parallel += 1;
+            par_copied += gc.copied;
+            balanced += gc.balanced.unwrap_or(0);
+        }
+        if let Some(live) = gc.live {
+            residency = residency.max(Some(live));
+            samples += 1;
+            slop = slop.max(Some(gc.slop));
+        }
+        heap = heap.max(gc.heap_size);
+    }
+    let allocated = allocated(runtime, whole, a, b);
+    let total_elapsed = b - a;
+    let mut_elapsed = total_elapsed - gc_elapsed;
+    let parallel = generations.iter().any(|g| g.parallel > 0);
+    let has_balance = runtime.gcs.iter().any(|g| g.balanced.is_some());
+    Stats {
+        version: 1,
+        from: a,
+        to: b,
+        allocated,
+        copied,
+        max_residency: residency,
+        residency_samples: samples,
+        max_slop: slop,
+        max_heap_size: heap,
+        generations,
+        // The runtime prints the balance only when it is above 0.
+        work_balance: (parallel && has_balance && par_copied > 0 && balanced > 0)
+            .then(|| balanced as f64 / par_copied as f64),
+        gc_elapsed,
+        total_elapsed,
+        mut_elapsed,
+        alloc_rate: allocated
+            .filter(|_| mut_elapsed > 0.0)
+            .map(|bytes| bytes as f64 / mut_elapsed),
+        productivity: if total_elapsed > 0.0 {
+            mut_elapsed / total_elapsed
+        } else {
+            0.0
+        },
+        gc_includes_census: runtime.census_in_gc,
+        collections_not_kept: runtime.dropped,
+    }
+}
+
+/// Bytes allocated in `[a, b]`: per capability, its last reading in the window less its
+/// last before it.
+fn allocated(runtime: &Runtime, whole: bool, a: f64, b: f64) -> Option<u64> {
+    if runtime.last_allocation.is_empty() {
+        return None;
+    }
+    if whole {
+        return Some(runtime.last_allocation.iter().map(|&(_, n)| n).sum());
+    }
+    let caps = runtime
+        .last_allocation
+        .iter()
+        .map(|&(c, _)| usize::from(c) + 1)
+        .max()
+        .unwrap_or(0);
+    let (mut before, mut upto) = (vec![0u64; caps], vec![None::<u64>; caps]);
+    for r in &runtime.allocation {
+        let c = usize::from(r.capability);
+        if c >= caps {
+            continue;
+        }
+        if r.time < a {
+            before[c] = r.bytes;
+        } else if r.time <= b {
+            upto[c] = Some(r.bytes);
+        }
+    }
+    Some(
+        (0..caps)
+            .map(|c| upto[c].map_or(0, |n| n.saturating_sub(before[c])))
+            .sum(),
+    )
+}
+
+/// `n` with a comma between each three digits, as the runtime prints its counters.
+fn commas(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+impl Stats {
+    /// The statistics in `+RTS -s`'s layout: its labels, widths and number formats, a
+    /// line for each figure the eventlog gives. CPU times are not in an eventlog: their
+    /// columns say `-`.
+    pub fn text(&self, whole: bool) -> String {
+        use std::fmt::Write as _;
+        let mut s = String::new();
+        if !whole {
+            let _ = writeln!(
+                s,
+                "  (the window {:.3}s to {:.3}s of the run)\n",
+                self.from, self.to
+            );
+        }
+        if let Some(n) = self.allocated {
+            let _ = writeln!(s, "{:>16} bytes allocated in the heap", commas(n));
+        }
+        let _ = writeln!(s, "{:>16} bytes copied during GC", commas(self.copied));
+        if let Some(r) = self.max_residency {
+            let _ = writeln!(
+                s,
+                "{:>16} bytes maximum residency ({} sample(s))",
+                commas(r),
+                self.residency_samples
+            );
+        }
+        if let Some(slop) = self.max_slop {
+            let _ = writeln!(s, "{:>16} bytes maximum slop", commas(slop));
+        }
+        if let Some(h) = self.max_heap_size {
+            let _ = writeln!(
+                s,
+                "{:>16} MiB total memory in use (at least: the largest heap after a collection)",
+                h / (1024 * 1024)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\n                                     Tot time (elapsed)  Avg pause  Max pause"
+        );
+        for (k, g) in self.generations.iter().enumerate() {
+            let _ = writeln!(
+                s,
+                "  Gen {k:>2}     {:>5} colls, {:>5} par   {:>6}   {:>6.3}s     {:>3.4}s    {:>3.4}s",
+                g.collections,
+                g.parallel,
+                "-",
+                g.elapsed,
+                g.avg_pause(),
+                g.max_pause
+            );
+        }
+        if let Some(b) = self.work_balance {
+            let _ = writeln!(
+                s,
+                "\n  Parallel GC work balance: {:.2}% (serial 0%, perfect 100%)",
+                b * 100.0
+            );
+        }
+        let line = |s: &mut String, label: &str, t: f64| {
+            let _ = writeln!(s, "  {label:<8}time  {:>7}   ({t:>7.3}s elapsed)", "-");
+        };
+        s.push('\n');
+        line(&mut s, "MUT", self.mut_elapsed);
+        line(&mut s, "GC", self.gc_elapsed);
+        line(&mut s, "Total", self.total_elapsed);
+        if self.gc_elapsed > self.total_elapsed {
+            s.push_str(
+                "  (a collection that starts in the window runs past its end: all its time \
+                 is counted here, so MUT is below 0)\n",
+            );
+        }
+        if self.gc_includes_census {
+            s.push_str(
+                "  (GC time includes the heap profiler's censuses, which +RTS -s prints \
+                 apart as PROF)\n",
+            );
+        }
+        if let Some(rate) = self.alloc_rate {
+            let _ = writeln!(
+                s,
+                "\n  Alloc rate    {} bytes per MUT elapsed second",
+                commas(rate as u64)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\n  Productivity  {:.1}% of total elapsed",
+            self.productivity * 100.0
+        );
+        if self.collections_not_kept > 0 {
+            let _ = writeln!(
+                s,
+                "\n  ({} collections past the reader's limit of {} are not counted)",
+                self.collections_not_kept,
+                crate::profile::MAX_GCS
+            );
+        }
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_are_written_with_commas() {
+        assert_eq!(commas(0), "0");
+        assert_eq!(commas(999), "999");
+        assert_eq!(commas(1000), "1,000");
+        assert_eq!(commas(215_777_368), "215,777,368");
+    }
+}

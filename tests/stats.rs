@@ -1,0 +1,331 @@
+//! `--stats` against `+RTS -s` of the same run: every eventlog in `fixtures/stats/ghc-*`
+//! (GHC 9.0.2, 9.6.6 and 9.10.3; plain, threaded `-N2` with and without `-qg`,
+//! non-moving, `-G3`, profiled `-hc`) was written with `+RTS -l -s`, and the runtime's own
+//! `-s` text is kept beside it (`NAME.s`). Counters must be equal; elapsed times equal
+//! to the precision GHC prints them with. The oracle is GHC's text, read here.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn hpgraph() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+}
+
+/// What `+RTS -s` printed, read from its text.
+#[derive(Debug, Default)]
+struct Printed {
+    allocated: u64,
+    copied: u64,
+    residency: Option<(u64, u64)>,
+    slop: Option<u64>,
+    mib_in_use: u64,
+    /// Per generation: collections, parallel, elapsed, avg pause, max pause.
+    gens: Vec<(u64, u64, f64, f64, f64)>,
+    balance: Option<f64>,
+    init: f64,
+    mut_: f64,
+    gc: f64,
+    prof: f64,
+    exit: f64,
+    total: f64,
+}
+
+fn number(s: &str) -> u64 {
+    s.trim()
+        .replace(',', "")
+        .parse()
+        .unwrap_or_else(|_| panic!("a number: {s:?}"))
+}
+
+fn seconds(s: &str) -> f64 {
+    s.trim()
+        .trim_end_matches('s')
+        .trim()
+        .parse()
+        .unwrap_or_else(|_| panic!("seconds: {s:?}"))
+}
+
+fn read_s(path: &Path) -> Printed {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut p = Printed::default();
+    for line in text.lines() {
+        let t = line.trim();
+        if let Some(n) = t.strip_suffix(" bytes allocated in the heap") {
+            p.allocated = number(n);
+        } else if let Some(n) = t.strip_suffix(" bytes copied during GC") {
+            p.copied = number(n);
+        } else if let Some((n, rest)) = t.split_once(" bytes maximum residency (") {
+            p.residency = Some((number(n), number(rest.trim_end_matches(" sample(s))"))));
+        } else if let Some(n) = t.strip_suffix(" bytes maximum slop") {
+            p.slop = Some(number(n));
+        } else if let Some((n, _)) = t.split_once(" MiB total memory in use") {
+            p.mib_in_use = number(n);
+        } else if t.starts_with("Gen ") && t.contains(" colls, ") {
+            // Gen  0       201 colls,   201 par    0.046s   0.214s     0.0011s    0.0155s
+            let f: Vec<&str> = t.split_whitespace().collect();
+            let k: usize = f[1].parse().unwrap();
+            assert_eq!(k, p.gens.len(), "{t}");
+            p.gens.push((
+                number(f[2]),
+                number(f[4]),
+                seconds(f[7]),
+                seconds(f[8]),
+                seconds(f[9]),
+            ));
+        } else if let Some(rest) = t.strip_prefix("Parallel GC work balance: ") {
+            p.balance = Some(rest.split('%').next().unwrap().parse().unwrap());
+        } else if let Some((label, rest)) = t.split_once(" time ").filter(|(label, _)| {
+            ["INIT", "MUT", "GC", "PROF", "EXIT", "Total"].contains(&label.trim())
+        }) && let Some((_, elapsed)) = rest.split_once('(')
+        {
+            let v = seconds(elapsed.trim_end_matches(" elapsed)"));
+            match label.trim() {
+                "INIT" => p.init = v,
+                "MUT" => p.mut_ = v,
+                "GC" => p.gc = v,
+                "PROF" => p.prof = v,
+                "EXIT" => p.exit = v,
+                "Total" => p.total = v,
+                _ => {}
+            }
+        }
+    }
+    p
+}
+
+fn runs() -> Vec<(PathBuf, PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/stats");
+    let mut out = Vec::new();
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        let dir = root.join(ghc);
+        let mut logs: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "eventlog"))
+            .collect();
+        logs.sort();
+        assert!(logs.len() >= 12, "{ghc}: {} runs", logs.len());
+        out.extend(logs.into_iter().map(|l| (l.clone(), l.with_extension("s"))));
+    }
+    out
+}
+
+fn stats(log: &Path, window: &[&str]) -> serde_json::Value {
+    let out = hpgraph()
+        .arg("--stats=json")
+        .arg(log)
+        .args(window)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: {}",
+        log.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Within what GHC's printing rounds away (half a unit of its last digit), and a
+/// millisecond for the clock readings the runtime takes apart from its events.
+fn near(ours: f64, printed: f64, digits: i32) -> bool {
+    (ours - printed).abs() <= 0.5 * 10f64.powi(-digits) + 1e-9
+}
+
+#[test]
+fn every_figure_is_the_runtimes_own() {
+    let mut wrong = Vec::new();
+    let mut checked = 0;
+    for (log, s) in runs() {
+        let want = read_s(&s);
+        let got = stats(&log, &[]);
+        let name = format!(
+            "{}/{}",
+            log.parent().unwrap().file_name().unwrap().to_string_lossy(),
+            log.file_name().unwrap().to_string_lossy()
+        );
+        let mut check = |ok: bool, what: String| {
+            checked += 1;
+            if !ok {
+                wrong.push(format!("{name}: {what}"));
+            }
+        };
+        let u = |k: &str| got[k].as_u64();
+        let f = |k: &str| got[k].as_f64().unwrap();
+        check(
+            u("allocated") == Some(want.allocated),
+            format!("allocated {:?} vs {}", u("allocated"), want.allocated),
+        );
+        check(
+            u("copied") == Some(want.copied),
+            format!("copied {:?} vs {}", u("copied"), want.copied),
+        );
+        let residency = u("max_residency").map(|r| (r, u("residency_samples").unwrap()));
+        check(
+            residency == want.residency,
+            format!("residency {residency:?} vs {:?}", want.residency),
+        );
+        check(
+            u("max_slop") == want.slop,
+            format!("slop {:?} vs {:?}", u("max_slop"), want.slop),
+        );
+        let mib = u("max_heap_size").unwrap() / (1 << 20);
+        check(
+            mib <= want.mib_in_use && mib + 2 >= want.mib_in_use,
+            format!("MiB in use {mib} vs {}", want.mib_in_use),
+        );
+        let gens = got["generations"].as_array().unwrap();
+        check(
+            gens.len() == want.gens.len(),
+            format!("{} generations vs {}", gens.len(), want.gens.len()),
+        );
+        for (g, (w, ours)) in want.gens.iter().zip(gens).enumerate() {
+            let collections = ours["collections"].as_u64().unwrap();
+            let elapsed = ours["elapsed"].as_f64().unwrap();
+            let max = ours["max_pause"].as_f64().unwrap();
+            check(
+                collections == w.0 && ours["parallel"].as_u64() == Some(w.1),
+                format!("gen {g}: {collections} colls vs {}", w.0),
+            );
+            check(
+                near(elapsed, w.2, 3),
+                format!("gen {g}: elapsed {elapsed} vs {}", w.2),
+            );
+            let avg = if collections == 0 {
+                0.0
+            } else {
+                elapsed / collections as f64
+            };
+            check(
+                near(avg, w.3, 4),
+                format!("gen {g}: avg pause {avg} vs {}", w.3),
+            );
+            check(
+                near(max, w.4, 4),
+                format!("gen {g}: max pause {max} vs {}", w.4),
+            );
+        }
+        let balance = got["work_balance"].as_f64().map(|b| b * 100.0);
+        check(
+            match (balance, want.balance) {
+                (Some(b), Some(w)) => near(b, w, 2),
+                (None, None) => true,
+                _ => false,
+            },
+            format!("balance {balance:?} vs {:?}", want.balance),
+        );
+        // The runtime's heap census happens inside its collections: -s prints it apart.
+        check(
+            (f("gc_elapsed") - want.gc - want.prof).abs() <= 0.0015,
+            format!(
+                "GC elapsed {} vs {} + PROF {}",
+                f("gc_elapsed"),
+                want.gc,
+                want.prof
+            ),
+        );
+        check(
+            got["gc_includes_census"].as_bool()
+                == Some(want.prof > 0.0 || log.to_string_lossy().ends_with("-hc.eventlog")),
+            "says whether GC includes the census".into(),
+        );
+        // The last event comes a little before the runtime's own last clock reading.
+        check(
+            (f("total_elapsed") - want.total).abs() <= 0.0015,
+            format!("Total elapsed {} vs {}", f("total_elapsed"), want.total),
+        );
+        // MUT elapsed holds the runtime's INIT and EXIT, which the events do not mark.
+        let mut_ = want.mut_ + want.init + want.exit;
+        check(
+            (f("mut_elapsed") - mut_).abs() <= 0.003,
+            format!(
+                "MUT elapsed {} vs {} (with INIT and EXIT)",
+                f("mut_elapsed"),
+                mut_
+            ),
+        );
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} of {checked} figures differ from +RTS -s:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+    assert!(checked > 500, "{checked}");
+}
+
+#[test]
+fn adjacent_windows_add_up_to_the_whole_run() {
+    for (log, _) in runs().into_iter().step_by(5) {
+        let whole = stats(&log, &[]);
+        let end = whole["to"].as_f64().unwrap();
+        let cuts = [0.0, end * 0.3, end * 0.55, end];
+        let mut allocated = 0;
+        let mut collections = 0;
+        let mut copied = 0;
+        for w in cuts.windows(2) {
+            // A window ends where the next begins: a collection starting exactly there is
+            // counted once, in the later window.
+            let to = format!("{}", w[1] - if w[1] < end { 1e-9 } else { 0.0 });
+            let part = stats(&log, &["--from", &format!("{}", w[0]), "--to", &to]);
+            allocated += part["allocated"].as_u64().unwrap();
+            copied += part["copied"].as_u64().unwrap();
+            collections += part["generations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| g["collections"].as_u64().unwrap())
+                .sum::<u64>();
+        }
+        let all: u64 = whole["generations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["collections"].as_u64().unwrap())
+            .sum();
+        assert_eq!(
+            allocated,
+            whole["allocated"].as_u64().unwrap(),
+            "{}",
+            log.display()
+        );
+        assert_eq!(
+            copied,
+            whole["copied"].as_u64().unwrap(),
+            "{}",
+            log.display()
+        );
+        assert_eq!(collections, all, "{}", log.display());
+    }
+}
+
+#[test]
+fn a_hp_file_is_refused_with_what_to_do() {
+    let hp = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/profiles/Leak-hc.hp");
+    let out = hpgraph().arg("--stats").arg(&hp).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("hpgraph: ") && err.contains("+RTS -l"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn a_plain_eventlog_gives_its_statistics() {
+    // No heap profile in these runs: the picture is refused, the statistics are not.
+    let log = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/stats/ghc-9.6.6/MapBuild-plain.eventlog");
+    let out = hpgraph().arg("--stats").arg(&log).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("bytes allocated in the heap") && text.contains("Productivity"),
+        "{text}"
+    );
+}
