@@ -258,6 +258,16 @@ pub struct HeapSeries {
     pub blocks: Vec<(f64, f64)>,
 }
 
+impl HeapSeries {
+    /// Puts each line's points in time order: each capability's events come in order,
+    /// but a threaded run's capabilities write their blocks in turn.
+    pub fn sort(&mut self) {
+        for line in [&mut self.size, &mut self.live, &mut self.blocks] {
+            line.sort_by(|a, b| a.0.total_cmp(&b.0));
+        }
+    }
+}
+
 /// The most samples a profile holds. Past it, neighbouring samples are merged in pairs
 /// ([`Profile::merge_samples`]), so that memory follows this bound rather than the
 /// input: a compressed file a few megabytes long can expand to billions of samples. Four

@@ -270,19 +270,36 @@ fn the_public_eventlogs_heap_events_are_ghc_events_reading_of_them() {
 }
 
 #[test]
-fn an_eventlog_without_heap_samples_says_how_to_make_one() {
+fn an_eventlog_without_heap_samples_draws_the_runtimes_lines_or_says_how_to_make_one() {
     let dir = Scratch::new("no-heap");
+    // GHC 8.2.2's hello world, +RTS -l: no heap profile, but the runtime's heap size
+    // and live bytes, which are drawn, with a word on how to get a heap profile.
     let src = fixtures().join("corpus-eventlog/hello-ghc-8.2.2.eventlog");
     std::fs::copy(&src, dir.path("hello.eventlog")).unwrap();
     let out = hpgraph(&dir.0, &["hello.eventlog"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "hpgraph: warning: hello.eventlog: no heap profile in this eventlog: the picture is \
+         the runtime's heap size and live bytes (run the program with +RTS -hT -l for what \
+         the heap holds)\n"
+    );
+    assert!(dir.path("hello.ps").exists());
+    // An eventlog with neither: the error says what to do, and nothing is written.
+    std::fs::write(
+        dir.path("empty.eventlog"),
+        common::eventlog::Writer::new().args(&["empty"]).done(),
+    )
+    .unwrap();
+    let out = hpgraph(&dir.0, &["empty.eventlog"], None);
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "hpgraph: hello.eventlog: no heap profile samples in this eventlog \
+        "hpgraph: empty.eventlog: no heap profile samples in this eventlog \
          (run the program with +RTS -hT -l)\n"
     );
-    assert!(!dir.path("hello.ps").exists());
-    assert!(!dir.path("hello.aux").exists());
+    assert!(!dir.path("empty.ps").exists());
+    assert!(!dir.path("empty.aux").exists());
 }
 
 #[test]

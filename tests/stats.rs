@@ -329,3 +329,32 @@ fn a_plain_eventlog_gives_its_statistics() {
         "{text}"
     );
 }
+
+#[test]
+fn an_eventlog_without_a_heap_profile_draws_the_runtimes_lines() {
+    // Plain +RTS -l, threaded and not, on three GHCs: a picture, not an error.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/stats");
+    let dir = std::env::temp_dir().join(format!("hpgraph-runtime-lines-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        for run in ["MapBuild-plain", "MapBuild-N2"] {
+            let log = root.join(ghc).join(format!("{run}.eventlog"));
+            let svg = dir.join(format!("{ghc}-{run}.svg"));
+            let out = hpgraph().arg(&log).arg("-o").arg(&svg).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                log.display(),
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("no heap profile in this eventlog"), "{err}");
+            let text = std::fs::read_to_string(&svg).unwrap();
+            assert!(
+                text.contains("heap size") && text.contains("live bytes"),
+                "{ghc} {run}"
+            );
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -313,7 +313,8 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         .collect();
     let (first, last) = (profile.times[0], profile.times[profile.samples() - 1]);
     let line = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
-        if !opts.heap_lines {
+        // Without a band (an eventlog without a heap profile) the lines are the picture.
+        if !opts.heap_lines && !profile.bands.is_empty() {
             return Vec::new();
         }
         points

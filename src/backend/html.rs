@@ -216,14 +216,23 @@ impl super::Backend for Html<'_> {
         use crate::analysis::summary::{time_text, value_text};
         let mut html = String::with_capacity(json.len() + 200_000);
         head(&mut html, &data.job, self.mode);
-        let _ = writeln!(
-            html,
-            "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
-            date = escape::html(&data.date),
-            samples = data.samples,
-            peak = escape::html(&value_text(&data.value_unit, data.peak.1, data.units)),
-            at = escape::html(&time_text(&data.sample_unit, data.peak.0)),
-        );
+        let _ = if script_data.bands.is_empty() && !data.heap_size.is_empty() {
+            writeln!(
+                html,
+                "<p class=\"about\">{date} · no heap profile in this eventlog: the runtime's \
+                 heap size and live bytes</p>",
+                date = escape::html(&data.date),
+            )
+        } else {
+            writeln!(
+                html,
+                "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
+                date = escape::html(&data.date),
+                samples = data.samples,
+                peak = escape::html(&value_text(&data.value_unit, data.peak.1, data.units)),
+                at = escape::html(&time_text(&data.sample_unit, data.peak.0)),
+            )
+        };
         body(
             &mut html,
             &super::svg::page_picture(scene),

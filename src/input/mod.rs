@@ -491,6 +491,39 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             Ok(hp::read_file(file)?)
         }
         Some(Format::Eventlog) => {
+            let parsed = read_eventlog_file(file, options);
+            match parsed {
+                // An eventlog without a heap profile (plain `+RTS -l`, the most common
+                // kind) still has the runtime's account: read again for it, and the
+                // picture is the runtime's lines.
+                Err(Error::Eventlog(e))
+                    if e.kind == eventlog::ErrorKind::NoHeapSamples && !options.runtime =>
+                {
+                    let again = Options {
+                        heap: true,
+                        runtime: true,
+                        ..options
+                    };
+                    use std::io::{Seek, SeekFrom};
+                    let mut from_start = file;
+                    from_start.seek(SeekFrom::Start(0)).map_err(Error::io)?;
+                    let mut parsed =
+                        read_eventlog_file(file, again).map_err(|_| Error::Eventlog(e))?;
+                    warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
+                    Ok(parsed)
+                }
+                other => other,
+            }
+        }
+        _ => read(file, options),
+    }
+}
+
+/// Reads an eventlog file: mapped when large, else in small reads that seek over what is
+/// not needed.
+fn read_eventlog_file(file: &File, options: Options) -> Result<Parsed, Error> {
+    {
+        {
             #[cfg(unix)]
             if let Some(parsed) = read_mapped(file, options) {
                 return parsed;
@@ -504,7 +537,6 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             };
             read_with(file, options, 64 << 10, skip)
         }
-        _ => read(file, options),
     }
 }
 
@@ -636,6 +668,8 @@ pub enum WarningKind {
     LabelCut,
     /// Every census is empty: the picture has no band.
     EmptyCensuses,
+    /// An eventlog with no heap profile: the picture is the runtime's lines.
+    NoHeapProfile,
 }
 
 impl fmt::Display for Warning {
@@ -691,6 +725,11 @@ impl fmt::Display for Warning {
                 f,
                 "a cost centre, info table or band name is longer than {} bytes: cut",
                 eventlog::MAX_LABEL
+            ),
+            WarningKind::NoHeapProfile => write!(
+                f,
+                "no heap profile in this eventlog: the picture is the runtime's heap size \
+                 and live bytes (run the program with +RTS -hT -l for what the heap holds)"
             ),
             WarningKind::EmptyCensuses => write!(
                 f,

@@ -286,7 +286,9 @@ impl Frame<'_> {
         }
         let items = &mut pages.last_mut().expect("a page").items;
         f.bands(items, series);
-        if opts.heap_lines {
+        // A profile without a band (an eventlog without a heap profile): the runtime's
+        // lines are the picture.
+        if opts.heap_lines || profile.bands.is_empty() {
             f.heap_lines(items);
         }
         if opts.marks {

@@ -175,7 +175,9 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
         .iter()
         .fold(totals[0], |m, &t| if t > m { t } else { m });
     let mut y_range = nonzero(fmax(fmax(highest, aux_y), opts.min_y_range));
-    if opts.heap_lines {
+    // A profile without a band (an eventlog without a heap profile) is drawn as the
+    // runtime's lines.
+    if opts.heap_lines || profile.bands.is_empty() {
         let (first, last) = (profile.times[0], profile.times[n - 1]);
         let heap = &profile.heap;
         for &(t, v) in heap.size.iter().chain(&heap.live) {

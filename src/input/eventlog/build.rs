@@ -565,6 +565,7 @@ impl Builder {
         }
         let mut profile = self.profile.clone();
         profile.bands.truncate(self.committed_names);
+        profile.heap.sort();
         let mut warnings = self.warnings.clone();
         self.bands
             .clone()
@@ -618,6 +619,7 @@ impl Builder {
         }
         self.bound_bands(false);
         let mut profile = std::mem::take(&mut self.profile);
+        profile.heap.sort();
         for s in profile.bands.series_mut() {
             s.shrink_to_fit();
         }
