@@ -358,3 +358,56 @@ fn an_eventlog_without_a_heap_profile_draws_the_runtimes_lines() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_summary_heads_with_the_runtimes_figures() {
+    // What a CI job can fail a change on: the GC share, the longest pause, allocation
+    // and residency, here against the runtime's own -s of each run.
+    for (log, s) in runs().into_iter().step_by(3) {
+        let want = read_s(&s);
+        let out = hpgraph().arg("--summary=json").arg(&log).output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let r = &json["runtime"];
+        assert_eq!(
+            r["allocated"].as_u64(),
+            Some(want.allocated),
+            "{}",
+            log.display()
+        );
+        assert_eq!(
+            r["max_residency"].as_u64(),
+            want.residency.map(|r| r.0),
+            "{}",
+            log.display()
+        );
+        let collections: u64 = want.gens.iter().map(|g| g.0).sum();
+        assert_eq!(
+            r["collections"].as_u64(),
+            Some(collections),
+            "{}",
+            log.display()
+        );
+        let max_pause = want.gens.iter().map(|g| g.4).fold(0.0, f64::max);
+        assert!(
+            near(r["max_pause"].as_f64().unwrap(), max_pause, 4),
+            "{}",
+            log.display()
+        );
+        // The share as time, to the precision -s prints its times with.
+        let gc = r["gc_share"].as_f64().unwrap() * want.total;
+        assert!(
+            (gc - want.gc - want.prof).abs() <= 0.002,
+            "{}: GC share {} of {} s vs {} + {}",
+            log.display(),
+            r["gc_share"],
+            want.total,
+            want.gc,
+            want.prof
+        );
+    }
+}

@@ -82,10 +82,57 @@ pub struct Summary {
     pub total: Total,
     /// The bands, largest share first (cut at `top`).
     pub bands: Vec<BandSummary>,
+    /// The runtime's headline figures over the window, when the input is an eventlog
+    /// with GC events (see [`super::stats`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<Headline>,
 }
 
-/// Summarises the table's columns; `top` keeps the largest shares only.
-pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
+/// The runtime's figures a CI job watches: what share of the time went to collecting,
+/// the longest pause, what was allocated and the largest residency.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Headline {
+    /// GC elapsed over Total elapsed, 0 to 1.
+    pub gc_share: f64,
+    /// The longest pause, in seconds.
+    pub max_pause: f64,
+    /// Collections, all generations.
+    pub collections: u64,
+    /// Bytes allocated.
+    pub allocated: Option<u64>,
+    /// The largest live bytes after a major collection.
+    pub max_residency: Option<u64>,
+}
+
+impl Headline {
+    /// The headline of a runtime's statistics.
+    pub fn of(s: &super::stats::Stats) -> Headline {
+        Headline {
+            gc_share: if s.total_elapsed > 0.0 {
+                s.gc_elapsed / s.total_elapsed
+            } else {
+                0.0
+            },
+            max_pause: s
+                .generations
+                .iter()
+                .map(|g| g.max_pause)
+                .fold(0.0, f64::max),
+            collections: s.generations.iter().map(|g| g.collections).sum(),
+            allocated: s.allocated,
+            max_residency: s.max_residency,
+        }
+    }
+}
+
+/// Summarises the table's columns; `top` keeps the largest shares only; `window` is
+/// `--from`/`--to`, which the runtime's figures are taken over (the table's profile is
+/// already cut to it).
+pub fn summarise(
+    table: &Table,
+    top: Option<usize>,
+    runtime_window: (Option<f64>, Option<f64>),
+) -> Summary {
     let profile = table.profile;
     let times = &profile.times;
     let n = times.len();
@@ -135,6 +182,13 @@ pub fn summarise(table: &Table, top: Option<usize>) -> Summary {
             mean: totals.iter().sum::<f64>() / n as f64,
         },
         bands: bands.into_iter().take(top.unwrap_or(usize::MAX)).collect(),
+        runtime: (!profile.runtime.is_empty()).then(|| {
+            Headline::of(&super::stats::stats(
+                &profile.runtime,
+                runtime_window.0,
+                runtime_window.1,
+            ))
+        }),
     }
 }
 
@@ -187,7 +241,7 @@ mod tests {
         )
         .unwrap()
         .profile;
-        summarise(&Table::all(&p), None)
+        summarise(&Table::all(&p), None, (None, None))
     }
 
     #[test]

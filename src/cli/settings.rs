@@ -410,7 +410,10 @@ fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
     input::Options {
         marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
         heap: args.heap_lines,
-        runtime: matches!(kind, OutputKind::Data(Export::Stats(_))),
+        runtime: matches!(
+            kind,
+            OutputKind::Data(Export::Stats(_) | Export::Summary(_))
+        ),
     }
 }
 

@@ -113,7 +113,7 @@ impl Export {
             Export::Csv => csv::write(table, out),
             Export::Json => json::write(table, out),
             Export::Summary(style) => {
-                let s = crate::analysis::summarise(table, opts.top);
+                let s = crate::analysis::summarise(table, opts.top, opts.window);
                 match style {
                     SummaryStyle::Text => summary::write_text(&s, opts.text, out),
                     SummaryStyle::Json => summary::write_json(&s, out),

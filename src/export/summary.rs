@@ -64,6 +64,26 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     ];
     rows.push((total, bold));
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
+    if let Some(r) = &s.runtime {
+        let bytes = |b: Option<u64>| b.map_or("-".to_string(), |b| value(b as f64));
+        writeln!(
+            out,
+            "runtime: {:.1}% of elapsed time in GC, {} collections, longest pause {}, \
+             {} allocated, {} maximum residency",
+            r.gc_share * 100.0,
+            r.collections,
+            crate::units::seconds(r.max_pause),
+            bytes(r.allocated),
+            bytes(r.max_residency),
+        )?;
+    }
+    if s.band_count == 0 && s.runtime.is_some() && s.samples <= 2 {
+        return writeln!(
+            out,
+            "no heap profile in this eventlog: the runtime's figures only (run the \
+             program with +RTS -hT -l for what the heap holds)"
+        );
+    }
     if s.band_count == 0 {
         // What the picture shows too: censuses, but nothing in them.
         return writeln!(
@@ -108,7 +128,7 @@ mod tests {
         )
         .unwrap()
         .profile;
-        summarise(&Table::all(&p), None)
+        summarise(&Table::all(&p), None, (None, None))
     }
 
     #[test]

@@ -563,7 +563,9 @@ const MAP_RELEASE: usize = 32 << 20;
 #[cfg(unix)]
 fn read_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
     let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() < MAP_MIN {
+    // The runtime's events are in every block: all of a map would be resident, where
+    // reading in blocks keeps memory to what is gathered.
+    if !meta.is_file() || meta.len() < MAP_MIN || options.runtime {
         return None;
     }
     // SAFETY: the map is read only, through `&[u8]`, while the file is open; what
