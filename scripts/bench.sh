@@ -106,6 +106,14 @@ awk -v a="$t_eventlog" -v b="$t_hp" -v c="$t_cat" 'BEGIN {
     a / b, a / c }'
 echo "(real eventlogs: scripts/bench-eventlog.sh FILE.eventlog..., or --make DIR to make two)"
 
+# --stats against ghc-events, when GHC and its eventlog library are here.
+if command -v ghc >/dev/null && ghc-pkg list ghc-events 2>/dev/null | grep -q ghc-events; then
+  echo
+  scripts/bench-stats.sh --runs 3
+else
+  echo "(--stats against ghc-events: scripts/bench-stats.sh, with ghc and libghc-ghc-events-dev)"
+fi
+
 if [ "$big" = 1 ]; then
   echo
   echo "a 1 GB eventlog (100,000 samples x 25 bands, 650 other events a sample)"

@@ -588,7 +588,12 @@ impl Builder {
         let gathered = self
             .gathering
             .take()
-            .map(|g| g.finish(self.clock, self.profiling));
+            // A profiling runtime's censuses are timed apart by `+RTS -s` (PROF); a plain
+            // runtime's (-hT) are part of its GC time there too.
+            .map(|g| {
+                let profiled = self.rts.as_deref().is_some_and(is_profiling_rts);
+                g.finish(self.clock, self.profiling && profiled)
+            });
         let runtime_only =
             self.profile.times.is_empty() && gathered.as_ref().is_some_and(|r| !r.is_empty());
         if let Some(runtime) = gathered {
