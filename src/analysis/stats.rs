@@ -233,17 +233,36 @@ impl Stats {
                 self.from, self.to
             );
         }
-        if let Some(n) = self.allocated {
-            let _ = writeln!(s, "{:>16} bytes allocated in the heap", commas(n));
+        match self.allocated {
+            Some(n) => {
+                let _ = writeln!(s, "{:>16} bytes allocated in the heap", commas(n));
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "{:>16} bytes allocated in the heap (not in this eventlog: its runtime \
+                     writes no allocation counters)",
+                    "-"
+                );
+            }
         }
         let _ = writeln!(s, "{:>16} bytes copied during GC", commas(self.copied));
-        if let Some(r) = self.max_residency {
-            let _ = writeln!(
-                s,
-                "{:>16} bytes maximum residency ({} sample(s))",
-                commas(r),
-                self.residency_samples
-            );
+        match self.max_residency {
+            Some(r) => {
+                let _ = writeln!(
+                    s,
+                    "{:>16} bytes maximum residency ({} sample(s))",
+                    commas(r),
+                    self.residency_samples
+                );
+            }
+            None => {
+                let _ = writeln!(
+                    s,
+                    "{:>16} bytes maximum residency (no major collection measured it here)",
+                    "-"
+                );
+            }
         }
         if let Some(slop) = self.max_slop {
             let _ = writeln!(s, "{:>16} bytes maximum slop", commas(slop));

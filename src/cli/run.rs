@@ -83,8 +83,9 @@ pub(crate) fn draw(
         Make::Data(data) if !data.export.reads_bands() => {
             if profile.runtime.is_empty() {
                 anyhow::bail!(
-                    "{name}: no runtime statistics here: they come from an eventlog \
-                     (run the program with +RTS -l; a .hp file has none)"
+                    "{name}: no runtime statistics here: they come from an eventlog's GC \
+                     events (run the program with +RTS -l, which writes them; a .hp file \
+                     has none)"
                 );
             }
             profile
