@@ -176,6 +176,67 @@ pub struct PageData {
     /// The heap's peak (every band of the filtered profile): when, and how much.
     #[serde(skip)]
     pub peak: (f64, f64),
+    /// The runtime's collections and allocation, when the input is an eventlog.
+    pub runtime: Option<PageRuntime>,
+}
+
+/// A page carries the runtime's collections one by one up to this many (about 30 bytes
+/// each): past it, its panel points to `--stats`.
+pub const MAX_PAGE_GCS: usize = 50_000;
+
+/// The runtime's account as the page sums it over a window ([`super::stats`]'s rules,
+/// in `figures.js`).
+#[derive(Debug, Clone, Serialize)]
+pub struct PageRuntime {
+    /// Each collection: its start and end (seconds) and generation, by start.
+    pub gcs: Vec<(f64, f64, u16)>,
+    /// Bytes allocated by every capability up to each reading of a counter: the
+    /// window's allocation is the difference across it.
+    pub allocated: Vec<(f64, f64)>,
+    /// The run's end.
+    pub end: f64,
+    /// Collections past [`MAX_PAGE_GCS`]: then `gcs` is empty.
+    pub too_many: bool,
+}
+
+impl PageRuntime {
+    fn of(rt: &crate::profile::Runtime) -> Option<PageRuntime> {
+        if rt.is_empty() {
+            return None;
+        }
+        let too_many = rt.gcs.len() > MAX_PAGE_GCS || rt.allocation.len() > 4 * MAX_PAGE_GCS;
+        let mut last: Vec<u64> = Vec::new();
+        let mut sum = 0u64;
+        let allocated = if too_many {
+            Vec::new()
+        } else {
+            rt.allocation
+                .iter()
+                .map(|r| {
+                    let c = usize::from(r.capability);
+                    if last.len() <= c {
+                        last.resize(c + 1, 0);
+                    }
+                    sum = sum - last[c] + r.bytes;
+                    last[c] = r.bytes;
+                    (r.time, sum as f64)
+                })
+                .collect()
+        };
+        Some(PageRuntime {
+            gcs: if too_many {
+                Vec::new()
+            } else {
+                rt.gcs
+                    .iter()
+                    .map(|g| (g.start, g.end, g.generation))
+                    .collect()
+            },
+            allocated,
+            end: rt.end,
+            too_many,
+        })
+    }
 }
 
 /// The trend's thresholds, as [`super::window`] defines them.
@@ -361,6 +422,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             let (at, most) = super::window::peak(&heap);
             (profile.times[at], most)
         },
+        runtime: PageRuntime::of(&profile.runtime),
     }
 }
 

@@ -268,6 +268,7 @@ fn body(html: &mut String, picture: &str, bands: &[ScriptBand], ipe: bool) {
     html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
     key(html, bands);
     html.push_str("</div>\n");
+    html.push_str("<p id=\"runtime\" class=\"help\" hidden></p>\n");
     html.push_str(HELP);
     html.push_str(FLAME);
     html.push_str(TABLE_HEAD);

@@ -26,6 +26,8 @@ for (const dir of ["fixtures/eventlog-9.6", "fixtures/eventlog-9.10"]) {
   const logs = readdirSync(join(root, dir)).filter((f) => f.endsWith(".eventlog")).sort();
   inputs.push(...logs.slice(0, 2).map((f) => join(root, dir, f)));
 }
+// Runs with the runtime's -s beside them: the panel of each GHC.
+for (const ghc of ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"]) inputs.push(join(root, "fixtures/stats", ghc, "MapBuild-N2.eventlog"), join(root, "fixtures/stats", ghc, "Leak-hc.eventlog"));
 const corpus = join(root, "../shared/corpus-public");
 if (existsSync(corpus)) {
   inputs.push(...readdirSync(corpus).filter((f) => f.endsWith(".hp")).sort().slice(0, 6).map((f) => join(corpus, f)));
@@ -53,7 +55,7 @@ const FIELDS = [["share", "share", 2], ["peak", "peak", 3], ["peak_time", "at", 
   ["growth_per_second", "growth", 6], ["growth_r2", "r2", 7], ["trend", "trend", 8]];
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-let compared = 0;
+let compared = 0, runtimeWindows = 0;
 try {
   for (const [n, file] of inputs.entries()) {
     const name = file.split("/").pop();
@@ -104,11 +106,30 @@ try {
         compared++;
       }
       check(wrong.length === 0, `${what}: every figure of ${want.length} bands equals --summary's${wrong.length ? ": " + wrong.slice(0, 6).join("; ") : ""}`);
+      // The runtime's panel (eventlogs): its figures are --stats's for the same window.
+      const panel = await page.$eval("#runtime", (p) => p.hidden ? null : ({
+        from: p.dataset.from, to: p.dataset.to,
+        figures: Object.fromEntries([...p.querySelectorAll("[data-figure]")].map((s) => [s.dataset.figure, Number(s.dataset.value)]))
+      }));
+      if (panel) {
+        const s = JSON.parse(execFileSync(hpgraph, ["--stats=json", file, "--from", panel.from, "--to", panel.to]).toString());
+        const got = panel.figures, gens = s.generations;
+        const want = {
+          "gc-share": s.total_elapsed > 0 ? s.gc_elapsed / s.total_elapsed : 0,
+          collections: gens.reduce((n, g) => n + g.collections, 0),
+          "max-pause": gens.reduce((m, g) => Math.max(m, g.max_pause), 0),
+          allocated: s.allocated,
+        };
+        const off = Object.keys(want).filter((k) => got[k] !== want[k]);
+        check(off.length === 0, `${what}: the runtime panel is --stats's${off.length ? ": " + off.map((k) => `${k} ${got[k]} vs ${want[k]}`).join("; ") : ""}`);
+        runtimeWindows++;
+      }
     }
     check(problems.length === 0, `${name}: no console error and no request (${problems.join("; ")})`);
     await page.close();
   }
   check(compared > 500, `${compared} band-windows compared`);
+  check(runtimeWindows >= 20, `${runtimeWindows} windows' runtime panels compared with --stats`);
 } finally {
   await browser.close();
 }

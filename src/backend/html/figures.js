@@ -113,6 +113,34 @@ var hpgraphFigures = (function () {
     };
   }
 
+  // ---- the runtime's figures over a window (src/analysis/stats.rs) ----
+  // R: the page's `runtime` (collections as [start, end, generation], the allocation
+  // counters' running sum as [time, bytes]). The window a..b, as `hpgraph --stats
+  // --from a --to b` takes it: the collections that start in it, GC time up to its end,
+  // allocation as the difference of the counters across it.
+  function runtimeFigures(R, a, b) {
+    b = Math.min(b, R.end);
+    var gc = 0, collections = 0, majors = 0, maxPause = 0;
+    R.gcs.forEach(function (g) {
+      if (g[0] < a || g[0] > b) return;
+      collections++;
+      if (g[2] > 0) majors++;
+      maxPause = Math.max(maxPause, g[1] - g[0]);
+      gc += Math.min(g[1], b) - g[0];
+    });
+    // The running sum after the last reading at or before t (strictly before, `before`).
+    function at(t, before) {
+      var lo = 0, hi = R.allocated.length;
+      while (lo < hi) { var m = (lo + hi) >> 1; if (before ? R.allocated[m][0] < t : R.allocated[m][0] <= t) lo = m + 1; else hi = m; }
+      return lo ? R.allocated[lo - 1][1] : 0;
+    }
+    var total = b - a;
+    return {
+      gcShare: total > 0 ? gc / total : 0, gc: gc, total: total, collections: collections, majors: majors,
+      maxPause: maxPause, allocated: R.allocated.length ? at(b, false) - at(a, true) : null
+    };
+  }
+
   // ---- ticks for a zoomed axis (src/layout/ticks.rs) ----
   function round125(y) {
     if (!(y > 0) || !isFinite(y)) return null;
@@ -150,5 +178,5 @@ var hpgraphFigures = (function () {
     return out;
   }
 
-  return { writer: writer, windowFigures: windowFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
+  return { writer: writer, windowFigures: windowFigures, runtimeFigures: runtimeFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
 })();

@@ -267,6 +267,7 @@
       if (legend.textContent !== says) legend.textContent = says;
     }
     document.getElementById("zoom-note").hidden = !view;
+    drawRuntime(a, b);
     drawKey(list);
     drawTable();
     lastDraw = performance.now() - started;
@@ -335,6 +336,36 @@
       { name: "heap size", points: D.heap_size, width: 1.5, dash: "none" },
       { name: "live bytes", points: D.heap_live, width: 1, dash: "4 2" }
     ].filter(function (h) { return h.points.length > 1; });
+  }
+
+  // ---- the runtime's figures for the window shown (figures.js) ----
+  function drawRuntime(a, b) {
+    var panel = document.getElementById("runtime");
+    if (!panel) return;
+    var R = D.runtime;
+    panel.hidden = !R;
+    if (!R) return;
+    if (R.too_many) {
+      panel.textContent = "The runtime: too many collections for the page; hpgraph --stats --from --to gives a window's figures.";
+      return;
+    }
+    var f = F.runtimeFigures(R, a, b);
+    var parts = [
+      [W.share(f.gcShare) + " of elapsed time in GC", "gc-share", f.gcShare],
+      [f.majors + " major collections (" + f.collections + " in all)", "collections", f.collections],
+      ["longest pause " + W.time(f.maxPause), "max-pause", f.maxPause]
+    ];
+    if (f.allocated !== null) parts.push([W.value(f.allocated) + " allocated", "allocated", f.allocated]);
+    var items = [document.createTextNode((view ? "This stretch" : "The whole run") + ", by the runtime: ")];
+    parts.forEach(function (p, k) {
+      if (k) items.push(document.createTextNode(", "));
+      var span = html("span", { "data-figure": p[1], "data-value": String(p[2]) }, null, p[0]);
+      items.push(span);
+    });
+    items.push(document.createTextNode(" (as hpgraph --stats --from --to gives them)."));
+    panel.replaceChildren.apply(panel, items);
+    panel.setAttribute("data-from", String(a));
+    panel.setAttribute("data-to", String(b));
   }
 
   // ---- the key: the drawn bands, top first, and the heap lines ----
