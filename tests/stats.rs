@@ -411,3 +411,54 @@ fn the_summary_heads_with_the_runtimes_figures() {
         );
     }
 }
+
+#[test]
+fn heap_lines_mark_every_collection_along_the_graph() {
+    use hpgraph::scene::{Item, Paint, PathRole};
+    for (log, s) in runs().into_iter().step_by(2) {
+        let want = read_s(&s);
+        let options = hpgraph::input::Options {
+            heap: true,
+            runtime: true,
+            ..Default::default()
+        };
+        let parsed =
+            hpgraph::input::read_file(&std::fs::File::open(&log).unwrap(), options).unwrap();
+        let profile = parsed.profile;
+        let select = hpgraph::select::SelectOptions {
+            heap_lines: true,
+            ..Default::default()
+        };
+        let selection = hpgraph::select::select(&profile, None, &select);
+        let layout = hpgraph::layout::LayoutOptions {
+            heap_lines: true,
+            ..Default::default()
+        };
+        let scene = hpgraph::layout::layout(profile, &selection, &layout);
+        let marks: Vec<&hpgraph::scene::Path> = scene.pages[0]
+            .items
+            .iter()
+            .filter_map(|i| match i {
+                Item::Path(p) if p.role == PathRole::Collection => Some(p),
+                _ => None,
+            })
+            .collect();
+        let majors = marks
+            .iter()
+            .filter(|p| p.fill == Some(Paint::Gray(0.0)))
+            .count();
+        let major_collections: u64 = want.gens.iter().skip(1).map(|g| g.0).sum();
+        // Collections close together share a mark: never more marks than collections
+        // (and the white ground), and a major one is never lost among minor ones.
+        let collections: u64 = want.gens.iter().map(|g| g.0).sum();
+        assert!(marks.len() as u64 <= collections + 1, "{}", log.display());
+        assert!(
+            marks.len() < 2000,
+            "{}: {} marks",
+            log.display(),
+            marks.len()
+        );
+        assert_eq!(majors > 0, major_collections > 0, "{}", log.display());
+        assert!(majors as u64 <= major_collections, "{}", log.display());
+    }
+}

@@ -55,7 +55,9 @@ fn style(role: PathRole) -> PathStyle {
         PathRole::Axis => s(false, Num::Fixed, Num::ZeroAsInt, true),
         PathRole::Tick => s(false, Num::Fixed, Num::Int, false),
         PathRole::KeySwatch => s(false, Num::Fixed, Num::Int, false),
-        PathRole::HeapLine | PathRole::FlameFrame => s(true, Num::Fixed, Num::Fixed, true),
+        PathRole::HeapLine | PathRole::FlameFrame | PathRole::Collection => {
+            s(true, Num::Fixed, Num::Fixed, true)
+        }
         PathRole::Mark => PathStyle {
             gray_decimals: 1,
             ..s(false, Num::Fixed, Num::Fixed, false)

@@ -374,6 +374,7 @@ fn class_of(item: &Item) -> &'static str {
             PathRole::Tick => "tick",
             PathRole::Mark => "mark",
             PathRole::HeapLine => "heap-line",
+            PathRole::Collection => "collection",
             PathRole::FlameFrame => "flame-frame",
             PathRole::Axis => "axis",
             PathRole::KeySwatch => "key-swatch",

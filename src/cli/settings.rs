@@ -411,11 +411,13 @@ fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
         marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
         heap: args.heap_lines,
         // The page's runtime panel sums the collections of the window shown.
-        runtime: matches!(
-            kind,
-            OutputKind::Data(Export::Stats(_) | Export::Summary(_))
-                | OutputKind::Picture(Format::Html)
-        ),
+        // --heap-lines marks each collection along the graph's bottom.
+        runtime: args.heap_lines
+            || matches!(
+                kind,
+                OutputKind::Data(Export::Stats(_) | Export::Summary(_))
+                    | OutputKind::Picture(Format::Html)
+            ),
     }
 }
 

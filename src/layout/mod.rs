@@ -290,6 +290,7 @@ impl Frame<'_> {
         // lines are the picture.
         if opts.heap_lines || profile.bands.is_empty() {
             f.heap_lines(items);
+            f.collections(items);
         }
         if opts.marks {
             f.marks(items);
@@ -842,6 +843,64 @@ impl Frame<'_> {
                 FontSize::Normal,
                 Anchor::End,
             ));
+        }
+    }
+
+    /// The runtime's collections along the bottom of the graph, on a white strip: each
+    /// as wide as its pause (at least a hairline), a major one twice as tall and black,
+    /// so that a long pause shows where the heap changed. Collections closer than half a point share
+    /// one mark (a major one among them makes it major), which bounds the marks by the
+    /// graph's width.
+    fn collections(&self, items: &mut Vec<Item>) {
+        const MINOR: f64 = 3.0;
+        const MAJOR: f64 = 6.0;
+        const HAIRLINE: f64 = 0.4;
+        let times = &self.profile.times;
+        let (first, last) = (times[0], times[times.len() - 1]);
+        let x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
+        let mut marks: Vec<(f64, f64, bool)> = Vec::new();
+        for gc in &self.profile.runtime.gcs {
+            if !(first..=last).contains(&gc.start) {
+                continue;
+            }
+            let (x0, x1) = (x(gc.start), x(gc.end.min(last)).max(x(gc.start) + HAIRLINE));
+            let major = gc.generation > 0;
+            match marks.last_mut() {
+                Some(m) if x0 <= m.1 + 0.5 => {
+                    m.1 = m.1.max(x1);
+                    m.2 |= major;
+                }
+                _ => marks.push((x0, x1, major)),
+            }
+        }
+        if marks.is_empty() {
+            return;
+        }
+        // A white ground under the marks, so that they show on a dark band.
+        let mut ground = path(
+            PathRole::Collection,
+            Point::new(self.x0, self.y0),
+            &[
+                (self.graph_width, 0.0),
+                (0.0, MAJOR + 1.0),
+                (-self.graph_width, 0.0),
+            ],
+            true,
+        );
+        ground.fill = Some(crate::scene::Paint::Gray(1.0));
+        ground.line_width = 0.0;
+        items.push(Item::Path(ground));
+        for (x0, x1, major) in marks {
+            let h = if major { MAJOR } else { MINOR };
+            let mut p = path(
+                PathRole::Collection,
+                Point::new(x0, self.y0),
+                &[(x1 - x0, 0.0), (0.0, h), (x0 - x1, 0.0)],
+                true,
+            );
+            p.fill = Some(crate::scene::Paint::Gray(if major { 0.0 } else { 0.5 }));
+            p.line_width = 0.0;
+            items.push(Item::Path(p));
         }
     }
 

@@ -176,6 +176,9 @@ pub enum PathRole {
     Mark,
     /// The runtime's heap size or live bytes over time, drawn over the bands.
     HeapLine,
+    /// A garbage collection (or the collections within a sliver of time) marked along
+    /// the bottom of the graph, as wide as its pause.
+    Collection,
     /// A box of a flame graph: a cost centre and the bytes under its stack.
     FlameFrame,
 }
