@@ -105,7 +105,7 @@
     if (!layer) {
       // The script draws from now on: the picture the file carries steps aside (before
       // the browser lays it out: its outlines hold every column of the run).
-      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line").forEach(function (e) { e.remove(); });
+      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .collection").forEach(function (e) { e.remove(); });
       layer = el("g", { id: "layer" }, page);
     }
     var vb = svg.viewBox.baseVal, pages = svg.querySelectorAll(":scope > g").length || 1;
@@ -222,6 +222,23 @@
           d: pts.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(Y(p[1])); }).join("")
         }, bands);
         el("title", {}, line).textContent = h.name;
+      });
+    }
+    // The collections along the bottom, with the heap lines, as the picture marks them
+    // (src/layout/mod.rs): as wide as each pause, major ones black and taller, those
+    // within half a unit sharing a mark.
+    if (heapLines().length && D.runtime && D.runtime.gcs.length) {
+      var strip = el("g", { class: "gc-strip", "pointer-events": "none" }, bands);
+      el("rect", { x: left, y: bottom - 7, width: width, height: 7, fill: "#fff" }, strip);
+      var marks = [];
+      D.runtime.gcs.forEach(function (g) {
+        if (g[0] < a || g[0] > b) return;
+        var x0 = X(g[0]), x1 = Math.max(X(Math.min(g[1], b)), x0 + 0.4), major = g[2] > 0, m = marks[marks.length - 1];
+        if (m && x0 <= m[1] + 0.5) { m[1] = Math.max(m[1], x1); m[2] = m[2] || major; } else marks.push([x0, x1, major]);
+      });
+      marks.forEach(function (m) {
+        var h = m[2] ? 6 : 3;
+        el("rect", { class: m[2] ? "gc major" : "gc", x: num(m[0]), y: bottom - h, width: num(m[1] - m[0]), height: h, fill: m[2] ? "#000" : "#808080" }, strip);
       });
     }
     // Axes: ticks and labels at round values of the range in view.
