@@ -462,3 +462,44 @@ fn heap_lines_mark_every_collection_along_the_graph() {
         assert!(majors as u64 <= major_collections, "{}", log.display());
     }
 }
+
+#[test]
+fn two_runs_side_by_side_are_each_runs_own_figures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/stats");
+    let (a, b) = (
+        root.join("ghc-9.0.2/MapBuild-N2.eventlog"),
+        root.join("ghc-9.10.3/MapBuild-N2.eventlog"),
+    );
+    let out = hpgraph()
+        .args(["--compare", "--stats=json"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let both: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(both["before"], stats(&a, &[]));
+    assert_eq!(both["after"], stats(&b, &[]));
+    let text = hpgraph()
+        .args(["--compare", "--stats"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    let allocated = text
+        .lines()
+        .find(|l| l.starts_with("bytes allocated"))
+        .unwrap();
+    // 215,777,368 before, 208,605,056 after: -3.3%, read from each run's -s.
+    let want = |s: &Path| read_s(&s.with_extension("s")).allocated;
+    let (x, y) = (want(&a) as f64, want(&b) as f64);
+    assert!(
+        allocated.ends_with(&format!("{:+.1}%", (y - x) / x * 100.0)),
+        "{allocated}"
+    );
+}

@@ -334,6 +334,107 @@ impl Stats {
     }
 }
 
+/// Two runs' statistics side by side, each figure with its change: what `--compare
+/// BEFORE AFTER --stats` prints.
+pub fn compared_text(runs: [&Stats; 2], names: [&str; 2]) -> String {
+    use std::fmt::Write as _;
+    let [a, b] = runs;
+    let change = |x: f64, y: f64| {
+        if x == 0.0 {
+            if y == 0.0 {
+                "=".to_string()
+            } else {
+                "new".to_string()
+            }
+        } else {
+            format!("{:+.1}%", (y - x) / x * 100.0)
+        }
+    };
+    let mut rows: Vec<(String, String, String, String)> = Vec::new();
+    let mut bytes = |label: &str, x: Option<u64>, y: Option<u64>| {
+        let text = |v: Option<u64>| v.map_or("-".to_string(), commas);
+        let c = match (x, y) {
+            (Some(x), Some(y)) => change(x as f64, y as f64),
+            _ => String::new(),
+        };
+        rows.push((label.to_string(), text(x), text(y), c));
+    };
+    bytes("bytes allocated in the heap", a.allocated, b.allocated);
+    bytes("bytes copied during GC", Some(a.copied), Some(b.copied));
+    bytes("bytes maximum residency", a.max_residency, b.max_residency);
+    bytes("bytes maximum slop", a.max_slop, b.max_slop);
+    bytes(
+        "MiB total memory in use (at least)",
+        a.max_heap_size.map(|h| h >> 20),
+        b.max_heap_size.map(|h| h >> 20),
+    );
+    let gens = a.generations.len().max(b.generations.len());
+    for g in 0..gens {
+        let n = |s: &Stats| s.generations.get(g).map(|r| r.collections);
+        bytes(&format!("Gen {g} collections"), n(a), n(b));
+    }
+    let mut secs = |label: &str, x: f64, y: f64| {
+        rows.push((
+            label.to_string(),
+            format!("{x:.4}s"),
+            format!("{y:.4}s"),
+            change(x, y),
+        ));
+    };
+    let max_pause = |s: &Stats| {
+        s.generations
+            .iter()
+            .map(|g| g.max_pause)
+            .fold(0.0, f64::max)
+    };
+    secs("longest pause", max_pause(a), max_pause(b));
+    secs("GC elapsed", a.gc_elapsed, b.gc_elapsed);
+    secs("MUT elapsed", a.mut_elapsed, b.mut_elapsed);
+    secs("Total elapsed", a.total_elapsed, b.total_elapsed);
+    rows.push((
+        "Productivity (of elapsed)".to_string(),
+        format!("{:.1}%", a.productivity * 100.0),
+        format!("{:.1}%", b.productivity * 100.0),
+        format!("{:+.1} points", (b.productivity - a.productivity) * 100.0),
+    ));
+    let head = (
+        String::new(),
+        format!("before: {}", names[0]),
+        format!("after: {}", names[1]),
+        "change".to_string(),
+    );
+    let w: [usize; 4] = [
+        rows.iter().map(|r| r.0.chars().count()).max().unwrap_or(0),
+        rows.iter()
+            .map(|r| r.1.len())
+            .chain([head.1.chars().count()])
+            .max()
+            .unwrap_or(0),
+        rows.iter()
+            .map(|r| r.2.len())
+            .chain([head.2.chars().count()])
+            .max()
+            .unwrap_or(0),
+        rows.iter().map(|r| r.3.len()).max().unwrap_or(0).max(6),
+    ];
+    let mut s = String::new();
+    for r in std::iter::once(&head).chain(&rows) {
+        let _ = writeln!(
+            s,
+            "{:<w0$}  {:>w1$}  {:>w2$}  {:>w3$}",
+            r.0,
+            r.1,
+            r.2,
+            r.3,
+            w0 = w[0],
+            w1 = w[1],
+            w2 = w[2],
+            w3 = w[3]
+        );
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

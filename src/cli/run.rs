@@ -12,7 +12,7 @@ use super::settings::{Compare, Data, Job, Make, Picture};
 use crate::analysis::page::PageData;
 use crate::backend::Format;
 use crate::error::Error;
-use crate::export::Table;
+use crate::export::{Export, Table};
 use crate::input::{self, Parsed};
 use crate::profile::Profile;
 use crate::scene::Scene;
@@ -317,6 +317,11 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan]) {
 /// comparison as the job says: a picture of both runs on one scale, or its numbers.
 pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
     use crate::analysis::compare as cmp;
+    if let Make::Data(data) = &job.make
+        && let Export::Stats(style) = data.export
+    {
+        return compare_stats(job, compare, data, style);
+    }
     let mut runs = Vec::with_capacity(2);
     for input in &compare.inputs {
         let name = input.display();
@@ -368,6 +373,48 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
             })?;
         }
     }
+    Ok(())
+}
+
+/// `--compare BEFORE AFTER --stats`: both runs' runtime statistics side by side.
+fn compare_stats(
+    job: &Job,
+    compare: &Compare,
+    data: &Data,
+    style: crate::export::SummaryStyle,
+) -> anyhow::Result<()> {
+    use crate::analysis::stats;
+    let (from, to) = data.options.window;
+    let mut runs = Vec::with_capacity(2);
+    let mut names = Vec::with_capacity(2);
+    for input in &compare.inputs {
+        let name = input.display();
+        let parsed = read_profile(input, job.read)?;
+        if parsed.profile.runtime.is_empty() {
+            anyhow::bail!(
+                "{name}: no runtime statistics here: they come from an eventlog's GC events \
+                 (run the program with +RTS -l, which writes them; a .hp file has none)"
+            );
+        }
+        runs.push(stats::stats(&parsed.profile.runtime, from, to));
+        names.push(name);
+    }
+    let plan = Plan {
+        input: compare.inputs[0].clone(),
+        output: compare.output.clone(),
+        aux: None,
+        reuse_aux: false,
+    };
+    write_output(&plan, |out| match style {
+        crate::export::SummaryStyle::Text => out.write_all(
+            stats::compared_text([&runs[0], &runs[1]], [&names[0], &names[1]]).as_bytes(),
+        ),
+        crate::export::SummaryStyle::Json => {
+            let both = serde_json::json!({ "before": runs[0], "after": runs[1] });
+            crate::escape::json_to(&mut *out, &both, true)?;
+            writeln!(out)
+        }
+    })?;
     Ok(())
 }
 

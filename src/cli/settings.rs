@@ -254,13 +254,6 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
             "--compare reads two finished runs: not with --watch, --serve or --connect",
         ));
     }
-    if matches!(kind, OutputKind::Data(Export::Stats(_))) {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            "--stats gives one run's statistics: run it on each eventlog \
-             (--compare with --stats is not there yet)",
-        ));
-    }
     if kind == OutputKind::Data(Export::Hp) {
         return Err(usage(
             ErrorKind::InvalidValue,
