@@ -165,6 +165,8 @@ pub struct PageData {
     pub heap_size: Vec<(f64, f64)>,
     /// Live bytes, as `heap_size` holds heap size.
     pub heap_live: Vec<(f64, f64)>,
+    /// The allocated blocks' size (GHC 9.2 and later), likewise.
+    pub heap_blocks: Vec<(f64, f64)>,
     /// How byte counts are written.
     #[serde(skip)]
     pub units: ByteUnits,
@@ -415,6 +417,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             .collect(),
         heap_size: line(&profile.heap.size),
         heap_live: line(&profile.heap.live),
+        heap_blocks: line(&profile.heap.blocks),
         units: opts.units,
         scale: PageScale::of(&profile.value_unit, opts.units),
         time_unit: time_unit(&profile.sample_unit),

@@ -802,6 +802,7 @@ impl Frame<'_> {
         let heap = &self.profile.heap;
         for (points, width, label) in [
             (&heap.size, 1.5, &b"heap size"[..]),
+            (&heap.blocks, 0.4, &b"blocks in use"[..]),
             (&heap.live, 0.75, &b"live bytes"[..]),
         ] {
             let at = |&(t, v): &(f64, f64)| {

@@ -351,6 +351,7 @@
   function heapLines() {
     return [
       { name: "heap size", points: D.heap_size, width: 1.5, dash: "none" },
+      { name: "blocks in use", points: D.heap_blocks, width: 0.75, dash: "1 2" },
       { name: "live bytes", points: D.heap_live, width: 1, dash: "4 2" }
     ].filter(function (h) { return h.points.length > 1; });
   }
