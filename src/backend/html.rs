@@ -117,6 +117,24 @@ struct ScriptData<'a> {
     frame_fills: Vec<String>,
 }
 
+/// The paints of the scene's bands, each once, bottom band first, `OTHER`'s left out.
+fn drawn_paints(scene: &Scene) -> Vec<crate::scene::Paint> {
+    let mut out = Vec::new();
+    for page in &scene.pages {
+        for item in &page.items {
+            let p = match item {
+                Item::Band(b) => b.fill,
+                Item::Area(a) => a.fill,
+                _ => continue,
+            };
+            if p != crate::scene::OTHER_PAINT && !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    out
+}
+
 /// Each band's fill as the scene paints it, by name.
 fn fills(scene: &Scene) -> std::collections::HashMap<String, String> {
     let mut fills = std::collections::HashMap::new();
@@ -171,18 +189,34 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
             palette.push(&b.fill);
         }
     }
-    let by_name = |name: &str| match palette.len() {
-        0 => other_fill.clone(),
-        n => palette[crate::scene::stable_index(name.as_bytes()) % n].to_string(),
-    };
+    // The bands the picture did not draw get paints no drawn band has: the drawn ones'
+    // own, then their lighter and darker variants, each to one band (by its name).
+    let drawn_paints = drawn_paints(scene);
+    let variants = crate::scene::with_variants(&drawn_paints);
+    let mut taken = vec![false; variants.len()];
+    for k in 0..drawn_paints.len().min(taken.len()) {
+        taken[k] = true;
+    }
+    let pool_paints = crate::scene::distinct_paints(
+        data.pool.iter().map(|b| b.name.as_bytes()),
+        &variants,
+        &mut taken,
+        true,
+    );
     let pool = data
         .pool
         .iter()
-        .map(|band| ScriptBand {
+        .zip(pool_paints)
+        .map(|(band, p)| ScriptBand {
             band,
-            fill: by_name(&band.name),
+            fill: super::svg::colour(p),
         })
         .collect();
+    // A flame graph's frames: one paint per label, by its name, among the same.
+    let by_name = |name: &str| match variants.len() {
+        0 => other_fill.clone(),
+        n => super::svg::colour(variants[crate::scene::stable_index(name.as_bytes()) % n]),
+    };
     ScriptData {
         frame_fills: data.frames.iter().map(|f| by_name(f)).collect(),
         pool,

@@ -176,6 +176,8 @@ struct Frame<'a> {
     y0: f64,
     /// Names as the key shows them, bottom band first.
     key_names: Vec<Vec<u8>>,
+    /// Each band's paint when it is not hp2ps's shade: distinct within the picture.
+    paints: Vec<crate::scene::Paint>,
 }
 
 /// Lays out a profile's selected bands. The profile is consumed: each identifier's data
@@ -246,7 +248,31 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         _ => GRAPH_Y0 * em,
     };
     let x0 = GRAPH_X0 * em;
+    // Paints other than hp2ps's own shades: every band its own, OTHER its grey.
+    let paints = if opts.palette == paint::Palette::Hp2ps && !opts.stable_colours {
+        Vec::new()
+    } else {
+        let palette = opts.palette.extended(sel.shading);
+        let mut taken = Vec::new();
+        let own: Vec<&[u8]> = sel
+            .bands
+            .iter()
+            .filter(|b| !matches!(b.source, Source::Other(_)))
+            .map(|b| &b.name[..])
+            .collect();
+        let mut given =
+            crate::scene::distinct_paints(own, &palette, &mut taken, opts.stable_colours)
+                .into_iter();
+        sel.bands
+            .iter()
+            .map(|b| match b.source {
+                Source::Other(_) => paint::OTHER,
+                _ => given.next().expect("a paint for each band"),
+            })
+            .collect()
+    };
     Frame {
+        paints,
         profile,
         sel,
         opts,
@@ -778,19 +804,10 @@ impl Frame<'_> {
     /// The paint of the `k`th band from the bottom: hp2ps's shade, unless another palette
     /// or stable colours are asked for; then `OTHER` is always the same neutral grey.
     fn fill(&self, k: usize, band: &crate::select::Band) -> crate::scene::Paint {
-        let palette = self.opts.palette;
-        if palette == paint::Palette::Hp2ps && !self.opts.stable_colours {
-            return paint::paint(band.shade);
+        match self.paints.get(k) {
+            Some(&p) => p,
+            None => paint::paint(band.shade),
         }
-        if let Source::Other(_) = band.source {
-            return paint::OTHER;
-        }
-        let index = if self.opts.stable_colours {
-            paint::stable_index(&band.name)
-        } else {
-            k
-        };
-        palette.nth(index, self.sel.shading)
     }
 
     /// Heap size (a thick line) and live bytes (a thin one) over the sampled time, on the

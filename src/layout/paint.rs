@@ -58,6 +58,16 @@ impl Palette {
         }
     }
 
+    /// The palette and, after it, lighter and then darker variants of each of its paints,
+    /// and lighter and darker still: as many distinct paints as a picture can need
+    /// before one must repeat. The first `len` are the palette itself, in its order.
+    pub fn extended(self, shading: Shading) -> Vec<Paint> {
+        let base: Vec<Paint> = (0..self.len(shading))
+            .map(|k| self.nth(k, shading))
+            .collect();
+        crate::scene::with_variants(&base)
+    }
+
     /// The palette's `k`th paint, cycling (hp2ps's from the cycle of `shading`).
     pub fn nth(self, k: usize, shading: Shading) -> Paint {
         let rgb = |c: u32| {

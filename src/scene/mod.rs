@@ -405,3 +405,122 @@ pub fn stable_index(name: &[u8]) -> usize {
 /// a zoomed page's `OTHER`): lighter than every palette's grey, so it never passes for a
 /// band.
 pub const OTHER_PAINT: Paint = Paint::Gray(0.85);
+
+/// Gives each name a paint of `palette` that no other name here has: its preferred one
+/// (its [`stable_index`] when `stable`, else the next in order) when free, else the next
+/// free one after it, deterministically. `taken` marks the palette's paints already used
+/// in the picture, and is updated. Past the palette's size paints repeat, as they must:
+/// a palette long enough for the picture's bands (see `layout::paint::Palette::extended`)
+/// makes that rare.
+pub fn distinct_paints<'a>(
+    names: impl IntoIterator<Item = &'a [u8]>,
+    palette: &[Paint],
+    taken: &mut Vec<bool>,
+    stable: bool,
+) -> Vec<Paint> {
+    let n = palette.len();
+    if n == 0 {
+        return names.into_iter().map(|_| OTHER_PAINT).collect();
+    }
+    taken.resize(n, false);
+    let lab: Vec<(f64, f64, f64)> = palette.iter().map(|&p| lab(p)).collect();
+    let mut next = 0;
+    names
+        .into_iter()
+        .map(|name| {
+            let want = if stable {
+                stable_index(name) % n
+            } else {
+                next % n
+            };
+            // How far a paint is from every paint taken so far (CIE76 ΔE).
+            let apart = |k: usize, taken: &[bool]| {
+                (0..n)
+                    .filter(|&j| taken[j])
+                    .map(|j| {
+                        let (a, b) = (lab[k], lab[j]);
+                        ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2) + (a.2 - b.2).powi(2)).sqrt()
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let free = (0..n).map(|d| (want + d) % n).filter(|&k| !taken[k]);
+            // The first free paint far enough from the others (ΔE 8: told apart at a
+            // glance), else the free one farthest from them, else (all taken) the wanted.
+            let k = free
+                .clone()
+                .find(|&k| apart(k, taken) >= MIN_DELTA_E)
+                .or_else(|| free.max_by(|&a, &b| apart(a, taken).total_cmp(&apart(b, taken))))
+                .unwrap_or(want);
+            taken[k] = true;
+            next = k + 1;
+            palette[k]
+        })
+        .collect()
+}
+
+/// How far apart (CIE76 ΔE) two bands' paints are kept where the palette allows.
+pub const MIN_DELTA_E: f64 = 8.0;
+
+/// A paint in CIE L*a*b* (D65), from sRGB.
+fn lab(p: Paint) -> (f64, f64, f64) {
+    let (r, g, b) = match p {
+        Paint::Gray(v) => (v, v, v),
+        Paint::Rgb(r, g, b) => (r, g, b),
+    };
+    let lin = |c: f64| {
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let (r, g, b) = (lin(r), lin(g), lin(b));
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| {
+        if t > 0.008856 {
+            t.cbrt()
+        } else {
+            7.787 * t + 16.0 / 116.0
+        }
+    };
+    (
+        116.0 * f(y) - 16.0,
+        500.0 * (f(x) - f(y)),
+        200.0 * (f(y) - f(z)),
+    )
+}
+
+/// `base`, then lighter and darker variants of each of its paints, then lighter and
+/// darker still: as many distinct paints as a picture can need before one repeats. The
+/// first are `base` itself, in its order; a variant that lands on a paint already there
+/// (black stays black) is left out.
+pub fn with_variants(base: &[Paint]) -> Vec<Paint> {
+    let mut all: Vec<Paint> = Vec::with_capacity(base.len() * 5);
+    for mix in [0.0, 0.45, -0.35, 0.7, -0.6] {
+        for &p in base {
+            let v = shade_of(p, mix);
+            if !all.contains(&v) {
+                all.push(v);
+            }
+        }
+    }
+    all
+}
+
+/// `p` mixed towards white (`mix` > 0) or black (`mix` < 0) by that share.
+fn shade_of(p: Paint, mix: f64) -> Paint {
+    let f = |c: f64| {
+        let v = if mix >= 0.0 {
+            c + (1.0 - c) * mix
+        } else {
+            c * (1.0 + mix)
+        };
+        (v * 1000.0).round() / 1000.0
+    };
+    match p {
+        Paint::Gray(g) => Paint::Gray(f(g)),
+        Paint::Rgb(r, g, b) => Paint::Rgb(f(r), f(g), f(b)),
+    }
+}

@@ -1,0 +1,133 @@
+//! No two bands in one picture share a colour, with any palette and with stable colours:
+//! a name keeps its palette colour where it can and a collision moves the later band to
+//! a free one; past the palette, lighter and darker variants. Measured on the scene's
+//! paints (what every backend writes) for every fixture profile, as CIE76 ΔE in Lab.
+
+use std::path::Path;
+
+use hpgraph::layout::paint::Palette;
+use hpgraph::scene::{Item, Paint};
+
+fn lab(p: Paint) -> (f64, f64, f64) {
+    let (r, g, b) = match p {
+        Paint::Gray(v) => (v, v, v),
+        Paint::Rgb(r, g, b) => (r, g, b),
+    };
+    let lin = |c: f64| {
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let (r, g, b) = (lin(r), lin(g), lin(b));
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| {
+        if t > 0.008856 {
+            t.cbrt()
+        } else {
+            7.787 * t + 16.0 / 116.0
+        }
+    };
+    (
+        116.0 * f(y) - 16.0,
+        500.0 * (f(x) - f(y)),
+        200.0 * (f(y) - f(z)),
+    )
+}
+
+fn delta_e(a: Paint, b: Paint) -> f64 {
+    let (p, q) = (lab(a), lab(b));
+    ((p.0 - q.0).powi(2) + (p.1 - q.1).powi(2) + (p.2 - q.2).powi(2)).sqrt()
+}
+
+fn band_paints(file: &Path, palette: Palette, stable: bool, limit: usize) -> Vec<(Vec<u8>, Paint)> {
+    let profile = hpgraph::input::read_file(
+        &std::fs::File::open(file).unwrap(),
+        hpgraph::input::Options::default(),
+    )
+    .unwrap()
+    .profile;
+    let select = hpgraph::select::SelectOptions {
+        band_limit: limit,
+        ..Default::default()
+    };
+    let selection = hpgraph::select::select(&profile, None, &select);
+    let layout = hpgraph::layout::LayoutOptions {
+        palette,
+        stable_colours: stable,
+        ..Default::default()
+    };
+    let scene = hpgraph::layout::layout(profile, &selection, &layout);
+    scene.pages[0]
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Band(b) => Some((b.name.clone(), b.fill)),
+            Item::Area(a) => Some((a.name.clone(), a.fill)),
+            _ => None,
+        })
+        .filter(|(_, p)| *p != hpgraph::scene::OTHER_PAINT)
+        .collect()
+}
+
+fn fixtures() -> Vec<std::path::PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/profiles");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "hp"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn no_two_bands_share_a_colour_and_twelve_are_told_apart() {
+    let mut checked = 0;
+    for file in fixtures() {
+        for palette in [Palette::Tableau10, Palette::OkabeIto, Palette::Viridis] {
+            for stable in [false, true] {
+                // Up to 12 bands: every pair at least ΔE 8 apart.
+                let few = band_paints(&file, palette, stable, 12);
+                for (i, (n, a)) in few.iter().enumerate() {
+                    for (m, b) in &few[i + 1..] {
+                        let d = delta_e(*a, *b);
+                        assert!(
+                            d >= 8.0,
+                            "{} {palette:?} stable={stable}: {} and {} are ΔE {d:.1} apart",
+                            file.display(),
+                            String::from_utf8_lossy(n),
+                            String::from_utf8_lossy(m)
+                        );
+                        checked += 1;
+                    }
+                }
+                // Twenty bands (past every palette's size): still no two the same.
+                let many = band_paints(&file, palette, stable, 20);
+                for (i, (n, a)) in many.iter().enumerate() {
+                    assert!(
+                        many[i + 1..].iter().all(|(_, b)| b != a),
+                        "{} {palette:?} stable={stable}: {} shares its colour",
+                        file.display(),
+                        String::from_utf8_lossy(n)
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 1000, "{checked}");
+}
+
+#[test]
+fn a_stable_colour_stays_with_its_name_when_it_is_free() {
+    // The same band in two pictures of different band sets keeps its colour when no
+    // earlier band took it.
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/profiles/ManyCC-hc.hp");
+    let a = band_paints(&file, Palette::Tableau10, true, 3);
+    let b = band_paints(&file, Palette::Tableau10, true, 4);
+    let top = |v: &[(Vec<u8>, Paint)]| v.last().cloned().unwrap();
+    assert_eq!(top(&a), top(&b));
+}
