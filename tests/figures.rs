@@ -676,3 +676,57 @@ fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
     }));
     assert!(titles >= below.len(), "each listed band has its path");
 }
+
+#[test]
+fn a_paper_figure_has_no_title_and_no_date_when_the_title_is_empty() {
+    let dir = Scratch::new("untitled");
+    let hp = fixtures().join("profiles/MapBuild-hT.hp");
+    let svg = |extra: &[&str]| {
+        let mut args = vec![
+            hp.to_str().unwrap(),
+            "--style",
+            "modern",
+            "--format",
+            "svg",
+            "-o",
+            "-",
+        ];
+        args.extend(extra);
+        String::from_utf8(hpgraph_ok(&dir.0, &args)).unwrap()
+    };
+    // The date the profile holds, as the figure would print it.
+    let date = "Sun Nov 22 15:11 2026";
+    let titled = svg(&[]);
+    let untitled = svg(&["--title", ""]);
+    let texts = |s: &str| -> Vec<String> { svg_texts(s).into_iter().map(|t| t.text).collect() };
+    assert!(
+        texts(&titled).iter().any(|t| t == date),
+        "{:?}",
+        texts(&titled)
+    );
+    assert!(
+        !texts(&untitled)
+            .iter()
+            .any(|t| t == date || t.starts_with("MapBuild")),
+        "{:?}",
+        texts(&untitled)
+    );
+    // The graph takes the room: its highest y label stands higher on the page.
+    let top = |s: &str| {
+        svg_texts(s)
+            .iter()
+            .filter(|t| t.text.ends_with(" MB"))
+            .map(|t| {
+                let a = &t.attributes;
+                let y = &a[a.find(" y=\"").unwrap() + 4..];
+                y[..y.find('"').unwrap()].parse::<f64>().unwrap()
+            })
+            .fold(f64::INFINITY, f64::min)
+    };
+    assert!(
+        top(&untitled) < top(&titled),
+        "{} {}",
+        top(&untitled),
+        top(&titled)
+    );
+}

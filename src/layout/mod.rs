@@ -224,7 +224,16 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
     };
     // Multiplying by 1 is exact: hp2ps's own sizes give its numbers unchanged.
     let em = opts.font_size / 10.0;
-    let title_height = if big_title { 40.0 * em } else { 20.0 * em };
+    // `--title ''` in the modern style: no title and no date (a paper's caption says
+    // what the figure is); the graph takes their room, less a margin for its top label.
+    let untitled = opts.style == Style::Modern && opts.title_text.as_deref() == Some(&b""[..]);
+    let title_height = if untitled {
+        8.0 * em
+    } else if big_title {
+        40.0 * em
+    } else {
+        20.0 * em
+    };
     let (width, height) = opts.size;
     let title_width = width - 2.0 * BORDER_SPACE;
     let key_width = match opts.key {
@@ -492,6 +501,9 @@ impl Frame<'_> {
     /// Modern style: no frame and no box; the title (the job, or `--title`) at the left
     /// and the date at the right, on one line.
     fn modern_title(&self, pages: &mut [Page]) {
+        if self.opts.title_text.as_deref() == Some(&b""[..]) {
+            return;
+        }
         let items = &mut pages.last_mut().expect("a page").items;
         let row = self.title_row();
         let title = self
