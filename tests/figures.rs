@@ -479,14 +479,18 @@ fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
         assert!(out.status.success(), "{}", stderr(&out));
         String::from_utf8(out.stdout).unwrap()
     };
-    // The x tick labels: the texts on the x axis's label's line, but that label.
+    // The x tick labels: the texts on the x axis's label's line (hp2ps's `seconds`
+    // legend, or the modern style's labels, which say `s` themselves), but that legend.
     let ticks = |svg: &str| -> Vec<String> {
         let texts = svg_texts(svg);
-        let axis = texts.iter().find(|t| t.text == "seconds").unwrap();
+        let axis = texts
+            .iter()
+            .find(|t| t.text == "seconds" || t.text.ends_with(" s"))
+            .unwrap();
         texts
             .iter()
             .filter(|t| t.get("y") == axis.get("y") && t.text != "seconds")
-            .map(|t| t.text.trim().to_string())
+            .map(|t| t.text.trim().trim_end_matches(" s").to_string())
             .collect()
     };
     let old = ticks(&svg("hp2ps"));
@@ -659,7 +663,12 @@ fn a_key_below_the_graph_lists_every_band_under_the_x_axis() {
             )
         })
         .collect();
-    let axis = texts.iter().find(|(t, _)| t == "seconds").unwrap().1;
+    // The x axis's labels' line: hp2ps's `seconds`, or the modern labels (`0.05 s`).
+    let axis = texts
+        .iter()
+        .find(|(t, _)| t == "seconds" || t.ends_with(" s"))
+        .unwrap()
+        .1;
     let bands = hpgraph::input::hp::parse(&fs::read(&hp).unwrap())
         .unwrap()
         .profile;

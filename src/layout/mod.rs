@@ -549,24 +549,38 @@ impl Frame<'_> {
             &[(gw, 0.0)],
             false,
         )));
-        items.push(text(
-            TextRole::AxisLegend,
-            Point::new(self.x0 + gw, self.under_axis()),
-            self.profile.sample_unit.clone(),
-            FontSize::Normal,
-            Anchor::End,
-        ));
+        // The modern style writes seconds on the labels (`0.05 s`): no legend takes a
+        // label's place at the axis's end.
+        let seconds_in_labels = self.opts.style == Style::Modern
+            && crate::units::TimeUnit::of(&self.profile.sample_unit)
+                == crate::units::TimeUnit::Seconds;
+        if !seconds_in_labels {
+            items.push(text(
+                TextRole::AxisLegend,
+                Point::new(self.x0 + gw, self.under_axis()),
+                self.profile.sample_unit.clone(),
+                FontSize::Normal,
+                Anchor::End,
+            ));
+        }
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
         let x_range = self.sel.x_range;
         if self.opts.style == Style::Modern {
             let t = gw / x_range;
-            let legend = self.legend(&self.profile.sample_unit);
+            let legend = if seconds_in_labels {
+                -1.0
+            } else {
+                self.legend(&self.profile.sample_unit)
+            };
             // About one label every 70 points (at 10 pt), however wide the graph.
             let target = (gw / (70.0 * self.em)).clamp(2.0, TICK_TARGET);
-            for (v, label) in modern::time_ticks(first, first + x_range, target) {
+            for (v, mut label) in modern::time_ticks(first, first + x_range, target) {
                 let x = (v - first) * t;
                 if x < gw - legend {
+                    if seconds_in_labels {
+                        label.push_str(" s");
+                    }
                     self.x_tick(items, x + self.x0, label.into_bytes());
                 }
             }
@@ -610,6 +624,12 @@ impl Frame<'_> {
 
     /// A tick left of the y axis at height `at` and its label.
     fn y_tick(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>) {
+        self.y_tick_label_at(items, at, label, 0.0);
+    }
+
+    /// A tick on the y axis at `at` and its label, its baseline `drop` points under it
+    /// (hp2ps's: on it).
+    fn y_tick_label_at(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>, drop: f64) {
         items.push(Item::Path(path(
             PathRole::Tick,
             Point::new(self.x0, at),
@@ -618,7 +638,7 @@ impl Frame<'_> {
         )));
         items.push(text(
             TextRole::TickLabel,
-            Point::new(self.x0 - BORDER_SPACE, at),
+            Point::new(self.x0 - BORDER_SPACE, at - drop),
             label,
             FontSize::Normal,
             Anchor::End,
@@ -633,26 +653,39 @@ impl Frame<'_> {
             &[(0.0, gh)],
             false,
         )));
-        items.push(Item::Text(Text {
-            role: TextRole::AxisLegend,
-            at: Point::new(self.x0 - BORDER_SPACE, self.y0 + gh),
-            text: self.profile.value_unit.clone(),
-            size: FontSize::Normal,
-            anchor: Anchor::End,
-            vertical: true,
-        }));
+        // The modern style's byte labels say their unit (`20 MB`): the axis needs no
+        // legend, and its top is free for labels.
+        let units_in_labels = self.opts.style == Style::Modern
+            && self.opts.scale(&self.profile.value_unit) != crate::units::Scale::Plain;
+        if !units_in_labels {
+            items.push(Item::Text(Text {
+                role: TextRole::AxisLegend,
+                at: Point::new(self.x0 - BORDER_SPACE, self.y0 + gh),
+                text: self.profile.value_unit.clone(),
+                size: FontSize::Normal,
+                anchor: Anchor::End,
+                vertical: true,
+            }));
+        }
         let y_range = self.sel.y_range;
         if self.opts.style == Style::Modern {
             let t = gh / y_range;
-            let legend = self.legend(&self.profile.value_unit);
-            // About one label every 40 points (at 10 pt), however tall the graph.
-            let target = (gh / (40.0 * self.em)).clamp(2.0, TICK_TARGET);
+            // Labels keep clear of the legend, or (units in the labels) only of the
+            // axis's top edge by half a label.
+            let room = if units_in_labels {
+                gh + 4.0 * self.em
+            } else {
+                gh - self.legend(&self.profile.value_unit)
+            };
+            // About one label every 25 points (at 10 pt): four or more on a 5.5 cm figure.
+            let target = (gh / (25.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
             for (v, label) in
                 modern::value_ticks(y_range, target, self.opts.scale(&self.profile.value_unit))
             {
                 let y = v * t;
-                if y < gh - legend {
-                    self.y_tick(items, y + self.y0, label.into_bytes());
+                if y <= room {
+                    // Centred on its tick: the baseline a little under it.
+                    self.y_tick_label_at(items, y + self.y0, label.into_bytes(), 3.5 * self.em);
                 }
             }
             return;
