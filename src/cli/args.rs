@@ -17,6 +17,7 @@ Examples:
   hpgraph prog.hp                 write ./prog.ps and ./prog.aux (as hp2ps does)
   hpgraph prog.eventlog -o heap.pdf
   hpgraph --summary prog.hp       which band is the leak
+  hpgraph --stats prog.eventlog   +RTS -s again, for the run or --from/--to
   hpgraph --serve prog.hp         watch it grow in a browser
 
 --help gives every option in full, more examples and hp2ps's option syntax.";
@@ -38,6 +39,9 @@ Examples:
   hpgraph --style modern --palette okabe-ito --size 12cmx8cm prog.hp -o fig.pdf
   hpgraph prog.hp -o heap.png            1350 x 900 pixels; --dpi 300 for print
   hpgraph --summary prog.hp              which band is the leak: peak, when, share, trend
+  hpgraph --stats prog.eventlog --from 2 --to 3   the runtime's +RTS -s for that stretch
+  hpgraph --compare a.eventlog b.eventlog --stats   two runs' +RTS -s side by side
+  hpgraph --style modern --title '' --size 8.5cmx5.5cm prog.hp -o fig.pdf   for a paper
   hpgraph prog.hp -o heap.html           an interactive page: hover, hide bands, zoom
   hpgraph --include 'Data\\.Map' --from 2 prog.hp -o maps.csv   some bands, from 2 s on
 
