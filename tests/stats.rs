@@ -503,3 +503,34 @@ fn two_runs_side_by_side_are_each_runs_own_figures() {
         "{allocated}"
     );
 }
+
+#[test]
+fn compare_heads_with_both_runs_runtime_figures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/stats");
+    let (a, b) = (
+        root.join("ghc-9.0.2/Leak-hc.eventlog"),
+        root.join("ghc-9.10.3/Leak-hc.eventlog"),
+    );
+    let out = hpgraph()
+        .args(["--compare", "--summary=json"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for (run, log) in [("before", &a), ("after", &b)] {
+        let want = read_s(&log.with_extension("s"));
+        let r = &c[run]["runtime"];
+        assert_eq!(r["allocated"].as_u64(), Some(want.allocated), "{run}");
+        assert_eq!(
+            r["max_residency"].as_u64(),
+            want.residency.map(|r| r.0),
+            "{run}"
+        );
+    }
+}

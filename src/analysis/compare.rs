@@ -200,6 +200,10 @@ pub struct RunFigures {
     /// The area under the total: value units × sample units (byte-seconds).
     #[serde(serialize_with = "whole")]
     pub area: f64,
+    /// The runtime's headline figures over the whole run, when the input is an eventlog
+    /// with GC events.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub runtime: Option<super::summary::Headline>,
 }
 
 /// The headline change, in percent of the first run's figure (`None` from 0).
@@ -285,6 +289,8 @@ fn run_figures(file: &str, p: &Profile) -> RunFigures {
         peak: peak(&totals).1.max(0.0),
         mean: totals.iter().sum::<f64>() / censuses(&totals) as f64,
         area: trapezoids(&p.times, &totals),
+        runtime: (!p.runtime.is_empty())
+            .then(|| super::summary::Headline::of(&super::stats::stats(&p.runtime, None, None))),
     }
 }
 

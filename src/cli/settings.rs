@@ -406,6 +406,7 @@ fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
         // The page's runtime panel sums the collections of the window shown.
         // --heap-lines marks each collection along the graph's bottom.
         runtime: args.heap_lines
+            || args.compare
             || matches!(
                 kind,
                 OutputKind::Data(Export::Stats(_) | Export::Summary(_))

@@ -58,6 +58,22 @@ pub fn write_text(c: &Comparison, opts: TextOptions, out: &mut dyn Write) -> io:
         term(&c.sample_unit),
         percent(c.change.area_percent),
     )?;
+    if let (Some(a), Some(b)) = (&c.before.runtime, &c.after.runtime) {
+        let bytes = |v: Option<u64>| v.map_or("-".to_string(), |v| value(v as f64));
+        writeln!(
+            out,
+            "runtime: GC {:.1}% -> {:.1}% of elapsed time, longest pause {} -> {}, \
+             allocated {} -> {}, maximum residency {} -> {}",
+            a.gc_share * 100.0,
+            b.gc_share * 100.0,
+            crate::units::seconds(a.max_pause),
+            crate::units::seconds(b.max_pause),
+            bytes(a.allocated),
+            bytes(b.allocated),
+            bytes(a.max_residency),
+            bytes(b.max_residency),
+        )?;
+    }
     writeln!(out)?;
     let header = [
         "status",
