@@ -179,7 +179,7 @@ pub struct Runtime {
     pub allocation: Vec<Allocation>,
     /// The non-moving collector's synchronisations.
     pub syncs: Vec<Phase>,
-    /// The non-moving collector's concurrent marking.
+    /// The non-moving collector's concurrent collections (first mark to sweep's end).
     pub marks: Vec<Phase>,
     /// The last event's time: the run's elapsed time.
     pub end: f64,

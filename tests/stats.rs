@@ -22,6 +22,8 @@ struct Printed {
     /// Per generation: collections, parallel, elapsed, avg pause, max pause.
     gens: Vec<(u64, u64, f64, f64, f64)>,
     balance: Option<f64>,
+    /// The non-moving collector's syncs: count, elapsed, avg, max.
+    syncs: Option<(u64, f64, f64, f64)>,
     init: f64,
     mut_: f64,
     gc: f64,
@@ -72,6 +74,10 @@ fn read_s(path: &Path) -> Printed {
                 seconds(f[8]),
                 seconds(f[9]),
             ));
+        } else if t.starts_with("Gen ") && t.contains(" syncs,") {
+            // Gen  1         5 syncs,                       0.002s     0.0004s    0.0006s
+            let f: Vec<&str> = t.split_whitespace().collect();
+            p.syncs = Some((number(f[2]), seconds(f[4]), seconds(f[5]), seconds(f[6])));
         } else if let Some(rest) = t.strip_prefix("Parallel GC work balance: ") {
             p.balance = Some(rest.split('%').next().unwrap().parse().unwrap());
         } else if let Some((label, rest)) = t.split_once(" time ").filter(|(label, _)| {
@@ -203,6 +209,28 @@ fn every_figure_is_the_runtimes_own() {
             check(
                 near(max, w.4, 4),
                 format!("gen {g}: max pause {max} vs {}", w.4),
+            );
+        }
+        if let Some((count, elapsed, avg, max)) = want.syncs {
+            let sync = got["nonmoving_sync"].as_array().expect("the syncs row");
+            let (t, m) = (sync[0].as_f64().unwrap(), sync[1].as_f64().unwrap());
+            check(
+                count == want.gens[1].0,
+                format!("syncs counted by major collections: {count}"),
+            );
+            check(
+                near(t, elapsed, 3),
+                format!("syncs elapsed {t} vs {elapsed}"),
+            );
+            check(
+                near(t / count as f64, avg, 4),
+                format!("syncs avg vs {avg}"),
+            );
+            check(near(m, max, 4), format!("syncs max {m} vs {max}"));
+        } else {
+            check(
+                got["nonmoving_sync"].is_null(),
+                "no syncs row without the non-moving collector".into(),
             );
         }
         let balance = got["work_balance"].as_f64().map(|b| b * 100.0);

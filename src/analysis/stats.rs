@@ -21,8 +21,11 @@
 //!   the allocation rate: bytes allocated per MUT elapsed second; productivity: MUT over
 //!   Total elapsed.
 //!
-//! The non-moving collector's rows (`Gen 1 N syncs`, `Gen 1 concurrent`) are not given:
-//! its phase events did not reproduce them on the runs measured (docs/stats.md).
+//! * the non-moving collector's `syncs` row: its synchronisations (`CONC_SYNC_BEGIN` to
+//!   `CONC_SYNC_END`), summed and the longest, averaged over the major collections as
+//!   the runtime does. Its `concurrent` row is not given: the concurrent collections
+//!   read from the events (first mark to the sweep's end) matched `-s` on three of six
+//!   runs measured, not on the others.
 //!
 //! Adjacent windows add up to the whole run: a collection belongs to the window it starts
 //! in, and allocation is a difference of counters.
@@ -78,6 +81,9 @@ pub struct Stats {
     pub max_heap_size: Option<u64>,
     /// The collections table, generation 0 first.
     pub generations: Vec<Generation>,
+    /// The non-moving collector's synchronisations, when it ran: their time and the
+    /// longest (the runtime counts one per major collection).
+    pub nonmoving_sync: Option<(f64, f64)>,
     /// Parallel GC work balance, 0 to 1, when some collection was parallel.
     pub work_balance: Option<f64>,
     /// Elapsed time in collections, in seconds.
@@ -140,6 +146,15 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
     let allocated = allocated(runtime, whole, a, b);
     let total_elapsed = b - a;
     let mut_elapsed = total_elapsed - gc_elapsed;
+    let phases = |list: &[(f64, f64)]| {
+        (!list.is_empty()).then(|| {
+            list.iter()
+                .filter(|(s, _)| inside(*s))
+                .fold((0.0, 0.0), |(sum, max): (f64, f64), &(s, e)| {
+                    (sum + (e - s), max.max(e - s))
+                })
+        })
+    };
     let parallel = generations.iter().any(|g| g.parallel > 0);
     let has_balance = runtime.gcs.iter().any(|g| g.balanced.is_some());
     Stats {
@@ -152,6 +167,7 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
         residency_samples: samples,
         max_slop: slop,
         max_heap_size: heap,
+        nonmoving_sync: phases(&runtime.syncs),
         generations,
         // The runtime prints the balance only when it is above 0.
         work_balance: (parallel && has_balance && par_copied > 0 && balanced > 0)
@@ -288,6 +304,16 @@ impl Stats {
                 g.elapsed,
                 g.avg_pause(),
                 g.max_pause
+            );
+        }
+        // The non-moving collector's rows: the runtime counts them by major collections.
+        let majors = self.generations.get(1).map_or(0, |g| g.collections);
+        let avg = |t: f64| if majors > 0 { t / majors as f64 } else { 0.0 };
+        if let Some((t, max)) = self.nonmoving_sync {
+            let _ = writeln!(
+                s,
+                "  Gen  1     {majors:>5} syncs,                      {t:>6.3}s     {:>3.4}s    {max:>3.4}s",
+                avg(t)
             );
         }
         if let Some(b) = self.work_balance {

@@ -81,7 +81,7 @@ pub(super) struct Gathering {
     last: Vec<Option<usize>>,
     /// Per capability: its allocation counter's last reading.
     allocated: Vec<Option<u64>>,
-    /// An open concurrent mark and synchronisation, in nanoseconds.
+    /// The start of an open concurrent collection and synchronisation, in nanoseconds.
     mark: Option<u64>,
     sync: Option<u64>,
 }
@@ -145,17 +145,24 @@ impl Gathering {
                     }
                 }
             }
-            id::CONC_MARK_BEGIN => self.mark = Some(ns),
-            id::CONC_SYNC_BEGIN => self.sync = Some(ns),
-            id::CONC_MARK_END | id::CONC_SYNC_END => {
-                let (open, phases) = match ty {
-                    id::CONC_MARK_END => (&mut self.mark, &mut rt.marks),
-                    _ => (&mut self.sync, &mut rt.syncs),
-                };
-                if let Some(start) = open.take()
-                    && phases.len() < MAX_GCS
+            // A concurrent collection: from its first mark to the end of its sweep
+            // (the span the runtime's own statistics time).
+            id::CONC_MARK_BEGIN => {
+                self.mark.get_or_insert(ns);
+            }
+            id::CONC_SWEEP_END => {
+                if let Some(start) = self.mark.take()
+                    && rt.marks.len() < MAX_GCS
                 {
-                    phases.push((seconds(start), seconds(ns)));
+                    rt.marks.push((seconds(start), seconds(ns)));
+                }
+            }
+            id::CONC_SYNC_BEGIN => self.sync = Some(ns),
+            id::CONC_SYNC_END => {
+                if let Some(start) = self.sync.take()
+                    && rt.syncs.len() < MAX_GCS
+                {
+                    rt.syncs.push((seconds(start), seconds(ns)));
                 }
             }
             _ => {}

@@ -68,6 +68,8 @@ pub mod id {
     pub const CONC_SYNC_BEGIN: u16 = 202;
     /// See [`CONC_SYNC_BEGIN`].
     pub const CONC_SYNC_END: u16 = 203;
+    /// The non-moving collector's sweep ends: the end of a concurrent collection.
+    pub const CONC_SWEEP_END: u16 = 205;
     /// Heap profiling began: its break-down and filters.
     pub const HEAP_PROF_BEGIN: u16 = 160;
     /// A cost centre: its number, label and module.
