@@ -281,8 +281,8 @@ fn an_eventlog_without_heap_samples_draws_the_runtimes_lines_or_says_how_to_make
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "hpgraph: warning: hello.eventlog: no heap profile in this eventlog: the picture is \
-         the runtime's heap size and live bytes (run the program with +RTS -hT -l for what \
-         the heap holds)\n"
+         the runtime's heap size, live bytes and allocation rate (run the program with \
+         +RTS -hT -l for what the heap holds)\n"
     );
     assert!(dir.path("hello.ps").exists());
     // An eventlog with neither: the error says what to do, and nothing is written.

@@ -167,6 +167,9 @@ pub struct PageData {
     pub heap_live: Vec<(f64, f64)>,
     /// The allocated blocks' size (GHC 9.2 and later), likewise.
     pub heap_blocks: Vec<(f64, f64)>,
+    /// The allocation rate in bytes per second ([`crate::profile::Runtime::allocation_rate`]
+    /// at [`PAGE_RATE_COLUMNS`] steps), likewise: drawn on its own scale.
+    pub allocation_rate: Vec<(f64, f64)>,
     /// How byte counts are written.
     #[serde(skip)]
     pub units: ByteUnits,
@@ -282,6 +285,11 @@ pub fn time_unit(sample_unit: &[u8]) -> String {
         crate::units::TimeUnit::Other => String::from_utf8_lossy(sample_unit).into_owned(),
     }
 }
+
+/// The allocation rate's steps on the page, at most: about a screen's width of them in
+/// the whole run (fewer when there are fewer collections, at which the counters are
+/// read). A zoomed window shows the same steps.
+pub const PAGE_RATE_COLUMNS: usize = 2000;
 
 /// What the page shows beyond the picture, resolved from the command line.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
@@ -418,6 +426,10 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         heap_size: line(&profile.heap.size),
         heap_live: line(&profile.heap.live),
         heap_blocks: line(&profile.heap.blocks),
+        allocation_rate: {
+            let columns = PAGE_RATE_COLUMNS.min(profile.runtime.gcs.len().max(1));
+            line(&profile.runtime.allocation_rate(first, last, columns))
+        },
         units: opts.units,
         scale: PageScale::of(&profile.value_unit, opts.units),
         time_unit: time_unit(&profile.sample_unit),

@@ -112,6 +112,8 @@ struct ScriptData<'a> {
     pool: Vec<ScriptBand<'a>>,
     /// The colour of a window's `OTHER`.
     other_fill: String,
+    /// The allocation rate's line's colour.
+    rate_stroke: String,
     /// Each of the page data's frames' colour in a flame graph: one of the picture's,
     /// by its label.
     frame_fills: Vec<String>,
@@ -221,6 +223,7 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
         frame_fills: data.frames.iter().map(|f| by_name(f)).collect(),
         pool,
         other_fill,
+        rate_stroke: super::svg::colour(crate::scene::ALLOCATION_RATE_PAINT),
         data,
         plot: PlotBox {
             page: plot.page,
@@ -254,7 +257,7 @@ impl super::Backend for Html<'_> {
             writeln!(
                 html,
                 "<p class=\"about\">{date} · no heap profile in this eventlog: the runtime's \
-                 heap size and live bytes</p>",
+                 heap size, live bytes and allocation rate</p>",
                 date = escape::html(&data.date),
             )
         } else {

@@ -60,6 +60,7 @@ fn shape(
     points: impl Iterator<Item = Point>,
     closed: bool,
     fill: Option<Paint>,
+    stroke: Paint,
     width: f64,
     scale: f64,
 ) -> Vec<Op> {
@@ -71,7 +72,7 @@ fn shape(
         .collect();
     let mut ops = vec![
         Op::SetOutlineColor {
-            col: colour(Paint::Gray(0.0)),
+            col: colour(stroke),
         },
         Op::SetOutlineThickness {
             pt: Pt((width * scale) as f32),
@@ -215,15 +216,28 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
                             pos = Point::new(pos.x + s.x, pos.y + s.y);
                             pos
                         }));
-                        ops.extend(shape(points, p.closed, p.fill, p.line_width, scale));
+                        ops.extend(shape(
+                            points,
+                            p.closed,
+                            p.fill,
+                            p.stroke,
+                            p.line_width,
+                            scale,
+                        ));
                     }
-                    Item::Band(b) => {
-                        ops.extend(shape(b.outline(), true, Some(b.fill), b.line_width, scale))
-                    }
+                    Item::Band(b) => ops.extend(shape(
+                        b.outline(),
+                        true,
+                        Some(b.fill),
+                        Paint::BLACK,
+                        b.line_width,
+                        scale,
+                    )),
                     Item::Area(a) => ops.extend(shape(
                         a.outline.iter().copied(),
                         true,
                         Some(a.fill),
+                        Paint::BLACK,
                         a.line_width,
                         scale,
                     )),

@@ -314,7 +314,15 @@ fn write_path(o: &mut Out<'_>, p: &Path) {
     if st.sets_width {
         o.f(p.line_width).b(b" setlinewidth\n");
     }
-    fill_and_stroke(o, p.fill, st.gray_decimals);
+    if p.stroke == Paint::BLACK {
+        fill_and_stroke(o, p.fill, st.gray_decimals);
+    } else {
+        // Only a runtime line is coloured; what hp2ps draws keeps its bytes.
+        o.b(b"gsave\n");
+        paint(o, p.stroke, st.gray_decimals);
+        fill_and_stroke(o, p.fill, st.gray_decimals);
+        o.b(b"grestore\n");
+    }
 }
 
 /// An area (a band drawn at the output's resolution, which hp2ps's flags never ask for)

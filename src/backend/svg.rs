@@ -510,6 +510,9 @@ fn add_item(
                 .set("d", shape(points, p.closed, bottom))
                 .set("fill", p.fill.map_or("none".to_string(), colour))
                 .set("stroke-width", p.line_width);
+            if p.stroke != Paint::BLACK {
+                e = e.set("stroke", colour(p.stroke));
+            }
             if let Some(label) = &p.label {
                 e = e.add(Title::new(xml_text(label)));
             }

@@ -730,8 +730,8 @@ impl fmt::Display for Warning {
             ),
             WarningKind::NoHeapProfile => write!(
                 f,
-                "no heap profile in this eventlog: the picture is the runtime's heap size \
-                 and live bytes (run the program with +RTS -hT -l for what the heap holds)"
+                "no heap profile in this eventlog: the picture is the runtime's heap size, \
+                 live bytes and allocation rate (run the program with +RTS -hT -l for what the heap holds)"
             ),
             WarningKind::EmptyCensuses => write!(
                 f,

@@ -210,6 +210,7 @@ fn rect(x: f64, y: f64, w: f64, h: f64, fill: Paint, label: Vec<u8>) -> Path {
         steps: vec![Point::new(w, 0.0), Point::new(0.0, h), Point::new(-w, 0.0)],
         closed: true,
         fill: Some(fill),
+        stroke: crate::scene::Paint::BLACK,
         line_width: 0.25,
         label: Some(label),
     }

@@ -17,8 +17,8 @@ use std::rc::Rc;
 
 use crate::profile::{Profile, Series};
 use crate::scene::{
-    Anchor, Band, FontSize, HEIGHT, Item, Media, Page, Path, PathRole, Plot, Point, Scene, Text,
-    TextRole, WIDTH,
+    Anchor, Band, FontSize, HEIGHT, Item, Media, Page, Paint, Path, PathRole, Plot, Point, Scene,
+    Text, TextRole, WIDTH,
 };
 use crate::select::{Selection, Source};
 use crate::units::{ByteUnits, Scale};
@@ -390,6 +390,41 @@ fn text(role: TextRole, at: Point, t: Vec<u8>, size: FontSize, anchor: Anchor) -
     })
 }
 
+/// The height of the collections' strip (a major collection's mark).
+const STRIP: f64 = 6.0;
+
+/// An open line through `points` (on the graph's coordinates), `label` as its title;
+/// its last point, or `None` when there is nothing to draw.
+fn line(
+    items: &mut Vec<Item>,
+    points: &[Point],
+    width: f64,
+    label: &[u8],
+    stroke: Paint,
+) -> Option<Point> {
+    let (&start, rest) = points.split_first()?;
+    let mut prev = start;
+    let steps = rest
+        .iter()
+        .map(|&p| {
+            let step = Point::new(p.x - prev.x, p.y - prev.y);
+            prev = p;
+            step
+        })
+        .collect();
+    items.push(Item::Path(Path {
+        role: PathRole::HeapLine,
+        start,
+        steps,
+        closed: false,
+        fill: None,
+        stroke,
+        line_width: width,
+        label: Some(label.to_vec()),
+    }));
+    Some(prev)
+}
+
 fn path(role: PathRole, start: Point, steps: &[(f64, f64)], closed: bool) -> Path {
     Path {
         role,
@@ -397,6 +432,7 @@ fn path(role: PathRole, start: Point, steps: &[(f64, f64)], closed: bool) -> Pat
         steps: steps.iter().map(|&(x, y)| Point::new(x, y)).collect(),
         closed,
         fill: None,
+        stroke: Paint::BLACK,
         line_width: LINE_WIDTH,
         label: None,
     }
@@ -855,58 +891,74 @@ impl Frame<'_> {
         }
     }
 
-    /// Heap size (a thick line) and live bytes (a thin one) over the sampled time, on the
-    /// bands' scale: how much of the heap the census accounts for, and how much the
-    /// runtime holds beyond it.
+    /// Heap size (a thick line), blocks in use and live bytes (thin ones) over the
+    /// sampled time, on the bands' scale: how much of the heap the census accounts for,
+    /// and how much the runtime holds beyond it. Then the allocation rate, on its own
+    /// scale (its peak at the graph's top, said in its label) and in colour, so that it
+    /// is not read against the bytes axis.
     fn heap_lines(&self, items: &mut Vec<Item>) {
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
         let heap = &self.profile.heap;
+        let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
         for (points, width, label) in [
             (&heap.size, 1.5, &b"heap size"[..]),
             (&heap.blocks, 0.4, &b"blocks in use"[..]),
             (&heap.live, 0.75, &b"live bytes"[..]),
         ] {
-            let at = |&(t, v): &(f64, f64)| {
-                Point::new(
-                    ((t - first) / self.sel.x_range) * self.graph_width + self.x0,
-                    v / self.sel.y_range * self.graph_height + self.y0,
-                )
-            };
             let shown: Vec<Point> = points
                 .iter()
                 .filter(|(t, _)| (first..=last).contains(t))
-                .map(at)
-                .collect();
-            let Some((&start, rest)) = shown.split_first() else {
-                continue;
-            };
-            let mut prev = start;
-            let steps = rest
-                .iter()
-                .map(|&p| {
-                    let step = Point::new(p.x - prev.x, p.y - prev.y);
-                    prev = p;
-                    step
+                .map(|&(t, v)| {
+                    Point::new(to_x(t), v / self.sel.y_range * self.graph_height + self.y0)
                 })
                 .collect();
-            items.push(Item::Path(Path {
-                role: PathRole::HeapLine,
-                start,
-                steps,
-                closed: false,
-                fill: None,
-                line_width: width,
-                label: Some(label.to_vec()),
-            }));
+            let Some(end) = line(items, &shown, width, label, Paint::BLACK) else {
+                continue;
+            };
+            // Above the end, and above the collections' strip.
             items.push(text(
                 TextRole::HeapLineLabel,
-                Point::new(prev.x, prev.y + 2.0),
+                Point::new(end.x, (end.y + 2.0).max(self.y0 + STRIP + 2.0)),
                 label.to_vec(),
                 FontSize::Normal,
                 Anchor::End,
             ));
         }
+        // One reading of the rate every three points of the graph's width, and no more
+        // than there are collections: the counters are read at collections, so finer
+        // steps would only show how the collections fall.
+        let gcs = self.profile.runtime.gcs.len().max(1);
+        let columns = ((self.graph_width / 3.0).max(1.0) as usize).min(gcs);
+        let rate = self.profile.runtime.allocation_rate(first, last, columns);
+        let peak = rate.iter().map(|r| r.1).fold(0.0, f64::max);
+        if peak <= 0.0 {
+            return;
+        }
+        let shown: Vec<Point> = rate
+            .iter()
+            .map(|&(t, r)| Point::new(to_x(t), r / peak * self.graph_height + self.y0))
+            .collect();
+        let scale = self.opts.scale(b"bytes");
+        let label = format!(
+            "allocation rate (peak {}/s)",
+            crate::units::human(peak, scale)
+        );
+        line(
+            items,
+            &shown,
+            0.6,
+            label.as_bytes(),
+            crate::scene::ALLOCATION_RATE_PAINT,
+        );
+        // The label in the graph's top left corner, the rate's peak being the top.
+        items.push(text(
+            TextRole::HeapLineLabel,
+            Point::new(self.x0 + 4.0, self.y0 + self.graph_height - 10.0),
+            label.into_bytes(),
+            FontSize::Normal,
+            Anchor::Start,
+        ));
     }
 
     /// The runtime's collections along the bottom of the graph, on a white strip: each
@@ -915,8 +967,8 @@ impl Frame<'_> {
     /// one mark (a major one among them makes it major), which bounds the marks by the
     /// graph's width.
     fn collections(&self, items: &mut Vec<Item>) {
-        const MINOR: f64 = 3.0;
-        const MAJOR: f64 = 6.0;
+        const MINOR: f64 = STRIP / 2.0;
+        const MAJOR: f64 = STRIP;
         const HAIRLINE: f64 = 0.4;
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
@@ -950,7 +1002,7 @@ impl Frame<'_> {
             ],
             true,
         );
-        ground.fill = Some(crate::scene::Paint::Gray(1.0));
+        ground.fill = Some(Paint::Gray(1.0));
         ground.line_width = 0.0;
         items.push(Item::Path(ground));
         for (x0, x1, major) in marks {
@@ -977,7 +1029,7 @@ impl Frame<'_> {
                 &[(CARET, -CARET), (CARET, CARET)],
                 true,
             );
-            caret.fill = Some(crate::scene::Paint::Gray(1.0));
+            caret.fill = Some(Paint::Gray(1.0));
             caret.label = mark.text.as_ref().map(|t| t.to_vec());
             items.push(Item::Path(caret));
         }

@@ -43,6 +43,11 @@ pub enum Paint {
     Rgb(f64, f64, f64),
 }
 
+impl Paint {
+    /// What hp2ps strokes everything with.
+    pub const BLACK: Paint = Paint::Gray(0.0);
+}
+
 /// How the page is placed on paper (PostScript output only: other formats are upright).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Orientation {
@@ -198,6 +203,9 @@ pub struct Path {
     pub fill: Option<Paint>,
     /// Width of the outline (every path is stroked).
     pub line_width: f64,
+    /// The outline's colour: black for everything hp2ps draws; a runtime line drawn
+    /// on its own scale is coloured so it is not read against the bytes axis.
+    pub stroke: Paint,
     /// What the path stands for, for formats that can show it on demand (SVG's
     /// `<title>`): a user marker's text on its caret.
     pub label: Option<Vec<u8>>,
@@ -400,6 +408,11 @@ pub fn stable_index(name: &[u8]) -> usize {
     }
     (h % 1_000_003) as usize
 }
+
+/// The allocation rate's line: a dark orange, apart from the black bytes lines and
+/// readable over a light band. A line on its own scale is coloured so that it is not
+/// read against the bytes axis.
+pub const ALLOCATION_RATE_PAINT: Paint = Paint::Rgb(0.8, 0.33, 0.0);
 
 /// The neutral grey of the `OTHER` band outside hp2ps's palette, in every figure (and of
 /// a zoomed page's `OTHER`): lighter than every palette's grey, so it never passes for a

@@ -155,7 +155,7 @@
     else {
       stacks.forEach(function (s) { cols.forEach(function (c) { ymax = Math.max(ymax, val(s[2], c)); }); });
       // The heap lines stay on the graph, as the picture's own axis holds them.
-      heapLines().forEach(function (h) { h.points.forEach(function (p) { if (p[0] >= a && p[0] <= b) ymax = Math.max(ymax, p[1]); }); });
+      heapLines().forEach(function (h) { within(h.points, a, b).forEach(function (p) { ymax = Math.max(ymax, p[1]); }); });
       if (!(ymax > 0)) ymax = 1;
     }
     function X(t) { return left + (t - a) / (b - a) * width; }
@@ -214,7 +214,7 @@
     // Heap lines over the bands, on the bytes' scale.
     if (mode !== "share") {
       heapLines().forEach(function (h) {
-        var pts = h.points.filter(function (p) { return p[0] >= a && p[0] <= b; });
+        var pts = within(h.points, a, b);
         if (pts.length < 2) return;
         var line = el("path", {
           class: "heap-line", fill: "none", stroke: "#000", "stroke-width": h.width, "pointer-events": "none",
@@ -223,6 +223,16 @@
         }, bands);
         el("title", {}, line).textContent = h.name;
       });
+      // The allocation rate on its own scale: its peak in the window at the top.
+      var rate = rateInView(a, b);
+      if (rate) {
+        var rline = el("path", {
+          class: "heap-line rate", fill: "none", stroke: D.rate_stroke, "stroke-width": 0.75, "pointer-events": "none",
+          "data-line": "allocation rate", "data-peak": String(rate.peak),
+          d: rate.points.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(bottom - p[1] / rate.peak * height); }).join("")
+        }, bands);
+        el("title", {}, rline).textContent = rateName(rate);
+      }
     }
     // The collections along the bottom, with the heap lines, as the picture marks them
     // (src/layout/mod.rs): as wide as each pause, major ones black and taller, those
@@ -285,7 +295,7 @@
     }
     document.getElementById("zoom-note").hidden = !view;
     drawRuntime(a, b);
-    drawKey(list);
+    drawKey(list, a, b);
     drawTable();
     lastDraw = performance.now() - started;
   }
@@ -348,6 +358,28 @@
     }
   }
 
+  // A line's points within [a, b], and where it crosses a and b (drawn straight
+  // between readings, as the pictures draw it), so that it reaches the window's edges.
+  function within(points, a, b) {
+    var out = [], n = points.length;
+    var cross = function (p, q, t) { return [t, p[1] + (q[1] - p[1]) * (t - p[0]) / (q[0] - p[0])]; };
+    for (var i = 0; i < n; i++) {
+      var p = points[i];
+      if (i > 0 && points[i - 1][0] < a && p[0] > a) out.push(cross(points[i - 1], p, a));
+      if (p[0] >= a && p[0] <= b) out.push(p);
+      if (i > 0 && points[i - 1][0] < b && p[0] > b) { out.push(cross(points[i - 1], p, b)); break; }
+    }
+    return out;
+  }
+
+  // The allocation rate's steps within [a, b] and their highest, or null.
+  function rateInView(a, b) {
+    var pts = within(D.allocation_rate || [], a, b);
+    var peak = pts.reduce(function (m, p) { return Math.max(m, p[1]); }, 0);
+    return pts.length > 1 && peak > 0 ? { points: pts, peak: peak } : null;
+  }
+  function rateName(rate) { return "allocation rate (peak " + W.value(rate.peak) + "/s)"; }
+
   function heapLines() {
     return [
       { name: "heap size", points: D.heap_size, width: 1.5, dash: "none" },
@@ -387,7 +419,7 @@
   }
 
   // ---- the key: the drawn bands, top first, and the heap lines ----
-  function drawKey(list) {
+  function drawKey(list, a, b) {
     var items = [];
     for (var k = list.length - 1; k >= 0; k--) {
       var s = list[k], off = hidden.has(s.name);
@@ -407,6 +439,15 @@
         html("span", {}, li, h.name);
         items.push(li);
       });
+      var rate = rateInView(a, b);
+      if (rate) {
+        var li = html("li", { class: "line", "data-line": "allocation rate" });
+        var sw = html("span", { class: "swatch line-swatch" }, li);
+        sw.style.borderTopWidth = "2px";
+        sw.style.borderTopColor = D.rate_stroke;
+        html("span", {}, li, rateName(rate));
+        items.push(li);
+      }
     }
     key.replaceChildren.apply(key, items);
   }
