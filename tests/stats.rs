@@ -388,6 +388,86 @@ fn an_eventlog_without_a_heap_profile_draws_the_runtimes_lines() {
 }
 
 #[test]
+fn the_allocation_rate_drawn_adds_up_to_the_runs_allocation() {
+    // The rate the pictures and the page draw, taken over the whole run, is the bytes
+    // `+RTS -s` says the run allocated: each step's rate times its length, summed. The
+    // last step reaches past the last reading (the counters are read at collections),
+    // which the sum counts at the step's rate: hence a margin of 1%, well
+    // under a capability's share (a rate that missed or doubled one is 50% off).
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/stats");
+    let dir = std::env::temp_dir().join(format!("hpgraph-rate-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        for run in ["MapBuild-plain", "MapBuild-N2", "Leak-N2"] {
+            let log = root.join(ghc).join(format!("{run}.eventlog"));
+            let printed = read_s(&log.with_extension("s"));
+            let html = dir.join(format!("{ghc}-{run}.html"));
+            let out = hpgraph().arg(&log).arg("-o").arg(&html).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let page = std::fs::read_to_string(&html).unwrap();
+            let json = page
+                .split_once(r#"id="hpgraph-data">"#)
+                .and_then(|(_, rest)| rest.split_once("</script>"))
+                .map(|(json, _)| json)
+                .expect("the page's data");
+            let data: serde_json::Value = serde_json::from_str(json).unwrap();
+            let rate: Vec<(f64, f64)> = data["allocation_rate"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
+                .collect();
+            let times = data["times"].as_array().unwrap();
+            let (first, last) = (
+                times[0].as_f64().unwrap(),
+                times[times.len() - 1].as_f64().unwrap(),
+            );
+            assert!(
+                first < 0.01 && last > printed.total * 0.9,
+                "{ghc} {run}: the whole run"
+            );
+            assert!(rate.len() > 5, "{ghc} {run}: {} steps", rate.len());
+            // The steps' middles lie on a grid of equal steps from `first`.
+            let step = rate
+                .windows(2)
+                .map(|w| w[1].0 - w[0].0)
+                .fold(f64::MAX, f64::min);
+            let sum: f64 = rate.iter().map(|&(_, r)| r * step).sum();
+            let allocated = printed.allocated as f64;
+            assert!(
+                (sum - allocated).abs() <= allocated * 0.01,
+                "{ghc} {run}: the rate adds up to {sum:.0} bytes, -s says {allocated}"
+            );
+            // Every picture format draws it, in its colour, with its peak in its label.
+            for ext in ["svg", "ps", "pdf"] {
+                let file = dir.join(format!("{ghc}-{run}.{ext}"));
+                let out = hpgraph().arg(&log).arg("-o").arg(&file).output().unwrap();
+                assert!(out.status.success());
+                let bytes = std::fs::read(&file).unwrap();
+                let text = String::from_utf8_lossy(&bytes);
+                if ext == "svg" {
+                    assert!(text.contains("allocation rate (peak "), "{ghc} {run}");
+                    assert!(
+                        text.contains(r##"stroke="#cc5400""##),
+                        "{ghc} {run}: its colour"
+                    );
+                } else if ext == "ps" {
+                    assert!(
+                        text.contains("(allocation rate (peak "),
+                        "{ghc} {run}: {ext}"
+                    );
+                }
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn the_summary_heads_with_the_runtimes_figures() {
     // What a CI job can fail a change on: the GC share, the longest pause, allocation
     // and residency, here against the runtime's own -s of each run.
@@ -437,6 +517,28 @@ fn the_summary_heads_with_the_runtimes_figures() {
             want.gc,
             want.prof
         );
+        // The CSV's runtime rows hold the same figures.
+        let out = hpgraph().arg("--summary=csv").arg(&log).output().unwrap();
+        assert!(out.status.success());
+        let csv = String::from_utf8(out.stdout).unwrap();
+        let row = |name: &str| -> f64 {
+            let prefix = format!("runtime,{name},");
+            let line = csv
+                .lines()
+                .find(|l| l.starts_with(&prefix))
+                .unwrap_or_else(|| panic!("{}: no {name} row in\n{csv}", log.display()));
+            line[prefix.len()..]
+                .split(',')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        };
+        assert_eq!(row("allocated"), want.allocated as f64, "{}", log.display());
+        assert_eq!(row("collections"), collections as f64, "{}", log.display());
+        assert!(near(row("max_pause"), max_pause, 4), "{}", log.display());
+        assert!(csv.starts_with("kind,name,value,share,peak,at,mean,trend,"));
+        assert!(csv.lines().any(|l| l.starts_with("total,")), "{csv}");
     }
 }
 
@@ -560,5 +662,61 @@ fn compare_heads_with_both_runs_runtime_figures() {
             want.residency.map(|r| r.0),
             "{run}"
         );
+    }
+    // In CSV, the runtime's rows: each run's -s figure and their difference.
+    let out = hpgraph()
+        .args(["--compare", "--summary=csv"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let csv = String::from_utf8(out.stdout).unwrap();
+    let line = csv
+        .lines()
+        .find(|l| l.starts_with("allocated,runtime,"))
+        .unwrap_or_else(|| panic!("no allocated row in\n{csv}"));
+    let cells: Vec<&str> = line.split(',').collect();
+    let (before, after) = (
+        read_s(&a.with_extension("s")).allocated,
+        read_s(&b.with_extension("s")).allocated,
+    );
+    assert_eq!(cells[2], before.to_string(), "{line}");
+    assert_eq!(cells[4], after.to_string(), "{line}");
+    assert_eq!(
+        cells[6],
+        (after as i64 - before as i64).to_string(),
+        "{line}"
+    );
+    // With --from/--to the headline is the window's: each run's figures those
+    // --stats gives for the same window.
+    let out = hpgraph()
+        .args([
+            "--compare",
+            "--summary=json",
+            "--from",
+            "0.4",
+            "--to",
+            "1.1",
+        ])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for (run, log) in [("before", &a), ("after", &b)] {
+        let alone = stats(log, &["--from", "0.4", "--to", "1.1"]);
+        let r = &c[run]["runtime"];
+        assert_eq!(r["allocated"], alone["allocated"], "{run}");
+        assert_ne!(
+            r["allocated"].as_u64(),
+            Some(read_s(&log.with_extension("s")).allocated),
+            "{run}: the window's, not the run's"
+        );
+        let collections: u64 = (alone["generations"].as_array().unwrap().iter())
+            .map(|g| g["collections"].as_u64().unwrap())
+            .sum();
+        assert_eq!(r["collections"].as_u64(), Some(collections), "{run}");
     }
 }

@@ -200,8 +200,8 @@ pub struct RunFigures {
     /// The area under the total: value units × sample units (byte-seconds).
     #[serde(serialize_with = "whole")]
     pub area: f64,
-    /// The runtime's headline figures over the whole run, when the input is an eventlog
-    /// with GC events.
+    /// The runtime's headline figures over the window (`--from`, `--to`; the whole run
+    /// without them), when the input is an eventlog with GC events.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime: Option<super::summary::Headline>,
 }
@@ -279,7 +279,7 @@ fn censuses(totals: &[f64]) -> usize {
     totals.iter().filter(|&&t| t != 0.0).count().max(1)
 }
 
-fn run_figures(file: &str, p: &Profile) -> RunFigures {
+fn run_figures(file: &str, p: &Profile, window: (Option<f64>, Option<f64>)) -> RunFigures {
     let totals = p.totals();
     RunFigures {
         file: file.to_string(),
@@ -289,8 +289,9 @@ fn run_figures(file: &str, p: &Profile) -> RunFigures {
         peak: peak(&totals).1.max(0.0),
         mean: totals.iter().sum::<f64>() / censuses(&totals) as f64,
         area: trapezoids(&p.times, &totals),
-        runtime: (!p.runtime.is_empty())
-            .then(|| super::summary::Headline::of(&super::stats::stats(&p.runtime, None, None))),
+        runtime: (!p.runtime.is_empty()).then(|| {
+            super::summary::Headline::of(&super::stats::stats(&p.runtime, window.0, window.1))
+        }),
     }
 }
 
@@ -302,11 +303,14 @@ fn figures(values: &[f64], censuses: usize) -> Option<Figures> {
     })
 }
 
-/// Compares two runs whose bands [`matched`] named alike. `files` name them.
+/// Compares two runs whose bands [`matched`] named alike. `files` name them; `window`
+/// (`--from`, `--to`) is the stretch the runtime's headline figures are taken over, as
+/// the bands' figures are over the samples the filter kept.
 pub fn compare(
     before: &Profile,
     after: &Profile,
     files: [&str; 2],
+    window: (Option<f64>, Option<f64>),
 ) -> Result<Comparison, Mismatch> {
     for (unit, b, a) in [
         ("VALUE_UNIT", &before.value_unit, &after.value_unit),
@@ -321,7 +325,10 @@ pub fn compare(
         }
     }
     let (cb, ca) = (columns(before), columns(after));
-    let (rb, ra) = (run_figures(files[0], before), run_figures(files[1], after));
+    let (rb, ra) = (
+        run_figures(files[0], before, window),
+        run_figures(files[1], after, window),
+    );
     let noise = NOISE * rb.peak.max(ra.peak);
     let mut order: Vec<Vec<u8>> = Vec::new();
     let mut figs: HashMap<Vec<u8>, (Option<Figures>, Option<Figures>)> = HashMap::new();
@@ -515,7 +522,7 @@ mod tests {
             names(&ev),
             ["main/Main.CAF", "mk/f01/main.fs/main.l...", "MAIN"]
         );
-        let c = compare(&hp, &ev, ["a.hp", "a.eventlog"]).unwrap();
+        let c = compare(&hp, &ev, ["a.hp", "a.eventlog"], (None, None)).unwrap();
         let cut = c.bands.iter().find(|b| b.name.ends_with("...")).unwrap();
         assert_eq!(cut.status, Status::Unchanged, "30 = 10 + 20");
         let main = c.bands.iter().find(|b| b.name == "MAIN").unwrap();
@@ -532,7 +539,7 @@ mod tests {
             "BEGIN_SAMPLE 0\nleak\t10\nflat\t51\nEND_SAMPLE 0\n\
              BEGIN_SAMPLE 2\nleak\t10\nflat\t50\nnew\t7\nEND_SAMPLE 2\n",
         );
-        let c = compare(&leak, &fixed, ["leak.hp", "fixed.hp"]).unwrap();
+        let c = compare(&leak, &fixed, ["leak.hp", "fixed.hp"], (None, None)).unwrap();
         let by = |n: &str| c.bands.iter().find(|b| b.name == n).unwrap();
         assert_eq!(by("leak").status, Status::Shrank);
         assert_eq!(by("leak").before.unwrap().mean, 200.0);
@@ -550,7 +557,7 @@ mod tests {
         let a = profile("BEGIN_SAMPLE 0\nx\t1\nEND_SAMPLE 0\n");
         let mut b = a.clone();
         b.value_unit = b"words".to_vec();
-        let e = compare(&a, &b, ["a", "b"]).unwrap_err();
+        let e = compare(&a, &b, ["a", "b"], (None, None)).unwrap_err();
         assert_eq!(e.unit, "VALUE_UNIT");
     }
 }

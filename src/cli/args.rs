@@ -234,15 +234,18 @@ pub struct Args {
     #[arg(long, value_name = "SECS", value_parser = seconds, help_heading = "Figure")]
     pub x_max: Option<f64>,
 
-    /// Draw the runtime's heap size and live bytes as lines over the bands
+    /// Draw the runtime's heap size, live bytes and allocation rate over the bands
     ///
-    /// Eventlog input; the y axis grows to hold them.
+    /// Eventlog input; the y axis grows to hold the byte lines, and the allocation
+    /// rate (in colour) has its own scale, its peak at the top and said in its label.
+    /// A strip along the bottom marks each collection, major ones black.
     #[arg(long, help_heading = "Figure")]
     pub heap_lines: bool,
 
     /// Print each band's share, peak, mean and trend instead of a picture
     ///
-    /// Growing bands are leak suspects. =json for scripts.
+    /// Growing bands are leak suspects. =json or =csv for scripts (with the runtime's
+    /// headline figures as rows when the input is an eventlog).
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", help_heading = "Data and inspection")]
     pub summary: Option<SummaryStyle>,
@@ -251,7 +254,8 @@ pub struct Args {
     ///
     /// Bytes allocated and copied, residency, collections and pauses per generation, GC
     /// and MUT elapsed time, productivity: for the whole run, or for --from/--to's
-    /// window. Any eventlog has them (+RTS -l, no profiling needed). =json for scripts.
+    /// window. Any eventlog has them (+RTS -l, no profiling needed). =json or =csv for
+    /// scripts.
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", conflicts_with = "summary",
           help_heading = "Data and inspection")]

@@ -334,7 +334,8 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
     let (after_name, after) = runs.pop().expect("two runs");
     let (before_name, before) = runs.pop().expect("two runs");
     let (before, after) = cmp::matched(before, after);
-    let comparison = cmp::compare(&before, &after, [&before_name, &after_name])
+    let window = (job.filter.from, job.filter.to);
+    let comparison = cmp::compare(&before, &after, [&before_name, &after_name], window)
         .map_err(|e| anyhow::anyhow!("{before_name} and {after_name}: {e}"))?;
     let plan = Plan {
         input: compare.inputs[0].clone(),
@@ -413,6 +414,10 @@ fn compare_stats(
             let both = serde_json::json!({ "before": runs[0], "after": runs[1] });
             crate::escape::json_to(&mut *out, &both, true)?;
             writeln!(out)
+        }
+        crate::export::SummaryStyle::Csv => {
+            let both = serde_json::json!({ "before": runs[0], "after": runs[1] });
+            crate::export::summary::write_figures_csv(&both, out)
         }
     })?;
     Ok(())

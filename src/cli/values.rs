@@ -37,12 +37,13 @@ impl ValueEnum for Palette {
 
 impl ValueEnum for SummaryStyle {
     fn value_variants<'a>() -> &'a [Self] {
-        &[SummaryStyle::Text, SummaryStyle::Json]
+        &[SummaryStyle::Text, SummaryStyle::Json, SummaryStyle::Csv]
     }
     fn to_possible_value(&self) -> Option<PossibleValue> {
         Some(PossibleValue::new(match self {
             SummaryStyle::Text => "text",
             SummaryStyle::Json => "json",
+            SummaryStyle::Csv => "csv",
         }))
     }
 }

@@ -120,11 +120,38 @@ pub fn write_json(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// The comparison as CSV: a row per band (RFC 4180, as `-o x.csv` writes profiles).
+/// When both runs are eventlogs with GC events, rows of status `runtime` come first, one
+/// per headline figure (`gc_share` 0 to 1, `max_pause` in seconds, `collections`,
+/// `allocated` and `max_residency` in bytes), the figure's name in `band`, the runs'
+/// figures in `before_peak` and `after_peak` and their difference in `peak_change`, so
+/// that a CI job can fail a change that doubles GC time.
 pub fn write_csv(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     out.write_all(
         b"band,status,before_peak,before_mean,after_peak,after_mean,peak_change,mean_change\r\n",
     )?;
+    if let (Some(b), Some(a)) = (&c.before.runtime, &c.after.runtime) {
+        let figures = |r: &crate::analysis::summary::Headline| {
+            [
+                ("gc_share", Some(r.gc_share)),
+                ("max_pause", Some(r.max_pause)),
+                ("collections", Some(r.collections as f64)),
+                ("allocated", r.allocated.map(|v| v as f64)),
+                ("max_residency", r.max_residency.map(|v| v as f64)),
+            ]
+        };
+        for ((name, before), (_, after)) in figures(b).into_iter().zip(figures(a)) {
+            let text = |v: Option<f64>| v.map_or(String::new(), super::csv::number);
+            let change = before.zip(after).map(|(b, a)| a - b);
+            write!(
+                out,
+                "{name},runtime,{},,{},,{},\r\n",
+                text(before),
+                text(after),
+                text(change)
+            )?;
+        }
+    }
     let n = |v: Option<f64>| v.map_or(String::new(), |v| super::csv::number(v.round()));
     for b in &c.bands {
         super::csv::field(&mut out, b.name.as_bytes())?;

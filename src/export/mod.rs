@@ -35,6 +35,8 @@ pub enum SummaryStyle {
     Text,
     /// JSON for scripts.
     Json,
+    /// CSV for spreadsheets and scripts: the same figures as rows.
+    Csv,
 }
 
 /// Choices the data outputs take from the command line.
@@ -61,6 +63,7 @@ impl Export {
             Export::Json
             | Export::Summary(SummaryStyle::Json)
             | Export::Stats(SummaryStyle::Json) => "json",
+            Export::Summary(SummaryStyle::Csv) | Export::Stats(SummaryStyle::Csv) => "csv",
             Export::Summary(SummaryStyle::Text) | Export::Stats(SummaryStyle::Text) => "txt",
         }
     }
@@ -83,7 +86,7 @@ impl Export {
     ) -> io::Result<()> {
         match self {
             Export::Summary(SummaryStyle::Text) => compare::write_text(comparison, opts.text, out),
-            Export::Csv => compare::write_csv(comparison, out),
+            Export::Csv | Export::Summary(SummaryStyle::Csv) => compare::write_csv(comparison, out),
             Export::Json | Export::Summary(SummaryStyle::Json) => {
                 compare::write_json(comparison, out)
             }
@@ -117,6 +120,7 @@ impl Export {
                 match style {
                     SummaryStyle::Text => summary::write_text(&s, opts.text, out),
                     SummaryStyle::Json => summary::write_json(&s, out),
+                    SummaryStyle::Csv => summary::write_csv(&s, out),
                 }
             }
             Export::Stats(style) => {
@@ -130,6 +134,7 @@ impl Export {
                         crate::escape::json_to(&mut *out, &s, true)?;
                         writeln!(out)
                     }
+                    SummaryStyle::Csv => summary::write_figures_csv(&s, out),
                 }
             }
         }

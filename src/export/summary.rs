@@ -115,6 +115,90 @@ pub fn write_json(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out)
 }
 
+/// The summary as CSV (RFC 4180, as `-o x.csv`): one table whose first column says
+/// what a row is. `runtime` rows come first, one per headline figure (`gc_share` 0 to
+/// 1, `max_pause` in seconds, `collections`, `allocated` and `max_residency` in bytes)
+/// with its number in `value`; then a `band` row per band and the `total`, with the
+/// table's columns (`at` in the profile's time unit, `growth_per_second` in its units
+/// per second). Empty cells are figures the row does not have.
+pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
+    use super::csv::{field, number};
+    let mut out = io::BufWriter::new(out);
+    out.write_all(b"kind,name,value,share,peak,at,mean,trend,growth_per_second,r2\r\n")?;
+    if let Some(r) = &s.runtime {
+        let figures = [
+            ("gc_share", Some(r.gc_share)),
+            ("max_pause", Some(r.max_pause)),
+            ("collections", Some(r.collections as f64)),
+            ("allocated", r.allocated.map(|b| b as f64)),
+            ("max_residency", r.max_residency.map(|b| b as f64)),
+        ];
+        for (name, value) in figures {
+            let value = value.map_or(String::new(), number);
+            write!(out, "runtime,{name},{value},,,,,,,\r\n")?;
+        }
+    }
+    for b in &s.bands {
+        out.write_all(b"band,")?;
+        field(&mut out, b.name.as_bytes())?;
+        write!(
+            out,
+            ",,{},{},{},{},{},{},{}\r\n",
+            number(b.share),
+            number(b.peak),
+            number(b.peak_time),
+            number(b.mean),
+            b.trend.word(),
+            number(b.growth_per_second),
+            number(b.growth_r2),
+        )?;
+    }
+    write!(
+        out,
+        "total,,,,{},{},{},,,\r\n",
+        number(s.total.peak),
+        number(s.total.peak_time),
+        number(s.total.mean),
+    )?;
+    out.flush()
+}
+
+/// Any figures as CSV: a `figure,value` row per number, named by its path in the JSON
+/// form (`generations.0.collections`), so that a spreadsheet reads what `=json` gives.
+pub fn write_figures_csv(figures: &impl serde::Serialize, out: &mut dyn Write) -> io::Result<()> {
+    fn rows(path: &str, v: &serde_json::Value, out: &mut dyn Write) -> io::Result<()> {
+        let key = |k: &str| {
+            if path.is_empty() {
+                k.to_string()
+            } else {
+                format!("{path}.{k}")
+            }
+        };
+        match v {
+            serde_json::Value::Object(m) => m.iter().try_for_each(|(k, v)| rows(&key(k), v, out)),
+            serde_json::Value::Array(a) => {
+                (a.iter().enumerate()).try_for_each(|(k, v)| rows(&key(&k.to_string()), v, out))
+            }
+            serde_json::Value::Null => Ok(()),
+            other => {
+                super::csv::field(out, path.as_bytes())?;
+                out.write_all(b",")?;
+                let text = match other {
+                    serde_json::Value::String(s) => s.clone(),
+                    v => v.to_string(),
+                };
+                super::csv::field(out, text.as_bytes())?;
+                out.write_all(b"\r\n")
+            }
+        }
+    }
+    let value = serde_json::to_value(figures).map_err(io::Error::other)?;
+    let mut out = io::BufWriter::new(out);
+    out.write_all(b"figure,value\r\n")?;
+    rows("", &value, &mut out)?;
+    out.flush()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
