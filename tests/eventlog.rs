@@ -295,8 +295,9 @@ fn an_eventlog_without_heap_samples_draws_the_runtimes_lines_or_says_how_to_make
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "hpgraph: empty.eventlog: no heap profile samples in this eventlog \
-         (run the program with +RTS -hT -l)\n"
+        "hpgraph: empty.eventlog: no heap profile and no GC events in this eventlog (run \
+         the program with +RTS -l for the runtime's statistics and lines, +RTS -hT -l for \
+         a heap profile too; -l with classes writes GC events only with g among them)\n"
     );
     assert!(!dir.path("empty.ps").exists());
     assert!(!dir.path("empty.aux").exists());

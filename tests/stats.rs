@@ -720,3 +720,79 @@ fn compare_heads_with_both_runs_runtime_figures() {
         assert_eq!(r["collections"].as_u64(), Some(collections), "{run}");
     }
 }
+
+#[test]
+fn eventlogs_of_ghc_8_give_what_they_have_by_ghc_events_reading() {
+    // GHC 8.2 to 8.11's eventlogs beside ghc-events' reading of them: the counters are
+    // those ghc-events prints (the last allocation reading per capability, the bytes
+    // copied, the largest live data after a collection, the collections' stats); a log
+    // with no GC event at all is refused with how to write one that has them.
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/corpus-eventlog");
+    let mut with_stats = 0;
+    for name in [
+        "hello-ghc-8.2.2",
+        "sleep.h",
+        "sleep.hy",
+        "unicode",
+        "trace-binary-event",
+        "nonmoving-gc-census",
+        "biographical-samples",
+    ] {
+        let log = root.join(format!("{name}.eventlog"));
+        let reference = std::fs::read_to_string(log.with_extension("eventlog.reference")).unwrap();
+        let (mut allocated, mut copied, mut live, mut collections) =
+            (std::collections::BTreeMap::new(), 0u64, None::<u64>, 0u64);
+        for line in reference.lines() {
+            let cap = line
+                .split_once(": cap ")
+                .map(|(_, r)| r.split(':').next().unwrap());
+            if let Some((_, rest)) = line.split_once("allocated on heap capset ") {
+                let n = rest.split(": ").nth(1).unwrap().split(' ').next().unwrap();
+                allocated.insert(cap.unwrap().to_string(), number(n));
+            } else if let Some((_, rest)) = line.split_once("GC stats for heap capset ") {
+                let n = rest
+                    .split(", ")
+                    .nth(1)
+                    .unwrap()
+                    .trim_end_matches(" bytes copied");
+                copied += number(n);
+                collections += 1;
+            } else if let Some((_, rest)) = line.split_once("live data in heap capset ") {
+                let n = number(rest.split(": ").nth(1).unwrap().trim_end_matches(" bytes"));
+                live = Some(live.map_or(n, |l: u64| l.max(n)));
+            }
+        }
+        let out = hpgraph().arg("--stats=json").arg(&log).output().unwrap();
+        if collections == 0 {
+            assert_eq!(out.status.code(), Some(1), "{name}");
+            assert!(out.stdout.is_empty(), "{name}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("GC events") && err.contains("+RTS -l"),
+                "{name}: {err}"
+            );
+            continue;
+        }
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(
+            json["allocated"].as_u64(),
+            Some(allocated.values().sum::<u64>()),
+            "{name}"
+        );
+        assert_eq!(json["copied"].as_u64(), Some(copied), "{name}");
+        let ours: u64 = (json["generations"].as_array().unwrap().iter())
+            .map(|g| g["collections"].as_u64().unwrap())
+            .sum();
+        assert_eq!(ours, collections, "{name}");
+        if let Some(live) = live {
+            assert!(json["max_residency"].as_u64().unwrap() <= live, "{name}");
+        }
+        with_stats += 1;
+    }
+    assert!(with_stats >= 4, "{with_stats}");
+}

@@ -84,8 +84,8 @@ pub(crate) fn draw(
             if profile.runtime.is_empty() {
                 anyhow::bail!(
                     "{name}: no runtime statistics here: they come from an eventlog's GC \
-                     events (run the program with +RTS -l, which writes them; a .hp file \
-                     has none)"
+                     events (run the program with +RTS -l, which writes them; a .hp file, \
+                     and an eventlog written with -l<classes> without g, has none)"
                 );
             }
             profile

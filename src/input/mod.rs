@@ -507,8 +507,17 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
                     use std::io::{Seek, SeekFrom};
                     let mut from_start = file;
                     from_start.seek(SeekFrom::Start(0)).map_err(Error::io)?;
+                    // Neither a heap profile nor the runtime's events: the second
+                    // reading says so; any other failure, the first one's.
                     let mut parsed =
-                        read_eventlog_file(file, again).map_err(|_| Error::Eventlog(e))?;
+                        read_eventlog_file(file, again).map_err(|again| match again {
+                            Error::Eventlog(a)
+                                if a.kind == eventlog::ErrorKind::NoRuntimeEvents =>
+                            {
+                                Error::Eventlog(a)
+                            }
+                            _ => Error::Eventlog(e),
+                        })?;
                     warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
                     Ok(parsed)
                 }

@@ -603,6 +603,9 @@ impl Builder {
             });
         let runtime_only =
             self.profile.times.is_empty() && gathered.as_ref().is_some_and(|r| !r.is_empty());
+        if self.profile.times.is_empty() && !self.profiling && gathered.is_some() && !runtime_only {
+            return Err(super::ErrorKind::NoRuntimeEvents);
+        }
         if let Some(runtime) = gathered {
             self.profile.runtime = runtime;
         }

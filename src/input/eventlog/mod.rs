@@ -52,6 +52,10 @@ pub enum ErrorKind {
     },
     /// The eventlog holds no complete heap sample, and heap profiling was not on.
     NoHeapSamples,
+    /// The runtime's account was asked for, and the eventlog has neither a heap sample
+    /// nor a GC event: it was written with some classes of events only
+    /// (`+RTS -l<classes>` without `g`), as GHC 8.x's test logs were.
+    NoRuntimeEvents,
     /// Heap profiling was on, but the eventlog ends (cut: the program still running, or
     /// killed) before the first census.
     CutBeforeCensus,
@@ -83,6 +87,12 @@ impl fmt::Display for Error {
             ErrorKind::NoHeapSamples => write!(
                 f,
                 "no heap profile samples in this eventlog (run the program with +RTS -hT -l)"
+            ),
+            ErrorKind::NoRuntimeEvents => write!(
+                f,
+                "no heap profile and no GC events in this eventlog (run the program with \
+                 +RTS -l for the runtime's statistics and lines, +RTS -hT -l for a heap \
+                 profile too; -l with classes writes GC events only with g among them)"
             ),
             ErrorKind::CutBeforeCensus => write!(
                 f,
