@@ -73,7 +73,7 @@ fn the_frames_own_bytes_add_up_to_ghcs_census() {
             }
             for when in [When::Peak, When::End, When::At(profile.times[1])] {
                 let f = flame(&profile, when);
-                let want = totals[f.sample];
+                let want = totals[f.census.sample.unwrap()];
                 let own: f64 = f.frames.iter().map(|x| x.own).sum();
                 assert_eq!(own, want, "{} {when:?}", input.display());
                 assert_eq!(f.frames[0].bytes, want, "{}", input.display());
@@ -89,7 +89,7 @@ fn the_frames_own_bytes_add_up_to_ghcs_census() {
             // The peak is GHC's largest census.
             let peak = flame(&profile, When::Peak);
             let most = totals.iter().cloned().fold(f64::MIN, f64::max);
-            assert_eq!(peak.total, most, "{}", input.display());
+            assert_eq!(peak.census.total, most, "{}", input.display());
         }
         // From the eventlog every stack of the census is a path of frames, named as the
         // .hp names it (GHC cuts the .hp's names at -L; those must begin the path).
@@ -100,7 +100,7 @@ fn the_frames_own_bytes_add_up_to_ghcs_census() {
             .filter(|&k| f.frames[k].own > 0.0)
             .map(|k| f.stack(k))
             .collect();
-        for (name, value) in &all[f.sample + skip] {
+        for (name, value) in &all[f.census.sample.unwrap() + skip] {
             if *value == 0.0 {
                 continue;
             }

@@ -58,20 +58,21 @@ impl ValueEnum for OutputKind {
         &ALL
     }
     fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.extension()))
+        Some(PossibleValue::new(self.name()))
     }
 }
 
-/// `--flame`'s census: `peak`, `end` or a time in sample units.
+/// `--flame`'s census: `peak`, `end`, `mean` or a time in sample units.
 pub fn flame_when(text: &str) -> Result<crate::select::flame::When, String> {
     use crate::select::flame::When;
     match text {
         "peak" => Ok(When::Peak),
         "end" => Ok(When::End),
+        "mean" => Ok(When::Mean),
         _ => match text.trim_end_matches('s').parse::<f64>() {
             Ok(t) if t.is_finite() => Ok(When::At(t)),
             _ => Err(format!(
-                "`{text}` is not a census: peak, end or a time in seconds (2.5)"
+                "`{text}` is not a census: peak, end, mean or a time in seconds (2.5)"
             )),
         },
     }

@@ -50,15 +50,16 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         Anchor::Start,
     )));
     let unit = String::from_utf8_lossy(&flame.sample_unit);
-    let which = match flame.when {
-        When::Peak => "the peak census",
-        When::End => "the last census",
-        When::At(_) => "the census",
+    let c = &flame.census;
+    let which = match c.when {
+        When::Peak => format!("the peak census, at {:.2} {unit}", c.from),
+        When::End => format!("the last census, at {:.2} {unit}", c.from),
+        When::At(_) => format!("the census at {:.2} {unit}", c.from),
+        When::Mean => format!("the mean from {:.2} to {:.2} {unit}", c.from, c.to),
     };
     let about = format!(
-        "{which}, at {:.2} {unit}: {} in {} frames",
-        flame.time,
-        human(flame.total, scale),
+        "{which}: {} in {} frames",
+        human(c.total, scale),
         flame.frames.len() - 1
     );
     items.push(Item::Text(text(
@@ -77,8 +78,8 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     let row = (room / rows as f64).clamp(MIN_ROW, 16.0 * em);
     let shown_rows = ((room / row).floor() as usize).clamp(1, rows);
     let labelled = row >= 11.0 * em;
-    let per_byte = if flame.total > 0.0 {
-        across / flame.total
+    let per_byte = if flame.census.total > 0.0 {
+        across / flame.census.total
     } else {
         0.0
     };
@@ -156,7 +157,7 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
             String::from_utf8_lossy(if p == 0 { b"all" } else { &f.name }),
             human(bytes, scale),
             exact(bytes, &flame.value_unit),
-            share(bytes, flame.total)
+            share(bytes, flame.census.total)
         );
         items.push(Item::Path(rect(
             cursor[p],
@@ -230,7 +231,7 @@ fn box_title(flame: &Flame, k: usize, notes: &str, value: f64, scale: Scale) -> 
             ": {} ({}, {})",
             human(value, scale),
             exact(value, &flame.value_unit),
-            share(value, flame.total)
+            share(value, flame.census.total)
         )
         .as_bytes(),
     );
@@ -381,7 +382,7 @@ mod tests {
                 n.replace(',', "").parse::<f64>().unwrap()
             })
             .sum();
-        assert_eq!(exact, f.total);
+        assert_eq!(exact, f.census.total);
     }
 
     #[test]

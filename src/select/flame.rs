@@ -41,6 +41,131 @@ pub enum When {
     End,
     /// The census nearest this time, in sample units.
     At(f64),
+    /// No one census: each stack's mean over the profile's time (after `--from`/`--to`),
+    /// integrated between censuses by trapezoids, so that the root is the window's mean
+    /// heap. A leak is a stretch of time; one census may be the wrong one.
+    Mean,
+}
+
+/// What a flame graph or a stack export weighs its stacks at: one census, or a stretch
+/// of time's mean.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Census {
+    /// What was asked for.
+    pub when: When,
+    /// The census's index among the profile's samples (`None` for the mean).
+    pub sample: Option<usize>,
+    /// The census's time, or where the mean's stretch starts (sample units).
+    pub from: f64,
+    /// The census's time again, or where the stretch ends.
+    pub to: f64,
+    /// The whole heap there: the census's total, or the stretch's mean total (the sum of
+    /// the stacks' means).
+    pub total: f64,
+}
+
+/// One band's stack as a flame graph and the stack exports read it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stack<'a> {
+    /// The band's full name.
+    pub band: &'a [u8],
+    /// Its frames, outermost first (one, the name, where the profile's bands are not
+    /// cost-centre stacks).
+    pub frames: Vec<&'a [u8]>,
+    /// GHC cut the name at `-L`: the first frame is cut, its callers unknown.
+    pub cut: bool,
+    /// Its bytes at the census (or its mean), never 0.
+    pub bytes: f64,
+}
+
+/// Each band's weight at `when` (its value at the census, or its mean over the
+/// profile's time) with the census it is taken at. The one rule the flame graph and
+/// every stack export weigh by.
+pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
+    let n = profile.samples();
+    let times = &profile.times;
+    let mut weights = vec![0.0; profile.bands.names().len()];
+    if when == When::Mean && n > 1 && times[n - 1] > times[0] {
+        // Trapezoids over sparse series: each sample's value counts for half the time
+        // to the sample before it and half to the one after, so a band is summed over
+        // its own points without a dense copy.
+        let span = times[n - 1] - times[0];
+        let share =
+            |s: usize| (times[(s + 1).min(n - 1)] - times[s.saturating_sub(1)]) / 2.0 / span;
+        for (w, series) in weights.iter_mut().zip(profile.bands.series()) {
+            series.for_each(|s, v| *w += v * share(s as usize));
+        }
+        let total = weights.iter().sum();
+        let census = Census {
+            when,
+            sample: None,
+            from: times[0],
+            to: times[n - 1],
+            total,
+        };
+        return (census, weights);
+    }
+    let totals = profile.totals();
+    let sample = pick(profile, &totals, when);
+    for (w, series) in weights.iter_mut().zip(profile.bands.series()) {
+        series.for_each(|s, v| {
+            if s as usize == sample {
+                *w += v;
+            }
+        });
+    }
+    let census = Census {
+        when,
+        sample: Some(sample),
+        from: times[sample],
+        to: times[sample],
+        total: totals[sample],
+    };
+    (census, weights)
+}
+
+/// Each band's value at each of `samples` (indices into the profile's samples), in one
+/// pass over the bands: `result[k][band]`. For exports that step through the run.
+pub fn weights_at(profile: &Profile, samples: &[usize]) -> Vec<Vec<f64>> {
+    let bands = profile.bands.names().len();
+    let mut slot = vec![usize::MAX; profile.samples()];
+    for (k, &s) in samples.iter().enumerate() {
+        slot[s] = k;
+    }
+    let mut out = vec![vec![0.0; bands]; samples.len()];
+    for (b, series) in profile.bands.series().iter().enumerate() {
+        series.for_each(|s, v| {
+            if let Some(&k) = slot.get(s as usize)
+                && k != usize::MAX
+            {
+                out[k][b] += v;
+            }
+        });
+    }
+    out
+}
+
+/// A band's stack with its bytes: its frames as [`stacks`] gives them.
+pub fn stack_of(profile: &Profile, band: usize, bytes: f64) -> Stack<'_> {
+    let name = &profile.bands.names()[band];
+    let (frames, cut) = labels(name, profile.breakdown);
+    Stack {
+        band: name,
+        frames,
+        cut,
+        bytes,
+    }
+}
+
+/// Every band's stack with its bytes at `when`, bands without any left out, in the
+/// profile's band order.
+pub fn stacks(profile: &Profile, when: When) -> (Census, Vec<Stack<'_>>) {
+    let (census, weights) = weights(profile, when);
+    let stacks = (weights.into_iter().enumerate())
+        .filter(|(_, w)| *w != 0.0)
+        .map(|(band, bytes)| stack_of(profile, band, bytes))
+        .collect();
+    (census, stacks)
 }
 
 /// One frame: a cost centre in the stacks that lead to it.
@@ -71,14 +196,8 @@ pub struct Flame {
     pub value_unit: Vec<u8>,
     /// Its `SAMPLE_UNIT`.
     pub sample_unit: Vec<u8>,
-    /// Which census was asked for.
-    pub when: When,
-    /// The census's index among the profile's samples.
-    pub sample: usize,
-    /// Its time.
-    pub time: f64,
-    /// Its total.
-    pub total: f64,
+    /// The census (or stretch) the frames are weighed at.
+    pub census: Census,
     /// The frames; `frames[0]` is the root.
     pub frames: Vec<Frame>,
     /// The deepest frame's depth.
@@ -101,7 +220,8 @@ impl Flame {
     }
 }
 
-/// The census `when` picks (the profile has at least one sample).
+/// The census `when` picks (the profile has at least one sample); for the mean, the
+/// peak census.
 pub fn census(profile: &Profile, when: When) -> usize {
     pick(profile, &profile.totals(), when)
 }
@@ -111,7 +231,9 @@ fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
     match when {
         When::End => (0..n).rev().find(|&i| totals[i] != 0.0).unwrap_or(n - 1),
         // The first of equal highest totals.
-        When::Peak => (0..n).fold(0, |best, i| if totals[i] > totals[best] { i } else { best }),
+        When::Peak | When::Mean => {
+            (0..n).fold(0, |best, i| if totals[i] > totals[best] { i } else { best })
+        }
         When::At(t) => {
             let after = profile.times.partition_point(|&x| x < t).min(n - 1);
             if after > 0 && (t - profile.times[after - 1]).abs() <= (profile.times[after] - t).abs()
@@ -136,11 +258,9 @@ pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
     (labels, cut)
 }
 
-/// The flame graph of the census `when` picks.
+/// The flame graph of the census `when` picks (or of the mean over the profile's time).
 pub fn flame(profile: &Profile, when: When) -> Flame {
-    let totals = profile.totals();
-    let sample = pick(profile, &totals, when);
-    // Each band's value at the census, and the tree of their names.
+    let (census, stacks) = stacks(profile, when);
     let mut frames = vec![Frame {
         name: b"all".to_vec(),
         parent: None,
@@ -150,20 +270,11 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
         cut: false,
     }];
     let mut children: HashMap<(usize, &[u8]), usize> = HashMap::new();
-    for (name, series) in profile.bands.names().iter().zip(profile.bands.series()) {
-        let mut value = 0.0;
-        series.for_each(|s, v| {
-            if s as usize == sample {
-                value += v;
-            }
-        });
-        if value == 0.0 {
-            continue;
-        }
-        let (path, cut) = labels(name, profile.breakdown);
+    for stack in &stacks {
+        let value = stack.bytes;
         let mut at = 0;
         frames[0].bytes += value;
-        for (d, label) in path.into_iter().enumerate() {
+        for (d, &label) in stack.frames.iter().enumerate() {
             at = match children.get(&(at, label)) {
                 Some(&c) => c,
                 None => {
@@ -173,7 +284,7 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
                         depth: frames[at].depth + 1,
                         bytes: 0.0,
                         own: 0.0,
-                        cut: cut && d == 0,
+                        cut: stack.cut && d == 0,
                     });
                     children.insert((at, label), frames.len() - 1);
                     frames.len() - 1
@@ -190,10 +301,7 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
         date: profile.date.clone(),
         value_unit: profile.value_unit.clone(),
         sample_unit: profile.sample_unit.clone(),
-        when,
-        sample,
-        time: profile.times[sample],
-        total: totals[sample],
+        census,
         depth: frames.iter().map(|f| f.depth).max().unwrap_or(0),
         frames,
     }
@@ -243,7 +351,10 @@ mod tests {
     #[test]
     fn frames_nest_outermost_first_and_own_bytes_add_up() {
         let f = flame(&profile(TWO), When::Peak);
-        assert_eq!((f.sample, f.time, f.total), (1, 1.0, 52.0));
+        assert_eq!(
+            (f.census.sample, f.census.from, f.census.total),
+            (Some(1), 1.0, 52.0)
+        );
         let find = |name: &[u8]| f.frames.iter().position(|x| x.name == name).unwrap();
         let caf = find(b"Main.CAF");
         let main = find(b"main");
@@ -254,8 +365,8 @@ mod tests {
         assert_eq!((f.frames[main].bytes, f.frames[main].own), (40.0, 10.0));
         assert_eq!(f.stack(go), b"go/main/Main.CAF");
         let own: f64 = f.frames.iter().map(|x| x.own).sum();
-        assert_eq!(own, f.total);
-        assert_eq!(f.frames[0].bytes, f.total);
+        assert_eq!(own, f.census.total);
+        assert_eq!(f.frames[0].bytes, f.census.total);
         // Cut at -L: the outermost label GHC kept is marked.
         let cut = find(b"Long.Module.Na...");
         assert!(f.frames[cut].cut && f.frames[cut].depth == 1);
@@ -266,7 +377,7 @@ mod tests {
     #[test]
     fn siblings_are_in_name_order() {
         let f = flame(&profile(TWO), When::At(0.9));
-        assert_eq!(f.sample, 1);
+        assert_eq!(f.census.sample, Some(1));
         let roots: Vec<&Frame> = f.frames.iter().filter(|x| x.depth == 1).collect();
         let names: Vec<&[u8]> = roots.iter().map(|x| &x.name[..]).collect();
         assert_eq!(names, [&b"Long.Module.Na..."[..], b"MAIN", b"Main.CAF"]);
@@ -281,10 +392,26 @@ mod tests {
     #[test]
     fn end_and_times_pick_their_census() {
         let p = profile(TWO);
-        assert_eq!(flame(&p, When::End).sample, 2);
-        assert_eq!(flame(&p, When::At(-5.0)).sample, 0);
-        assert_eq!(flame(&p, When::At(1.6)).sample, 2);
-        assert_eq!(flame(&p, When::At(99.0)).sample, 2);
+        let at = |w| flame(&p, w).census.sample;
+        assert_eq!(at(When::End), Some(2));
+        assert_eq!(at(When::At(-5.0)), Some(0));
+        assert_eq!(at(When::At(1.6)), Some(2));
+        assert_eq!(at(When::At(99.0)), Some(2));
+    }
+
+    #[test]
+    fn the_mean_integrates_between_censuses() {
+        // Samples at 0, 1, 2. main/Main.CAF: 10, 10, 1: trapezoids (10 + 10) / 2 +
+        // (10 + 1) / 2 = 15.5 over 2 s. go: 0, 30, 0: 30 over 2 s.
+        let f = flame(&profile(TWO), When::Mean);
+        assert_eq!(f.census.sample, None);
+        assert_eq!((f.census.from, f.census.to), (0.0, 2.0));
+        let find = |name: &[u8]| f.frames.iter().position(|x| x.name == name).unwrap();
+        assert_eq!(f.frames[find(b"go")].bytes, 15.0);
+        assert_eq!(f.frames[find(b"main")].own, 7.75);
+        let all = (15.5 + 30.0 + 5.0 + 7.0) / 2.0;
+        assert_eq!(f.census.total, all);
+        assert_eq!(f.frames[0].bytes, all);
     }
 
     #[test]
