@@ -14,6 +14,9 @@
 # eventlog at most 1.5x the larger of the .hp's time and cat's); and a 1 GB eventlog
 # of the same shape (650 such events a sample), with its peak RSS (target: under 300 MB).
 #
+# Then the stack exports (pprof, folded, speedscope, a mean) of a census of 100,000
+# stacks, beside drawing the same file as a graph.
+#
 # usage: scripts/bench.sh [--runs N] [--hp2ps-runs N] [--keep DIR] [--no-big]
 # Needs GNU time (/usr/bin/time, Debian package time) for peak RSS.
 set -euo pipefail
@@ -105,6 +108,22 @@ awk -v a="$t_eventlog" -v b="$t_hp" -v c="$t_cat" 'BEGIN {
   printf "eventlog / .hp: %.2fx; eventlog / cat: %.2fx (target: <= 1.5x the larger of the two times)\n",
     a / b, a / c }'
 echo "(real eventlogs: scripts/bench-eventlog.sh FILE.eventlog..., or --make DIR to make two)"
+
+echo
+echo "stack exports: 3 censuses x 100,000 stacks (target: each under 1 s), beside drawing"
+echo "the same file as a graph"
+"$gen" 3 100000 100000 4 > "$work/stacks.hp"
+printf '%-26s %9s %10s %9s\n' output "hpgraph s" RSS "x graph"
+read -r t_graph rss < <(measure stacks-graph "$runs" "$hpgraph" "$work/stacks.hp" -o graph.svg)
+printf '%-26s %9s %10s %9s\n' "graph (.svg)" "$t_graph" "$rss" 1.0
+for out in heap.pb.gz heap.folded heap.speedscope.json "--flame=mean heap.pb.gz"; do
+  # shellcheck disable=SC2086
+  set -- $out
+  name=${*: -1}
+  read -r t rss < <(measure "stacks-${name//./-}" "$runs" "$hpgraph" "$work/stacks.hp" "${@:1:$#-1}" -o "$name")
+  x=$(awk -v a="$t" -v b="$t_graph" 'BEGIN {printf "%.2f", a / b}')
+  printf '%-26s %9s %10s %9s\n' "$out" "$t" "$rss" "$x"
+done
 
 # --stats against ghc-events, when GHC and its eventlog library are here.
 if command -v ghc >/dev/null && ghc-pkg list ghc-events 2>/dev/null | grep -q ghc-events; then

@@ -177,9 +177,35 @@ pub fn csv_formula(cell: &[u8]) -> bool {
     )
 }
 
+/// A frame's name as one field of a folded-stacks line (`outer;inner 123`): `;` would
+/// start a new frame and a line break a new line, so each becomes `_`; other control
+/// characters are shown as [`terminal`] shows them, since inferno and flamegraph.pl
+/// print names to SVG and terminals.
+pub fn folded_frame(name: &[u8]) -> String {
+    let text = String::from_utf8_lossy(name);
+    let plain: String = text
+        .chars()
+        .map(|c| {
+            if matches!(c, ';' | '\n' | '\r') {
+                '_'
+            } else {
+                c
+            }
+        })
+        .collect();
+    terminal(&plain).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_frame_cannot_split_a_folded_line() {
+        assert_eq!(folded_frame(b"go"), "go");
+        assert_eq!(folded_frame(b"a;b\nc 12\r"), "a_b_c 12_");
+        assert_eq!(folded_frame(b"x\x1b[2J"), "x\\x1b[2J");
+    }
 
     #[test]
     fn control_characters_are_shown_not_obeyed() {

@@ -272,6 +272,19 @@ pub struct Provenance {
     pub location: Box<[u8]>,
 }
 
+impl Provenance {
+    /// The source file and line of `File.hs:line:columns`, for tools that show a
+    /// function's place (pprof, speedscope); `None` when the location is not of that
+    /// form (code built without `-finfo-table-map` has none).
+    pub fn place(&self) -> Option<(String, u32)> {
+        let text = std::str::from_utf8(&self.location).ok()?;
+        let mut parts = text.split(':');
+        let file = parts.next().filter(|f| !f.is_empty())?;
+        let line = parts.next()?.parse().ok()?;
+        Some((file.to_string(), line))
+    }
+}
+
 /// What a census broke the heap down by, as far as the input tells. A flame graph splits
 /// band names into frames only where they are cost-centre stacks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

@@ -261,13 +261,16 @@ pub struct Args {
           help_heading = "Data and inspection")]
     pub stats: Option<SummaryStyle>,
 
-    /// Draw the heap at one census as a flame graph: WHEN is peak, end or a time
+    /// Draw the heap as a flame graph: WHEN is peak, end, mean or a time
     ///
     /// peak (the default) is the census with the most bytes, within --from/--to when
     /// given; end is the last that holds anything; a number is the census nearest that
-    /// time. Each box is a cost centre on top of its caller, as wide as the bytes its
-    /// stack holds (-hc). Other break-downs give one row. In an HTML page the census is
-    /// opened under the chart. Written to NAME.flame.FMT unless -o says.
+    /// time; mean is each stack's mean over the run (or --from/--to's stretch),
+    /// integrated between censuses. Each box is a cost centre on top of its caller, as
+    /// wide as the bytes its stack holds (-hc). Other break-downs give one row. In an
+    /// HTML page the census is opened under the chart. Written to NAME.flame.FMT unless
+    /// -o says. With -o x.pb.gz, x.folded or x.speedscope.json: the stacks WHEN weighs,
+    /// for pprof, inferno and speedscope.
     #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
           default_missing_value = "peak", value_parser = flame_when,
           help_heading = "Data and inspection")]

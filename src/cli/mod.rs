@@ -43,9 +43,24 @@ impl OutputKind {
             .chain(Export::FILES.into_iter().map(OutputKind::Data))
     }
 
-    /// The kind a file name's extension asks for (case does not matter).
-    pub fn from_extension(ext: &str) -> Option<OutputKind> {
-        OutputKind::all().find(|k| k.extension().eq_ignore_ascii_case(ext))
+    /// The kind a file name's ending asks for (case does not matter): the longest
+    /// extension it ends in, so that `x.speedscope.json` is speedscope's, not JSON.
+    pub fn from_file_name(name: &str) -> Option<OutputKind> {
+        let name = name.to_ascii_lowercase();
+        OutputKind::all()
+            .filter(|k| {
+                name.strip_suffix(k.extension())
+                    .is_some_and(|stem| stem.len() > 1 && stem.ends_with('.'))
+            })
+            .max_by_key(|k| k.extension().len())
+    }
+
+    /// The kind's name for `--format`.
+    pub fn name(self) -> &'static str {
+        match self {
+            OutputKind::Picture(f) => f.extension(),
+            OutputKind::Data(e) => e.name(),
+        }
     }
 
     /// The usual file extension, which is also the kind's name on the command line.

@@ -334,15 +334,27 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
     let (after_name, after) = runs.pop().expect("two runs");
     let (before_name, before) = runs.pop().expect("two runs");
     let (before, after) = cmp::matched(before, after);
-    let window = (job.filter.from, job.filter.to);
-    let comparison = cmp::compare(&before, &after, [&before_name, &after_name], window)
-        .map_err(|e| anyhow::anyhow!("{before_name} and {after_name}: {e}"))?;
     let plan = Plan {
         input: compare.inputs[0].clone(),
         output: compare.output.clone(),
         aux: None,
         reuse_aux: false,
     };
+    if let Make::Data(data) = &job.make
+        && data.export == Export::Folded
+    {
+        let when = data
+            .options
+            .census
+            .unwrap_or(crate::select::flame::When::Peak);
+        write_output(&plan, |out| {
+            crate::export::stacks::write_differential([&before, &after], when, out)
+        })?;
+        return Ok(());
+    }
+    let window = (job.filter.from, job.filter.to);
+    let comparison = cmp::compare(&before, &after, [&before_name, &after_name], window)
+        .map_err(|e| anyhow::anyhow!("{before_name} and {after_name}: {e}"))?;
     match &job.make {
         Make::Data(data) => write_output(&plan, |out| {
             data.export.write_comparison(&comparison, data.options, out)

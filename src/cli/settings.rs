@@ -221,14 +221,16 @@ impl Settings {
 
 /// `--flame` draws one census of one run, as a picture.
 fn flame_rules(args: &Args, kind: OutputKind) -> Result<(), UsageError> {
-    if let OutputKind::Data(_) = kind {
+    if let OutputKind::Data(e) = kind
+        && !e.writes_stacks()
+    {
         return Err(usage(
             ErrorKind::ArgumentConflict,
-            "--flame draws a picture (ps, eps, svg, pdf, png or html): not with --summary \
-             or a data format",
+            "--flame draws a picture (ps, eps, svg, pdf, png or html) or writes stacks \
+             (pprof, folded, speedscope): not with --summary or another data format",
         ));
     }
-    if args.compare {
+    if args.compare && kind != OutputKind::Data(Export::Folded) {
         return Err(usage(
             ErrorKind::ArgumentConflict,
             "--flame draws one run: not with --compare",
@@ -254,10 +256,17 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
             "--compare reads two finished runs: not with --watch, --serve or --connect",
         ));
     }
-    if kind == OutputKind::Data(Export::Hp) {
+    if matches!(
+        kind,
+        OutputKind::Data(Export::Hp | Export::Pprof | Export::Speedscope)
+    ) {
         return Err(usage(
             ErrorKind::InvalidValue,
-            "--compare writes a picture, a summary, CSV or JSON: a .hp file holds one run",
+            format!(
+                "--compare writes a picture, a summary, CSV, JSON or folded stacks: a {} \
+                 file holds one run",
+                kind.name()
+            ),
         ));
     }
     let ext = kind.extension();
@@ -299,9 +308,10 @@ fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
     let Some(out) = args.output.as_deref().filter(|o| *o != Path::new("-")) else {
         return Ok(OutputKind::Picture(Format::Ps));
     };
+    let name = out.file_name().map(|n| n.to_string_lossy().into_owned());
     match out.extension().and_then(|e| e.to_str()) {
         None => Ok(OutputKind::Picture(Format::Ps)),
-        Some(ext) => OutputKind::from_extension(ext).ok_or_else(|| {
+        Some(_) => OutputKind::from_file_name(name.as_deref().unwrap_or("")).ok_or_else(|| {
             let names: Vec<String> = OutputKind::all()
                 .map(|k| format!(".{}", k.extension()))
                 .collect();
@@ -322,7 +332,10 @@ fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
 fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
     // A flame graph is named apart from the graph over time: `prog.flame.svg`.
     let ext = match args.flame {
-        Some(_) if kind != OutputKind::Picture(Format::Html) => {
+        Some(_)
+            if kind != OutputKind::Picture(Format::Html)
+                && !matches!(kind, OutputKind::Data(e) if e.writes_stacks()) =>
+        {
             format!("flame.{}", kind.extension())
         }
         _ => kind.extension().to_string(),
@@ -435,6 +448,7 @@ fn data(args: &Args, export: Export) -> Data {
                 units: byte_units(args),
             },
             window: (args.from, args.to),
+            census: args.flame,
         },
         // Every band, unless -m or -t ask for a selection (OTHER included): the bands
         // the picture would draw (its colours aside).

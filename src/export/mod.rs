@@ -7,11 +7,15 @@ pub mod compare;
 pub mod csv;
 pub mod hp;
 pub mod json;
+pub mod pprof;
+pub mod speedscope;
+pub mod stacks;
 pub mod summary;
 
 use std::io::{self, Write};
 
 pub use crate::analysis::Table;
+use crate::select::flame::When;
 
 /// The data formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -22,6 +26,14 @@ pub enum Export {
     Csv,
     /// The versioned JSON document of docs/inspect.md.
     Json,
+    /// pprof's gzip'd `profile.proto`: `go tool pprof`, Pyroscope, KCacheGrind (through
+    /// `pprof -callgrind`) read it.
+    Pprof,
+    /// Brendan Gregg's folded stacks (`outer;inner bytes`), for inferno and
+    /// flamegraph.pl; two runs' differential form with `--compare`.
+    Folded,
+    /// speedscope's JSON file format.
+    Speedscope,
     /// `--summary`: the leak table, for people or (`--summary=json`) for scripts.
     Summary(SummaryStyle),
     /// `--stats`: the runtime's statistics in `+RTS -s`'s layout, or as JSON.
@@ -49,17 +61,30 @@ pub struct ExportOptions {
     /// `--from` and `--to`: the window `--stats` gives the figures of (the summary's is
     /// the filtered profile's).
     pub window: (Option<f64>, Option<f64>),
+    /// `--flame`'s WHEN: the census (or mean) the stack exports weigh at. Without it,
+    /// pprof and folded stacks take the peak census and speedscope every census.
+    pub census: Option<crate::select::flame::When>,
 }
 
 impl Export {
     /// The formats a file name can ask for, in the order `--help` lists them.
-    pub const FILES: [Export; 3] = [Export::Hp, Export::Csv, Export::Json];
+    pub const FILES: [Export; 6] = [
+        Export::Hp,
+        Export::Csv,
+        Export::Json,
+        Export::Pprof,
+        Export::Folded,
+        Export::Speedscope,
+    ];
 
     /// The usual file extension, which is also the format's name on the command line.
     pub fn extension(self) -> &'static str {
         match self {
             Export::Hp => "hp",
             Export::Csv => "csv",
+            Export::Pprof => "pb.gz",
+            Export::Folded => "folded",
+            Export::Speedscope => "speedscope.json",
             Export::Json
             | Export::Summary(SummaryStyle::Json)
             | Export::Stats(SummaryStyle::Json) => "json",
@@ -68,11 +93,20 @@ impl Export {
         }
     }
 
-    /// The format a file name's extension asks for (case does not matter).
-    pub fn from_extension(ext: &str) -> Option<Export> {
-        Export::FILES
-            .into_iter()
-            .find(|f| f.extension().eq_ignore_ascii_case(ext))
+    /// The format's name for `--format`: its extension, or what its users call it
+    /// where the extension has two parts (`pprof`, `speedscope`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Export::Pprof => "pprof",
+            Export::Speedscope => "speedscope",
+            other => other.extension(),
+        }
+    }
+
+    /// Whether it writes the stacks of one census or window (`--flame`'s WHEN, the
+    /// peak by default) rather than the profile over time.
+    pub fn writes_stacks(self) -> bool {
+        matches!(self, Export::Pprof | Export::Folded | Export::Speedscope)
     }
 
     /// Writes a comparison of two runs (`--compare`) in this format: the summary's text
@@ -87,12 +121,17 @@ impl Export {
         match self {
             Export::Summary(SummaryStyle::Text) => compare::write_text(comparison, opts.text, out),
             Export::Csv | Export::Summary(SummaryStyle::Csv) => compare::write_csv(comparison, out),
+            Export::Folded => Err(io::Error::other(
+                "two runs' folded stacks are written from their profiles",
+            )),
             Export::Json | Export::Summary(SummaryStyle::Json) => {
                 compare::write_json(comparison, out)
             }
-            Export::Hp | Export::Stats(_) => Err(io::Error::other(
-                "a comparison is written as a picture, a summary, CSV or JSON",
-            )),
+            Export::Hp | Export::Stats(_) | Export::Pprof | Export::Speedscope => {
+                Err(io::Error::other(
+                    "a comparison is written as a picture, a summary, CSV, JSON or folded stacks",
+                ))
+            }
         }
     }
 
@@ -115,6 +154,11 @@ impl Export {
             Export::Hp => hp::write(table.profile, out),
             Export::Csv => csv::write(table, out),
             Export::Json => json::write(table, out),
+            Export::Pprof => pprof::write(table.profile, opts.census.unwrap_or(When::Peak), out),
+            Export::Folded => {
+                stacks::write_folded(table.profile, opts.census.unwrap_or(When::Peak), out)
+            }
+            Export::Speedscope => speedscope::write(table.profile, opts.census, out),
             Export::Summary(style) => {
                 let s = crate::analysis::summarise(table, opts.top, opts.window);
                 match style {

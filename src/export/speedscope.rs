@@ -1,0 +1,231 @@
+//! speedscope (`-o heap.speedscope.json`): the file format speedscope documents
+//! (`file-format-schema.json`), unit `bytes`. Each profile is a "sampled" profile whose
+//! samples are the stacks (frame indices, outermost first) and whose weights are their
+//! bytes. With `--flame=WHEN`, one profile: that census, or the mean. Without it, one
+//! profile per census, thinned to at most [`MAX_PROFILES`] evenly over the run with the
+//! peak census always kept, each named by its time, so that speedscope's profile
+//! switcher steps through the run. An info table's source file and line (IPE) are its
+//! frame's.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use serde::Serialize;
+
+use super::stacks::{FrameKey, place};
+use crate::profile::Profile;
+use crate::select::flame::{Stack, When, stack_of, stacks, weights_at};
+
+/// At most this many censuses become profiles.
+pub const MAX_PROFILES: usize = 300;
+/// At most about this many stacks in all the profiles: fewer censuses are kept when each
+/// holds many stacks, so the file follows the census's size, not the run's.
+pub const MAX_SAMPLES: usize = 2_000_000;
+
+#[derive(Serialize)]
+struct File<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    shared: Shared,
+    profiles: Vec<Sampled>,
+    name: String,
+    #[serde(rename = "activeProfileIndex")]
+    active: usize,
+    exporter: &'a str,
+}
+
+#[derive(Serialize)]
+struct Shared {
+    frames: Vec<Frame>,
+}
+
+#[derive(Serialize)]
+struct Frame {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<u32>,
+}
+
+#[derive(Serialize)]
+struct Sampled {
+    #[serde(rename = "type")]
+    kind: &'static str,
+    name: String,
+    unit: &'static str,
+    #[serde(rename = "startValue")]
+    start: u64,
+    #[serde(rename = "endValue")]
+    end: u64,
+    samples: Vec<Vec<usize>>,
+    weights: Vec<u64>,
+}
+
+/// The shared frames: each frame name (and place) once.
+#[derive(Default)]
+struct Frames {
+    list: Vec<Frame>,
+    index: HashMap<FrameKey, usize>,
+}
+
+impl Frames {
+    fn profile(&mut self, p: &Profile, name: String, stacks: &[Stack<'_>]) -> Sampled {
+        let (mut samples, mut weights) = (Vec::new(), Vec::new());
+        for stack in stacks {
+            let bytes = super::stacks::whole_bytes(stack.bytes);
+            if bytes == 0 {
+                continue;
+            }
+            let place = place(p, stack);
+            let ids = stack
+                .frames
+                .iter()
+                .map(|&f| {
+                    let key = (f.to_vec(), place.clone());
+                    *self.index.entry(key).or_insert_with(|| {
+                        self.list.push(Frame {
+                            name: String::from_utf8_lossy(f).into_owned(),
+                            file: place.as_ref().map(|p| p.0.clone()),
+                            line: place.as_ref().map(|p| p.1),
+                        });
+                        self.list.len() - 1
+                    })
+                })
+                .collect();
+            samples.push(ids);
+            weights.push(bytes);
+        }
+        Sampled {
+            kind: "sampled",
+            name,
+            unit: "bytes",
+            start: 0,
+            end: weights.iter().sum(),
+            samples,
+            weights,
+        }
+    }
+}
+
+/// The censuses stepped through without `--flame`: evenly over the run, the peak
+/// census among them, at most [`MAX_PROFILES`] and about [`MAX_SAMPLES`] stacks.
+pub fn censuses(p: &Profile) -> Vec<usize> {
+    let n = p.samples();
+    let bands = p.bands.names().len().max(1);
+    let k = (MAX_SAMPLES / bands).clamp(1, MAX_PROFILES).min(n);
+    let peak = crate::select::flame::census(p, When::Peak);
+    let mut picked: Vec<usize> = if k == 1 {
+        vec![peak]
+    } else {
+        (0..k).map(|i| i * (n - 1) / (k - 1)).collect()
+    };
+    if !picked.contains(&peak) {
+        // The nearest evenly spaced census gives way to the peak.
+        let near = (0..picked.len())
+            .min_by_key(|&i| picked[i].abs_diff(peak))
+            .expect("at least one");
+        picked[near] = peak;
+        picked.sort_unstable();
+    }
+    picked.dedup();
+    picked
+}
+
+/// Writes the file.
+pub fn write(p: &Profile, when: Option<When>, out: &mut dyn Write) -> io::Result<()> {
+    let unit = String::from_utf8_lossy(&p.sample_unit).into_owned();
+    let mut frames = Frames::default();
+    let mut profiles = Vec::new();
+    let mut active = 0;
+    match when {
+        Some(when) => {
+            let (census, stacks) = stacks(p, when);
+            let name = match when {
+                When::Mean => format!("mean, {:.3} to {:.3} {unit}", census.from, census.to),
+                When::Peak => format!("peak census, {:.3} {unit}", census.from),
+                When::End => format!("last census, {:.3} {unit}", census.from),
+                When::At(_) => format!("census at {:.3} {unit}", census.from),
+            };
+            profiles.push(frames.profile(p, name, &stacks));
+        }
+        None => {
+            let picked = censuses(p);
+            let peak = crate::select::flame::census(p, When::Peak);
+            let weights = weights_at(p, &picked);
+            for (&s, w) in picked.iter().zip(&weights) {
+                let stacks: Vec<Stack<'_>> = (w.iter().enumerate())
+                    .filter(|(_, v)| **v != 0.0)
+                    .map(|(b, &v)| stack_of(p, b, v))
+                    .collect();
+                let mut name = format!("{:.3} {unit}", p.times[s]);
+                if s == peak {
+                    name.push_str(" (peak)");
+                    active = profiles.len();
+                }
+                profiles.push(frames.profile(p, name, &stacks));
+            }
+        }
+    }
+    let exporter = format!("hpgraph {}", env!("CARGO_PKG_VERSION"));
+    let file = File {
+        schema: "https://www.speedscope.app/file-format-schema.json",
+        shared: Shared {
+            frames: frames.list,
+        },
+        profiles,
+        name: String::from_utf8_lossy(&p.job).into_owned(),
+        active,
+        exporter: &exporter,
+    };
+    let mut out = io::BufWriter::new(out);
+    crate::escape::json_to(&mut out, &file, false)?;
+    writeln!(out)?;
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::hp::parse;
+
+    fn profile(samples: usize) -> Profile {
+        let mut text =
+            String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+        for s in 0..samples {
+            let v = if s == samples / 3 { 1000 } else { s };
+            text.push_str(&format!(
+                "BEGIN_SAMPLE {s}\n(1)go/main\t{v}\n(2)f/main\t1\nEND_SAMPLE {s}\n"
+            ));
+        }
+        parse(text.as_bytes()).unwrap().profile
+    }
+
+    #[test]
+    fn every_census_up_to_the_bound_and_the_peak_always() {
+        let p = profile(10);
+        assert_eq!(censuses(&p), (0..10).collect::<Vec<_>>());
+        let p = profile(MAX_PROFILES * 3 + 7);
+        let picked = censuses(&p);
+        assert_eq!(picked.len(), MAX_PROFILES);
+        assert!(picked.contains(&((MAX_PROFILES * 3 + 7) / 3)));
+        assert!(picked.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn frames_are_shared_and_outermost_first() {
+        let p = profile(2);
+        let mut out = Vec::new();
+        write(&p, Some(When::Peak), &mut out).unwrap();
+        let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        let frames: Vec<&str> = (v["shared"]["frames"].as_array().unwrap().iter())
+            .map(|f| f["name"].as_str().unwrap())
+            .collect();
+        assert_eq!(frames, ["main", "go", "f"]);
+        assert_eq!(
+            v["profiles"][0]["samples"],
+            serde_json::json!([[0, 1], [0, 2]])
+        );
+        assert_eq!(v["profiles"][0]["unit"], "bytes");
+    }
+}

@@ -1,0 +1,136 @@
+//! Folded stacks (`-o heap.folded`): Brendan Gregg's `outer;inner N` lines, one per
+//! stack, the bytes it holds at `--flame`'s census (the peak by default) or its mean, as
+//! whole numbers. inferno (`inferno-flamegraph`) and flamegraph.pl draw them; with
+//! `--compare BEFORE AFTER` the two-column form `stack before after` that
+//! `inferno-flamegraph` (and `difffolded.pl`'s output) reads for a differential graph.
+
+use std::collections::HashMap;
+use std::io::{self, Write};
+
+use crate::profile::Profile;
+use crate::select::flame::{Stack, When, stacks};
+
+/// A source file and a line in it.
+pub type Place = (String, u32);
+
+/// A frame as the exports tell frames apart: its name and, with IPE, its place.
+pub type FrameKey = (Vec<u8>, Option<Place>);
+
+/// The source place of a stack's one frame where the bands are info tables (IPE) with
+/// a source location; `None` for cost-centre stacks and tables without one.
+pub fn place(profile: &Profile, stack: &Stack<'_>) -> Option<Place> {
+    if profile.breakdown != crate::profile::Breakdown::Other {
+        return None;
+    }
+    profile.provenance.get(stack.band)?.place()
+}
+
+/// A stack's frames as one folded field, outermost first.
+pub fn folded(stack: &Stack<'_>) -> String {
+    let frames: Vec<String> = stack
+        .frames
+        .iter()
+        .map(|f| crate::escape::folded_frame(f))
+        .collect();
+    frames.join(";")
+}
+
+/// Whole bytes: a mean's fraction is rounded (the formats count in integers).
+pub fn whole_bytes(v: f64) -> u64 {
+    if v.is_finite() && v > 0.0 {
+        v.round().min(u64::MAX as f64) as u64
+    } else {
+        0
+    }
+}
+
+/// Writes one line per stack that holds at least a byte, in the profile's band order.
+/// Stacks whose frames come out the same (two bands named alike once their `(N)`
+/// numbers are dropped) are one line, their bytes added.
+pub fn write_folded(profile: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
+    let (_, stacks) = stacks(profile, when);
+    let mut order: Vec<String> = Vec::new();
+    let mut bytes: HashMap<String, f64> = HashMap::new();
+    for stack in &stacks {
+        let key = folded(stack);
+        match bytes.get_mut(&key) {
+            Some(b) => *b += stack.bytes,
+            None => {
+                bytes.insert(key.clone(), stack.bytes);
+                order.push(key);
+            }
+        }
+    }
+    let mut out = io::BufWriter::new(out);
+    for key in order {
+        let n = whole_bytes(bytes[&key]);
+        if n > 0 {
+            writeln!(out, "{key} {n}")?;
+        }
+    }
+    out.flush()
+}
+
+/// Writes two runs' stacks as `stack before after`, each run weighed at `when` (its own
+/// peak census, say): every stack of either run, BEFORE's order first, 0 where a run has
+/// none. The runs' bands are named alike already ([`crate::analysis::compare::matched`]).
+pub fn write_differential(runs: [&Profile; 2], when: When, out: &mut dyn Write) -> io::Result<()> {
+    let mut order: Vec<String> = Vec::new();
+    let mut bytes: HashMap<String, [f64; 2]> = HashMap::new();
+    for (side, profile) in runs.into_iter().enumerate() {
+        for stack in &stacks(profile, when).1 {
+            let key = folded(stack);
+            let entry = bytes.entry(key.clone()).or_insert_with(|| {
+                order.push(key);
+                [0.0; 2]
+            });
+            entry[side] += stack.bytes;
+        }
+    }
+    let mut out = io::BufWriter::new(out);
+    for key in order {
+        let [b, a] = bytes[&key].map(whole_bytes);
+        if b > 0 || a > 0 {
+            writeln!(out, "{key} {b} {a}")?;
+        }
+    }
+    out.flush()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::hp::parse;
+
+    fn profile(body: &str) -> Profile {
+        let text =
+            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{body}");
+        parse(text.as_bytes()).expect("parses").profile
+    }
+
+    #[test]
+    fn lines_are_outermost_first_with_whole_bytes() {
+        let p = profile(
+            "BEGIN_SAMPLE 0\n(1)go/main/Main.CAF\t30\n(2)MAIN\t5\n(3)x;y/main/Main.CAF\t2\n\
+             END_SAMPLE 0\n",
+        );
+        let mut out = Vec::new();
+        write_folded(&p, When::Peak, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "Main.CAF;main;go 30\nMAIN 5\nMain.CAF;main;x_y 2\n"
+        );
+    }
+
+    #[test]
+    fn two_runs_give_both_columns() {
+        let a = profile("BEGIN_SAMPLE 0\n(1)go/main\t30\n(2)MAIN\t5\nEND_SAMPLE 0\n");
+        let b = profile("BEGIN_SAMPLE 0\n(7)go/main\t10\n(8)f/main\t4\nEND_SAMPLE 0\n");
+        let mut out = Vec::new();
+        write_differential([&a, &b], When::Peak, &mut out).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "main;go 30 10\nMAIN 5 0\nmain;f 0 4\n"
+        );
+    }
+}
