@@ -259,7 +259,9 @@ fn a_flame_graph_is_a_picture_of_one_run() {
     for args in [
         vec!["--flame", "--summary", hp],
         vec!["--flame", hp, "-o", "x.csv"],
-        vec!["--flame", "--compare", hp, hp],
+        vec!["--flame", "--compare", hp, hp, "-o", "x.html"],
+        vec!["--inverted", hp],
+        vec!["--flame", "--inverted", hp, "-o", "x.pb.gz"],
         vec!["--flame=soon", hp],
     ] {
         let out = hpgraph(&dir.0, &args, None);
@@ -321,5 +323,243 @@ fn rows_past_the_top_are_left_out_and_said_so() {
             .iter()
             .any(|t| t.starts_with(&format!("{hidden} deeper levels are not drawn"))),
         "{texts:?}"
+    );
+}
+
+/// A `.hp`'s censuses with their times, names without GHC's `(N)`: read from GHC's
+/// text, not by hpgraph's reader.
+fn timed(hp: &Path) -> Vec<(f64, Vec<(String, f64)>)> {
+    let text = std::fs::read_to_string(hp).unwrap();
+    let mut out: Vec<(f64, Vec<(String, f64)>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(t) = line.strip_prefix("BEGIN_SAMPLE ") {
+            out.push((t.trim().parse().unwrap(), Vec::new()));
+        } else if let Some((name, value)) = line.rsplit_once('\t') {
+            let name = match name.strip_prefix('(').and_then(|r| r.split_once(')')) {
+                Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest,
+                _ => name,
+            };
+            let census = &mut out.last_mut().unwrap().1;
+            census.push((name.to_string(), value.parse().unwrap()));
+        }
+    }
+    out
+}
+
+/// The census `peak` picks: the first of the highest totals.
+fn peak_of(cs: &[(f64, Vec<(String, f64)>)]) -> &[(String, f64)] {
+    let total = |c: &(f64, Vec<(String, f64)>)| c.1.iter().map(|x| x.1).sum::<f64>();
+    &cs.iter()
+        .fold(
+            &cs[0],
+            |best, c| if total(c) > total(best) { c } else { best },
+        )
+        .1
+}
+
+/// What the stacks named `names` hold under the frame whose stack (innermost first) is
+/// `s`: the stacks that end in `s` outermost-first, i.e. whose name ends in it.
+fn under(names: &[(String, f64)], s: &str) -> f64 {
+    names
+        .iter()
+        .filter(|(n, _)| n == s || n.ends_with(&format!("/{s}")))
+        .map(|x| x.1)
+        .sum()
+}
+
+/// Likewise for an inverted graph: the stacks whose name starts with `s`.
+fn over(names: &[(String, f64)], s: &str) -> f64 {
+    names
+        .iter()
+        .filter(|(n, _)| n == s || n.starts_with(&format!("{s}/")))
+        .map(|x| x.1)
+        .sum()
+}
+
+/// The frames' titles of a flame graph's SVG, XML entities read, the job's title and
+/// grouped narrow boxes left out: `(stack, notes, figures)`.
+fn frame_titles(svg: &str) -> Vec<(String, String, String)> {
+    svg.split("<title>")
+        .skip(1)
+        .map(|t| {
+            t[..t.find("</title>").unwrap()]
+                .replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&quot;", "\"")
+                .replace("&apos;", "'")
+                .replace("&#39;", "'")
+                .replace("&amp;", "&")
+        })
+        .filter(|t| t.contains(": ") && !t.contains(" parts of "))
+        .map(|t| {
+            let (head, figures) = t.rsplit_once(": ").unwrap();
+            let (stack, notes) = match head.find(" (") {
+                Some(i) if !head[..i].is_empty() => (&head[..i], &head[i..]),
+                _ => (head, ""),
+            };
+            (stack.to_string(), notes.to_string(), figures.to_string())
+        })
+        .collect()
+}
+
+/// The exact figure in `1.2 MB (1,234.5 bytes, 3.4%)`.
+fn exact_bytes(figures: &str) -> f64 {
+    let open = figures.rfind(" (").unwrap();
+    figures[open + 2..]
+        .split(" bytes")
+        .next()
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn the_mean_is_each_stacks_trapezoids_over_ghcs_censuses() {
+    let dir = Scratch::new("flame-mean");
+    let mut checked = 0;
+    for (_, hp) in hc_runs() {
+        let cs = timed(&hp);
+        let span = cs[cs.len() - 1].0 - cs[0].0;
+        // Each stack's mean: trapezoids between GHC's censuses over the run's time.
+        let mut mean: Vec<(String, f64)> = Vec::new();
+        for pair in cs.windows(2) {
+            let dt = pair[1].0 - pair[0].0;
+            for (name, v) in pair.iter().flat_map(|c| &c.1) {
+                match mean.iter_mut().find(|(n, _)| n == name) {
+                    Some(m) => m.1 += v * dt / 2.0 / span,
+                    None => mean.push((name.clone(), v * dt / 2.0 / span)),
+                }
+            }
+        }
+        let total: f64 = mean.iter().map(|m| m.1).sum();
+        hpgraph_ok(
+            &dir.0,
+            &["--flame=mean", hp.to_str().unwrap(), "-o", "mean.svg"],
+        );
+        let svg = std::fs::read_to_string(dir.path("mean.svg")).unwrap();
+        for (stack, notes, figures) in frame_titles(&svg) {
+            let got = exact_bytes(&figures);
+            let want = if stack == "all" {
+                total
+            } else if notes.starts_with(" (its own)") {
+                mean.iter().filter(|m| m.0 == stack).map(|m| m.1).sum()
+            } else {
+                under(&mean, &stack)
+            };
+            assert!(
+                (got - want).abs() <= 1e-6 * total.max(1.0),
+                "{}: {stack}{notes}: {got} vs {want}",
+                hp.display()
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn an_inverted_graph_stands_each_stack_on_what_holds_its_bytes() {
+    let dir = Scratch::new("flame-inverted");
+    let mut roots = 0;
+    for (_, hp) in hc_runs() {
+        let census = peak_of(&timed(&hp)).to_vec();
+        hpgraph_ok(
+            &dir.0,
+            &[
+                "--flame",
+                "--inverted",
+                hp.to_str().unwrap(),
+                "-o",
+                "inv.svg",
+            ],
+        );
+        let svg = std::fs::read_to_string(dir.path("inv.svg")).unwrap();
+        for (stack, notes, figures) in frame_titles(&svg) {
+            if stack == "all" || notes.starts_with(" (its own)") {
+                continue;
+            }
+            // A bottom frame is as wide as every stack whose innermost frame it is.
+            let want = over(&census, &stack);
+            assert_eq!(exact_bytes(&figures), want, "{}: {stack}", hp.display());
+            roots += usize::from(!stack.contains('/'));
+        }
+    }
+    assert!(roots > 20, "{roots}");
+}
+
+#[test]
+fn the_differential_graph_gives_each_frames_bytes_before_and_after() {
+    let dir = Scratch::new("flame-diff");
+    let runs = hc_runs();
+    let (mut checked, mut gone) = (0, 0);
+    // The same program under two GHCs, and two programs (frames only before).
+    let pairs: Vec<(&Path, &Path)> = runs
+        .iter()
+        .zip(runs.iter().skip(1))
+        .map(|(a, b)| (a.1.as_path(), b.1.as_path()))
+        .collect();
+    for (a, b) in pairs {
+        let (mut before, mut after) = (peak_of(&timed(a)).to_vec(), peak_of(&timed(b)).to_vec());
+        // As --compare matches names: a whole name one run has and the other has cut at
+        // -L (`GHC.IO.Handl...`) goes by the cut name.
+        let absorb = |cut_side: &[(String, f64)], whole_side: &mut Vec<(String, f64)>| {
+            for (name, _) in whole_side.iter_mut() {
+                if name.ends_with("...") || cut_side.iter().any(|c| &c.0 == name) {
+                    continue;
+                }
+                if let Some(c) = cut_side.iter().find(|c| {
+                    c.0.strip_suffix("...")
+                        .is_some_and(|stem| !stem.is_empty() && name.starts_with(stem))
+                }) {
+                    *name = c.0.clone();
+                }
+            }
+        };
+        absorb(&before.clone(), &mut after);
+        absorb(&after.clone(), &mut before);
+        hpgraph_ok(
+            &dir.0,
+            &[
+                "--compare",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "--flame",
+                "-o",
+                "diff.svg",
+            ],
+        );
+        let svg = std::fs::read_to_string(dir.path("diff.svg")).unwrap();
+        for (stack, notes, figures) in frame_titles(&svg) {
+            // "1,234 bytes before, 5,678 bytes after (+12.3%)": before first.
+            let (was, rest) = figures.split_once(" bytes before, ").expect(&figures);
+            let now = rest.split(" bytes after").next().unwrap();
+            let number = |t: &str| t.replace(',', "").parse::<f64>().unwrap();
+            let (was, now) = (number(was), number(now));
+            let (want_was, want_now) = if stack == "all" {
+                (
+                    before.iter().map(|x| x.1).sum(),
+                    after.iter().map(|x| x.1).sum(),
+                )
+            } else if notes.starts_with(" (its own)") {
+                let own = |c: &[(String, f64)]| -> f64 {
+                    c.iter().filter(|x| x.0 == stack).map(|x| x.1).sum()
+                };
+                (own(&before), own(&after))
+            } else {
+                (under(&before, &stack), under(&after, &stack))
+            };
+            assert_eq!(
+                (was, now),
+                (want_was, want_now),
+                "{a:?} {b:?}: {stack}{notes}"
+            );
+            gone += usize::from(now == 0.0 && was > 0.0);
+            checked += 1;
+        }
+    }
+    assert!(
+        checked > 100 && gone > 0,
+        "{checked} frames, {gone} only before"
     );
 }

@@ -276,6 +276,13 @@ pub struct Args {
           help_heading = "Data and inspection")]
     pub flame: Option<crate::select::flame::When>,
 
+    /// With --flame: the graph rooted at the innermost frames, their callers above
+    ///
+    /// Each bottom box is what holds the bytes (the cost centre, closure type or info
+    /// table), as wide as every stack that ends in it; its callers stand on it.
+    #[arg(long, help_heading = "Data and inspection")]
+    pub inverted: bool,
+
     /// Order the bands by how fast they grow, the fastest on top
     ///
     /// growth is the least-squares slope of each band over the run, in bytes a second.

@@ -176,7 +176,10 @@ pub(crate) fn prepare_picture<'a>(
         );
     }
     if let (Some(when), false) = (picture.flame, picture.format == Format::Html) {
-        let flame = crate::select::flame::flame(&profile, when);
+        let flame = crate::select::flame::shaped(&profile, when, picture.direction);
+        if let Some(advice) = crate::select::flame::advice(&flame) {
+            eprintln!("hpgraph: warning: {name}: {advice}");
+        }
         let scene = crate::layout::flame::layout(&flame, &picture.layout);
         warn_of_repairs(picture, name, &scene);
         return Prepared::Flame {
@@ -349,6 +352,19 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
             .unwrap_or(crate::select::flame::When::Peak);
         write_output(&plan, |out| {
             crate::export::stacks::write_differential([&before, &after], when, out)
+        })?;
+        return Ok(());
+    }
+    if let Make::Picture(picture) = &job.make
+        && let Some(when) = picture.flame
+    {
+        let flame = crate::select::flame::differential(&before, &after, when, picture.direction);
+        let scene = crate::layout::flame::layout(&flame, &picture.layout);
+        write_output(&plan, |out| {
+            picture
+                .format
+                .backend(&picture.backend, None)?
+                .write(&scene, out)
         })?;
         return Ok(());
     }

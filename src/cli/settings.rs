@@ -108,6 +108,8 @@ pub struct Picture {
     /// `--flame`: the census drawn as a flame graph instead of the graph over time (an
     /// HTML page draws its graph and opens that census's flame graph under it).
     pub flame: Option<When>,
+    /// `--inverted`: the flame graph grows from the innermost frames.
+    pub direction: crate::select::flame::Direction,
 }
 
 /// How a data output is made.
@@ -180,6 +182,11 @@ impl Settings {
         let kind = output_kind(args)?;
         if args.flame.is_some() {
             flame_rules(args, kind)?;
+        } else if args.inverted {
+            return Err(usage(
+                ErrorKind::MissingRequiredArgument,
+                "--inverted turns a flame graph over: use it with --flame",
+            ));
         }
         let live = args.watch || args.serve.is_some();
         let job = Job {
@@ -219,7 +226,8 @@ impl Settings {
     }
 }
 
-/// `--flame` draws one census of one run, as a picture.
+/// `--flame` draws a census (or a mean) as a picture or writes its stacks; with
+/// `--compare`, two runs' differential graph.
 fn flame_rules(args: &Args, kind: OutputKind) -> Result<(), UsageError> {
     if let OutputKind::Data(e) = kind
         && !e.writes_stacks()
@@ -230,10 +238,18 @@ fn flame_rules(args: &Args, kind: OutputKind) -> Result<(), UsageError> {
              (pprof, folded, speedscope): not with --summary or another data format",
         ));
     }
-    if args.compare && kind != OutputKind::Data(Export::Folded) {
+    if args.inverted && !matches!(kind, OutputKind::Picture(f) if f != Format::Html) {
         return Err(usage(
             ErrorKind::ArgumentConflict,
-            "--flame draws one run: not with --compare",
+            "--inverted draws a flame graph (ps, eps, svg, pdf or png); pprof, inferno and \
+             speedscope invert the stacks themselves",
+        ));
+    }
+    if args.compare && kind == OutputKind::Picture(Format::Html) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--compare --flame draws the differential flame graph as ps, eps, svg, pdf or \
+             png (or writes .folded); the compare page has no flame graph yet",
         ));
     }
     Ok(())
@@ -598,6 +614,11 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
             flame_at: args.flame,
         }),
         flame: args.flame,
+        direction: if args.inverted {
+            crate::select::flame::Direction::Inverted
+        } else {
+            crate::select::flame::Direction::Callers
+        },
     }
 }
 

@@ -10,7 +10,7 @@
 use crate::scene::{
     Anchor, FontSize, Item, Page, Paint, Path, PathRole, Point, Scene, Text, TextRole,
 };
-use crate::select::flame::{Flame, When};
+use crate::select::flame::{Direction, Flame, When};
 use crate::units::{Scale, human};
 
 use super::LayoutOptions;
@@ -26,6 +26,11 @@ pub const MIN_ROW: f64 = 3.0;
 const NARROW: Paint = Paint::Gray(0.8);
 /// The grey of a frame whose callers GHC cut away at `-L`.
 const CUT: Paint = Paint::Gray(0.6);
+/// A differential graph's frames that held as much before: a neutral grey.
+const SAME: Paint = Paint::Gray(0.85);
+/// A differential graph shows at most this many frames only the run before had (0
+/// bytes wide, each with its title); the caption counts the rest.
+pub const MAX_GONE: usize = 2_000;
 
 /// Lays out a flame graph in the drawing box `opts.size`.
 pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
@@ -51,17 +56,28 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     )));
     let unit = String::from_utf8_lossy(&flame.sample_unit);
     let c = &flame.census;
-    let which = match c.when {
+    let which = |c: &crate::select::flame::Census| match c.when {
         When::Peak => format!("the peak census, at {:.2} {unit}", c.from),
         When::End => format!("the last census, at {:.2} {unit}", c.from),
         When::At(_) => format!("the census at {:.2} {unit}", c.from),
         When::Mean => format!("the mean from {:.2} to {:.2} {unit}", c.from, c.to),
     };
-    let about = format!(
-        "{which}: {} in {} frames",
+    let mut about = format!(
+        "{}: {} in {} frames",
+        which(c),
         human(c.total, scale),
         flame.frames.len() - 1
     );
+    if let Some(b) = &flame.before {
+        about = format!(
+            "{about}; before, {}: {} (red grew, blue shrank)",
+            which(b),
+            human(b.total, scale)
+        );
+    }
+    if flame.direction == Direction::Inverted {
+        about.push_str("; inverted: what holds the bytes at the bottom, its callers above");
+    }
     items.push(Item::Text(text(
         TextRole::Caption,
         Point::new(margin, top_line - 16.0 * em),
@@ -88,9 +104,21 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     let mut drawn = vec![false; flame.frames.len()];
     let mut cursor = vec![x0; flame.frames.len()];
     let mut narrow: Vec<(f64, usize)> = vec![(0.0, 0); flame.frames.len()];
+    let differential = flame.before.is_some();
+    let (mut gone, mut gone_left) = (Vec::new(), 0usize);
     for (k, f) in flame.frames.iter().enumerate() {
         let parent = f.parent;
         if parent.is_some_and(|p| !drawn[p]) || f.depth >= shown_rows {
+            continue;
+        }
+        // A frame only the run before had: 0 bytes wide, at its caller's end, with
+        // what it held in its title.
+        if differential && f.bytes == 0.0 && parent.is_some() {
+            if gone.len() < MAX_GONE {
+                gone.push(k);
+            } else {
+                gone_left += 1;
+            }
             continue;
         }
         let w = f.bytes * per_byte;
@@ -107,7 +135,11 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         drawn[k] = true;
         cursor[k] = left;
         let y = floor + f.depth as f64 * row;
-        let fill = if f.cut { CUT } else { colour(&f.name, opts) };
+        let fill = match (f.cut, &flame.before) {
+            (true, _) => CUT,
+            (false, Some(b)) => change(f.before, f.bytes, b.total.max(flame.census.total)),
+            (false, None) => colour(&f.name, opts),
+        };
         let mut notes = String::new();
         if f.cut {
             notes.push_str(" (GHC cut this name at -L: its callers are unknown)");
@@ -168,6 +200,28 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
             title.into_bytes(),
         )));
     }
+    for &k in &gone {
+        let f = &flame.frames[k];
+        let p = f.parent.expect("the root is never gone");
+        let title = box_title(flame, k, " (only before)", 0.0, scale);
+        items.push(Item::Path(rect(
+            cursor[p],
+            floor + f.depth as f64 * row,
+            0.0,
+            row,
+            change(f.before, 0.0, 1.0),
+            title,
+        )));
+    }
+    if gone_left > 0 {
+        items.push(Item::Text(text(
+            TextRole::Caption,
+            Point::new(width - margin, margin),
+            format!("{gone_left} more frames only the run before had are not drawn").into_bytes(),
+            FontSize::Normal,
+            Anchor::End,
+        )));
+    }
     if shown_rows < rows {
         items.push(Item::Text(text(
             TextRole::Caption,
@@ -226,16 +280,62 @@ fn box_title(flame: &Flame, k: usize, notes: &str, value: f64, scale: Scale) -> 
         flame.stack(k)
     };
     title.extend_from_slice(notes.as_bytes());
-    title.extend_from_slice(
-        format!(
+    let figures = match &flame.before {
+        // Before first, both exact: what a reader (or a script) compares.
+        Some(_) => {
+            let f = &flame.frames[k];
+            let was = if notes == " (its own)" {
+                f.own_before
+            } else {
+                f.before
+            };
+            format!(
+                ": {} before, {} after ({})",
+                exact(was, &flame.value_unit),
+                exact(value, &flame.value_unit),
+                change_text(was, value)
+            )
+        }
+        None => format!(
             ": {} ({}, {})",
             human(value, scale),
             exact(value, &flame.value_unit),
             share(value, flame.census.total)
-        )
-        .as_bytes(),
-    );
+        ),
+    };
+    title.extend_from_slice(figures.as_bytes());
     title
+}
+
+/// How a frame changed, in words: `+12.5%`, `new`, `gone`, `same`.
+fn change_text(before: f64, after: f64) -> String {
+    if before == after {
+        "same".into()
+    } else if before == 0.0 {
+        "new".into()
+    } else if after == 0.0 {
+        "gone".into()
+    } else {
+        format!("{:+.1}%", 100.0 * (after - before) / before)
+    }
+}
+
+/// A differential frame's colour: red for growth, blue for shrinking, stronger as the
+/// change is a larger share of the larger run's heap (full at a tenth of it); grey
+/// where equal.
+fn change(before: f64, after: f64, total: f64) -> Paint {
+    let d = after - before;
+    if d == 0.0 || total <= 0.0 {
+        return SAME;
+    }
+    let strength = (d.abs() / (0.1 * total)).clamp(0.0, 1.0);
+    // From a light tint at the least change to a full hue.
+    let tint = |full: f64| 1.0 - (1.0 - full) * (0.25 + 0.75 * strength);
+    if d > 0.0 {
+        Paint::Rgb(tint(0.84), tint(0.19), tint(0.15))
+    } else {
+        Paint::Rgb(tint(0.13), tint(0.4), tint(0.75))
+    }
 }
 
 /// A box's colour, halfway to white: what a stack holds itself.

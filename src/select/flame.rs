@@ -183,6 +183,23 @@ pub struct Frame {
     pub own: f64,
     /// GHC cut the name at `-L` here: the callers beyond it are unknown.
     pub cut: bool,
+    /// In a differential graph ([`differential`]): what the frame held in the run
+    /// before (0 otherwise, or where that run had no such frame).
+    pub before: f64,
+    /// Likewise, what its stack held itself before.
+    pub own_before: f64,
+}
+
+/// Which way a flame graph grows from its root.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Direction {
+    /// Outermost cost centres at the root, each callee on its caller.
+    #[default]
+    Callers,
+    /// Inverted: the innermost frame (the cost centre, closure type or info table that
+    /// holds the bytes) at the root, its callers on top; a root frame is as wide as
+    /// every stack that ends in it.
+    Inverted,
 }
 
 /// A census as frames, root first, each frame before its callees, callees in name order.
@@ -202,10 +219,16 @@ pub struct Flame {
     pub frames: Vec<Frame>,
     /// The deepest frame's depth.
     pub depth: usize,
+    /// Which way it grows.
+    pub direction: Direction,
+    /// A differential graph's run before: where it was weighed. Frames are the later
+    /// run's, each with what it held before.
+    pub before: Option<Census>,
 }
 
 impl Flame {
-    /// A frame's stack named as its band is: labels innermost first, joined by `/`.
+    /// A frame's stack named as its band is: labels innermost first, joined by `/` (an
+    /// inverted graph's frame names the innermost part of the stacks through it).
     pub fn stack(&self, k: usize) -> Vec<u8> {
         let mut labels = Vec::new();
         let mut at = Some(k);
@@ -215,6 +238,9 @@ impl Flame {
             }
             labels.push(&self.frames[i].name[..]);
             at = self.frames[i].parent;
+        }
+        if self.direction == Direction::Inverted {
+            labels.reverse();
         }
         labels.join(&b'/')
     }
@@ -260,50 +286,150 @@ pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
 
 /// The flame graph of the census `when` picks (or of the mean over the profile's time).
 pub fn flame(profile: &Profile, when: When) -> Flame {
+    shaped(profile, when, Direction::Callers)
+}
+
+/// [`flame`], growing either way.
+pub fn shaped(profile: &Profile, when: When, direction: Direction) -> Flame {
     let (census, stacks) = stacks(profile, when);
-    let mut frames = vec![Frame {
-        name: b"all".to_vec(),
-        parent: None,
-        depth: 0,
-        bytes: 0.0,
-        own: 0.0,
-        cut: false,
-    }];
-    let mut children: HashMap<(usize, &[u8]), usize> = HashMap::new();
+    let mut tree = Tree::new(direction);
     for stack in &stacks {
+        tree.add(stack, 1);
+    }
+    tree.finish(profile, census, None)
+}
+
+/// AFTER's flame graph with what each frame held in BEFORE: the two runs' stacks (named
+/// alike already, [`crate::analysis::compare::matched`]) each weighed at `when` (each
+/// run's own peak census, say). A frame only BEFORE had is kept, 0 bytes wide, so that
+/// what went away is still there to read.
+pub fn differential(before: &Profile, after: &Profile, when: When, direction: Direction) -> Flame {
+    let (was, old) = stacks(before, when);
+    let (census, new) = stacks(after, when);
+    let mut tree = Tree::new(direction);
+    for stack in &new {
+        tree.add(stack, 1);
+    }
+    for stack in &old {
+        tree.add(stack, 0);
+    }
+    tree.finish(after, census, Some(was))
+}
+
+/// Frames being gathered from stacks, before they are put in order.
+struct Tree<'a> {
+    direction: Direction,
+    frames: Vec<Frame>,
+    children: HashMap<(usize, &'a [u8]), usize>,
+}
+
+impl<'a> Tree<'a> {
+    fn new(direction: Direction) -> Tree<'a> {
+        Tree {
+            direction,
+            frames: vec![Frame {
+                name: b"all".to_vec(),
+                parent: None,
+                depth: 0,
+                bytes: 0.0,
+                own: 0.0,
+                cut: false,
+                before: 0.0,
+                own_before: 0.0,
+            }],
+            children: HashMap::new(),
+        }
+    }
+
+    /// Adds a stack's bytes to the frames on its path: to `bytes` for `side` 1 (the
+    /// graph's own run), to `before` for 0.
+    fn add(&mut self, stack: &Stack<'a>, side: usize) {
         let value = stack.bytes;
+        let n = stack.frames.len();
+        let path: Box<dyn Iterator<Item = (usize, &&'a [u8])>> = match self.direction {
+            Direction::Callers => Box::new(stack.frames.iter().enumerate()),
+            Direction::Inverted => Box::new(stack.frames.iter().enumerate().rev()),
+        };
         let mut at = 0;
-        frames[0].bytes += value;
-        for (d, &label) in stack.frames.iter().enumerate() {
-            at = match children.get(&(at, label)) {
+        let credit = |f: &mut Frame| {
+            if side == 1 {
+                f.bytes += value
+            } else {
+                f.before += value
+            }
+        };
+        credit(&mut self.frames[0]);
+        for (d, &label) in path {
+            at = match self.children.get(&(at, label)) {
                 Some(&c) => c,
                 None => {
-                    frames.push(Frame {
+                    let depth = self.frames[at].depth + 1;
+                    self.frames.push(Frame {
                         name: label.to_vec(),
                         parent: Some(at),
-                        depth: frames[at].depth + 1,
+                        depth,
                         bytes: 0.0,
                         own: 0.0,
+                        // The cut label is the outermost GHC kept.
                         cut: stack.cut && d == 0,
+                        before: 0.0,
+                        own_before: 0.0,
                     });
-                    children.insert((at, label), frames.len() - 1);
-                    frames.len() - 1
+                    self.children.insert((at, label), self.frames.len() - 1);
+                    self.frames.len() - 1
                 }
             };
-            frames[at].bytes += value;
+            credit(&mut self.frames[at]);
         }
-        frames[at].own += value;
+        if n > 0 {
+            let f = &mut self.frames[at];
+            if side == 1 {
+                f.own += value;
+            } else {
+                f.own_before += value;
+            }
+        }
     }
-    drop(children);
-    let frames = ordered(frames);
-    Flame {
-        job: profile.job.clone(),
-        date: profile.date.clone(),
-        value_unit: profile.value_unit.clone(),
-        sample_unit: profile.sample_unit.clone(),
-        census,
-        depth: frames.iter().map(|f| f.depth).max().unwrap_or(0),
-        frames,
+
+    fn finish(self, profile: &Profile, census: Census, before: Option<Census>) -> Flame {
+        let frames = ordered(self.frames);
+        Flame {
+            job: profile.job.clone(),
+            date: profile.date.clone(),
+            value_unit: profile.value_unit.clone(),
+            sample_unit: profile.sample_unit.clone(),
+            census,
+            depth: frames.iter().map(|f| f.depth).max().unwrap_or(0),
+            direction: self.direction,
+            before,
+            frames,
+        }
+    }
+}
+
+/// What a reader of `flame` should be told: a graph of one level (the profile is not
+/// broken down by cost-centre stacks), or stacks GHC cut at `-L`.
+pub fn advice(flame: &Flame) -> Option<String> {
+    let cut = flame.frames.iter().filter(|f| f.cut).count();
+    if flame.depth == 1 && flame.frames.len() > 2 {
+        Some(
+            "every band is one frame: a flame graph of callers needs cost-centre stacks \
+             (a profiling build run with +RTS -hc)"
+                .into(),
+        )
+    } else if cut > 0 {
+        let (n, were) = if cut == 1 {
+            ("1 stack".to_string(), "was")
+        } else {
+            (format!("{cut} stacks"), "were")
+        };
+        Some(format!(
+            "{n} {were} cut by GHC at its -L limit (grey: the callers are unknown): run the \
+             program with a larger +RTS -L (say -L200) for whole stacks, or profile to an \
+             eventlog (+RTS -l), whose stacks are whole"
+        ))
+    } else {
+        None
     }
 }
 
