@@ -155,6 +155,8 @@ pub struct PageData {
     pub frames: Vec<String>,
     /// `--flame`: the census whose flame graph the page opens with.
     pub flame_at: Option<f64>,
+    /// `--flame=mean`: the page opens its flame graph on the window's mean.
+    pub flame_mean: bool,
     /// Some band has info-table provenance: the table has its columns.
     pub ipe: bool,
     /// The trend's rule ([`super::window`]), which the page applies to its window.
@@ -408,6 +410,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         totals: keep.iter().map(|&i| heap[i]).collect(),
         frames: frames.labels,
         flame_at,
+        flame_mean: opts.flame_at == Some(crate::select::flame::When::Mean),
         ipe: !profile.provenance.is_empty(),
         trend: TrendRule {
             window: super::window::TREND_WINDOW,

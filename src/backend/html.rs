@@ -326,7 +326,9 @@ const CONTROLS: &str = "<div class=\"controls\"><label>View <select id=\"view\">
 
 /// Where a census's flame graph opens.
 const FLAME: &str = "<section id=\"flame\" hidden aria-label=\"Flame graph of one census\">\
-    <p><span id=\"flame-title\"></span> <button id=\"flame-close\" type=\"button\">close</button></p>\
+    <p><span id=\"flame-title\"></span> <button id=\"flame-mean\" type=\"button\">mean of the \
+    window shown</button> <label><input id=\"flame-inverted\" type=\"checkbox\"> inverted</label> \
+    <button id=\"flame-close\" type=\"button\">close</button></p>\
     <svg id=\"flame-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg>\
     <p id=\"flame-info\" role=\"status\"></p></section>\n";
 

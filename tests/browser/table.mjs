@@ -3,13 +3,14 @@
 // shows (each cell's exact value, data-value) equals what `--summary=json --from --to`
 // gives for the window the table states (data-from, data-to), and every cell's text
 // equals `--summary`'s text for that band: same sums, same rounding, same verdict. Exact,
-// as these profiles are under the page's thinning limit.
+// as these profiles are under the page's thinning limit. The flame graph of the window's
+// mean holds each frame's bytes as `--flame=mean --from --to` does.
 //
 //   node tests/browser/table.mjs [HPGRAPH]      (default target/release/hpgraph)
 
 import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { chromiumPath, check, finish, hpgraph, open as openPage, render, root, scratch } from "./harness.mjs";
 
@@ -55,7 +56,7 @@ const FIELDS = [["share", "share", 2], ["peak", "peak", 3], ["peak_time", "at", 
   ["growth_per_second", "growth", 6], ["growth_r2", "r2", 7], ["trend", "trend", 8]];
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-let compared = 0, runtimeWindows = 0;
+let compared = 0, runtimeWindows = 0, flameWindows = 0, flameFrames = 0, flameCensuses = 0;
 try {
   for (const [n, file] of inputs.entries()) {
     const name = file.split("/").pop();
@@ -106,6 +107,40 @@ try {
         compared++;
       }
       check(wrong.length === 0, `${what}: every figure of ${want.length} bands equals --summary's${wrong.length ? ": " + wrong.slice(0, 6).join("; ") : ""}`);
+      // The flame graph of the window's mean: each frame's bytes are what
+      // `--flame=mean --from --to` gives in its SVG's titles (the same rule, in Rust).
+      if (want.length && flameWindows < 40) {
+        await page.evaluate(() => window.hpgraph.flameMean());
+        const pageFrames = await page.$$eval("#flame-svg g.frame", (gs) => gs
+          .filter((g) => !g.dataset.stack.includes(" (its own)") && !g.dataset.stack.includes("narrower parts"))
+          .map((g) => [g.dataset.stack, Number(g.dataset.bytes)]));
+        const [from, to] = await page.$eval("#flame", (f) => [f.dataset.from, f.dataset.to]);
+        check(from === table.from && to === table.to, `${what}: the flame graph's mean is over the table's window (${from} to ${to})`);
+        execFileSync(hpgraph, ["--flame=mean", file, "--from", table.from, "--to", table.to, "-o", join(work, "mean.svg")], { stdio: "ignore" });
+        const svgText = readFileSync(join(work, "mean.svg"), "utf8");
+        const rust = new Map();
+        for (const m of svgText.matchAll(/<title>([^<]*)<\/title>/g)) {
+          const t = m[1].replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", "\"").replaceAll("&apos;", "'").replaceAll("&amp;", "&");
+          const cut = t.lastIndexOf(": ");
+          if (cut < 0 || t.includes(" parts of ")) continue;
+          const head = t.slice(0, cut), figures = t.slice(cut + 2);
+          if (head.includes(" (its own")) continue;
+          const stack = head.replace(/ \(GHC cut this name.*$/, "");
+          const exact = figures.slice(figures.lastIndexOf(" (") + 2).split(" ")[0].replaceAll(",", "");
+          rust.set(stack, Number(exact));
+        }
+        const off = [];
+        let both = 0;
+        for (const [stack, bytes] of pageFrames) {
+          if (!rust.has(stack)) continue;
+          both++;
+          const r = rust.get(stack);
+          if (Math.abs(bytes - r) > 1e-9 * Math.max(1, Math.abs(r))) off.push(`${stack}: page ${bytes}, --flame=mean ${r}`);
+        }
+        check(both > 0 && off.length === 0, `${what}: ${both} flame frames of the window's mean are --flame=mean's${off.length ? ": " + off.slice(0, 4).join("; ") : ""}`);
+        flameWindows++;
+        flameFrames += both;
+      }
       // The runtime's panel (eventlogs): its figures are --stats's for the same window.
       const panel = await page.$eval("#runtime", (p) => p.hidden ? null : ({
         from: p.dataset.from, to: p.dataset.to,
@@ -125,11 +160,60 @@ try {
         runtimeWindows++;
       }
     }
+    // One census inverted, and with the filter box: the frames `--flame=T --inverted` and
+    // `--flame=T --include RE` give.
+    await page.evaluate(() => window.hpgraph.zoom(null));
+    const hasBands = await page.evaluate(() => window.hpgraph.data().bands.some((b) => !b.other));
+    const census = hasBands && await page.evaluate(() => {
+      const D = window.hpgraph.data(), t = D.times;
+      let best = 0;
+      for (let i = 0; i < t.length; i++) if (D.totals[i] > D.totals[best]) best = i;
+      return t[best];
+    });
+    const flameTitles = (args) => {
+      execFileSync(hpgraph, [`--flame=${census}`, file, ...args, "-o", join(work, "f.svg")], { stdio: "ignore" });
+      const out = new Map();
+      for (const m of readFileSync(join(work, "f.svg"), "utf8").matchAll(/<title>([^<]*)<\/title>/g)) {
+        const t = m[1].replaceAll("&lt;", "<").replaceAll("&gt;", ">").replaceAll("&quot;", "\"").replaceAll("&apos;", "'").replaceAll("&amp;", "&");
+        const cut = t.lastIndexOf(": ");
+        if (cut < 0 || t.includes(" parts of ") || t.includes(" (its own")) continue;
+        const figures = t.slice(cut + 2);
+        out.set(t.slice(0, cut).replace(/ \(GHC cut this name.*$/, ""), Number(figures.slice(figures.lastIndexOf(" (") + 2).split(" ")[0].replaceAll(",", "")));
+      }
+      return out;
+    };
+    const pageFlame = () => page.$$eval("#flame-svg g.frame", (gs) => gs
+      .filter((g) => !g.dataset.stack.includes(" (its own)") && !g.dataset.stack.includes("narrower parts"))
+      .map((g) => [g.dataset.stack, Number(g.dataset.bytes)]));
+    const agree = (got, want, what) => {
+      let both = 0;
+      const off = [];
+      for (const [stack, bytes] of got) {
+        if (!want.has(stack)) continue;
+        both++;
+        if (bytes !== want.get(stack)) off.push(`${stack}: page ${bytes}, hpgraph ${want.get(stack)}`);
+      }
+      check(both > 0 && off.length === 0, `${name}: ${what}: ${both} frames are hpgraph's${off.length ? ": " + off.slice(0, 4).join("; ") : ""}`);
+    };
+    if (hasBands) {
+      await page.evaluate((t) => window.hpgraph.flame(t), census);
+      await page.evaluate(() => window.hpgraph.flameInverted(true));
+      agree(await pageFlame(), flameTitles(["--inverted"]), `the census at ${census} inverted`);
+      await page.evaluate(() => window.hpgraph.flameInverted(false));
+      const first = await page.evaluate(() => window.hpgraph.data().bands.find((b) => !b.other).name);
+      const re = "^" + first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&") + "$";
+      await page.evaluate((re) => window.hpgraph.filter(re), re);
+      agree(await pageFlame(), flameTitles(["--include", re]), `the census at ${census} with the filter ${re}`);
+      await page.evaluate(() => window.hpgraph.filter(""));
+      flameCensuses++;
+    }
     check(problems.length === 0, `${name}: no console error and no request (${problems.join("; ")})`);
     await page.close();
   }
   check(compared > 500, `${compared} band-windows compared`);
   check(runtimeWindows >= 20, `${runtimeWindows} windows' runtime panels compared with --stats`);
+  check(flameCensuses >= 10, `${flameCensuses} censuses inverted and filtered compared with --flame`);
+  check(flameWindows >= 20 && flameFrames > 200, `${flameWindows} windows' mean flame graphs (${flameFrames} frames) compared with --flame=mean`);
 } finally {
   await browser.close();
 }

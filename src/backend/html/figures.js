@@ -7,6 +7,8 @@
 //   browser test holds the table against `hpgraph --summary=json --from --to`);
 // * `text` writes a number as src/units.rs writes it (three significant digits, ties to
 //   even, as Rust's formatting rounds);
+// * `windowMean` gives a stack's mean over a window as src/select/flame.rs `weights`
+//   does for `--flame=mean` (each sample's value over half the time to its neighbours);
 // * `ticks` gives round values (1, 2 or 5 times a power of ten) across a zoomed axis, as
 //   src/layout/ticks.rs rounds hp2ps's.
 // Nothing here knows a unit's name, a colour or how a name splits into frames.
@@ -178,5 +180,17 @@ var hpgraphFigures = (function () {
     return out;
   }
 
-  return { writer: writer, windowFigures: windowFigures, runtimeFigures: runtimeFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
+  // src/select/flame.rs `weights` (When::Mean): the mean over the samples i0..i1 by
+  // trapezoids, each sample's value counting for half the time to the sample before it
+  // and half to the one after, summed in sample order.
+  function windowMean(T, v, i0, i1) {
+    if (!(i1 > i0) || !(T[i1] > T[i0])) return v[i0];
+    var span = T[i1] - T[i0], w = 0;
+    for (var s = i0; s <= i1; s++) {
+      if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
+    }
+    return w;
+  }
+
+  return { writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
 })();

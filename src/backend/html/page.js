@@ -25,7 +25,8 @@
   var geometry = null; // what the last drawing used: times shown, stacks, scale
   var pointer = null; // where the pointer last was over the chart, to refresh the tooltip
   var individuals = []; // every band the page has on its own: drawn ones, then the pool
-  var flame = null; // the open flame graph: { index, focus }
+  var flame = null; // the open flame graph: { index, mean, inverted, root, focus }
+  var flameFilter = null; // the filter the open flame graph was made with
   var lastDraw = 0;
 
   // ---- numbers: written and computed by figures.js, with the library's rules ----
@@ -297,6 +298,9 @@
     drawRuntime(a, b);
     drawKey(list, a, b);
     drawTable();
+    // The flame graph follows the window (its mean) and the filter.
+    if (flame && (flame.mean || flameFilter !== (filter && filter.source))) reopenFlame();
+    flameFilter = filter && filter.source;
     lastDraw = performance.now() - started;
   }
 
@@ -681,14 +685,17 @@
   // The flame graph's rows at most: a frame at the last row stands for all under it.
   var MAX_ROWS = 60;
   var flameInfo = document.getElementById("flame-info");
-  // A census as a tree of frames: each band's stack, outermost first, as the library
-  // split its name (indices into D.frames, each with its colour in D.frame_fills).
-  function tree(index) {
+  // A census (or the window's mean) as a tree of frames: each band's stack, outermost
+  // first, as the library split its name (indices into D.frames, each with its colour in
+  // D.frame_fills). Inverted, each stack goes in from its innermost frame. Only the bands
+  // the filter box lets through.
+  function tree(weigh, inverted) {
     var root = { name: "all", bytes: 0, own: 0, kids: new Map(), parent: null, depth: 0 };
     var add = function (stack, v, cut) {
-      var at = root;
+      var at = root, n = stack.length;
       root.bytes += v;
-      stack.forEach(function (f, d) {
+      for (var k = 0; k < n; k++) {
+        var d = inverted ? n - 1 - k : k, f = stack[d];
         var next = at.kids.get(f);
         if (!next) {
           next = { name: D.frames[f], fill: D.frame_fills[f], bytes: 0, own: 0, kids: new Map(), parent: at, depth: at.depth + 1, cut: cut && d === 0 };
@@ -696,27 +703,54 @@
         }
         next.bytes += v;
         at = next;
-      });
+      }
       at.own += v;
     };
     individuals.forEach(function (s) {
-      var v = s.values[index];
+      if (filter && !filter.test(s.name)) return;
+      var v = weigh(s.values);
       if (v > 0) add(s.stack, v, s.cut);
     });
-    if (D.rest && D.rest[1].values[index] > 0) add(D.rest[1].stack, D.rest[1].values[index], false);
+    if (!filter && D.rest) {
+      var v = weigh(D.rest[1].values);
+      if (v > 0) add(D.rest[1].stack, v, false);
+    }
     return root;
   }
   function stackOf(node) {
     var out = [];
     for (var n = node; n && n.parent; n = n.parent) out.push(n.name);
+    // GHC's order, innermost first: an inverted graph's path from its root already is.
+    if (flame && flame.inverted) out.reverse();
     return out.join("/");
   }
-  function openFlame(index) {
-    flame = { index: index, root: tree(index) };
+  // Opens (or redraws) the flame graph: `index` a census, or null for the mean of the
+  // window shown; the graph follows the zoom, the filter and the inverted box.
+  function openFlame(index, mean) {
+    var inverted = document.getElementById("flame-inverted").checked;
+    var range = view || fullRange(), w = windowOf(range[0], range[1]);
+    var weigh = mean
+      ? function (v) { return F.windowMean(D.times, v, w.i0, w.i1); }
+      : function (v) { return v[index]; };
+    flame = { index: index, mean: !!mean, inverted: inverted, from: D.times[w.i0], to: D.times[w.i1] };
+    flame.root = tree(weigh, inverted);
     flame.focus = flame.root;
     flameBox.hidden = false;
-    flameBox.setAttribute("data-time", D.times[index]);
+    if (mean) {
+      flameBox.removeAttribute("data-time");
+      // The window as the table states it; the title says which samples it spans.
+      flameBox.setAttribute("data-from", range[0]);
+      flameBox.setAttribute("data-to", range[1]);
+    } else {
+      flameBox.setAttribute("data-time", D.times[index]);
+      flameBox.removeAttribute("data-from");
+      flameBox.removeAttribute("data-to");
+    }
+    flameBox.setAttribute("data-inverted", inverted ? "true" : "false");
     drawFlame();
+  }
+  function reopenFlame() {
+    if (flame) openFlame(flame.mean ? null : Math.min(flame.index, D.times.length - 1), flame.mean);
   }
   function drawFlame() {
     var f = flame, root = f.root, focus = f.focus;
@@ -728,7 +762,12 @@
     s.setAttribute("viewBox", "0 0 " + W + " " + rows * ROW);
     s.setAttribute("height", rows * ROW);
     s.textContent = "";
-    document.getElementById("flame-title").textContent = "The heap at " + seconds(D.times[f.index]) + ": " +
+    var what = f.mean
+      ? "Each stack's mean from " + seconds(f.from) + " to " + seconds(f.to)
+      : "The heap at " + seconds(D.times[f.index]);
+    if (filter) what += " (bands matching the filter)";
+    if (f.inverted) what += ", inverted (what holds the bytes at the bottom)";
+    document.getElementById("flame-title").textContent = what + ": " +
       human(root.bytes) + (focus !== root ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
     var scale = focus.bytes > 0 ? W / focus.bytes : 0;
     var drawn = 0;
@@ -797,6 +836,8 @@
     drawFlame();
   });
   document.getElementById("flame-close").addEventListener("click", function () { flameBox.hidden = true; flame = null; });
+  document.getElementById("flame-mean").addEventListener("click", function () { openFlame(null, true); });
+  document.getElementById("flame-inverted").addEventListener("change", reopenFlame);
 
   // Takes up the page's data and chart (at load, and after each live update).
   function install() {
@@ -818,7 +859,8 @@
       if (view[1] <= f[0] || view[0] >= f[1]) view = null;
     }
     draw();
-    if (flame) openFlame(Math.min(flame.index, D.times.length - 1));
+    if (flame) reopenFlame();
+    else if (D.flame_mean) openFlame(null, true);
     else if (D.flame_at !== null && D.flame_at !== undefined) {
       var T = D.times, best = 0;
       for (var i = 0; i < T.length; i++) if (Math.abs(T[i] - D.flame_at) < Math.abs(T[best] - D.flame_at)) best = i;
@@ -901,6 +943,8 @@
     view: setView,
     filter: setFilter,
     flame: function (t) { openFlame(nearest(t)); return flame.drawn; },
+    flameMean: function () { openFlame(null, true); return flame.drawn; },
+    flameInverted: function (on) { document.getElementById("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
     maxFlameRows: MAX_ROWS,
     keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; },
     lastDraw: function () { return lastDraw; },
