@@ -15,7 +15,8 @@
 # of the same shape (650 such events a sample), with its peak RSS (target: under 300 MB).
 #
 # Then the stack exports (pprof, folded, speedscope, a mean) of a census of 100,000
-# stacks, beside drawing the same file as a graph.
+# stacks, beside drawing the same file as a graph; with the big files, --flame=mean over
+# 100,000 censuses x 1,000 stacks beside drawing that file.
 #
 # usage: scripts/bench.sh [--runs N] [--hp2ps-runs N] [--keep DIR] [--no-big]
 # Needs GNU time (/usr/bin/time, Debian package time) for peak RSS.
@@ -143,4 +144,13 @@ if [ "$big" = 1 ]; then
   echo "big.eventlog: $mb MB, ${t} s, peak RSS $((rss / 1024)) MB (target < 300 MB);" \
     "with -y: ${ty} s, $((rssy / 1024)) MB"
   rm -f "$work/big.eventlog"
+
+  echo
+  echo "--flame=mean over 100,000 censuses x 1,000 stacks (a 3.9 GB .hp), beside drawing it"
+  "$gen" 100000 1000 1000 5 > "$work/mean.hp"
+  read -r tg rssg < <(measure mean-graph 1 "$hpgraph" "$work/mean.hp" -o graph.svg)
+  read -r tm rssm < <(measure mean-flame 1 "$hpgraph" "$work/mean.hp" --flame=mean -o mean.svg)
+  awk -v g="$tg" -v m="$tm" -v rg="$rssg" -v rm="$rssm" 'BEGIN {
+    printf "graph %.2f s (%d MB); --flame=mean %.2f s (%d MB): %.2fx the graph\n", g, rg / 1024, m, rm / 1024, m / g }'
+  rm -f "$work/mean.hp"
 fi
