@@ -259,7 +259,7 @@ fn a_flame_graph_is_a_picture_of_one_run() {
     for args in [
         vec!["--flame", "--summary", hp],
         vec!["--flame", hp, "-o", "x.csv"],
-        vec!["--flame", "--compare", hp, hp, "-o", "x.html"],
+        vec!["--flame", "--compare", hp, hp, "-o", "x.hp"],
         vec!["--inverted", hp],
         vec!["--flame", "--inverted", hp, "-o", "x.pb.gz"],
         vec!["--flame=soon", hp],

@@ -157,6 +157,8 @@ pub struct PageData {
     pub flame_at: Option<f64>,
     /// `--flame=mean`: the page opens its flame graph on the window's mean.
     pub flame_mean: bool,
+    /// `--inverted`: the page's flame graph opens inverted.
+    pub flame_inverted: bool,
     /// Some band has info-table provenance: the table has its columns.
     pub ipe: bool,
     /// The trend's rule ([`super::window`]), which the page applies to its window.
@@ -306,6 +308,8 @@ pub struct PageOptions {
     pub key_entries: usize,
     /// `--flame`'s census, opened under the chart.
     pub flame_at: Option<crate::select::flame::When>,
+    /// `--inverted`: that flame graph inverted.
+    pub flame_inverted: bool,
 }
 
 /// The sample indices a page keeps: all of them, or per time bin the lowest and highest
@@ -411,6 +415,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         frames: frames.labels,
         flame_at,
         flame_mean: opts.flame_at == Some(crate::select::flame::When::Mean),
+        flame_inverted: opts.flame_inverted,
         ipe: !profile.provenance.is_empty(),
         trend: TrendRule {
             window: super::window::TREND_WINDOW,

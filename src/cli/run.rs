@@ -357,6 +357,7 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
     }
     if let Make::Picture(picture) = &job.make
         && let Some(when) = picture.flame
+        && picture.format != Format::Html
     {
         let flame = crate::select::flame::differential(&before, &after, when, picture.direction);
         let scene = crate::layout::flame::layout(&flame, &picture.layout);
@@ -376,6 +377,13 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
             data.export.write_comparison(&comparison, data.options, out)
         })?,
         Make::Picture(picture) => {
+            // The page shows what changed by stack too, drawn as --flame draws it.
+            let flame = (picture.format == Format::Html).then(|| {
+                let when = picture.flame.unwrap_or(crate::select::flame::When::Peak);
+                let flame =
+                    crate::select::flame::differential(&before, &after, when, picture.direction);
+                crate::layout::flame::layout(&flame, &picture.layout)
+            });
             let (mut before, mut after) = (before, after);
             if compare.normalised {
                 before = cmp::normalised(before);
@@ -393,6 +401,7 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
                 totals: &totals,
                 plots: &plots,
                 units: picture.layout.byte_units,
+                flame,
             };
             write_output(&plan, |w| {
                 picture

@@ -238,18 +238,11 @@ fn flame_rules(args: &Args, kind: OutputKind) -> Result<(), UsageError> {
              (pprof, folded, speedscope): not with --summary or another data format",
         ));
     }
-    if args.inverted && !matches!(kind, OutputKind::Picture(f) if f != Format::Html) {
+    if args.inverted && !matches!(kind, OutputKind::Picture(_)) {
         return Err(usage(
             ErrorKind::ArgumentConflict,
-            "--inverted draws a flame graph (ps, eps, svg, pdf or png); pprof, inferno and \
-             speedscope invert the stacks themselves",
-        ));
-    }
-    if args.compare && kind == OutputKind::Picture(Format::Html) {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            "--compare --flame draws the differential flame graph as ps, eps, svg, pdf or \
-             png (or writes .folded); the compare page has no flame graph yet",
+            "--inverted draws a flame graph (ps, eps, svg, pdf, png or html); pprof, inferno \
+             and speedscope invert the stacks themselves",
         ));
     }
     Ok(())
@@ -612,6 +605,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
             rows: args.top,
             key_entries: band_limit,
             flame_at: args.flame,
+            flame_inverted: args.inverted,
         }),
         flame: args.flame,
         direction: if args.inverted {

@@ -94,6 +94,18 @@ try {
   check(await tab.getAttribute("#filter", "aria-invalid") === "true", "a broken expression is marked, not thrown");
   await tab.fill("#filter", "");
   check((await rows()).length === all.length, "an empty filter shows every band again");
+  // ---- what changed by stack: the differential flame graph ----
+  // Each frame's title holds both runs' bytes at each one's peak census; the root's are
+  // the .hp files' own peak totals, read here.
+  const peakTotal = (path) => totals(path).reduce((m, s) => Math.max(m, s.total), 0);
+  const flameTitles = await tab.$$eval("#diff-flame svg title", (ts) => ts.map((t) => t.textContent));
+  const root = flameTitles.find((t) => t.startsWith("all: "));
+  const number = (text) => Number(text.replaceAll(",", ""));
+  const m = root && root.match(/^all: ([\d,]+) bytes before, ([\d,]+) bytes after/);
+  check(m && number(m[1]) === peakTotal(before) && number(m[2]) === peakTotal(after),
+    `the page's differential flame graph holds both runs' peak censuses (${root})`);
+  check(flameTitles.filter((t) => / bytes before, [\d,]+ bytes after/.test(t)).length > 5,
+    `each frame says its bytes before and after (${flameTitles.length} titles)`);
   check(problems.length === 0, `no script error and no request elsewhere (${problems.join("; ")})`);
 } catch (e) {
   check(false, `unexpected: ${e.stack || e}`);

@@ -28,6 +28,10 @@ pub struct ComparePage<'a> {
     pub plots: &'a [Plot],
     /// How byte counts are written.
     pub units: ByteUnits,
+    /// The differential flame graph (each run's census or mean as `--flame` says, the
+    /// peak census by default), drawn by the library; the page shows it under the
+    /// table, each frame's bytes before and after in its title.
+    pub flame: Option<Scene>,
 }
 
 /// A graph as the script finds it: its box in the SVG's coordinates (y down), the time
@@ -144,6 +148,17 @@ impl super::super::Backend for ComparePage<'_> {
             );
         }
         html.push_str("</tbody>\n</table>\n");
+        if let Some(flame) = &self.flame {
+            html.push_str(
+                "<section id=\"diff-flame\" aria-label=\"What changed, as a flame graph\">\n\
+                 <h2>What changed, by stack</h2>\n<p class=\"about\">AFTER's flame graph, each \
+                 frame coloured by its change from BEFORE (red grew, blue shrank, grey the \
+                 same); hover a frame for its bytes before and after. Frames only BEFORE had \
+                 are there, 0 wide, with their titles.</p>\n<div class=\"figure\">\n",
+            );
+            html.push_str(&super::super::svg::page_picture(flame));
+            html.push_str("\n</div>\n</section>\n");
+        }
         let _ = write!(
             html,
             "<script type=\"application/json\" id=\"hpgraph-data\">{json}</script>\n\

@@ -859,6 +859,7 @@
       if (view[1] <= f[0] || view[0] >= f[1]) view = null;
     }
     draw();
+    if (!flame && D.flame_inverted) document.getElementById("flame-inverted").checked = true;
     if (flame) reopenFlame();
     else if (D.flame_mean) openFlame(null, true);
     else if (D.flame_at !== null && D.flame_at !== undefined) {
