@@ -119,6 +119,11 @@ pub struct Profile {
     /// The runtime's own account of the run (its collections and allocation), when the
     /// input has it and it was asked for: an eventlog's GC events.
     pub runtime: Runtime,
+    /// The names of bands a filter (`--from`/`--to`, `--include`/`--exclude`) left
+    /// out: the run's stacks still, which a flame graph places a stack GHC cut by
+    /// ([`crate::select::flame::placements`]), so that a window or a filter does not
+    /// move it.
+    pub dropped_names: Vec<Box<[u8]>>,
 }
 
 /// At most this many collections are kept one by one: 64 bytes each, 64 MB in all. A

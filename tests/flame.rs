@@ -346,6 +346,75 @@ fn timed(hp: &Path) -> Vec<(f64, Vec<(String, f64)>)> {
     out
 }
 
+/// The stacks with each one GHC cut at `-L` placed as docs/inspect.md says the flame
+/// graph places it: a cut name `b/a/Ma...` has lost the callers past `Ma`; the whole
+/// names' frames (outermost first) whose label begins with `Ma` — preferring those
+/// that call `a` — must all stand on one path (`Main.CAF`), which then takes the cut
+/// label's place: `b/a/Main.CAF`. With no such path, or more than 64 such frames, the
+/// name stands as GHC wrote it. The whole names are `all`, every band of the run.
+fn placed(names: Vec<(String, f64)>, all: &[String]) -> Vec<(String, f64)> {
+    let frames = |n: &str| -> Vec<String> { n.split('/').rev().map(String::from).collect() };
+    let whole: Vec<Vec<String>> = all
+        .iter()
+        .filter(|n| !n.ends_with("..."))
+        .map(|n| frames(n))
+        .collect();
+    names
+        .into_iter()
+        .map(|(name, v)| {
+            let Some(stem) = name
+                .strip_suffix("...")
+                .map(|s| s.rsplit('/').next().unwrap())
+            else {
+                return (name, v);
+            };
+            let cut = frames(&name);
+            if stem.is_empty() {
+                return (name, v);
+            }
+            let mut found = Vec::new();
+            for w in &whole {
+                for (d, label) in w.iter().enumerate() {
+                    if label.starts_with(stem) {
+                        found.push((w[..=d].to_vec(), w.get(d + 1) == cut.get(1)));
+                    }
+                }
+            }
+            if found.is_empty() || found.len() > 64 {
+                return (name, v);
+            }
+            let one = |paths: Vec<&Vec<String>>| {
+                let first = paths.first()?;
+                paths.iter().all(|p| p == first).then(|| (*first).clone())
+            };
+            let calling = if cut.len() > 1 {
+                one(found.iter().filter(|f| f.1).map(|f| &f.0).collect())
+            } else {
+                None
+            };
+            match calling.or_else(|| one(found.iter().map(|f| &f.0).collect())) {
+                Some(mut path) => {
+                    path.extend(cut[1..].iter().cloned());
+                    path.reverse();
+                    (path.join("/"), v)
+                }
+                None => (name, v),
+            }
+        })
+        .collect()
+}
+
+/// Every band name of a run, once, in first-appearance order.
+fn all_names(cs: &[(f64, Vec<(String, f64)>)]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for (n, _) in cs.iter().flat_map(|c| &c.1) {
+        if !out.contains(n) {
+            out.push(n.clone());
+        }
+    }
+    out
+}
+
 /// The census `peak` picks: the first of the highest totals.
 fn peak_of(cs: &[(f64, Vec<(String, f64)>)]) -> &[(String, f64)] {
     let total = |c: &(f64, Vec<(String, f64)>)| c.1.iter().map(|x| x.1).sum::<f64>();
@@ -433,6 +502,10 @@ fn the_mean_is_each_stacks_trapezoids_over_ghcs_censuses() {
             }
         }
         let total: f64 = mean.iter().map(|m| m.1).sum();
+        let mean = placed(
+            mean.into_iter().filter(|m| m.1 != 0.0).collect(),
+            &all_names(&cs),
+        );
         hpgraph_ok(
             &dir.0,
             &["--flame=mean", hp.to_str().unwrap(), "-o", "mean.svg"],
@@ -463,7 +536,8 @@ fn an_inverted_graph_stands_each_stack_on_what_holds_its_bytes() {
     let dir = Scratch::new("flame-inverted");
     let mut roots = 0;
     for (_, hp) in hc_runs() {
-        let census = peak_of(&timed(&hp)).to_vec();
+        let cs = timed(&hp);
+        let census = placed(peak_of(&cs).to_vec(), &all_names(&cs));
         hpgraph_ok(
             &dir.0,
             &[
@@ -500,24 +574,53 @@ fn the_differential_graph_gives_each_frames_bytes_before_and_after() {
         .map(|(a, b)| (a.1.as_path(), b.1.as_path()))
         .collect();
     for (a, b) in pairs {
-        let (mut before, mut after) = (peak_of(&timed(a)).to_vec(), peak_of(&timed(b)).to_vec());
+        let (ca, cb) = (timed(a), timed(b));
         // As --compare matches names: a whole name one run has and the other has cut at
-        // -L (`GHC.IO.Handl...`) goes by the cut name.
-        let absorb = |cut_side: &[(String, f64)], whole_side: &mut Vec<(String, f64)>| {
-            for (name, _) in whole_side.iter_mut() {
-                if name.ends_with("...") || cut_side.iter().any(|c| &c.0 == name) {
-                    continue;
-                }
-                if let Some(c) = cut_side.iter().find(|c| {
-                    c.0.strip_suffix("...")
-                        .is_some_and(|stem| !stem.is_empty() && name.starts_with(stem))
-                }) {
-                    *name = c.0.clone();
+        // -L (`GHC.IO.Handl...`) goes by the cut name, in every band of the run.
+        let rename = |cut_side: &[String], whole_side: &[String]| -> Vec<(String, String)> {
+            whole_side
+                .iter()
+                .filter(|n| !n.ends_with("...") && !cut_side.contains(n))
+                .filter_map(|n| {
+                    let c = cut_side.iter().find(|c| {
+                        c.strip_suffix("...")
+                            .is_some_and(|stem| !stem.is_empty() && n.starts_with(stem))
+                    })?;
+                    Some((n.clone(), c.clone()))
+                })
+                .collect()
+        };
+        let (all_a, all_b) = (all_names(&ca), all_names(&cb));
+        let (to_a, to_b) = (rename(&all_b, &all_a), rename(&all_a, &all_b));
+        let named = |names: &[(String, f64)], to: &[(String, String)]| -> Vec<(String, f64)> {
+            let mut out: Vec<(String, f64)> = Vec::new();
+            for (n, v) in names {
+                let n = to
+                    .iter()
+                    .find(|(f, _)| f == n)
+                    .map_or(n.clone(), |(_, t)| t.clone());
+                match out.iter_mut().find(|(m, _)| *m == n) {
+                    Some(e) => e.1 += v,
+                    None => out.push((n, *v)),
                 }
             }
+            out
         };
-        absorb(&before.clone(), &mut after);
-        absorb(&after.clone(), &mut before);
+        let rename_all = |all: &[String], to: &[(String, String)]| -> Vec<String> {
+            let mut out: Vec<String> = Vec::new();
+            for n in all {
+                let n = to
+                    .iter()
+                    .find(|(f, _)| f == n)
+                    .map_or(n.clone(), |(_, t)| t.clone());
+                if !out.contains(&n) {
+                    out.push(n);
+                }
+            }
+            out
+        };
+        let before = placed(named(peak_of(&ca), &to_a), &rename_all(&all_a, &to_a));
+        let after = placed(named(peak_of(&cb), &to_b), &rename_all(&all_b, &to_b));
         hpgraph_ok(
             &dir.0,
             &[

@@ -53,24 +53,46 @@ pub struct PageBand {
     /// GHC cut its name at `-L`: its outermost frame's callers are unknown.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub cut: bool,
+    /// GHC cut its name, and the library placed it under the frame its kept name begins
+    /// ([`crate::select::flame::placements`]): `stack` is the placed one and its frames
+    /// from this index on are its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub placed: Option<usize>,
 }
 
 /// The frames' labels, each once: a band's [`PageBand::stack`] points into them.
 #[derive(Debug, Clone, Default)]
-struct Frames {
+struct Frames<'p> {
     labels: Vec<String>,
     index: std::collections::HashMap<String, u32>,
+    /// Where each band GHC cut stands, by band.
+    places: Vec<Option<crate::select::flame::Placed<'p>>>,
 }
 
-impl Frames {
-    /// A band's stack and whether GHC cut it.
-    fn of(&mut self, profile: &Profile, name: &[u8]) -> (Vec<u32>, bool) {
-        let (labels, cut) = crate::select::flame::labels(name, profile.breakdown);
+impl<'p> Frames<'p> {
+    fn new(profile: &'p Profile) -> Frames<'p> {
+        Frames {
+            labels: Vec::new(),
+            index: std::collections::HashMap::new(),
+            places: crate::select::flame::placements(profile),
+        }
+    }
+
+    /// The `k`th band's stack, whether GHC cut it, and where it was placed.
+    fn of(&mut self, profile: &Profile, k: usize) -> (Vec<u32>, bool, Option<usize>) {
+        let (labels, cut, placed) = match &self.places[k] {
+            Some(p) => (p.frames.clone(), false, Some(p.inferred)),
+            None => {
+                let (labels, cut) =
+                    crate::select::flame::labels(&profile.bands.names()[k], profile.breakdown);
+                (labels, cut, None)
+            }
+        };
         let stack = labels
             .into_iter()
             .map(|l| self.label(String::from_utf8_lossy(l).into_owned()))
             .collect();
-        (stack, cut)
+        (stack, cut, placed)
     }
 
     /// The index of a label, added when it is new.
@@ -363,7 +385,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     let drawn = Table::selected(profile, selection.clone());
     let keep = kept(&profile.times, &drawn.totals());
     let heap = profile.totals();
-    let mut frames = Frames::default();
+    let mut frames = Frames::new(profile);
     let (pool, rest) = pool(profile, selection, &keep, opts, &mut frames);
     let flame_at = opts
         .flame_at
@@ -372,11 +394,9 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         .map(|k| {
             let all = drawn.column(k);
             let name = &drawn.columns[k].0;
-            let other = matches!(drawn.columns[k].1, crate::select::Source::Other(_));
-            let (stack, cut) = if other {
-                (Vec::new(), false)
-            } else {
-                frames.of(profile, name)
+            let (other, (stack, cut, placed)) = match drawn.columns[k].1 {
+                crate::select::Source::Ident(id) => (false, frames.of(profile, id as usize)),
+                crate::select::Source::Other(_) => (true, (Vec::new(), false, None)),
             };
             PageBand {
                 name: text(name),
@@ -385,6 +405,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
                 ipe: ipe_of(profile, name),
                 stack,
                 cut,
+                placed,
             }
         })
         .collect();
@@ -498,7 +519,7 @@ fn pool(
         .iter()
         .take(room)
         .map(|&(k, _)| {
-            let (stack, cut) = frames.of(profile, &profile.bands.names()[k]);
+            let (stack, cut, placed) = frames.of(profile, k);
             PageBand {
                 name: text(&profile.bands.names()[k]),
                 values: at_kept(&[k]),
@@ -506,6 +527,7 @@ fn pool(
                 ipe: ipe_of(profile, &profile.bands.names()[k]),
                 stack,
                 cut,
+                placed,
             }
         })
         .collect();
@@ -521,6 +543,7 @@ fn pool(
         other: true,
         ipe: None,
         cut: false,
+        placed: None,
     };
     (pool, Some((left.len(), rest)))
 }

@@ -144,6 +144,11 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         if f.cut {
             notes.push_str(" (GHC cut this name at -L: its callers are unknown)");
         }
+        if f.placed && parent.is_some_and(|p| !flame.frames[p].placed) {
+            notes.push_str(
+                " (GHC cut this stack at -L: placed under the frame its kept name begins)",
+            );
+        }
         if f.own > 0.0 && f.own < f.bytes {
             notes.push_str(&format!(" (its own {})", exact(f.own, &flame.value_unit)));
         }

@@ -101,8 +101,10 @@ impl Filter {
             return Err(window());
         }
         let mut bands = crate::profile::Bands::default();
+        let mut dropped_names = profile.dropped_names;
         for (name, old) in profile.bands {
             if !self.keeps_name(&name) {
+                dropped_names.push(name);
                 continue;
             }
             let mut kept = Series::default();
@@ -111,7 +113,9 @@ impl Filter {
                     kept.push(s, v);
                 }
             });
-            if !kept.is_empty() {
+            if kept.is_empty() {
+                dropped_names.push(name);
+            } else {
                 kept.shrink_to_fit();
                 bands.push(name, kept);
             }
@@ -143,6 +147,7 @@ impl Filter {
                 live: within(profile.heap.live),
                 blocks: within(profile.heap.blocks),
             },
+            dropped_names,
             ..profile
         })
     }

@@ -188,6 +188,9 @@ pub struct Frame {
     pub before: f64,
     /// Likewise, what its stack held itself before.
     pub own_before: f64,
+    /// Frames of a stack GHC cut at `-L` that was placed under the frame its kept name
+    /// begins ([`placements`]): where it stands is inferred, not read.
+    pub placed: bool,
 }
 
 /// Which way a flame graph grows from its root.
@@ -224,6 +227,9 @@ pub struct Flame {
     /// A differential graph's run before: where it was weighed. Frames are the later
     /// run's, each with what it held before.
     pub before: Option<Census>,
+    /// Stacks GHC cut at `-L`: how many were placed under their caller, and how many
+    /// stand alone ([`placements`]).
+    pub cuts: (usize, usize),
 }
 
 impl Flame {
@@ -293,8 +299,9 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
 pub fn shaped(profile: &Profile, when: When, direction: Direction) -> Flame {
     let (census, stacks) = stacks(profile, when);
     let mut tree = Tree::new(direction);
-    for stack in &stacks {
-        tree.add(stack, 1);
+    for (stack, placed) in place_cut(profile, stacks) {
+        tree.count(&stack, placed);
+        tree.add(&stack, 1, placed);
     }
     tree.finish(profile, census, None)
 }
@@ -307,18 +314,131 @@ pub fn differential(before: &Profile, after: &Profile, when: When, direction: Di
     let (was, old) = stacks(before, when);
     let (census, new) = stacks(after, when);
     let mut tree = Tree::new(direction);
-    for stack in &new {
-        tree.add(stack, 1);
+    for (stack, placed) in place_cut(after, new) {
+        tree.count(&stack, placed);
+        tree.add(&stack, 1, placed);
     }
-    for stack in &old {
-        tree.add(stack, 0);
+    for (stack, placed) in place_cut(before, old) {
+        tree.count(&stack, placed);
+        tree.add(&stack, 0, placed);
     }
     tree.finish(after, census, Some(was))
+}
+
+/// At most this many frames whose label begins as a cut label's stem are weighed
+/// when placing it ([`placements`]); past that, the stem says too little.
+pub const MAX_PLACES: usize = 64;
+
+/// Where a band GHC cut at `-L` stands ([`placements`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Placed<'a> {
+    /// Its frames, outermost first: the inferred path, then its own kept ones.
+    pub frames: Vec<&'a [u8]>,
+    /// How many of them are inferred: its own start at this index.
+    pub inferred: usize,
+}
+
+/// Where each band GHC cut at `-L` (its outermost kept label `Ma...`) stands, by band:
+/// the frames it is placed on and how many of them are inferred, or `None` where it
+/// stands as GHC wrote it (or was not cut). The profile's whole stacks (every band's,
+/// at any census, so that a band stands in one place all run long) whose frames have a
+/// label beginning with the stem (`Main.CAF`) — preferring those that call the cut
+/// stack's next frame — must all stand on one path; the cut label is then that path.
+/// Linear in the frames but for a sort: the labels are looked up in order, at most
+/// [`MAX_PLACES`] for each cut band. The flame graph's only: exports keep GHC's stacks.
+pub fn placements(profile: &Profile) -> Vec<Option<Placed<'_>>> {
+    let all: Vec<(Vec<&[u8]>, bool)> = profile
+        .bands
+        .names()
+        .iter()
+        .map(|n| labels(n, profile.breakdown))
+        .collect();
+    if !all.iter().any(|(_, cut)| *cut) {
+        return vec![None; all.len()];
+    }
+    // The whole stacks: every band's, and those a filter left out (the run's still).
+    let whole: Vec<Vec<&[u8]>> = all
+        .iter()
+        .filter(|(_, cut)| !cut)
+        .map(|(frames, _)| frames.clone())
+        .chain(
+            (profile.dropped_names.iter())
+                .map(|n| labels(n, profile.breakdown))
+                .filter(|(_, cut)| !cut)
+                .map(|(frames, _)| frames),
+        )
+        .collect();
+    // Every label of every whole stack, with where it is: (label, stack, position).
+    let mut index: Vec<(&[u8], usize, usize)> = Vec::new();
+    for (k, frames) in whole.iter().enumerate() {
+        index.extend(frames.iter().enumerate().map(|(d, &l)| (l, k, d)));
+    }
+    index.sort_unstable();
+    /// The one path all of `paths` are, if they are one.
+    fn one<'p>(paths: &[&[&'p [u8]]]) -> Option<Vec<&'p [u8]>> {
+        let first = paths.first()?;
+        paths.iter().all(|p| p == first).then(|| first.to_vec())
+    }
+    all.iter()
+        .map(|(frames, cut)| {
+            if !cut {
+                return None;
+            }
+            let stem = cut_stem(frames.first().copied()?)?;
+            let from = index.partition_point(|(l, _, _)| *l < stem);
+            let found: Vec<&(&[u8], usize, usize)> = index[from..]
+                .iter()
+                .take_while(|(l, _, _)| l.starts_with(stem))
+                .take(MAX_PLACES + 1)
+                .collect();
+            if found.is_empty() || found.len() > MAX_PLACES {
+                return None;
+            }
+            let path = |&&(_, k, d): &&(&[u8], usize, usize)| &whole[k][..=d];
+            let next = frames.get(1).copied();
+            let calling: Vec<&[&[u8]]> = found
+                .iter()
+                .filter(|&&&(_, k, d)| next.is_some() && whole[k].get(d + 1).copied() == next)
+                .map(path)
+                .collect();
+            let every: Vec<&[&[u8]]> = found.iter().map(path).collect();
+            let mut placed = one(&calling).or_else(|| one(&every))?;
+            let inferred = placed.len();
+            placed.extend_from_slice(&frames[1..]);
+            Some(Placed {
+                frames: placed,
+                inferred,
+            })
+        })
+        .collect()
+}
+
+/// `stacks` (of `profile`) with each band GHC cut placed as [`placements`] says, and the
+/// index of each one's first frame past the inferred path.
+fn place_cut<'a>(profile: &'a Profile, stacks: Vec<Stack<'a>>) -> Vec<(Stack<'a>, Option<usize>)> {
+    let places = placements(profile);
+    let by_name: HashMap<&[u8], usize> = (profile.bands.names().iter().enumerate())
+        .map(|(k, n)| (&n[..], k))
+        .collect();
+    stacks
+        .into_iter()
+        .map(
+            |mut s| match by_name.get(s.band).and_then(|&k| places[k].clone()) {
+                Some(placed) => {
+                    s.frames = placed.frames;
+                    s.cut = false;
+                    (s, Some(placed.inferred))
+                }
+                None => (s, None),
+            },
+        )
+        .collect()
 }
 
 /// Frames being gathered from stacks, before they are put in order.
 struct Tree<'a> {
     direction: Direction,
+    cuts: (usize, usize),
     frames: Vec<Frame>,
     children: HashMap<(usize, &'a [u8]), usize>,
 }
@@ -327,6 +447,7 @@ impl<'a> Tree<'a> {
     fn new(direction: Direction) -> Tree<'a> {
         Tree {
             direction,
+            cuts: (0, 0),
             frames: vec![Frame {
                 name: b"all".to_vec(),
                 parent: None,
@@ -336,14 +457,24 @@ impl<'a> Tree<'a> {
                 cut: false,
                 before: 0.0,
                 own_before: 0.0,
+                placed: false,
             }],
             children: HashMap::new(),
         }
     }
 
+    /// Counts a stack GHC cut, placed or alone.
+    fn count(&mut self, stack: &Stack<'a>, placed: Option<usize>) {
+        if placed.is_some() {
+            self.cuts.0 += 1;
+        } else if stack.cut {
+            self.cuts.1 += 1;
+        }
+    }
+
     /// Adds a stack's bytes to the frames on its path: to `bytes` for `side` 1 (the
     /// graph's own run), to `before` for 0.
-    fn add(&mut self, stack: &Stack<'a>, side: usize) {
+    fn add(&mut self, stack: &Stack<'a>, side: usize, placed: Option<usize>) {
         let value = stack.bytes;
         let n = stack.frames.len();
         let path: Box<dyn Iterator<Item = (usize, &&'a [u8])>> = match self.direction {
@@ -374,6 +505,7 @@ impl<'a> Tree<'a> {
                         cut: stack.cut && d == 0,
                         before: 0.0,
                         own_before: 0.0,
+                        placed: placed.is_some_and(|from| d >= from),
                     });
                     self.children.insert((at, label), self.frames.len() - 1);
                     self.frames.len() - 1
@@ -402,6 +534,7 @@ impl<'a> Tree<'a> {
             depth: frames.iter().map(|f| f.depth).max().unwrap_or(0),
             direction: self.direction,
             before,
+            cuts: self.cuts,
             frames,
         }
     }
@@ -410,23 +543,20 @@ impl<'a> Tree<'a> {
 /// What a reader of `flame` should be told: a graph of one level (the profile is not
 /// broken down by cost-centre stacks), or stacks GHC cut at `-L`.
 pub fn advice(flame: &Flame) -> Option<String> {
-    let cut = flame.frames.iter().filter(|f| f.cut).count();
+    let (placed, cut) = flame.cuts;
     if flame.depth == 1 && flame.frames.len() > 2 {
         Some(
             "every band is one frame: a flame graph of callers needs cost-centre stacks \
              (a profiling build run with +RTS -hc)"
                 .into(),
         )
-    } else if cut > 0 {
-        let (n, were) = if cut == 1 {
-            ("1 stack".to_string(), "was")
-        } else {
-            (format!("{cut} stacks"), "were")
-        };
+    } else if cut + placed > 0 {
         Some(format!(
-            "{n} {were} cut by GHC at its -L limit (grey: the callers are unknown): run the \
-             program with a larger +RTS -L (say -L200) for whole stacks, or profile to an \
-             eventlog (+RTS -l), whose stacks are whole"
+            "{} stacks were cut by GHC at its -L limit: {placed} placed under the frame their \
+             kept name begins (their titles say so), {cut} standing alone (grey: callers \
+             unknown). Run the program with a larger +RTS -L (say -L200) for whole stacks, or \
+             profile to an eventlog (+RTS -l), whose stacks are whole",
+            cut + placed
         ))
     } else {
         None
@@ -523,6 +653,53 @@ mod tests {
         assert_eq!(at(When::At(-5.0)), Some(0));
         assert_eq!(at(When::At(1.6)), Some(2));
         assert_eq!(at(When::At(99.0)), Some(2));
+    }
+
+    #[test]
+    fn a_stack_ghc_cut_stands_under_the_frame_its_kept_name_begins() {
+        // `Ma...` can only be Main.CAF; `m...` could be main or mk, but only main calls
+        // `g`, the cut stack's next frame, in a whole stack; `x...` begins nothing.
+        let p = profile(
+            "BEGIN_SAMPLE 0\n(1)go/main/Main.CAF\t10\n(2)f/mk/Main.CAF\t1\n\
+             (3)h/g/main/Ma...\t4\n(4)k/g/m...\t2\n(5)q/x...\t3\n(6)g/main/Main.CAF\t1\n\
+             END_SAMPLE 0\n",
+        );
+        let placed = placements(&p);
+        let path = |k: usize| {
+            placed[k]
+                .as_ref()
+                .map(|p| (p.frames.join(&b'/'), p.inferred))
+        };
+        assert_eq!(path(2), Some((b"Main.CAF/main/g/h".to_vec(), 1)));
+        assert_eq!(path(3), Some((b"Main.CAF/main/g/k".to_vec(), 2)));
+        assert_eq!(path(4), None);
+        assert_eq!((path(0), path(1)), (None, None));
+        let f = flame(&p, When::Peak);
+        assert_eq!(f.cuts, (2, 1));
+        let h = f.frames.iter().position(|x| x.name == b"h").unwrap();
+        assert!(f.frames[h].placed && f.stack(h) == b"h/g/main/Main.CAF");
+        // A window that leaves out the whole stacks does not move it: a filter keeps
+        // their names.
+        let only = crate::select::filter::Filter {
+            include: vec![regex::bytes::Regex::new("^\\(3\\)").unwrap()],
+            ..Default::default()
+        }
+        .apply(p)
+        .unwrap();
+        assert_eq!(
+            placements(&only)[0].as_ref().map(|p| p.frames.join(&b'/')),
+            Some(b"Main.CAF/main/g/h".to_vec())
+        );
+    }
+
+    #[test]
+    fn a_stem_that_begins_too_many_frames_places_nothing() {
+        let mut body = String::from("BEGIN_SAMPLE 0\n(1)z/a...\t1\n");
+        for k in 0..=MAX_PLACES {
+            body.push_str(&format!("({})a{k}\t1\n", k + 2));
+        }
+        body.push_str("END_SAMPLE 0\n");
+        assert_eq!(placements(&profile(&body))[0], None);
     }
 
     #[test]

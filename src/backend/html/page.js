@@ -691,14 +691,15 @@
   // the filter box lets through.
   function tree(weigh, inverted) {
     var root = { name: "all", bytes: 0, own: 0, kids: new Map(), parent: null, depth: 0 };
-    var add = function (stack, v, cut) {
+    var add = function (stack, v, cut, placed) {
       var at = root, n = stack.length;
       root.bytes += v;
       for (var k = 0; k < n; k++) {
         var d = inverted ? n - 1 - k : k, f = stack[d];
         var next = at.kids.get(f);
         if (!next) {
-          next = { name: D.frames[f], fill: D.frame_fills[f], bytes: 0, own: 0, kids: new Map(), parent: at, depth: at.depth + 1, cut: cut && d === 0 };
+          next = { name: D.frames[f], fill: D.frame_fills[f], bytes: 0, own: 0, kids: new Map(), parent: at, depth: at.depth + 1, cut: cut && d === 0,
+            placed: placed !== undefined && placed !== null && d === placed };
           at.kids.set(f, next);
         }
         next.bytes += v;
@@ -709,7 +710,7 @@
     individuals.forEach(function (s) {
       if (filter && !filter.test(s.name)) return;
       var v = weigh(s.values);
-      if (v > 0) add(s.stack, v, s.cut);
+      if (v > 0) add(s.stack, v, s.cut, s.placed);
     });
     if (!filter && D.rest) {
       var v = weigh(D.rest[1].values);
@@ -822,6 +823,7 @@
     var text = nameOf(n) + ": " + human(n.bytes) + " (" + W.share(flame.root.bytes > 0 ? n.bytes / flame.root.bytes : 0) + ")";
     if (n.own > 0 && n.own < n.bytes && !n.self) text += ", its own " + human(n.own);
     if (n.cut) text += " (GHC cut this name at -L: its callers are unknown)";
+    if (n.placed) text += " (GHC cut this stack at -L: placed under the frame its kept name begins)";
     return text;
   }
   var flameSvg = document.getElementById("flame-svg");
