@@ -334,7 +334,7 @@ fn write_area(o: &mut Out<'_>, a: &Area) {
     }
     o.b(b"closepath\n");
     o.f(a.line_width).b(b" setlinewidth\n");
-    fill_and_stroke(o, Some(a.fill), 6);
+    band_fill_and_stroke(o, a.fill, a.stroke, a.line_width);
 }
 
 /// The band's outline (see [`Band::outline`]) from cached curve texts.
@@ -365,8 +365,23 @@ fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
         o.spill()?;
     }
     o.b(b"closepath\n");
-    fill_and_stroke(o, Some(b.fill), 6);
+    band_fill_and_stroke(o, b.fill, b.stroke, b.line_width);
     Ok(())
+}
+
+/// A band's fill and outline: hp2ps's black outline as hp2ps writes it, or (the modern
+/// style) a thin separator in its own colour and width, leaving the graphics state as
+/// it was.
+fn band_fill_and_stroke(o: &mut Out<'_>, fill: Paint, stroke: Paint, width: f64) {
+    if stroke == Paint::BLACK {
+        fill_and_stroke(o, Some(fill), 6);
+        return;
+    }
+    o.b(b"gsave\n");
+    paint(o, fill, 6);
+    o.b(b"fill\ngrestore\ngsave\n");
+    paint(o, stroke, 6);
+    o.f(width).b(b" setlinewidth\nstroke\ngrestore\nnewpath\n");
 }
 
 /// Whether hp2ps escapes byte `c` in a text of this role: parentheses in the title,

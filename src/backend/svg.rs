@@ -520,20 +520,26 @@ fn add_item(
         }
         // Each band is one path with its full name as its title: a tooltip in
         // every browser, for names the key had to shorten.
-        Item::Band(b) => g.add(
-            SvgPath::new()
+        Item::Band(b) => {
+            let mut e = SvgPath::new()
                 .set("d", shape(b.outline(), true, bottom))
                 .set("fill", colour(b.fill))
-                .set("stroke-width", b.line_width)
-                .add(Title::new(xml_text(&b.name))),
-        ),
-        Item::Area(a) => g.add(
-            SvgPath::new()
+                .set("stroke-width", b.line_width);
+            if b.stroke != Paint::BLACK {
+                e = e.set("stroke", colour(b.stroke));
+            }
+            g.add(e.add(Title::new(xml_text(&b.name))))
+        }
+        Item::Area(a) => {
+            let mut e = SvgPath::new()
                 .set("d", compact_shape(&a.outline, bottom))
                 .set("fill", colour(a.fill))
-                .set("stroke-width", a.line_width)
-                .add(Title::new(xml_text(&a.name))),
-        ),
+                .set("stroke-width", a.line_width);
+            if a.stroke != Paint::BLACK {
+                e = e.set("stroke", colour(a.stroke));
+            }
+            g.add(e.add(Title::new(xml_text(&a.name))))
+        }
         Item::Text(t) => match text_as {
             TextAs::Raster { dpi } => {
                 let px = 72.0 / (dpi * scale);

@@ -145,6 +145,9 @@ pub const BIG_TITLE_CHARS: usize = 80;
 
 const BORDER_SPACE: f64 = 5.0;
 const LINE_WIDTH: f64 = 0.5;
+/// The modern style's white separator between bands, in points: thin enough that a spiky
+/// band keeps its colour at a column's width, as the page draws it.
+pub const SEPARATOR_WIDTH: f64 = 0.25;
 const TITLE_TEXT_SPACE: f64 = 6.0;
 const GRAPH_X0: f64 = 45.0;
 const GRAPH_Y0: f64 = 20.0;
@@ -834,6 +837,7 @@ impl Frame<'_> {
 
     /// The stacked bands: each band's scaled values are added onto the running top.
     fn bands(&self, items: &mut Vec<Item>, mut series: Vec<Series>) {
+        let modern = self.opts.style == Style::Modern;
         // Data of identifiers that are not drawn (trace elements, merged into OTHER).
         let mut drawn = vec![false; series.len()];
         for band in &self.sel.bands {
@@ -876,7 +880,12 @@ impl Frame<'_> {
                 lower,
                 upper: upper.clone(),
                 fill: self.fill(k, band),
-                line_width: LINE_WIDTH,
+                line_width: if modern { SEPARATOR_WIDTH } else { LINE_WIDTH },
+                stroke: if modern {
+                    Paint::Gray(1.0)
+                } else {
+                    Paint::BLACK
+                },
             }));
             lower = upper;
         }

@@ -229,6 +229,9 @@ pub struct Band {
     pub fill: Paint,
     /// Its outline's width.
     pub line_width: f64,
+    /// Its outline's colour: black in hp2ps's style; in the modern style a thin white
+    /// separator, so that a spiky band is not drawn in black ink.
+    pub stroke: Paint,
 }
 
 impl Band {
@@ -257,6 +260,8 @@ pub struct Area {
     pub fill: Paint,
     /// Its outline's width.
     pub line_width: f64,
+    /// Its outline's colour, as its band's.
+    pub stroke: Paint,
 }
 
 /// One drawing item.

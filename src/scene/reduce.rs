@@ -78,6 +78,7 @@ fn areas(bands: &[Band], column: f64) -> Vec<Area> {
             outline,
             fill: band.fill,
             line_width: band.line_width,
+            stroke: band.stroke,
         });
     }
     out
@@ -172,6 +173,7 @@ mod tests {
                 upper,
                 fill: Paint::Gray(0.5),
                 line_width: 0.5,
+                stroke: Paint::BLACK,
             })
         };
         let scene = |n| Scene {

@@ -1,0 +1,142 @@
+//! Ink, as a reader's eye meets it: a modern figure at a paper column's width draws its
+//! bands without black outlines (at most a thin white separator, read from the SVG), and
+//! stays mostly colour: of the pixels poppler renders from its PDF, at most 4% are dark,
+//! spiky `-hT` profiles and many-band `-hc` ones of three GHCs alike. hp2ps's style keeps
+//! hp2ps's black outlines (its bytes are hp2ps's).
+
+mod common;
+
+use std::path::PathBuf;
+use std::process::Command;
+
+use common::{Scratch, fixtures, hpgraph_ok};
+
+/// The profiles: spiky closure-type ones and many-band cost-centre ones, three GHCs.
+fn profiles() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in ["eventlog", "eventlog-9.6", "eventlog-9.10"] {
+        for run in ["Leak-hT", "MapBuild-hT", "ManyCC-hc", "Leak-hc"] {
+            let hp = fixtures().join(dir).join(format!("{run}.hp"));
+            if hp.exists() {
+                out.push(hp);
+            }
+        }
+    }
+    assert!(out.len() >= 8, "{out:?}");
+    out
+}
+
+/// The share of a PGM's pixels darker than a quarter grey.
+fn dark_share(pgm: &[u8]) -> f64 {
+    // "P5\nW H\n255\n" then the pixels (pdftoppm writes no comments).
+    let mut fields = Vec::new();
+    let mut at = 0;
+    while fields.len() < 4 {
+        while pgm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        let start = at;
+        while !pgm[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        fields.push(String::from_utf8_lossy(&pgm[start..at]).into_owned());
+    }
+    assert_eq!(fields[0], "P5");
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    let pixels = &pgm[at + 1..at + 1 + w * h];
+    pixels.iter().filter(|&&p| p < 64).count() as f64 / pixels.len() as f64
+}
+
+#[test]
+fn modern_bands_are_separated_in_white_not_outlined_in_black() {
+    let dir = Scratch::new("ink-svg");
+    for hp in profiles() {
+        let hp = hp.to_str().unwrap();
+        hpgraph_ok(
+            &dir.0,
+            &[
+                hp,
+                "--style",
+                "modern",
+                "--size",
+                "8.5cmx5.5cm",
+                "-o",
+                "m.svg",
+            ],
+        );
+        let svg = std::fs::read_to_string(dir.path("m.svg")).unwrap();
+        let bands = common::titled_fills(&svg).len();
+        // Every band path: a white stroke no wider than 0.35 pt.
+        let paths: Vec<&str> = svg
+            .split("<path ")
+            .skip(1)
+            .filter(|p| p.contains("<title>") && p[..p.find('>').unwrap()].contains(" fill=\"#"))
+            .map(|p| &p[..p.find('>').unwrap()])
+            .collect();
+        assert!(!paths.is_empty() && paths.len() >= bands - 1, "{hp}");
+        for tag in &paths {
+            let width: f64 = tag
+                .split(" stroke-width=\"")
+                .nth(1)
+                .and_then(|w| w.split('"').next())
+                .and_then(|w| w.parse().ok())
+                .unwrap_or(f64::MAX);
+            assert!(tag.contains(" stroke=\"#ffffff\""), "{hp}: {tag:.120}");
+            assert!(width <= 0.35, "{hp}: a separator {width} pt wide");
+        }
+        // hp2ps's style keeps its black outlines.
+        hpgraph_ok(&dir.0, &[hp, "--size", "8.5cmx5.5cm", "-o", "h.svg"]);
+        let svg = std::fs::read_to_string(dir.path("h.svg")).unwrap();
+        assert!(!svg.contains("stroke=\"#ffffff\""), "{hp}");
+    }
+}
+
+#[test]
+fn a_column_wide_modern_figure_is_at_most_four_percent_dark() {
+    if Command::new("pdftoppm").arg("-v").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "pdftoppm (poppler-utils) is needed"
+        );
+        eprintln!("skipped: pdftoppm is not installed");
+        return;
+    }
+    let dir = Scratch::new("ink-pixels");
+    let mut worst = (0.0, String::new());
+    let mut hp2ps_darker = 0;
+    for hp in profiles() {
+        let name = hp.display().to_string();
+        let share = |style: &str| {
+            let hp = hp.to_str().unwrap();
+            hpgraph_ok(
+                &dir.0,
+                &[hp, "--style", style, "--size", "8.5cmx5.5cm", "-o", "f.pdf"],
+            );
+            let out = Command::new("pdftoppm")
+                .args(["-gray", "-r", "150", "-singlefile"])
+                .arg(dir.path("f.pdf"))
+                .arg(dir.path("f"))
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            dark_share(&std::fs::read(dir.path("f.pgm")).unwrap())
+        };
+        let modern = share("modern");
+        if modern > worst.0 {
+            worst = (modern, name.clone());
+        }
+        assert!(
+            modern <= 0.04,
+            "{name}: {:.1}% of the pixels dark",
+            modern * 100.0
+        );
+        // The measure can fail: hp2ps's black outlines are darker.
+        hp2ps_darker += usize::from(share("hp2ps") > modern);
+    }
+    assert!(hp2ps_darker >= 4, "{hp2ps_darker}");
+    eprintln!("darkest: {:.2}% ({})", worst.0 * 100.0, worst.1);
+}
