@@ -184,8 +184,6 @@ pub struct Runtime {
     pub allocation: Vec<Allocation>,
     /// The non-moving collector's synchronisations.
     pub syncs: Vec<Phase>,
-    /// The non-moving collector's concurrent collections (first mark to sweep's end).
-    pub marks: Vec<Phase>,
     /// The last event's time: the run's elapsed time.
     pub end: f64,
     /// Collections past [`MAX_GCS`], counted but not kept.

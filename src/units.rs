@@ -171,9 +171,31 @@ pub fn too_large(number: &[u8]) -> bool {
         > MAX_DIGITS
 }
 
+/// `n` with a comma between each three digits, as the runtime prints its counters and
+/// hp2ps its exact areas: `1,234,567`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (k, c) in digits.chars().enumerate() {
+        if k > 0 && (digits.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn counters_are_written_with_commas() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(215_777_368), "215,777,368");
+    }
 
     #[test]
     fn human_units_keep_three_digits() {

@@ -281,3 +281,72 @@ fn five_million_new_names_read_in_bounded_memory() {
         m.stderr
     );
 }
+
+#[test]
+fn a_million_and_a_half_collections_read_in_bounded_memory() {
+    // Past MAX_GCS collections are counted, not kept; past MAX_ALLOCATION_READINGS the
+    // allocation counters' readings are not kept (the run's total stays exact: each
+    // capability's last reading); past MAX_PAGE_GCS the page carries none and says so.
+    use hpgraph::analysis::page::MAX_PAGE_GCS;
+    use hpgraph::profile::{MAX_ALLOCATION_READINGS, MAX_GCS};
+    const N: u64 = 1_500_000;
+    assert!(N as usize > MAX_GCS && 2 * N as usize > MAX_ALLOCATION_READINGS / 2);
+    let dir = Scratch::new("bounds-gcs");
+    let bomb = dir.path("gcs.eventlog.gz");
+    gzip(&bomb, |w| {
+        let log = Writer::new();
+        w.write_all(&log.bytes).unwrap();
+        let mut block = Writer { bytes: Vec::new() };
+        let mut k = 0u64;
+        while k < N {
+            block.bytes.clear();
+            for _ in 0..10_000 {
+                let t = 1_000 * (k + 1);
+                let mut stats = 0u32.to_be_bytes().to_vec();
+                stats.extend((u16::from(k.is_multiple_of(10))).to_be_bytes());
+                stats.extend(64u64.to_be_bytes()); // copied
+                stats.extend(8u64.to_be_bytes()); // slop
+                stats.extend(0u64.to_be_bytes()); // fragmentation
+                stats.extend(1u32.to_be_bytes()); // threads
+                stats.extend(64u64.to_be_bytes());
+                stats.extend(64u64.to_be_bytes());
+                let mut allocated = 0u32.to_be_bytes().to_vec();
+                allocated.extend((4096 * (k + 1)).to_be_bytes());
+                block
+                    .event(eventlog::GC_START, t, &[])
+                    .event(eventlog::GC_STATS_GHC, t + 100, &stats)
+                    .event(eventlog::GC_END, t + 200, &[])
+                    .event(eventlog::HEAP_ALLOCATED, t + 300, &allocated);
+                k += 1;
+            }
+            w.write_all(&block.bytes).unwrap();
+        }
+        w.write_all(&0xffffu16.to_be_bytes()).unwrap();
+    });
+    let m = measured(
+        &dir.0,
+        &["gcs.eventlog.gz", "--stats=json", "-o", "stats.json"],
+    );
+    within_bounds(&m, "1.5 M collections, --stats");
+    let stats: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.path("stats.json")).unwrap()).unwrap();
+    assert_eq!(
+        stats["collections_not_kept"].as_u64(),
+        Some(N - MAX_GCS as u64),
+        "{stats}"
+    );
+    assert_eq!(
+        stats["allocated"].as_u64(),
+        Some(4096 * N),
+        "the run's total stays exact"
+    );
+    let m = measured(&dir.0, &["gcs.eventlog.gz", "-o", "page.html"]);
+    within_bounds(&m, "1.5 M collections, the page");
+    let page = std::fs::read_to_string(dir.path("page.html")).unwrap();
+    assert!(
+        N as usize > MAX_PAGE_GCS && page.contains("\"too_many\":true"),
+        "the page says so"
+    );
+    let m = measured(&dir.0, &["gcs.eventlog.gz", "-o", "lines.svg"]);
+    within_bounds(&m, "1.5 M collections, a picture");
+}

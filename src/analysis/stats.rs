@@ -222,19 +222,6 @@ fn allocated(runtime: &Runtime, whole: bool, a: f64, b: f64) -> Option<u64> {
     )
 }
 
-/// `n` with a comma between each three digits, as the runtime prints its counters.
-fn commas(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (k, c) in digits.chars().enumerate() {
-        if k > 0 && (digits.len() - k).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
 impl Stats {
     /// The statistics in `+RTS -s`'s layout: its labels, widths and number formats, a
     /// line for each figure the eventlog gives. CPU times are not in an eventlog: their
@@ -251,7 +238,11 @@ impl Stats {
         }
         match self.allocated {
             Some(n) => {
-                let _ = writeln!(s, "{:>16} bytes allocated in the heap", commas(n));
+                let _ = writeln!(
+                    s,
+                    "{:>16} bytes allocated in the heap",
+                    crate::units::thousands(n)
+                );
             }
             None => {
                 let _ = writeln!(
@@ -262,13 +253,17 @@ impl Stats {
                 );
             }
         }
-        let _ = writeln!(s, "{:>16} bytes copied during GC", commas(self.copied));
+        let _ = writeln!(
+            s,
+            "{:>16} bytes copied during GC",
+            crate::units::thousands(self.copied)
+        );
         match self.max_residency {
             Some(r) => {
                 let _ = writeln!(
                     s,
                     "{:>16} bytes maximum residency ({} sample(s))",
-                    commas(r),
+                    crate::units::thousands(r),
                     self.residency_samples
                 );
             }
@@ -281,7 +276,11 @@ impl Stats {
             }
         }
         if let Some(slop) = self.max_slop {
-            let _ = writeln!(s, "{:>16} bytes maximum slop", commas(slop));
+            let _ = writeln!(
+                s,
+                "{:>16} bytes maximum slop",
+                crate::units::thousands(slop)
+            );
         }
         if let Some(h) = self.max_heap_size {
             let _ = writeln!(
@@ -340,7 +339,7 @@ impl Stats {
             let _ = writeln!(
                 s,
                 "\n  Alloc rate    {} bytes per MUT elapsed second",
-                commas(rate as u64)
+                crate::units::thousands(rate as u64)
             );
         }
         let _ = writeln!(
@@ -378,7 +377,7 @@ pub fn compared_text(runs: [&Stats; 2], names: [&str; 2]) -> String {
     };
     let mut rows: Vec<(String, String, String, String)> = Vec::new();
     let mut bytes = |label: &str, x: Option<u64>, y: Option<u64>| {
-        let text = |v: Option<u64>| v.map_or("-".to_string(), commas);
+        let text = |v: Option<u64>| v.map_or("-".to_string(), crate::units::thousands);
         let c = match (x, y) {
             (Some(x), Some(y)) => change(x as f64, y as f64),
             _ => String::new(),
@@ -459,17 +458,4 @@ pub fn compared_text(runs: [&Stats; 2], names: [&str; 2]) -> String {
         );
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counters_are_written_with_commas() {
-        assert_eq!(commas(0), "0");
-        assert_eq!(commas(999), "999");
-        assert_eq!(commas(1000), "1,000");
-        assert_eq!(commas(215_777_368), "215,777,368");
-    }
 }

@@ -480,7 +480,8 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     #[cfg(not(unix))]
     let got = 0;
     if compressed::Compression::detect(&magic[..got]).is_some() {
-        return read(file, options);
+        let first = read(file, options);
+        return read_for_runtime(file, options, first, |f, o| read(f, o));
     }
     let head = &magic[..got.min(4)];
     match Format::detect(head, true) {
@@ -491,40 +492,46 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             Ok(hp::read_file(file)?)
         }
         Some(Format::Eventlog) => {
-            let parsed = read_eventlog_file(file, options);
-            match parsed {
-                // An eventlog without a heap profile (plain `+RTS -l`, the most common
-                // kind) still has the runtime's account: read again for it, and the
-                // picture is the runtime's lines.
-                Err(Error::Eventlog(e))
-                    if e.kind == eventlog::ErrorKind::NoHeapSamples && !options.runtime =>
-                {
-                    let again = Options {
-                        heap: true,
-                        runtime: true,
-                        ..options
-                    };
-                    use std::io::{Seek, SeekFrom};
-                    let mut from_start = file;
-                    from_start.seek(SeekFrom::Start(0)).map_err(Error::io)?;
-                    // Neither a heap profile nor the runtime's events: the second
-                    // reading says so; any other failure, the first one's.
-                    let mut parsed =
-                        read_eventlog_file(file, again).map_err(|again| match again {
-                            Error::Eventlog(a)
-                                if a.kind == eventlog::ErrorKind::NoRuntimeEvents =>
-                            {
-                                Error::Eventlog(a)
-                            }
-                            _ => Error::Eventlog(e),
-                        })?;
-                    warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
-                    Ok(parsed)
-                }
-                other => other,
-            }
+            let first = read_eventlog_file(file, options);
+            read_for_runtime(file, options, first, read_eventlog_file)
         }
         _ => read(file, options),
+    }
+}
+
+/// An eventlog without a heap profile (plain `+RTS -l`, the most common kind) still has
+/// the runtime's account: when `first` found no heap sample, the file is read again
+/// from its start (`read`, compressed or not) for it, and the picture is the runtime's
+/// lines. Neither a heap profile nor the runtime's events: the second reading says so;
+/// any other failure, the first one's.
+fn read_for_runtime(
+    file: &File,
+    options: Options,
+    first: Result<Parsed, Error>,
+    read: impl Fn(&File, Options) -> Result<Parsed, Error>,
+) -> Result<Parsed, Error> {
+    match first {
+        Err(Error::Eventlog(e))
+            if e.kind == eventlog::ErrorKind::NoHeapSamples && !options.runtime =>
+        {
+            let again = Options {
+                heap: true,
+                runtime: true,
+                ..options
+            };
+            use std::io::{Seek, SeekFrom};
+            let mut from_start = file;
+            from_start.seek(SeekFrom::Start(0)).map_err(Error::io)?;
+            let mut parsed = read(file, again).map_err(|again| match again {
+                Error::Eventlog(a) if a.kind == eventlog::ErrorKind::NoRuntimeEvents => {
+                    Error::Eventlog(a)
+                }
+                _ => Error::Eventlog(e),
+            })?;
+            warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
+            Ok(parsed)
+        }
+        other => other,
     }
 }
 

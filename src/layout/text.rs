@@ -55,11 +55,11 @@ pub fn byte_width(b: u8) -> f64 {
 
 /// hp2ps's `CommaPrint`: an integer with commas between groups of three digits.
 pub fn comma(n: i64) -> String {
-    if n < 1000 {
-        // hp2ps prints this part through an `int` cast.
+    if n < 0 {
+        // hp2ps prints what is under a thousand through an `int` cast.
         return (n as i32).to_string();
     }
-    format!("{},{:03}", comma(n / 1000), (n % 1000) as i32)
+    crate::units::thousands(n as u64)
 }
 
 /// `strlen`: the length up to the first NUL.

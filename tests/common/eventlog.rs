@@ -15,6 +15,10 @@ pub const PROGRAM_ARGS: u16 = 30;
 pub const BLOCK_MARKER: u16 = 18;
 pub const IPE: u16 = 169;
 pub const HEAP_SIZE: u16 = 50;
+pub const GC_START: u16 = 9;
+pub const GC_END: u16 = 10;
+pub const HEAP_ALLOCATED: u16 = 49;
+pub const GC_STATS_GHC: u16 = 53;
 
 /// The event types a hand-made eventlog declares: id, size (`None`: variable).
 pub const TYPES: &[(u16, Option<u16>)] = &[
@@ -29,6 +33,10 @@ pub const TYPES: &[(u16, Option<u16>)] = &[
     (SAMPLE_END, Some(8)),
     (IPE, None),
     (HEAP_SIZE, Some(12)),
+    (GC_START, Some(0)),
+    (GC_END, Some(0)),
+    (HEAP_ALLOCATED, Some(12)),
+    (GC_STATS_GHC, Some(50)),
     (200, Some(3)),
 ];
 

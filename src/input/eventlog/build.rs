@@ -81,8 +81,7 @@ pub(super) struct Gathering {
     last: Vec<Option<usize>>,
     /// Per capability: its allocation counter's last reading.
     allocated: Vec<Option<u64>>,
-    /// The start of an open concurrent collection and synchronisation, in nanoseconds.
-    mark: Option<u64>,
+    /// The start of an open synchronisation of the non-moving collector, in nanoseconds.
     sync: Option<u64>,
 }
 
@@ -143,18 +142,6 @@ impl Gathering {
                         id::HEAP_LIVE => gc.live = Some(bytes),
                         _ => gc.heap_size = Some(bytes),
                     }
-                }
-            }
-            // A concurrent collection: from its first mark to the end of its sweep
-            // (the span the runtime's own statistics time).
-            id::CONC_MARK_BEGIN => {
-                self.mark.get_or_insert(ns);
-            }
-            id::CONC_SWEEP_END => {
-                if let Some(start) = self.mark.take()
-                    && rt.marks.len() < MAX_GCS
-                {
-                    rt.marks.push((seconds(start), seconds(ns)));
                 }
             }
             id::CONC_SYNC_BEGIN => self.sync = Some(ns),
