@@ -140,3 +140,70 @@ fn a_column_wide_modern_figure_is_at_most_four_percent_dark() {
     assert!(hp2ps_darker >= 4, "{hp2ps_darker}");
     eprintln!("darkest: {:.2}% ({})", worst.0 * 100.0, worst.1);
 }
+
+#[test]
+fn runtime_lines_are_coloured_and_dense_ones_drawn_as_their_envelope() {
+    // Plain eventlogs of three GHCs at a column's width: the heap size, blocks and live
+    // bytes are coloured, not black; a line with more readings than the figure has
+    // points across is drawn as a light envelope under the line; the figure stays at
+    // most 4% dark.
+    let dir = Scratch::new("ink-lines");
+    let mut envelopes = 0;
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        for run in ["MapBuild-N2", "Leak-N2"] {
+            let log = fixtures()
+                .join("stats")
+                .join(ghc)
+                .join(format!("{run}.eventlog"));
+            let log = log.to_str().unwrap();
+            hpgraph_ok(
+                &dir.0,
+                &[
+                    log,
+                    "--style",
+                    "modern",
+                    "--size",
+                    "8.5cmx5.5cm",
+                    "-o",
+                    "l.svg",
+                ],
+            );
+            let svg = std::fs::read_to_string(dir.path("l.svg")).unwrap();
+            for name in ["heap size", "live bytes"] {
+                let at = svg
+                    .find(&format!("<title>{name}</title>"))
+                    .unwrap_or_else(|| panic!("{ghc} {run}: no {name} line"));
+                let tag = &svg[svg[..at].rfind("<path ").unwrap()..at];
+                assert!(
+                    tag.contains(" stroke=\"#") && !tag.contains(" stroke=\"#000000\""),
+                    "{ghc} {run}: {name} is drawn in black: {tag:.200}"
+                );
+            }
+            envelopes += svg.matches("lowest and highest in each stretch").count();
+            if Command::new("pdftoppm").arg("-v").output().is_ok() {
+                hpgraph_ok(
+                    &dir.0,
+                    &[
+                        log,
+                        "--style",
+                        "modern",
+                        "--size",
+                        "8.5cmx5.5cm",
+                        "-o",
+                        "l.pdf",
+                    ],
+                );
+                let out = Command::new("pdftoppm")
+                    .args(["-gray", "-r", "150", "-singlefile"])
+                    .arg(dir.path("l.pdf"))
+                    .arg(dir.path("l"))
+                    .output()
+                    .unwrap();
+                assert!(out.status.success());
+                let dark = dark_share(&std::fs::read(dir.path("l.pgm")).unwrap());
+                assert!(dark <= 0.04, "{ghc} {run}: {:.1}% dark", dark * 100.0);
+            }
+        }
+    }
+    assert!(envelopes > 0, "no line was dense enough for an envelope");
+}

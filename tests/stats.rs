@@ -544,7 +544,7 @@ fn the_summary_heads_with_the_runtimes_figures() {
 
 #[test]
 fn heap_lines_mark_every_collection_along_the_graph() {
-    use hpgraph::scene::{Item, Paint, PathRole};
+    use hpgraph::scene::{Item, PathRole};
     for (log, s) in runs().into_iter().step_by(2) {
         let want = read_s(&s);
         let options = hpgraph::input::Options {
@@ -575,7 +575,7 @@ fn heap_lines_mark_every_collection_along_the_graph() {
             .collect();
         let majors = marks
             .iter()
-            .filter(|p| p.fill == Some(Paint::Gray(0.0)))
+            .filter(|p| p.fill == Some(hpgraph::scene::MAJOR_GC_PAINT))
             .count();
         let major_collections: u64 = want.gens.iter().skip(1).map(|g| g.0).sum();
         // Collections close together share a mark: never more marks than collections

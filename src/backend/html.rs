@@ -114,6 +114,10 @@ struct ScriptData<'a> {
     other_fill: String,
     /// The allocation rate's line's colour.
     rate_stroke: String,
+    /// The heap size, blocks and live bytes lines' colours, in that order.
+    line_strokes: [String; 3],
+    /// A minor and a major collection's mark in the GC strip.
+    gc_fills: [String; 2],
     /// Each of the page data's frames' colour in a flame graph: one of the picture's,
     /// by its label.
     frame_fills: Vec<String>,
@@ -224,6 +228,14 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
         pool,
         other_fill,
         rate_stroke: super::svg::colour(crate::scene::ALLOCATION_RATE_PAINT),
+        line_strokes: [
+            crate::scene::HEAP_SIZE_PAINT,
+            crate::scene::BLOCKS_PAINT,
+            crate::scene::LIVE_PAINT,
+        ]
+        .map(super::svg::colour),
+        gc_fills: [crate::scene::MINOR_GC_PAINT, crate::scene::MAJOR_GC_PAINT]
+            .map(super::svg::colour),
         data,
         plot: PlotBox {
             page: plot.page,

@@ -238,7 +238,7 @@ pub struct Args {
     ///
     /// Eventlog input; the y axis grows to hold the byte lines, and the allocation
     /// rate (in colour) has its own scale, its peak at the top and said in its label.
-    /// A strip along the bottom marks each collection, major ones black.
+    /// A strip along the bottom marks each collection, major ones dark grey and taller.
     #[arg(long, help_heading = "Figure")]
     pub heap_lines: bool,
 

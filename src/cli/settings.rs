@@ -169,6 +169,23 @@ fn usage(kind: ErrorKind, message: impl Into<String>) -> UsageError {
 
 /// The font size when `--font-size` is not given: hp2ps's.
 const FONT_SIZE: f64 = 10.0;
+/// The modern style's smallest default font size, in points: what a journal prints a
+/// column-wide figure's labels at.
+const SMALL_FONT_SIZE: f64 = 7.0;
+
+/// The font size: `--font-size`, else hp2ps's 10 points; in the modern style, for a
+/// figure narrower than hp2ps's page, a point for every 35 points of its width, from
+/// [`SMALL_FONT_SIZE`] (a figure is printed at its size, so its labels should read at
+/// that size: 7 points on a 8.5 cm column, 10 from about 12.5 cm).
+fn font_size(args: &Args, html: bool) -> f64 {
+    if let Some(f) = args.font_size {
+        return f;
+    }
+    if style(args, html) != Style::Modern || args.size.is_none() {
+        return FONT_SIZE;
+    }
+    (size(args).0 / 35.0).clamp(SMALL_FONT_SIZE, FONT_SIZE)
+}
 /// hp2ps's band limit: twenty bands, the last OTHER.
 const BAND_LIMIT: usize = 20;
 /// hp2ps's trace threshold, in percent.
@@ -479,7 +496,7 @@ fn band_limit(args: &Args, html: bool) -> usize {
     let fitting = if html {
         PAGE_KEY_ENTRIES
     } else {
-        style(args, html).key_entries(size(args).1, args.font_size.unwrap_or(FONT_SIZE))
+        style(args, html).key_entries(size(args).1, font_size(args, html))
     };
     args.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
 }
@@ -565,7 +582,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         // Compared runs: a band has one colour in both.
         stable_colours: args.stable_colours || (html && mode == html::Mode::Live) || args.compare,
         size,
-        font_size: args.font_size.unwrap_or(FONT_SIZE),
+        font_size: font_size(args, html),
         style: style(args, html),
         byte_units: byte_units(args),
         title_text: args.title.as_ref().map(|t| t.as_bytes().to_vec()),

@@ -246,7 +246,11 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
     let key_names: Vec<Vec<u8>> = match opts.style {
         Style::Hp2ps => sel.bands.iter().map(|b| b.name.to_vec()).collect(),
         Style::Modern => {
-            let names: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
+            // GHC's `(N)` stack numbers say nothing to a reader and take a key's room;
+            // each band's title keeps its whole name.
+            let names: Vec<&[u8]> = (sel.bands.iter())
+                .map(|b| crate::select::flame::unnumbered(&b.name))
+                .collect();
             let room = match opts.key {
                 KeyPlacement::Below => title_width / 2.0 - (BELOW_BOX + 16.0) * em,
                 _ => key_names_width(width, em),
@@ -391,6 +395,47 @@ fn text(role: TextRole, at: Point, t: Vec<u8>, size: FontSize, anchor: Anchor) -
         anchor,
         vertical: false,
     })
+}
+
+/// A runtime line is drawn as an envelope when it has more readings than columns of
+/// this many points.
+const ENVELOPE_COLUMN: f64 = 1.0;
+
+/// The envelope of a line (points by x) in columns `column` wide across `width` from
+/// `x0`: its outline (each column's highest point left to right, then the lowest right
+/// to left) and the line through each column's last point; `None` when the line has no
+/// more points than columns, and is drawn as it is.
+fn envelope(
+    points: &[Point],
+    x0: f64,
+    width: f64,
+    column: f64,
+) -> Option<(Vec<Point>, Vec<Point>)> {
+    let columns = (width / column).ceil().max(1.0) as usize;
+    if points.len() <= columns {
+        return None;
+    }
+    // (x, lowest, highest, last) of each column that has points.
+    let mut cols: Vec<(f64, f64, f64, Point)> = Vec::new();
+    let mut at = usize::MAX;
+    for &p in points {
+        let k = (((p.x - x0) / column).floor().max(0.0) as usize).min(columns - 1);
+        match cols.last_mut() {
+            Some(c) if k == at => {
+                c.1 = c.1.min(p.y);
+                c.2 = c.2.max(p.y);
+                c.3 = p;
+            }
+            _ => {
+                at = k;
+                cols.push((x0 + (k as f64 + 0.5) * column, p.y, p.y, p));
+            }
+        }
+    }
+    let mut outline: Vec<Point> = cols.iter().map(|c| Point::new(c.0, c.2)).collect();
+    outline.extend(cols.iter().rev().map(|c| Point::new(c.0, c.1)));
+    let last = cols.iter().map(|c| c.3).collect();
+    Some((outline, last))
 }
 
 /// The height of the collections' strip (a major collection's mark).
@@ -910,10 +955,26 @@ impl Frame<'_> {
         let (first, last) = (times[0], times[times.len() - 1]);
         let heap = &self.profile.heap;
         let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
-        for (points, width, label) in [
-            (&heap.size, 1.5, &b"heap size"[..]),
-            (&heap.blocks, 0.4, &b"blocks in use"[..]),
-            (&heap.live, 0.75, &b"live bytes"[..]),
+        let mut ends: Vec<(f64, f64, &[u8])> = Vec::new();
+        for (points, width, label, paint) in [
+            (
+                &heap.size,
+                1.0,
+                &b"heap size"[..],
+                crate::scene::HEAP_SIZE_PAINT,
+            ),
+            (
+                &heap.blocks,
+                0.4,
+                &b"blocks in use"[..],
+                crate::scene::BLOCKS_PAINT,
+            ),
+            (
+                &heap.live,
+                0.75,
+                &b"live bytes"[..],
+                crate::scene::LIVE_PAINT,
+            ),
         ] {
             let shown: Vec<Point> = points
                 .iter()
@@ -922,13 +983,57 @@ impl Frame<'_> {
                     Point::new(to_x(t), v / self.sel.y_range * self.graph_height + self.y0)
                 })
                 .collect();
-            let Some(end) = line(items, &shown, width, label, Paint::BLACK) else {
+            // A line that moves faster than the figure can show (more readings than
+            // points across) is drawn as its envelope, lightly, and the line through
+            // each column's last reading on top.
+            let shown = match envelope(&shown, self.x0, self.graph_width, ENVELOPE_COLUMN) {
+                Some((outline, last)) => {
+                    let (&start, rest) = outline.split_first().expect("an envelope has points");
+                    let mut prev = start;
+                    items.push(Item::Path(Path {
+                        role: PathRole::HeapLine,
+                        start,
+                        steps: rest
+                            .iter()
+                            .map(|&p| {
+                                let step = Point::new(p.x - prev.x, p.y - prev.y);
+                                prev = p;
+                                step
+                            })
+                            .collect(),
+                        closed: true,
+                        fill: Some(crate::scene::tint(paint)),
+                        stroke: crate::scene::tint(paint),
+                        line_width: 0.1,
+                        label: Some(
+                            [
+                                label,
+                                &b": lowest and highest in each stretch of the figure"[..],
+                            ]
+                            .concat(),
+                        ),
+                    }));
+                    last
+                }
+                None => shown,
+            };
+            let Some(end) = line(items, &shown, width, label, paint) else {
                 continue;
             };
             // Above the end, and above the collections' strip.
+            ends.push((end.x, (end.y + 2.0).max(self.y0 + STRIP + 2.0), label));
+        }
+        // The labels at the lines' ends, each a line of text above the one below it, so
+        // that two lines ending together do not print one label over the other.
+        ends.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let row = 10.0 * self.opts.font_size / 10.0;
+        let mut floor = f64::MIN;
+        for (x, y, label) in ends {
+            let y = y.max(floor);
+            floor = y + row;
             items.push(text(
                 TextRole::HeapLineLabel,
-                Point::new(end.x, (end.y + 2.0).max(self.y0 + STRIP + 2.0)),
+                Point::new(x, y),
                 label.to_vec(),
                 FontSize::Normal,
                 Anchor::End,
@@ -971,7 +1076,7 @@ impl Frame<'_> {
     }
 
     /// The runtime's collections along the bottom of the graph, on a white strip: each
-    /// as wide as its pause (at least a hairline), a major one twice as tall and black,
+    /// as wide as its pause (at least a hairline), a major one twice as tall and darker,
     /// so that a long pause shows where the heap changed. Collections closer than half a point share
     /// one mark (a major one among them makes it major), which bounds the marks by the
     /// graph's width.
@@ -1022,7 +1127,11 @@ impl Frame<'_> {
                 &[(x1 - x0, 0.0), (0.0, h), (x0 - x1, 0.0)],
                 true,
             );
-            p.fill = Some(crate::scene::Paint::Gray(if major { 0.0 } else { 0.5 }));
+            p.fill = Some(if major {
+                crate::scene::MAJOR_GC_PAINT
+            } else {
+                crate::scene::MINOR_GC_PAINT
+            });
             p.line_width = 0.0;
             items.push(Item::Path(p));
         }

@@ -414,6 +414,29 @@ pub fn stable_index(name: &[u8]) -> usize {
     (h % 1_000_003) as usize
 }
 
+/// The runtime's heap size line: a dark blue, so that it reads apart from the bands
+/// and the other lines.
+pub const HEAP_SIZE_PAINT: Paint = Paint::Rgb(0.12, 0.35, 0.65);
+/// The live bytes line: a dark green.
+pub const LIVE_PAINT: Paint = Paint::Rgb(0.1, 0.5, 0.25);
+/// The blocks-in-use line: a dark grey.
+pub const BLOCKS_PAINT: Paint = Paint::Gray(0.3);
+
+/// A major collection's mark in the GC strip: a dark grey, twice as tall as a minor
+/// one's, so that long pauses show without a black block's ink.
+pub const MAJOR_GC_PAINT: Paint = Paint::Gray(0.3);
+/// A minor collection's mark.
+pub const MINOR_GC_PAINT: Paint = Paint::Gray(0.65);
+
+/// A line's envelope: its colour three quarters of the way to white.
+pub fn tint(paint: Paint) -> Paint {
+    let t = |v: f64| v + (1.0 - v) * 0.75;
+    match paint {
+        Paint::Gray(g) => Paint::Gray(t(g)),
+        Paint::Rgb(r, g, b) => Paint::Rgb(t(r), t(g), t(b)),
+    }
+}
+
 /// The allocation rate's line: a dark orange, apart from the black bytes lines and
 /// readable over a light band. A line on its own scale is coloured so that it is not
 /// read against the bytes axis.

@@ -218,7 +218,7 @@
         var pts = within(h.points, a, b);
         if (pts.length < 2) return;
         var line = el("path", {
-          class: "heap-line", fill: "none", stroke: "#000", "stroke-width": h.width, "pointer-events": "none",
+          class: "heap-line", fill: "none", stroke: h.stroke, "stroke-width": h.width, "pointer-events": "none",
           "stroke-dasharray": h.dash, "data-line": h.name,
           d: pts.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(Y(p[1])); }).join("")
         }, bands);
@@ -236,7 +236,7 @@
       }
     }
     // The collections along the bottom, with the heap lines, as the picture marks them
-    // (src/layout/mod.rs): as wide as each pause, major ones black and taller, those
+    // (src/layout/mod.rs): as wide as each pause, major ones darker and taller, those
     // within half a unit sharing a mark.
     if (heapLines().length && D.runtime && D.runtime.gcs.length) {
       var strip = el("g", { class: "gc-strip", "pointer-events": "none" }, bands);
@@ -249,7 +249,7 @@
       });
       marks.forEach(function (m) {
         var h = m[2] ? 6 : 3;
-        el("rect", { class: m[2] ? "gc major" : "gc", x: num(m[0]), y: bottom - h, width: num(m[1] - m[0]), height: h, fill: m[2] ? "#000" : "#808080" }, strip);
+        el("rect", { class: m[2] ? "gc major" : "gc", x: num(m[0]), y: bottom - h, width: num(m[1] - m[0]), height: h, fill: D.gc_fills[m[2] ? 1 : 0] }, strip);
       });
     }
     // Axes: ticks and labels at round values of the range in view.
@@ -386,9 +386,9 @@
 
   function heapLines() {
     return [
-      { name: "heap size", points: D.heap_size, width: 1.5, dash: "none" },
-      { name: "blocks in use", points: D.heap_blocks, width: 0.75, dash: "1 2" },
-      { name: "live bytes", points: D.heap_live, width: 1, dash: "4 2" }
+      { name: "heap size", points: D.heap_size, width: 1.5, dash: "none", stroke: D.line_strokes[0] },
+      { name: "blocks in use", points: D.heap_blocks, width: 0.75, dash: "1 2", stroke: D.line_strokes[1] },
+      { name: "live bytes", points: D.heap_live, width: 1, dash: "4 2", stroke: D.line_strokes[2] }
     ].filter(function (h) { return h.points.length > 1; });
   }
 
@@ -440,6 +440,7 @@
         var sw = html("span", { class: "swatch line-swatch" }, li);
         sw.style.borderTopWidth = h.width * 2 + "px";
         sw.style.borderTopStyle = h.dash === "none" ? "solid" : "dashed";
+        sw.style.borderTopColor = h.stroke;
         html("span", {}, li, h.name);
         items.push(li);
       });
