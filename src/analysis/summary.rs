@@ -105,6 +105,19 @@ pub struct Headline {
 }
 
 impl Headline {
+    /// The figures by their names in the JSON form, for a table's rows: `gc_share` (0 to
+    /// 1), `max_pause` (seconds), `collections`, `allocated` and `max_residency` (bytes;
+    /// `None` where the eventlog does not say).
+    pub fn figures(&self) -> [(&'static str, Option<f64>); 5] {
+        [
+            ("gc_share", Some(self.gc_share)),
+            ("max_pause", Some(self.max_pause)),
+            ("collections", Some(self.collections as f64)),
+            ("allocated", self.allocated.map(|b| b as f64)),
+            ("max_residency", self.max_residency.map(|b| b as f64)),
+        ]
+    }
+
     /// The headline of a runtime's statistics.
     pub fn of(s: &super::stats::Stats) -> Headline {
         Headline {

@@ -131,16 +131,7 @@ pub fn write_csv(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
         b"band,status,before_peak,before_mean,after_peak,after_mean,peak_change,mean_change\r\n",
     )?;
     if let (Some(b), Some(a)) = (&c.before.runtime, &c.after.runtime) {
-        let figures = |r: &crate::analysis::summary::Headline| {
-            [
-                ("gc_share", Some(r.gc_share)),
-                ("max_pause", Some(r.max_pause)),
-                ("collections", Some(r.collections as f64)),
-                ("allocated", r.allocated.map(|v| v as f64)),
-                ("max_residency", r.max_residency.map(|v| v as f64)),
-            ]
-        };
-        for ((name, before), (_, after)) in figures(b).into_iter().zip(figures(a)) {
+        for ((name, before), (_, after)) in b.figures().into_iter().zip(a.figures()) {
             let text = |v: Option<f64>| v.map_or(String::new(), super::csv::number);
             let change = before.zip(after).map(|(b, a)| a - b);
             write!(

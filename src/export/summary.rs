@@ -126,14 +126,7 @@ pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     let mut out = io::BufWriter::new(out);
     out.write_all(b"kind,name,value,share,peak,at,mean,trend,growth_per_second,r2\r\n")?;
     if let Some(r) = &s.runtime {
-        let figures = [
-            ("gc_share", Some(r.gc_share)),
-            ("max_pause", Some(r.max_pause)),
-            ("collections", Some(r.collections as f64)),
-            ("allocated", r.allocated.map(|b| b as f64)),
-            ("max_residency", r.max_residency.map(|b| b as f64)),
-        ];
-        for (name, value) in figures {
+        for (name, value) in r.figures() {
             let value = value.map_or(String::new(), number);
             write!(out, "runtime,{name},{value},,,,,,,\r\n")?;
         }

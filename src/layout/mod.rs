@@ -659,12 +659,21 @@ impl Frame<'_> {
             };
             // About one label every 70 points (at 10 pt), however wide the graph.
             let target = (gw / (70.0 * self.em)).clamp(2.0, TICK_TARGET);
-            for (v, mut label) in modern::time_ticks(first, first + x_range, target) {
+            // A run of many minutes reads as a clock (`1h 30m`), its labels their own unit.
+            let clock = seconds_in_labels
+                .then(|| modern::clock_ticks(first, first + x_range, target))
+                .flatten();
+            let (ticks, unit) = match clock {
+                Some(ticks) => (ticks, ""),
+                None => (
+                    modern::time_ticks(first, first + x_range, target),
+                    if seconds_in_labels { " s" } else { "" },
+                ),
+            };
+            for (v, mut label) in ticks {
                 let x = (v - first) * t;
                 if x < gw - legend {
-                    if seconds_in_labels {
-                        label.push_str(" s");
-                    }
+                    label.push_str(unit);
                     self.x_tick(items, x + self.x0, label.into_bytes());
                 }
             }

@@ -26,6 +26,47 @@ pub fn time_ticks(first: f64, last: f64, target: f64) -> Vec<(f64, String)> {
     out
 }
 
+/// Steps a clock reads at, in seconds: minutes and hours.
+const CLOCK_STEPS: [f64; 13] = [
+    60.0, 120.0, 300.0, 600.0, 900.0, 1200.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0,
+    86400.0,
+];
+
+/// Ticks in seconds for a run long enough that its 1-2-5 step would be a minute or more
+/// (`first` to `last`, about `target` of them): at a clock's steps (1, 2, 5, 10, 15, 20,
+/// 30 minutes, 1, 2, 3, 6, 12, 24 hours), labelled as a clock reads (`45m`, `1h`,
+/// `1h 30m`; `0` at the start), which reads better than `5,400 s`. `None` for a shorter
+/// run: its labels stay seconds.
+pub fn clock_ticks(first: f64, last: f64, target: f64) -> Option<Vec<(f64, String)>> {
+    let want = (last - first) / target;
+    if want.is_nan() || want < 50.0 {
+        return None;
+    }
+    let step = CLOCK_STEPS
+        .iter()
+        .copied()
+        .find(|&s| s >= want)
+        .unwrap_or_else(|| (want / 86400.0).ceil() * 86400.0);
+    let mut out = Vec::new();
+    let mut k = (first / step).ceil();
+    while k * step <= last + step * 1e-9 && out.len() <= 1000 {
+        out.push((k * step, clock(k * step)));
+        k += 1.0;
+    }
+    Some(out)
+}
+
+/// `t` seconds as a clock reads a whole number of minutes: `0`, `45m`, `2h`, `1h 30m`.
+fn clock(t: f64) -> String {
+    let minutes = (t / 60.0).round() as u64;
+    match (minutes / 60, minutes % 60) {
+        (0, 0) => "0".into(),
+        (0, m) => format!("{m}m"),
+        (h, 0) => format!("{h}h"),
+        (h, m) => format!("{h}h {m}m"),
+    }
+}
+
 /// The decimals a 1-2-5 step needs: 0 from 1 up, 1 for 0.1 to 0.5, 2 for 0.01 to 0.05…
 fn decimals(step: f64) -> usize {
     let mut d = 0;
@@ -194,10 +235,29 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
         let head = keep / 2;
         let sum = bytes[head] + gap + (total - bytes[n - (keep - head)]);
         if measure.fits(sum, || cut(keep)) {
-            return cut(keep);
+            return at_boundaries(name, head, keep - head).unwrap_or_else(|| cut(keep));
         }
     }
     GAP.to_vec()
+}
+
+/// `name`'s first `head` and last `tail` bytes around `...`, each end taken back to a
+/// `.` or `/` between its words (`Parser.Syntax...Syntax.foldr`, not
+/// `Parser.Syntax....r.Syntax.foldr`), so that both ends stay readable; `None` when an
+/// end would keep less than half of what fits, and the cut stays where it was. Only
+/// ever shorter than the cut it replaces: it still fits.
+fn at_boundaries(name: &[u8], head: usize, tail: usize) -> Option<Vec<u8>> {
+    let boundary = |b: u8| b == b'.' || b == b'/';
+    let n = name.len();
+    let h = name[..head].iter().rposition(|&b| boundary(b))?;
+    let t = n - tail + name[n - tail..].iter().position(|&b| boundary(b))? + 1;
+    if 2 * h < head || 2 * (n - t) < tail || h == 0 || t >= n {
+        return None;
+    }
+    let mut v = name[..h].to_vec();
+    v.extend_from_slice(b"...");
+    v.extend_from_slice(&name[t..]);
+    Some(v)
 }
 
 #[cfg(test)]
@@ -226,6 +286,20 @@ mod tests {
             l.dedup();
             assert_eq!(l.len(), t.len(), "{first}..{last}: {t:?}");
         }
+    }
+
+    #[test]
+    fn a_long_run_reads_as_a_clock() {
+        assert_eq!(clock_ticks(0.0, 340.0, 7.0), None);
+        let t = clock_ticks(0.0, 5400.0, 7.0).unwrap();
+        assert_eq!(
+            labels(&t),
+            ["0", "15m", "30m", "45m", "1h", "1h 15m", "1h 30m"]
+        );
+        let t = clock_ticks(0.0, 40_000.0, 7.0).unwrap();
+        assert_eq!(labels(&t), ["0", "2h", "4h", "6h", "8h", "10h"]);
+        let t = clock_ticks(100.0, 1000.0, 7.0).unwrap();
+        assert_eq!(labels(&t)[0], "5m");
     }
 
     #[test]
@@ -303,10 +377,22 @@ mod tests {
             v.extend_from_slice(b"...");
             v.extend_from_slice(&name[n - (keep - keep / 2)..]);
             if string_size(&v) <= width {
-                return v;
+                // The chosen cut, then taken back to word boundaries (a rule of its
+                // own, tested below).
+                return at_boundaries(name, keep / 2, keep - keep / 2).unwrap_or(v);
             }
         }
         b"...".to_vec()
+    }
+
+    #[test]
+    fn a_cut_name_keeps_whole_words_at_both_ends() {
+        let name = b"Parser.Syntax.Internal.traverse.foldr";
+        let short = shortened(name, string_size(b"Parser.Syntax.Inte...verse.foldr"));
+        assert_eq!(short, b"Parser.Syntax...traverse.foldr");
+        assert!(string_size(&short) <= string_size(b"Parser.Syntax.Inte...verse.foldr"));
+        // An end that would lose more than half keeps its characters.
+        assert_eq!(at_boundaries(b"abcdefghij.k", 6, 5), None);
     }
 
     #[test]
