@@ -174,9 +174,10 @@ const FONT_SIZE: f64 = 10.0;
 const SMALL_FONT_SIZE: f64 = 7.0;
 
 /// The font size: `--font-size`, else hp2ps's 10 points; in the modern style, for a
-/// figure narrower than hp2ps's page, a point for every 35 points of its width, from
-/// [`SMALL_FONT_SIZE`] (a figure is printed at its size, so its labels should read at
-/// that size: 7 points on a 8.5 cm column, 10 from about 12.5 cm).
+/// figure smaller than hp2ps's page, a point for every 35 points of its width or 16 of
+/// its height, whichever is less, from [`SMALL_FONT_SIZE`] (a figure is printed at its
+/// size, so its labels should read at that size: 7 points on a 8.5 cm column or a 4 cm
+/// strip, 10 from about 12.5 cm by 5.7 cm).
 fn font_size(args: &Args, html: bool) -> f64 {
     if let Some(f) = args.font_size {
         return f;
@@ -184,7 +185,8 @@ fn font_size(args: &Args, html: bool) -> f64 {
     if style(args, html) != Style::Modern || args.size.is_none() {
         return FONT_SIZE;
     }
-    (size(args).0 / 35.0).clamp(SMALL_FONT_SIZE, FONT_SIZE)
+    let (w, h) = size(args);
+    (w / 35.0).min(h / 16.0).clamp(SMALL_FONT_SIZE, FONT_SIZE)
 }
 /// hp2ps's band limit: twenty bands, the last OTHER.
 const BAND_LIMIT: usize = 20;

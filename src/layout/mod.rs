@@ -657,23 +657,43 @@ impl Frame<'_> {
             } else {
                 self.legend(&self.profile.sample_unit)
             };
-            // About one label every 70 points (at 10 pt), however wide the graph.
-            let target = (gw / (70.0 * self.em)).clamp(2.0, TICK_TARGET);
-            // A run of many minutes reads as a clock (`1h 30m`), its labels their own unit.
-            let clock = seconds_in_labels
-                .then(|| modern::clock_ticks(first, first + x_range, target))
-                .flatten();
-            let (ticks, unit) = match clock {
-                Some(ticks) => (ticks, ""),
-                None => (
-                    modern::time_ticks(first, first + x_range, target),
-                    if seconds_in_labels { " s" } else { "" },
-                ),
+            // About one label every 70 points (at 10 pt), however wide the graph; fewer
+            // when the labels are wider than that leaves room for.
+            let mut target = (gw / (70.0 * self.em)).clamp(2.0, TICK_TARGET);
+            let (ticks, widest) = loop {
+                // A run of many minutes reads as a clock (`1h 30m`), its labels their
+                // own unit.
+                let clock = seconds_in_labels
+                    .then(|| modern::clock_ticks(first, first + x_range, target))
+                    .flatten();
+                let ticks: Vec<(f64, String)> = match clock {
+                    Some(ticks) => ticks,
+                    None => modern::time_ticks(first, first + x_range, target)
+                        .into_iter()
+                        .map(|(v, mut l)| {
+                            if seconds_in_labels {
+                                l.push_str(" s");
+                            }
+                            (v, l)
+                        })
+                        .collect(),
+                };
+                let widest = (ticks.iter())
+                    .map(|(_, l)| string_size(l.as_bytes()) * self.em)
+                    .fold(0.0, f64::max);
+                let spacing = match ticks.as_slice() {
+                    [a, b, ..] => (b.0 - a.0) * t,
+                    _ => f64::INFINITY,
+                };
+                if spacing >= widest + 6.0 * self.em || target <= 1.0 {
+                    break (ticks, widest);
+                }
+                target = (target * 0.75).max(1.0);
             };
-            for (v, mut label) in ticks {
+            for (v, label) in ticks {
                 let x = (v - first) * t;
-                if x < gw - legend {
-                    label.push_str(unit);
+                // Within the graph (clear of a legend) and, centred, within the figure.
+                if x < gw - legend && x + self.x0 + widest / 2.0 <= self.width {
                     self.x_tick(items, x + self.x0, label.into_bytes());
                 }
             }
@@ -770,11 +790,23 @@ impl Frame<'_> {
             } else {
                 gh - self.legend(&self.profile.value_unit)
             };
-            // About one label every 25 points (at 10 pt): four or more on a 5.5 cm figure.
-            let target = (gh / (25.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
-            for (v, label) in
-                modern::value_ticks(y_range, target, self.opts.scale(&self.profile.value_unit))
-            {
+            // About one label every 25 points (at 10 pt): four or more on a 5.5 cm figure;
+            // fewer where rounding to 1-2-5 steps would set them closer than a line and a
+            // half of text.
+            let scale = self.opts.scale(&self.profile.value_unit);
+            let mut target = (gh / (25.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
+            let ticks = loop {
+                let ticks = modern::value_ticks(y_range, target, scale);
+                let spacing = match ticks.as_slice() {
+                    [a, b, ..] => (b.0 - a.0) * t,
+                    _ => f64::INFINITY,
+                };
+                if spacing >= 15.0 * self.em || target <= 2.0 {
+                    break ticks;
+                }
+                target = (target * 0.75).max(2.0);
+            };
+            for (v, label) in ticks {
                 let y = v * t;
                 if y <= room {
                     // Centred on its tick: the baseline a little under it.
