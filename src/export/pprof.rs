@@ -14,7 +14,7 @@ use std::io::{self, Write};
 
 use prost::Message;
 
-use super::stacks::{FrameKey, place};
+use super::stacks::{FrameIndex, weighed};
 use crate::profile::Profile;
 use crate::select::flame::{When, stacks};
 
@@ -151,26 +151,15 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
         unit: strings.get("bytes"),
     }];
     // A location (and its function) per frame name and place.
-    let mut locations: HashMap<FrameKey, u64> = HashMap::new();
+    let mut frames = FrameIndex::default();
     let (mut location, mut function) = (Vec::new(), Vec::new());
     let mut sample = Vec::with_capacity(stacks.len());
-    for stack in &stacks {
-        let bytes = super::stacks::whole_bytes(stack.bytes);
-        if bytes == 0 {
-            continue;
-        }
-        // Where the band's info table comes from, for its one frame (IPE).
-        let place = place(p, stack);
-        let ids = stack
-            .frames
-            .iter()
-            .rev()
-            .map(|&frame| {
-                let key = (frame.to_vec(), place.clone());
-                if let Some(&id) = locations.get(&key) {
-                    return id;
-                }
-                let id = location.len() as u64 + 1;
+    for (stack, bytes, place) in weighed(p, &stacks) {
+        let mut ids = Vec::with_capacity(stack.frames.len());
+        for &frame in stack.frames.iter().rev() {
+            let (k, new) = frames.id(frame, &place);
+            let id = k as u64 + 1;
+            if new {
                 let name = strings.get(&text(frame));
                 let (file, line) = match &place {
                     Some((f, l)) => (strings.get(f), i64::from(*l)),
@@ -190,10 +179,9 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
                         line,
                     }],
                 });
-                locations.insert(key, id);
-                id
-            })
-            .collect();
+            }
+            ids.push(id);
+        }
         sample.push(Sample {
             location_id: ids,
             value: vec![bytes.min(i64::MAX as u64) as i64],

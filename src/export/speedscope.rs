@@ -7,12 +7,11 @@
 //! switcher steps through the run. An info table's source file and line (IPE) are its
 //! frame's.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 
 use serde::Serialize;
 
-use super::stacks::{FrameKey, place};
+use super::stacks::{FrameIndex, weighed};
 use crate::profile::Profile;
 use crate::select::flame::{Stack, When, stack_of, stacks, weights_at};
 
@@ -66,33 +65,25 @@ struct Sampled {
 #[derive(Default)]
 struct Frames {
     list: Vec<Frame>,
-    index: HashMap<FrameKey, usize>,
+    index: FrameIndex,
 }
 
 impl Frames {
     fn profile(&mut self, p: &Profile, name: String, stacks: &[Stack<'_>]) -> Sampled {
         let (mut samples, mut weights) = (Vec::new(), Vec::new());
-        for stack in stacks {
-            let bytes = super::stacks::whole_bytes(stack.bytes);
-            if bytes == 0 {
-                continue;
+        for (stack, bytes, place) in weighed(p, stacks) {
+            let mut ids = Vec::with_capacity(stack.frames.len());
+            for &f in &stack.frames {
+                let (id, new) = self.index.id(f, &place);
+                if new {
+                    self.list.push(Frame {
+                        name: String::from_utf8_lossy(f).into_owned(),
+                        file: place.as_ref().map(|p| p.0.clone()),
+                        line: place.as_ref().map(|p| p.1),
+                    });
+                }
+                ids.push(id);
             }
-            let place = place(p, stack);
-            let ids = stack
-                .frames
-                .iter()
-                .map(|&f| {
-                    let key = (f.to_vec(), place.clone());
-                    *self.index.entry(key).or_insert_with(|| {
-                        self.list.push(Frame {
-                            name: String::from_utf8_lossy(f).into_owned(),
-                            file: place.as_ref().map(|p| p.0.clone()),
-                            line: place.as_ref().map(|p| p.1),
-                        });
-                        self.list.len() - 1
-                    })
-                })
-                .collect();
             samples.push(ids);
             weights.push(bytes);
         }

@@ -25,6 +25,37 @@ pub fn place(profile: &Profile, stack: &Stack<'_>) -> Option<Place> {
     profile.provenance.get(stack.band)?.place()
 }
 
+/// The stacks an export writes: each with its whole bytes (those with none left out)
+/// and the place of its frame where IPE gives one.
+pub fn weighed<'s, 'p>(
+    profile: &'p Profile,
+    stacks: &'s [Stack<'p>],
+) -> impl Iterator<Item = (&'s Stack<'p>, u64, Option<Place>)> {
+    stacks.iter().filter_map(move |s| {
+        let bytes = whole_bytes(s.bytes);
+        (bytes > 0).then(|| (s, bytes, place(profile, s)))
+    })
+}
+
+/// Each frame (name and place) numbered once, from 0 in the order first seen: what
+/// pprof's locations and speedscope's shared frames are.
+#[derive(Default)]
+pub struct FrameIndex {
+    index: HashMap<FrameKey, usize>,
+}
+
+impl FrameIndex {
+    /// The frame's number, and whether it is new (the caller then writes it out).
+    pub fn id(&mut self, frame: &[u8], place: &Option<Place>) -> (usize, bool) {
+        let next = self.index.len();
+        let id = *self
+            .index
+            .entry((frame.to_vec(), place.clone()))
+            .or_insert(next);
+        (id, id == next)
+    }
+}
+
 /// A stack's frames as one folded field, outermost first.
 pub fn folded(stack: &Stack<'_>) -> String {
     let frames: Vec<String> = stack
