@@ -102,9 +102,14 @@ impl Frames {
 /// The censuses stepped through without `--flame`: evenly over the run, the peak
 /// census among them, at most [`MAX_PROFILES`] and about [`MAX_SAMPLES`] stacks.
 pub fn censuses(p: &Profile) -> Vec<usize> {
+    censuses_within(p, MAX_PROFILES, MAX_SAMPLES)
+}
+
+/// [`censuses`] with the bounds given: at most `profiles`, and about `samples` stacks.
+fn censuses_within(p: &Profile, profiles: usize, samples: usize) -> Vec<usize> {
     let n = p.samples();
     let bands = p.bands.names().len().max(1);
-    let k = (MAX_SAMPLES / bands).clamp(1, MAX_PROFILES).min(n);
+    let k = (samples / bands).clamp(1, profiles).min(n);
     let peak = crate::select::flame::census(p, When::Peak);
     let mut picked: Vec<usize> = if k == 1 {
         vec![peak]
@@ -201,6 +206,17 @@ mod tests {
         assert_eq!(picked.len(), MAX_PROFILES);
         assert!(picked.contains(&((MAX_PROFILES * 3 + 7) / 3)));
         assert!(picked.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn many_stacks_a_census_keep_fewer_censuses() {
+        // Two bands a census: a bound of 10 stacks keeps 5 censuses of 40, the peak among
+        // them; a bound under one census's stacks keeps the peak alone.
+        let p = profile(40);
+        let picked = censuses_within(&p, MAX_PROFILES, 10);
+        assert_eq!(picked.len(), 5);
+        assert!(picked.contains(&(40 / 3)));
+        assert_eq!(censuses_within(&p, MAX_PROFILES, 1), vec![40 / 3]);
     }
 
     #[test]

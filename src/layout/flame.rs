@@ -418,6 +418,41 @@ mod tests {
             .collect()
     }
 
+    #[test]
+    fn frames_only_the_run_before_had_are_kept_up_to_the_bound() {
+        // BEFORE held MAX_GONE + 5 stacks AFTER has none of: MAX_GONE are drawn 0 wide
+        // with their titles, and the caption counts the 5 left out.
+        let run = |lines: String| {
+            let text = format!(
+                "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"bytes\"\n\
+                 BEGIN_SAMPLE 0\n{lines}END_SAMPLE 0\n"
+            );
+            crate::input::hp::parse(text.as_bytes()).unwrap().profile
+        };
+        let before = run((0..MAX_GONE + 5).map(|k| format!("g{k}\t1\n")).collect());
+        let after = run("kept\t10\n".to_string());
+        let f = crate::select::flame::differential(
+            &before,
+            &after,
+            When::Peak,
+            crate::select::flame::Direction::Callers,
+        );
+        let scene = layout(&f, &LayoutOptions::default());
+        let gone = frames(&scene)
+            .iter()
+            .filter(|p| {
+                p.label
+                    .as_ref()
+                    .is_some_and(|l| String::from_utf8_lossy(l).contains("(only before)"))
+            })
+            .count();
+        assert_eq!(gone, MAX_GONE);
+        let said = scene.pages[0].items.iter().any(|i| {
+            matches!(i, Item::Text(t) if t.text.starts_with(b"5 more frames only the run before had"))
+        });
+        assert!(said);
+    }
+
     /// The flame graph of the peak census of one sample's `name\tvalue` lines, laid out.
     fn peak_of(lines: &str) -> (Flame, Scene) {
         let text = format!(

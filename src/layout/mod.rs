@@ -443,13 +443,8 @@ const STRIP: f64 = 6.0;
 
 /// An open line through `points` (on the graph's coordinates), `label` as its title;
 /// its last point, or `None` when there is nothing to draw.
-fn line(
-    items: &mut Vec<Item>,
-    points: &[Point],
-    width: f64,
-    label: &[u8],
-    stroke: Paint,
-) -> Option<Point> {
+/// `points` as a path takes them: the first, then each as a step from the one before.
+fn relative(points: &[Point]) -> Option<(Point, Vec<Point>)> {
     let (&start, rest) = points.split_first()?;
     let mut prev = start;
     let steps = rest
@@ -460,6 +455,18 @@ fn line(
             step
         })
         .collect();
+    Some((start, steps))
+}
+
+fn line(
+    items: &mut Vec<Item>,
+    points: &[Point],
+    width: f64,
+    label: &[u8],
+    stroke: Paint,
+) -> Option<Point> {
+    let (start, steps) = relative(points)?;
+    let end = *points.last()?;
     items.push(Item::Path(Path {
         role: PathRole::HeapLine,
         start,
@@ -470,7 +477,7 @@ fn line(
         line_width: width,
         label: Some(label.to_vec()),
     }));
-    Some(prev)
+    Some(end)
 }
 
 fn path(role: PathRole, start: Point, steps: &[(f64, f64)], closed: bool) -> Path {
@@ -1029,19 +1036,11 @@ impl Frame<'_> {
             // each column's last reading on top.
             let shown = match envelope(&shown, self.x0, self.graph_width, ENVELOPE_COLUMN) {
                 Some((outline, last)) => {
-                    let (&start, rest) = outline.split_first().expect("an envelope has points");
-                    let mut prev = start;
+                    let (start, steps) = relative(&outline).expect("an envelope has points");
                     items.push(Item::Path(Path {
                         role: PathRole::HeapLine,
                         start,
-                        steps: rest
-                            .iter()
-                            .map(|&p| {
-                                let step = Point::new(p.x - prev.x, p.y - prev.y);
-                                prev = p;
-                                step
-                            })
-                            .collect(),
+                        steps,
                         closed: true,
                         fill: Some(crate::scene::tint(paint)),
                         stroke: crate::scene::tint(paint),
