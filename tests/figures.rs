@@ -249,7 +249,10 @@ fn same_scale_gives_every_picture_the_largest_ranges_and_limits_can_be_set() {
         ranges(&fs::read(dir.path("Leak-hc.aux")).unwrap()),
         ranges(&fs::read(dir.path("MapBuild-hc.aux")).unwrap()),
     );
-    assert_ne!(a, b, "the two profiles differ in their own ranges");
+    assert!(
+        a.0 != b.0 && a.1 != b.1,
+        "the two profiles differ in both their own ranges: {a:?} {b:?}"
+    );
     run(&["--same-scale", "Leak-hc.hp", "MapBuild-hc.hp"]);
     let want = (a.0.max(b.0), a.1.max(b.1));
     for p in ["Leak-hc", "MapBuild-hc"] {
@@ -258,6 +261,27 @@ fn same_scale_gives_every_picture_the_largest_ranges_and_limits_can_be_set() {
             want,
             "{p}"
         );
+    }
+    // One axis shared, the other each picture's own; the axes follow the option with
+    // `=` or as the next word.
+    for (axes, x, y) in [
+        (&["--same-scale=x"][..], true, false),
+        (&["--same-scale", "y"], false, true),
+    ] {
+        let mut args = axes.to_vec();
+        args.extend(["Leak-hc.hp", "MapBuild-hc.hp"]);
+        run(&args);
+        for (p, own) in [("Leak-hc", a), ("MapBuild-hc", b)] {
+            let want = (
+                if x { want.0 } else { own.0 },
+                if y { want.1 } else { own.1 },
+            );
+            assert_eq!(
+                ranges(&fs::read(dir.path(&format!("{p}.aux"))).unwrap()),
+                want,
+                "{p} {axes:?}"
+            );
+        }
     }
     // With filters the shared ranges are the filtered pictures' own, not the whole
     // profiles': each file drawn alone with the same filters, then together.

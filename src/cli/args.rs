@@ -220,9 +220,13 @@ pub struct Args {
     #[arg(long, value_name = "PT", value_parser = font_size, help_heading = "Figure")]
     pub font_size: Option<f64>,
 
-    /// With several files: the same x and y ranges for all, the largest
-    #[arg(long, help_heading = "Figure")]
-    pub same_scale: bool,
+    /// With several files: the same ranges for all, the largest [default: both]
+    ///
+    /// x for the time axis only (runs of different lengths side by side), y for the
+    /// values only, both for both (as hp2pretty's --uniform-scale).
+    #[arg(long, value_name = "AXES", num_args = 0..=1, require_equals = true,
+          default_missing_value = "both", help_heading = "Figure")]
+    pub same_scale: Option<crate::select::Axes>,
 
     /// The y axis reaches at least BYTES: 2GB, 512MiB, 1e9
     ///

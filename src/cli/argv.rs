@@ -58,6 +58,21 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
             }
             continue;
         }
+        if s == "--same-scale" {
+            // Its axes are optional, as --serve's address: `--same-scale y a.hp b.hp`.
+            match args.next_if(|next| {
+                next.to_str()
+                    .is_some_and(|v| matches!(v, "x" | "y" | "both"))
+            }) {
+                Some(axes) => {
+                    let mut joined = OsString::from("--same-scale=");
+                    joined.push(&axes);
+                    out.push(joined);
+                }
+                None => out.push(arg),
+            }
+            continue;
+        }
         if s.starts_with("--") {
             let takes_value = TAKES_VALUE.contains(&s);
             out.push(arg);
@@ -260,6 +275,19 @@ mod tests {
         assert_eq!(norm(&["--serve", "p.hp"]), ["--serve", "p.hp"]);
         assert_eq!(norm(&["--serve", "-c", "p"]), ["--serve", "--colour", "p"]);
         assert_eq!(norm(&["p.hp", "--serve"]), ["p.hp", "--serve"]);
+    }
+
+    #[test]
+    fn same_scale_takes_its_axes_only_when_they_follow() {
+        assert_eq!(
+            norm(&["--same-scale", "y", "a.hp"]),
+            ["--same-scale=y", "a.hp"]
+        );
+        assert_eq!(norm(&["--same-scale", "a.hp"]), ["--same-scale", "a.hp"]);
+        assert_eq!(
+            norm(&["--same-scale=x", "a.hp"]),
+            ["--same-scale=x", "a.hp"]
+        );
     }
 
     #[test]

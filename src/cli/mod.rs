@@ -97,8 +97,8 @@ pub fn main() -> ExitCode {
             }
         }
         Run::Render { plans, same_scale } => {
-            if same_scale {
-                run::same_scale(&mut job, &plans);
+            if let Some(axes) = same_scale {
+                run::same_scale(&mut job, &plans, axes);
             }
             for plan in &plans {
                 if let Err(e) = run::render_one(&job, plan) {

@@ -296,10 +296,10 @@ impl Prepared<'_> {
     }
 }
 
-/// `--same-scale`: the largest x and y ranges of all the inputs (as each would be drawn:
-/// filtered, then selected) become every picture's least ranges. An input that cannot be
-/// read is left to the rendering, which reports it.
-pub(crate) fn same_scale(job: &mut Job, plans: &[Plan]) {
+/// `--same-scale`: the largest ranges of all the inputs on `axes` (as each would be
+/// drawn: filtered, then selected) become every picture's least ranges. An input that
+/// cannot be read is left to the rendering, which reports it.
+pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axes) {
     let select = match &mut job.make {
         Make::Picture(p) => &mut p.select,
         Make::Data(Data {
@@ -311,7 +311,7 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan]) {
         if let Ok(parsed) = read_profile(&plan.input, job.read)
             && let Ok(profile) = job.filter.apply(parsed.profile)
         {
-            crate::select::widen(select, &profile);
+            crate::select::widen(select, &profile, axes);
         }
     }
 }

@@ -44,8 +44,9 @@ pub enum Run {
     Render {
         /// One rendering per input.
         plans: Vec<Plan>,
-        /// `--same-scale` with several inputs: every picture on the largest ranges.
-        same_scale: bool,
+        /// `--same-scale` with several inputs: every picture on the largest ranges of
+        /// these axes.
+        same_scale: Option<crate::select::Axes>,
     },
     /// `--watch` or `--serve`: follows one input as it is written.
     Watch {
@@ -236,7 +237,7 @@ impl Settings {
                 }
             } else {
                 Run::Render {
-                    same_scale: args.same_scale && plans.len() > 1,
+                    same_scale: args.same_scale.filter(|_| plans.len() > 1),
                     plans,
                 }
             }

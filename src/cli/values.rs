@@ -8,6 +8,7 @@ use super::OutputKind;
 use crate::export::SummaryStyle;
 use crate::layout::Style;
 use crate::layout::paint::Palette;
+use crate::select::Axes;
 
 impl ValueEnum for Style {
     fn value_variants<'a>() -> &'a [Self] {
@@ -32,6 +33,19 @@ impl ValueEnum for Palette {
             .iter()
             .find(|(_, p)| p == self)
             .map(|&(n, _)| PossibleValue::new(n))
+    }
+}
+
+impl ValueEnum for Axes {
+    fn value_variants<'a>() -> &'a [Self] {
+        &[Axes::X, Axes::Y, Axes::Both]
+    }
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Axes::X => PossibleValue::new("x").help("The time axis only"),
+            Axes::Y => PossibleValue::new("y").help("The value axis only"),
+            Axes::Both => PossibleValue::new("both").help("Both axes"),
+        })
     }
 }
 

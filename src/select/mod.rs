@@ -116,10 +116,25 @@ impl Source {
 /// Widens `opts`'s least ranges to hold `profile`'s picture: the first half of drawing
 /// several profiles on one scale (`--same-scale`, `--compare`), one profile at a time so
 /// that only one need be in memory. Select each again with the widened options.
-pub fn widen(opts: &mut SelectOptions, profile: &Profile) {
+pub fn widen(opts: &mut SelectOptions, profile: &Profile, axes: Axes) {
     let selection = select(profile, None, opts);
-    opts.min_x_range = opts.min_x_range.max(selection.x_range);
-    opts.min_y_range = opts.min_y_range.max(selection.y_range);
+    if axes != Axes::Y {
+        opts.min_x_range = opts.min_x_range.max(selection.x_range);
+    }
+    if axes != Axes::X {
+        opts.min_y_range = opts.min_y_range.max(selection.y_range);
+    }
+}
+
+/// Which of a picture's ranges pictures share (`--same-scale`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Axes {
+    /// The time axis only.
+    X,
+    /// The value axis only.
+    Y,
+    /// Both.
+    Both,
 }
 
 /// Profiles selected on one scale: each with the least ranges that hold them all.
@@ -129,7 +144,7 @@ pub fn on_one_scale<const N: usize>(
 ) -> [Selection; N] {
     let mut opts = opts.clone();
     for p in profiles {
-        widen(&mut opts, p);
+        widen(&mut opts, p, Axes::Both);
     }
     profiles.map(|p| select(p, None, &opts))
 }
