@@ -767,3 +767,49 @@ fn a_paper_figure_has_no_title_and_no_date_when_the_title_is_empty() {
         top(&titled)
     );
 }
+
+/// The `ORDER` names of an `.aux` file, bottom band first.
+fn aux_order(aux: &str) -> Vec<String> {
+    aux.lines()
+        .filter_map(|l| l.strip_prefix("ORDER "))
+        .map(|l| l[..l.rfind(' ').unwrap()].to_string())
+        .collect()
+}
+
+#[test]
+fn reverse_stacks_hp2ps_order_the_other_way_up_after_every_order_and_limit() {
+    let dir = Scratch::new("reverse");
+    fs::write(dir.path("p.hp"), profile("ManyCC-hc")).unwrap();
+    // hp2ps's own orders (its .aux files): by size, by deviation, with -m5's OTHER.
+    for (tag, flags) in [("default", &[][..]), ("d", &["-d"]), ("m5", &["-m5"])] {
+        let theirs =
+            fs::read_to_string(fixtures().join(format!("golden/ManyCC-hc/{tag}.aux"))).unwrap();
+        let mut want = aux_order(&theirs);
+        assert!(want.len() > 2, "{tag}: {want:?}");
+        want.reverse();
+        let mut args = flags.to_vec();
+        args.extend(["--reverse", "p.hp"]);
+        hpgraph_ok(&dir.0, &args);
+        let ours = fs::read_to_string(dir.path("p.aux")).unwrap();
+        assert_eq!(aux_order(&ours), want, "{tag}: the .aux's order");
+        // The picture stacks them so: SVG draws the bottom band first.
+        args.extend(["-o", "-", "--format", "svg"]);
+        let svg = String::from_utf8(hpgraph_ok(&dir.0, &args)).unwrap();
+        let drawn: Vec<String> = titled_fills(&svg).into_iter().map(|(t, _)| t).collect();
+        let full: Vec<String> = want
+            .iter()
+            .map(|n| {
+                // hp2ps cuts long names in its .aux: the title holds the whole name.
+                let stem = n.trim_end_matches("...");
+                drawn
+                    .iter()
+                    .find(|d| d.starts_with(stem))
+                    .cloned()
+                    .unwrap_or_default()
+            })
+            .collect();
+        assert_eq!(drawn, full, "{tag}: the SVG's bands, bottom first");
+    }
+    let out = hpgraph(&dir.0, &["-p", "--reverse", "p.hp"], None);
+    assert_eq!(out.status.code(), Some(2), "-p keeps the .aux's order");
+}

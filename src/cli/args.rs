@@ -220,6 +220,13 @@ pub struct Args {
     #[arg(long, value_name = "PT", value_parser = font_size, help_heading = "Figure")]
     pub font_size: Option<f64>,
 
+    /// Stack the bands the other way up: the largest at the bottom, OTHER on top
+    ///
+    /// After every order (-d, -i, --sort) and -m; the key follows. Not with -p, whose
+    /// .aux file holds the order as it was drawn.
+    #[arg(long, conflicts_with = "reuse_aux", help_heading = "Figure")]
+    pub reverse: bool,
+
     /// With several files: the same ranges for all, the largest [default: both]
     ///
     /// x for the time axis only (runs of different lengths side by side), y for the

@@ -539,6 +539,7 @@ fn select_options(args: &Args, band_limit: usize, shading: Shading) -> SelectOpt
         heap_lines: args.heap_lines,
         min_x_range: args.x_max.unwrap_or(0.0),
         min_y_range: args.y_max.unwrap_or(0.0),
+        reverse: args.reverse,
     }
 }
 

@@ -50,6 +50,9 @@ pub struct SelectOptions {
     pub min_x_range: f64,
     /// The y axis reaches at least this value (`--y-max`, `--same-scale`).
     pub min_y_range: f64,
+    /// Stack the bands the other way up, once every order and limit is applied
+    /// (`--reverse`): the largest at the bottom, where its shape reads against the axis.
+    pub reverse: bool,
 }
 
 impl Default for SelectOptions {
@@ -64,6 +67,7 @@ impl Default for SelectOptions {
             heap_lines: false,
             min_x_range: 0.0,
             min_y_range: 0.0,
+            reverse: false,
         }
     }
 }
@@ -171,6 +175,9 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     }
     if opts.band_limit != 0 {
         limit_bands(profile, &mut table, opts.band_limit);
+    }
+    if opts.reverse {
+        table.reverse();
     }
 
     let n = profile.samples();
