@@ -813,3 +813,87 @@ fn reverse_stacks_hp2ps_order_the_other_way_up_after_every_order_and_limit() {
     let out = hpgraph(&dir.0, &["-p", "--reverse", "p.hp"], None);
     assert_eq!(out.status.code(), Some(2), "-p keeps the .aux's order");
 }
+
+/// The fills of an SVG's filled paths, the page's white background left out, in order.
+fn fills(svg: &str) -> Vec<String> {
+    svg.split("<path ")
+        .skip(1)
+        .filter_map(|p| {
+            let tag = &p[..p.find('>')?];
+            let fill = &tag[tag.find(" fill=\"")? + 7..];
+            Some(fill[..fill.find('"')?].to_string())
+        })
+        .filter(|f| f != "white" && f != "none")
+        .collect()
+}
+
+#[test]
+fn key_file_is_the_graphs_key_as_a_picture_of_its_own() {
+    let dir = Scratch::new("keyfile");
+    fs::write(dir.path("p.hp"), profile("ManyCC-hc")).unwrap();
+    for style in ["hp2ps", "modern"] {
+        hpgraph_ok(
+            &dir.0,
+            &[
+                "--style", style, "-c", "--key", "file", "p.hp", "-o", "fig.svg",
+            ],
+        );
+        let graph = fs::read_to_string(dir.path("fig.svg")).unwrap();
+        let key = fs::read_to_string(dir.path("fig-key.svg")).unwrap();
+        // The graph's bands, bottom first, as it drew them.
+        let bands = titled_fills(&graph);
+        assert!(bands.len() > 10, "{style}: {}", bands.len());
+        let texts = svg_texts(&key);
+        // The top band's name on top, as in the graph: SVG's y grows downwards.
+        let ys: Vec<f64> = texts
+            .iter()
+            .map(|t| t.get("y").unwrap().parse().unwrap())
+            .collect();
+        assert!(ys.windows(2).all(|w| w[1] < w[0]), "{style}: {ys:?}");
+        let texts: Vec<String> = texts.into_iter().map(|t| t.text).collect();
+        assert_eq!(texts.len(), bands.len(), "{style}: a name for each band");
+        for ((title, fill), (name, swatch)) in bands.iter().zip(texts.iter().zip(fills(&key))) {
+            // Each band's name in its colour; the modern key leaves out GHC's `(N)`.
+            let unnumbered = title.trim_start_matches(|c: char| c == '(' || c.is_ascii_digit());
+            let unnumbered = unnumbered.strip_prefix(')').unwrap_or(title);
+            assert!(
+                name == title || name == unnumbered,
+                "{style}: {name} for {title}"
+            );
+            assert_eq!(&swatch, fill, "{style}: {name}'s swatch");
+        }
+        // The graph has no key of its own: no band's name is written in it.
+        for t in svg_texts(&graph) {
+            assert!(!texts.contains(&t.text), "{style}: {} in the graph", t.text);
+        }
+        // Every name ends inside the key's picture (its glyphs' x, a glyph's width on).
+        let width: f64 = key
+            .split(" viewBox=\"0 0 ")
+            .nth(1)
+            .and_then(|v| v.split(' ').next())
+            .unwrap()
+            .parse()
+            .unwrap();
+        let last_x = key
+            .split("<tspan x=\"")
+            .skip(1)
+            .map(|t| t[..t.find('"').unwrap()].parse::<f64>().unwrap())
+            .fold(0.0, f64::max);
+        assert!(last_x + 5.0 <= width, "{style}: {last_x} in {width}");
+    }
+    for (args, why) in [
+        (
+            &["--key", "file", "p.hp", "-o", "-"][..],
+            "beside the picture's file",
+        ),
+        (
+            &["--key", "file", "p.hp", "-o", "p.html"],
+            "a page has its own key",
+        ),
+        (&["--key", "file", "p.hp", "-o", "p.csv"], "not the numbers"),
+    ] {
+        let out = hpgraph(&dir.0, args, None);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(stderr(&out).contains(why), "{args:?}: {}", stderr(&out));
+    }
+}

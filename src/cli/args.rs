@@ -204,6 +204,10 @@ pub struct Args {
     pub title: Option<String>,
 
     /// Where the key goes [default: right, or pages of its own as -M and -m say]
+    ///
+    /// file draws the graph without a key, and the key alone in the same format
+    /// beside it: -o fig.pdf writes fig.pdf and fig-key.pdf, each band's swatch and
+    /// name, as tall as its rows, for a paper's caption or a slide's side.
     #[arg(long, value_name = "WHERE", help_heading = "Figure")]
     pub key: Option<KeyChoice>,
 
@@ -435,4 +439,6 @@ pub enum KeyChoice {
     Below,
     /// No key.
     None,
+    /// A picture of its own beside the graph's, NAME-key.EXT, for a caption.
+    File,
 }

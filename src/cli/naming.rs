@@ -81,6 +81,18 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
     plan_for(input, output, ext)
 }
 
+/// Where `--key file` puts the key of a picture written to `picture`: beside it, `-key`
+/// after its stem (`fig.pdf` → `fig-key.pdf`), so that the two sort together.
+pub fn key_file(picture: &Path) -> PathBuf {
+    let mut name = picture.file_stem().unwrap_or_default().to_os_string();
+    name.push("-key");
+    if let Some(ext) = picture.extension() {
+        name.push(".");
+        name.push(ext);
+    }
+    picture.with_file_name(name)
+}
+
 /// What to tell a user whose input `path` could not be opened, when hp2ps's naming is
 /// the likely cause: the argument named a file or folder that exists, and hp2ps's rule
 /// made it `NAME.hp`, which does not. Empty when there is nothing to add.

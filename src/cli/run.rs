@@ -95,6 +95,11 @@ pub(crate) fn draw(
     let ready = prepare(&job.make, &name, profile, aux.as_ref());
     timings.lap("select and layout");
     write_output(plan, |w| ready.write(w))?;
+    if let (Output::File(picture), Some(key)) = (&plan.output, ready.key()) {
+        let path = super::naming::key_file(picture);
+        sink::write_file(&path, key)
+            .with_context(|| format!("{}: cannot write the key", path.display()))?;
+    }
     timings.lap("write");
     if let (Some(path), Some(selection)) = (&plan.aux, ready.selection()) {
         sink::write_file(path, |w| auxfile::write(selection, w))
@@ -115,6 +120,8 @@ pub(crate) enum Prepared<'a> {
     Picture {
         picture: &'a Picture,
         scene: Scene,
+        /// `--key file`: the key as a picture of its own.
+        key: Option<Box<Scene>>,
         selection: Selection,
         /// The numbers behind an HTML page.
         page: Option<Box<PageData>>,
@@ -196,6 +203,13 @@ pub(crate) fn prepare_picture<'a>(
         .page
         .as_ref()
         .map(|opts| Box::new(crate::analysis::page::data(&profile, &selection, opts)));
+    let key = (picture.layout.key == crate::layout::KeyPlacement::Apart).then(|| {
+        Box::new(crate::layout::key_figure(
+            &profile,
+            &selection,
+            &picture.layout,
+        ))
+    });
     let mut scene = crate::layout::layout(profile, &selection, &picture.layout);
     if let Some(column) = picture.column {
         crate::scene::reduce::reduce(&mut scene, column);
@@ -204,6 +218,7 @@ pub(crate) fn prepare_picture<'a>(
     Prepared::Picture {
         picture,
         scene,
+        key,
         selection,
         page,
         samples,
@@ -252,6 +267,23 @@ impl Prepared<'_> {
                 .format
                 .backend(&picture.backend, None)?
                 .write(scene, out),
+        }
+    }
+
+    /// `--key file`'s picture of the key, to be written by `key`.
+    fn key(&self) -> Option<impl FnOnce(&mut dyn Write) -> io::Result<()> + '_> {
+        match self {
+            Prepared::Picture {
+                picture,
+                key: Some(key),
+                ..
+            } => Some(move |out: &mut dyn Write| {
+                picture
+                    .format
+                    .backend(&picture.backend, None)?
+                    .write(key, out)
+            }),
+            _ => None,
         }
     }
 

@@ -189,6 +189,25 @@ fn font_size(args: &Args, html: bool) -> f64 {
     let (w, h) = size(args);
     (w / 35.0).min(h / 16.0).clamp(SMALL_FONT_SIZE, FONT_SIZE)
 }
+/// `--key file` draws a second picture beside the first: a static one, in a file.
+fn key_file_rules(args: &Args, kind: OutputKind, live: bool) -> Result<(), UsageError> {
+    let why = match kind {
+        OutputKind::Data(_) => Some("is drawn for a picture, not the numbers"),
+        OutputKind::Picture(Format::Html) => Some("is for pictures: a page has its own key"),
+        _ if args.flame.is_some() => Some("is for the graph over time: a flame graph has none"),
+        _ if args.compare => Some("is for one profile's picture: --compare has one key for both"),
+        _ if live => Some("is drawn once: not with --watch or --serve"),
+        _ => None,
+    };
+    match why {
+        Some(why) => Err(usage(
+            ErrorKind::ArgumentConflict,
+            format!("--key file {why}"),
+        )),
+        None => Ok(()),
+    }
+}
+
 /// hp2ps's band limit: twenty bands, the last OTHER.
 const BAND_LIMIT: usize = 20;
 /// hp2ps's trace threshold, in percent.
@@ -209,6 +228,9 @@ impl Settings {
             ));
         }
         let live = args.watch || args.serve.is_some();
+        if args.key == Some(KeyChoice::File) {
+            key_file_rules(args, kind, live)?;
+        }
         let job = Job {
             read: read_options(args, kind, live && args.serve.is_some()),
             filter: Filter {
@@ -223,6 +245,14 @@ impl Settings {
             Run::Compare(compare(args, kind)?)
         } else {
             let mut plans = plans(args, kind)?;
+            if args.key == Some(KeyChoice::File) && plans.iter().any(|p| p.output == Output::Stdout)
+            {
+                return Err(usage(
+                    ErrorKind::ArgumentConflict,
+                    "--key file writes the key beside the picture's file (NAME-key.EXT): \
+                     give the picture a file with -o, or read a named profile",
+                ));
+            }
             if live && matches!(kind, OutputKind::Data(Export::Stats(_))) {
                 return Err(usage(
                     ErrorKind::ArgumentConflict,
@@ -498,6 +528,9 @@ fn byte_units(args: &Args) -> ByteUnits {
 fn band_limit(args: &Args, html: bool) -> usize {
     let fitting = if html {
         PAGE_KEY_ENTRIES
+    } else if args.key == Some(KeyChoice::File) {
+        // A key of its own is as tall as it needs.
+        BAND_LIMIT
     } else {
         style(args, html).key_entries(size(args).1, font_size(args, html))
     };
@@ -559,6 +592,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         (true, _) | (_, Some(KeyChoice::None)) => KeyPlacement::None,
         (_, Some(KeyChoice::Below)) => KeyPlacement::Below,
         (_, Some(KeyChoice::Right)) => KeyPlacement::Beside,
+        (_, Some(KeyChoice::File)) => KeyPlacement::Apart,
         _ if args.multi_page || band_limit > BAND_LIMIT => KeyPlacement::SeparatePages,
         _ if band_limit == 0 => KeyPlacement::None,
         _ => KeyPlacement::Beside,

@@ -46,6 +46,9 @@ pub enum KeyPlacement {
     Below,
     /// No key (`-m0`).
     None,
+    /// In a picture of its own ([`key_figure`], `--key file`), for a caption: the graph
+    /// takes the key's room.
+    Apart,
 }
 
 /// The look of a figure.
@@ -217,6 +220,57 @@ pub fn key_width(sel: &Selection, opts: &LayoutOptions) -> f64 {
     widest + 3.0 * BORDER_SPACE + KEY_BOX * em
 }
 
+/// A key's row in a picture of its own, in points at 10 pt text: the swatch and a gap.
+const APART_ROW: f64 = 18.0;
+
+/// The key as a picture of its own (`--key file`): `sel`'s bands top first, each with
+/// the swatch and name the graph drawn with `opts` gives it, as tall as its rows and as
+/// wide as its longest name, so that a caption can hold it.
+pub fn key_figure(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> Scene {
+    let f = frame(profile, sel, opts);
+    let em = f.em;
+    let b = KEY_BOX * em;
+    let widest = f
+        .key_names
+        .iter()
+        .fold(0.0, |w, n| fmax(w, string_size(n) * em));
+    let width = (3.0 * BORDER_SPACE + b + widest).ceil();
+    let height = (2.0 * BORDER_SPACE + sel.bands.len() as f64 * APART_ROW * em).ceil();
+    let mut page = Page::default();
+    for (k, band) in sel.bands.iter().enumerate() {
+        let slot = (sel.bands.len() - 1 - k) as f64;
+        let c = height - BORDER_SPACE - (slot + 0.5) * APART_ROW * em;
+        let mut swatch = path(
+            PathRole::KeySwatch,
+            Point::new(BORDER_SPACE, c - b / 2.0),
+            &[(0.0, b), (b, 0.0), (0.0, -b)],
+            true,
+        );
+        swatch.fill = Some(f.fill(k, band));
+        page.items.push(Item::Path(swatch));
+        page.items.push(text(
+            TextRole::KeyLabel,
+            Point::new(b + 2.0 * BORDER_SPACE, c - 3.5 * em),
+            f.key_names[k].clone(),
+            FontSize::Normal,
+            Anchor::Start,
+        ));
+    }
+    Scene {
+        title: profile.job.clone(),
+        date: profile.date.clone(),
+        width,
+        height,
+        media: Media {
+            eps_width: Some(width),
+            ..opts.media
+        },
+        pages: vec![page],
+        plot: None,
+        font_size: opts.font_size,
+    }
+}
+
 /// Measures the page: the title's height, the key's width and names, and so where the
 /// graph goes.
 fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) -> Frame<'a> {
@@ -253,6 +307,8 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
                 .collect();
             let room = match opts.key {
                 KeyPlacement::Below => title_width / 2.0 - (BELOW_BOX + 16.0) * em,
+                // A key of its own may be as wide as the figure it goes with.
+                KeyPlacement::Apart => width - 3.0 * BORDER_SPACE - KEY_BOX * em,
                 _ => key_names_width(width, em),
             };
             // Names are measured at 10 pt.
