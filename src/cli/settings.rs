@@ -532,7 +532,12 @@ fn band_limit(args: &Args, html: bool) -> usize {
         // A key of its own is as tall as it needs.
         BAND_LIMIT
     } else {
-        style(args, html).key_entries(size(args).1, font_size(args, html))
+        let key = match args.key {
+            Some(KeyChoice::Below) => KeyPlacement::Below,
+            _ => KeyPlacement::Beside,
+        };
+        let untitled = args.title.as_deref() == Some("");
+        style(args, html).key_entries(key, size(args).1, font_size(args, html), untitled)
     };
     args.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
 }

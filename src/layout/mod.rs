@@ -63,17 +63,49 @@ pub enum Style {
 }
 
 impl Style {
-    /// How many bands a key beside a graph `height` points tall, with `font_size` point
-    /// text, shows before the smallest join OTHER: hp2ps's twenty, or for a modern key
-    /// the entries that fit one under another (a 12 pt row each at 10 pt text, below the
-    /// room the title and x axis take), so that a small figure's key stays legible.
-    pub fn key_entries(self, height: f64, font_size: f64) -> usize {
+    /// How many bands a key shows before the smallest join OTHER, in a figure `height`
+    /// points tall with `font_size` point text (`untitled`: `--title ''`). Beside the
+    /// graph: hp2ps's twenty, or for a modern key the entries that fit one under
+    /// another (a 12 pt row each at 10 pt text, below the room the title and x axis
+    /// take), so that a small figure's key stays legible. Below it: two to a row (a
+    /// name takes at most half the width) in the rows that leave the graph half the
+    /// figure's height.
+    pub fn key_entries(
+        self,
+        key: KeyPlacement,
+        height: f64,
+        font_size: f64,
+        untitled: bool,
+    ) -> usize {
         let em = font_size / 10.0;
-        match self {
-            Style::Hp2ps => 20,
-            Style::Modern => ((height - 60.0 * em) / (12.0 * em)).max(2.0) as usize,
+        match (self, key) {
+            (_, KeyPlacement::Below) => {
+                // The tallest title the style may draw: a long job takes hp2ps's big box.
+                let title = title_height(self, untitled, self == Style::Hp2ps, em);
+                let rows = (below_room(height, title, em) / (BELOW_ROW * em)).floor();
+                2 * rows.max(1.0) as usize
+            }
+            (Style::Hp2ps, _) => 20,
+            (Style::Modern, _) => ((height - 60.0 * em) / (12.0 * em)).max(2.0) as usize,
         }
     }
+}
+
+/// The height the title takes: in the modern style one row (its title is shortened to
+/// fit), or none but a margin for the top label when `untitled` (`--title ''`); in
+/// hp2ps's, its box of two rows when `big`, else one.
+fn title_height(style: Style, untitled: bool, big: bool, em: f64) -> f64 {
+    match style {
+        Style::Modern if untitled => 8.0 * em,
+        Style::Hp2ps if big => 40.0 * em,
+        _ => 20.0 * em,
+    }
+}
+
+/// The height a key below the graph may take in a figure `height` tall under a title
+/// `title` tall: what leaves the graph half the figure.
+fn below_room(height: f64, title: f64, em: f64) -> f64 {
+    height / 2.0 - title - 2.0 * BORDER_SPACE - GRAPH_Y0 * em - BORDER_SPACE
 }
 
 /// Layout choices. The default is hp2ps's: landscape, key beside the graph, marks, greys.
@@ -283,21 +315,21 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
     let em = opts.font_size / 10.0;
     // `--title ''` in the modern style: no title and no date (a paper's caption says
     // what the figure is); the graph takes their room, less a margin for its top label.
-    let untitled = opts.style == Style::Modern && opts.title_text.as_deref() == Some(&b""[..]);
-    let title_height = if untitled {
-        8.0 * em
-    } else if big_title {
-        40.0 * em
-    } else {
-        20.0 * em
-    };
+    let untitled = opts.title_text.as_deref() == Some(&b""[..]);
+    let title_height = title_height(opts.style, untitled, big_title, em);
     let (width, height) = opts.size;
     let title_width = width - 2.0 * BORDER_SPACE;
     let key_width = match opts.key {
         KeyPlacement::Beside => fmax(key_width(sel, opts), opts.min_key_width),
         _ => 0.0,
     };
+    // Below the graph, a name takes at most half the width, less its swatch and gap.
+    let below_names = title_width / 2.0 - (BELOW_BOX + 16.0) * em;
     let key_names: Vec<Vec<u8>> = match opts.style {
+        Style::Hp2ps if opts.key == KeyPlacement::Below => {
+            let names: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
+            modern::shortened_apart(&names, below_names / em)
+        }
         Style::Hp2ps => sel.bands.iter().map(|b| b.name.to_vec()).collect(),
         Style::Modern => {
             // GHC's `(N)` stack numbers say nothing to a reader and take a key's room;
@@ -306,7 +338,7 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
                 .map(|b| crate::select::flame::unnumbered(&b.name))
                 .collect();
             let room = match opts.key {
-                KeyPlacement::Below => title_width / 2.0 - (BELOW_BOX + 16.0) * em,
+                KeyPlacement::Below => below_names,
                 // A key of its own may be as wide as the figure it goes with.
                 KeyPlacement::Apart => width - 3.0 * BORDER_SPACE - KEY_BOX * em,
                 _ => key_names_width(width, em),
@@ -414,21 +446,17 @@ const BELOW_ROW: f64 = 14.0;
 const BELOW_BOX: f64 = 9.0;
 
 /// Where each entry of a key below the graph goes (top band first): its row and its x
-/// from the left edge, entries flowing left to right across `width`; and the height the
-/// rows take.
+/// from the left edge, in columns as wide as the widest entry, as many as `width`
+/// holds, filled left to right; and the height the rows take.
 fn below_rows(names: &[Vec<u8>], width: f64, em: f64) -> (Vec<(usize, f64)>, f64) {
-    let mut places = Vec::with_capacity(names.len());
-    let (mut row, mut x) = (0, 0.0);
-    for name in names.iter().rev() {
-        let w = (BELOW_BOX + 4.0 + string_size(name) + 12.0) * em;
-        if x > 0.0 && x + w > width {
-            row += 1;
-            x = 0.0;
-        }
-        places.push((row, x));
-        x += w;
-    }
-    let rows = if names.is_empty() { 0 } else { row + 1 };
+    let column = names.iter().fold(0.0, |w, name| {
+        fmax(w, (BELOW_BOX + 4.0 + string_size(name) + 12.0) * em)
+    });
+    let columns = ((width / column).floor() as usize).clamp(1, names.len().max(1));
+    let places: Vec<(usize, f64)> = (0..names.len())
+        .map(|slot| (slot / columns, (slot % columns) as f64 * column))
+        .collect();
+    let rows = names.len().div_ceil(columns);
     (places, rows as f64 * BELOW_ROW * em + BORDER_SPACE)
 }
 
@@ -720,24 +748,30 @@ impl Frame<'_> {
             } else {
                 self.legend(&self.profile.sample_unit)
             };
-            // About one label every 70 points (at 10 pt), however wide the graph; fewer
-            // when the labels are wider than that leaves room for.
-            let mut target = (gw / (70.0 * self.em)).clamp(2.0, TICK_TARGET);
+            // As many labels as the axis holds at this text size, each with a gap of
+            // half an em beside it (the widths are generous): from one every 20 points
+            // (at 10 pt), fewer while the labels (`0.05 s`, `1h 30m`) are wider than
+            // their steps leave room for.
+            let mut target = (gw / (20.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
             let (ticks, widest) = loop {
                 // A run of many minutes reads as a clock (`1h 30m`), its labels their
                 // own unit.
                 let clock = seconds_in_labels
                     .then(|| modern::clock_ticks(first, first + x_range, target))
                     .flatten();
+                // Steps under a hundredth of a second read as milliseconds (`20 ms`,
+                // `0.05 ms`), shorter than `0.00005 s`.
+                let ms = seconds_in_labels && x_range / target < 0.01;
+                let (k, unit) = if ms { (1e3, " ms") } else { (1.0, " s") };
                 let ticks: Vec<(f64, String)> = match clock {
                     Some(ticks) => ticks,
-                    None => modern::time_ticks(first, first + x_range, target)
+                    None => modern::time_ticks(first * k, (first + x_range) * k, target)
                         .into_iter()
                         .map(|(v, mut l)| {
                             if seconds_in_labels {
-                                l.push_str(" s");
+                                l.push_str(unit);
                             }
-                            (v, l)
+                            (v / k, l)
                         })
                         .collect(),
                 };
@@ -748,7 +782,7 @@ impl Frame<'_> {
                     [a, b, ..] => (b.0 - a.0) * t,
                     _ => f64::INFINITY,
                 };
-                if spacing >= widest + 6.0 * self.em || target <= 1.0 {
+                if spacing >= widest + 4.0 * self.em || target <= 1.0 {
                     break (ticks, widest);
                 }
                 target = (target * 0.75).max(1.0);
@@ -853,11 +887,11 @@ impl Frame<'_> {
             } else {
                 gh - self.legend(&self.profile.value_unit)
             };
-            // About one label every 25 points (at 10 pt): four or more on a 5.5 cm figure;
-            // fewer where rounding to 1-2-5 steps would set them closer than a line and a
-            // half of text.
+            // As many labels as the axis holds a line and a half of text apart (the
+            // least 1-2-5 step that keeps them so), at most fourteen: four or more on a
+            // 5.5 cm figure.
             let scale = self.opts.scale(&self.profile.value_unit);
-            let mut target = (gh / (25.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
+            let mut target = (gh / (15.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
             let ticks = loop {
                 let ticks = modern::value_ticks(y_range, target, scale);
                 let spacing = match ticks.as_slice() {

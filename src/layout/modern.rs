@@ -2,14 +2,14 @@
 //! labelled with just enough decimals, byte units, and names shortened in the middle.
 
 use super::text::{FUDGE, byte_width, string_size};
-use super::ticks::round_125;
+use super::ticks::ceil_125;
 use crate::units::{Scale, unit_for};
 
-/// Ticks from `first` to `last` (the x axis: sample times), about `target` of them, at
-/// multiples of a 1-2-5 step, each labelled with the fewest decimals that tell the step
+/// Ticks from `first` to `last` (the x axis: sample times), at most about `target` of them (the least
+/// 1-2-5 step giving no more), at its multiples, each labelled with the fewest decimals that tell the step
 /// apart: `0.02 0.04 0.06`, never `0.0 0.0 0.1`.
 pub fn time_ticks(first: f64, last: f64, target: f64) -> Vec<(f64, String)> {
-    let Some(step) = round_125((last - first) / target) else {
+    let Some(step) = ceil_125((last - first) / target) else {
         return Vec::new();
     };
     let decimals = decimals(step);
@@ -78,13 +78,13 @@ fn decimals(step: f64) -> usize {
     d
 }
 
-/// Ticks from 0 to `top` (the y axis), about `target` of them: the unit is the largest
+/// Ticks from 0 to `top` (the y axis), at most about `target` of them: the unit is the largest
 /// that `top` reaches on `scale` (B, kB, MB, GB, or KiB, MiB, GiB; k, M, G when the
 /// values are not bytes), the step a 1-2-5 multiple of it, the labels with just enough
 /// decimals: `0 MB 2.5 MB 5 MB` is never written `0M 2M 5M`.
 pub fn value_ticks(top: f64, target: f64, scale: Scale) -> Vec<(f64, String)> {
     let (unit, name) = unit_for(top, scale);
-    let Some(step) = round_125(top / unit / target) else {
+    let Some(step) = ceil_125(top / unit / target) else {
         return Vec::new();
     };
     let decimals = decimals(step);
@@ -305,16 +305,16 @@ mod tests {
     #[test]
     fn byte_ticks_have_units_and_just_enough_decimals() {
         let t = value_ticks(71_082_648.0, 7.0, DECIMAL);
-        // 71 MB / 7 rounds up to a step of 20 MB, as hp2ps's 1-2-5 rounding does.
+        // 71 MB / 7 rounds up to a step of 20 MB: at most the target's number of ticks.
         assert_eq!(labels(&t), ["0 MB", "20 MB", "40 MB", "60 MB"]);
         let t = value_ticks(3_500_000.0, 7.0, DECIMAL);
         assert_eq!(labels(&t)[1], "0.5 MB");
         let t = value_ticks(512.0 * 1_048_576.0, 7.0, BINARY);
-        assert_eq!(labels(&t)[1], "50 MiB");
+        assert_eq!(labels(&t)[1], "100 MiB");
         let t = value_ticks(800.0, 7.0, DECIMAL);
         assert_eq!(labels(&t)[1], "200 B");
         let t = value_ticks(2_000_000.0, 7.0, Scale::Plain);
-        assert_eq!(labels(&t)[1], "0.2 M");
+        assert_eq!(labels(&t)[1], "0.5 M");
     }
 
     #[test]

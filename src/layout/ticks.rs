@@ -42,6 +42,22 @@ pub fn round_125(mut y: f64) -> Option<f64> {
     Some(y)
 }
 
+/// The least 1, 2 or 5 times a power of ten that is at least `y`: the modern style's
+/// step. Its tries for fewer ticks step `y` up by less than 2 at a time, so that no step
+/// of the sequence is passed over (hp2ps's [`round_125`] rounds, and would go from 0.05
+/// to 0.2). `None` for 0, a negative, NaN or an infinity.
+pub fn ceil_125(y: f64) -> Option<f64> {
+    if !y.is_finite() || y <= 0.0 {
+        return None;
+    }
+    let decade = 10f64.powf(y.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        // Within a part in 10^9: 0.3 / 3 is 0.09999999999999999, and means a step of 0.1.
+        .find(|&s| s >= y * (1.0 - 1e-9))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -71,5 +87,26 @@ mod tests {
         assert_eq!(round_125(0.0), None);
         assert_eq!(round_125(f64::NAN), None);
         assert_eq!(round_125(f64::INFINITY), None);
+    }
+
+    #[test]
+    fn ceil_125_takes_the_next_step_up() {
+        for (y, want) in [
+            (1.0, 1.0),
+            (1.01, 2.0),
+            (2.0, 2.0),
+            (4.0, 5.0),
+            (5.5, 10.0),
+            (0.039, 0.05),
+            (0.082, 0.1),
+            (0.3 / 3.0, 0.1),
+            (11.0, 20.0),
+            (3e7, 5e7),
+        ] {
+            let got = ceil_125(y).unwrap();
+            assert!((got - want).abs() <= want * 1e-12, "{y}: {got}");
+        }
+        assert_eq!(ceil_125(0.0), None);
+        assert_eq!(ceil_125(f64::NAN), None);
     }
 }

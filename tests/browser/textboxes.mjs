@@ -1,9 +1,12 @@
 // Modern figures at any size, read as a reader reads them: for every fixture profile of
 // three GHCs at a grid of sizes (6 to 30 cm wide, 4 to 20 cm high) with the key beside
 // and below the graph, Chromium measures each text of the SVG (its width as laid out,
-// its height the font's cap height over the baseline and descender under it): no text
-// overlaps another, and none leaves the figure. The boxes come from the browser, not
-// from hpgraph's layout.
+// its height the font's cap height over the baseline and descender under it) and the
+// axes' lines: no text overlaps another or leaves the figure; each tick has its label
+// centred on it; the top tick is at 60% of the highest stack or above; an axis has as
+// many ticks as fit (four or more on a 5.5 cm figure); a key below leaves the graph
+// half the figure's height; a key name is shortened only when the whole name is wider
+// than the key's room. The boxes come from the browser, not from hpgraph's layout.
 //
 //   node tests/browser/textboxes.mjs [HPGRAPH]      (default target/release/hpgraph)
 
@@ -22,7 +25,7 @@ for (const [dir, keep] of [["fixtures/profiles", () => true], ["fixtures/eventlo
 const sizes = ["6cmx4cm", "8.5cmx5.5cm", "12cmx8cm", "17cmx6cm", "30cmx20cm", "6cmx20cm", "30cmx4cm"];
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-let figures = 0, texts = 0;
+let figures = 0, texts = 0, ticks = 0, shortened = 0;
 try {
   const page = await browser.newPage();
   for (const [n, input] of inputs.entries()) {
@@ -45,16 +48,112 @@ try {
             const a = boxes[i], c = boxes[j];
             if (Math.min(a[3], c[3]) - Math.max(a[1], c[1]) > 0.5 && Math.min(a[4], c[4]) - Math.max(a[2], c[2]) > 0.5) wrong.push(`"${a[0]}" over "${c[0]}"`);
           }
-          return { count: boxes.length, wrong };
+          // The axes, read from the paths: the y axis is the longest vertical line, its
+          // foot the x axis's line; ticks are the short lines off them.
+          const lines = [...svg.querySelectorAll("path")].map((p) => {
+            const m = /^M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)$/.exec(p.getAttribute("d") || "");
+            return m && m.slice(1).map(Number);
+          }).filter(Boolean);
+          const vertical = lines.filter(([a, , c]) => Math.abs(a - c) < 0.01);
+          const axis = vertical.reduce((best, l) => (Math.abs(l[3] - l[1]) > Math.abs(best[3] - best[1]) ? l : best), [0, 0, 0, 0]);
+          const x0 = axis[0], base = Math.max(axis[1], axis[3]), top = Math.min(axis[1], axis[3]);
+          const yTicks = lines.filter(([a, b, c, d]) => Math.abs(b - d) < 0.01 && Math.abs(a - x0) < 0.01 && c < a && a - c < 8).map((l) => l[1]);
+          const xTicks = lines.filter(([a, b, c, d]) => Math.abs(a - c) < 0.01 && Math.abs(b - base) < 0.01 && d > b && d - b < 8).map((l) => l[0]);
+          const texts = [...svg.querySelectorAll("text")].map((t) => {
+            const b = t.getBBox(), size = Number(t.getAttribute("font-size"));
+            return { t: t.textContent, x: b.x, w: b.width, mid: Number(t.getAttribute("y")) - 0.36 * size, y: Number(t.getAttribute("y")), size };
+          });
+          const near = (a, b) => Math.abs(a - b) <= 1;
+          // Each tick's label centred on it: across for the x axis, up and down for y.
+          for (const ty of yTicks) {
+            if (!texts.some((l) => l.x + l.w <= x0 && near(l.mid, ty))) wrong.push(`no label centred on the y tick at ${ty.toFixed(1)}`);
+          }
+          let xWidest = 0, fs = 0;
+          const xLabels = [], yLabels = [];
+          for (const ty of [...yTicks].sort((a, b) => b - a)) {
+            const l = texts.find((l) => l.x + l.w <= x0 && near(l.mid, ty));
+            if (l) yLabels.push(l.t);
+          }
+          for (const tx of [...xTicks].sort((a, b) => a - b)) {
+            const l = texts.find((l) => l.y > base && l.y < base + 3 * l.size && near(l.x + l.w / 2, tx));
+            if (!l) wrong.push(`no label centred on the x tick at ${tx.toFixed(1)}`);
+            else [xWidest, fs] = [Math.max(xWidest, l.w), l.size], xLabels.push(l.t);
+          }
+          const gap = (ticks) => Math.min(...ticks.slice(1).map((t, i) => Math.abs(t - ticks[i])));
+          const xSpacing = gap([...xTicks].sort((a, b) => a - b)), ySpacing = gap([...yTicks].sort((a, b) => a - b));
+          // The top tick at 60% of the highest stack or above it.
+          const bands = [...svg.querySelectorAll("path")].filter((p) => p.querySelector("title") && p.getBBox().width > 10);
+          const peak = Math.min(...bands.map((p) => p.getBBox().y));
+          const topTick = Math.min(...yTicks);
+          if (bands.length && base - peak > 1 && base - topTick < 0.6 * (base - peak) - 0.5) {
+            wrong.push(`the top tick reaches ${((base - topTick) / (base - peak) * 100).toFixed(0)}% of the peak`);
+          }
+          const plot = base - top;
+          const names = bands.map((p) => p.querySelector("title").textContent.replace(/^\(\d+\)/, ""));
+          // Key labels: right of the graph, or under the x axis's labels.
+          const plotRight = Math.max(...lines.filter(([, b, , d]) => Math.abs(b - base) < 0.01 && Math.abs(d - base) < 0.01).map((l) => Math.max(l[0], l[2])));
+          const keyed = texts.filter((l) => l.t.trim() !== "" && l.y > top - 2 && (l.x >= plotRight || l.y > base + 2 * l.size));
+          return { count: boxes.length, wrong, yTicks: yTicks.length, xTicks: xTicks.length, plot, plotWidth: plotRight - x0, xSpacing, ySpacing, xWidest, fs, xLabels, yLabels, width: vb.width, height: vb.height, keyed: keyed.map((l) => [l.t, l.w, l.size]), names };
         });
+        // The key below leaves the graph half the figure's height at least.
+        if (key === "below" && r.plot < r.height / 2 - 0.5) r.wrong.push(`the graph is ${(r.plot / r.height * 100).toFixed(0)}% of the height`);
+        const cm = (pt) => pt / 72 * 2.54;
+        // At least four values on a 5.5 cm figure's axis (3.5 cm long), more on longer
+        // ones; and as many as fit: the next finer 1-2-5 step (2 or 2.5 times finer, so
+        // at least 2n - 1 ticks) would pass fourteen ticks or set the labels closer than
+        // a line and a half up the y axis, or than their width and half an em across the
+        // x axis. hpgraph measures text with hp2ps's widths, a fifth wider than
+        // Helvetica's digits: the browser's widths are taken a quarter wider.
+        if (r.plot >= 100 && r.yTicks < 4) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
+        if (r.plot >= 400 && r.yTicks < 6) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
+        const finer = (labels, spacing, length) => {
+          // The step read from the first two labels (`0 MB`, `5 MB`; not a clock's), the
+          // next finer 1-2-5 step's spacing, and how many ticks it would make.
+          const step = parseFloat(labels[1]) - parseFloat(labels[0]);
+          if (!(step > 0)) return { spacing: 0, count: Infinity, wider: 0 };
+          const m = Math.round(step / 10 ** Math.floor(Math.log10(step) + 1e-9));
+          const ratio = m === 5 ? 2.5 : 2;
+          // From 1 to 0.5 the labels take a decimal more: a digit's width (Helvetica's
+          // 0.556 em).
+          return { spacing: spacing / ratio, count: Math.floor(length / (spacing / ratio) + 1e-6) + 1, wider: m === 1 ? 0.556 : 0 };
+        };
+        const fy = finer(r.yLabels, r.ySpacing, r.plot), fx = finer(r.xLabels, r.xSpacing, r.plotWidth);
+        if (fy.count <= 14 && fy.spacing >= 1.5 * r.fs + 0.5) r.wrong.push(`room for more y ticks than ${r.yTicks} (${r.ySpacing.toFixed(0)} pt apart)`);
+        if (fx.count <= 14 && fx.spacing >= 1.25 * (r.xWidest + fx.wider * r.fs) + 0.5 * r.fs + 0.5) r.wrong.push(`room for more x ticks than ${r.xTicks} (${r.xSpacing.toFixed(0)} pt apart, labels ${r.xWidest.toFixed(0)} pt)`);
+        if (r.yTicks < 2 || r.xTicks < 2) r.wrong.push(`axes not found: ${r.yTicks} y and ${r.xTicks} x ticks`);
+        // A name shortened only where the whole one would not fit the key's room: a third
+        // of the figure beside the graph, half of it below (less the swatch).
+        const order = key === "below" ? [...r.names].reverse() : r.names;
+        if (r.keyed.length !== order.length) r.wrong.push(`${r.keyed.length} key labels for ${order.length} bands`);
+        for (const [i, [label, width, fs]] of r.keyed.entries()) {
+          const whole = order[i];
+          if (whole === undefined || label === whole) continue;
+          const em = fs / 10;
+          const room = key === "below" ? (r.width - 10) / 2 - 25 * em : Math.max(r.width / 3 - 15 - 14 * em, 40 * em);
+          const full = await page.evaluate(([t, size]) => {
+            const e = document.createElementNS("http://www.w3.org/2000/svg", "text");
+            e.setAttribute("font-size", size);
+            e.textContent = t;
+            document.querySelector("svg").appendChild(e);
+            const w = e.getComputedTextLength();
+            e.remove();
+            return w;
+          }, [whole, fs]);
+          shortened++;
+          if (!label.includes("...")) r.wrong.push(`"${label}" is not "${whole}" and not shortened`);
+          else if (full < room * 0.9) r.wrong.push(`"${whole}" (${full.toFixed(0)} pt) shortened to "${label}" in ${room.toFixed(0)} pt`);
+        }
         figures++;
+        ticks += r.xTicks + r.yTicks;
         texts += r.count;
         if (r.wrong.length) check(false, `${name} at ${size}, key ${key}: ${r.wrong.slice(0, 3).join("; ")}`);
       }
     }
   }
   check(figures >= 500, `${figures} figures (${texts} texts) measured, none overlapping or outside`);
+  check(ticks >= 4 * figures, `${ticks} ticks, each with its label centred on it, the top one at 60% of the peak or above, as many as fit`);
+  check(shortened >= 100, `${shortened} shortened key names, each too long for the key's room whole`);
 } finally {
   await browser.close();
 }
-finish("no text of a modern figure overlaps another or leaves it, at any size");
+finish("modern figures at any size: no text over another or outside, ticks labelled and as many as fit, keys below leave half the height, names shortened only when needed");
