@@ -159,6 +159,22 @@ mod tests {
     }
 
     #[test]
+    fn the_layouts_helvetica_widths_are_the_fonts() {
+        // The layout measures without the font (it knows no output format); its table
+        // must be what every format then draws.
+        let font = Font::get();
+        for b in 0x20u8..0x7f {
+            let want = font.width(&char::from(b).to_string(), 10.0);
+            let have = crate::layout::text::helvetica_width(b);
+            assert!(
+                (want - have).abs() < 1e-9,
+                "{:?}: {want} {have}",
+                char::from(b)
+            );
+        }
+    }
+
+    #[test]
     fn outlines_are_relative_path_data() {
         let font = Font::get();
         let d = font.outline(font.glyph('l').id);

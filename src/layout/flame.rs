@@ -15,7 +15,7 @@ use crate::units::{Scale, human};
 
 use super::LayoutOptions;
 use super::paint;
-use super::text::string_size;
+use super::text::helvetica_size;
 
 /// Boxes narrower than this many points are drawn together, one grey box per caller.
 pub const MIN_WIDTH: f64 = 0.5;
@@ -396,10 +396,10 @@ fn colour(name: &[u8], opts: &LayoutOptions) -> Paint {
 /// shortens names; `None` when a box has no room for a few characters.
 fn fitted(name: &[u8], room: f64, em: f64) -> Option<Vec<u8>> {
     let room = room / em;
-    if string_size(b"mm...") > room {
+    if helvetica_size(b"mm...") > room {
         return None;
     }
-    Some(super::modern::shortened(name, room)).filter(|t| string_size(t) <= room)
+    Some(super::modern::shortened(name, room)).filter(|t| helvetica_size(t) <= room)
 }
 
 #[cfg(test)]
@@ -529,7 +529,7 @@ mod tests {
     fn labels_fit_their_boxes() {
         assert_eq!(fitted(b"main", 100.0, 1.0), Some(b"main".to_vec()));
         let t = fitted(b"averyveryverylongname", 30.0, 1.0).unwrap();
-        assert!(t.windows(3).any(|w| w == b"...") && string_size(&t) <= 30.0);
+        assert!(t.windows(3).any(|w| w == b"...") && helvetica_size(&t) <= 30.0);
         assert_eq!(fitted(b"averyveryverylongname", 3.0, 1.0), None);
     }
 }

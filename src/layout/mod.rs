@@ -22,7 +22,7 @@ use crate::scene::{
 };
 use crate::select::{Selection, Source};
 use crate::units::{ByteUnits, Scale};
-use text::{c_len, comma, string_size};
+use text::{c_len, comma, helvetica_size, string_size};
 
 /// Which title box to draw.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,6 +87,17 @@ impl Style {
             }
             (Style::Hp2ps, _) => 20,
             (Style::Modern, _) => ((height - 60.0 * em) / (12.0 * em)).max(2.0) as usize,
+        }
+    }
+}
+
+impl Style {
+    /// The width of `s` at 10 pt as the style measures it: hp2ps's estimate in its own
+    /// style (its layout depends on it), Helvetica's widths in the modern one.
+    fn text_width(self, s: &[u8]) -> f64 {
+        match self {
+            Style::Hp2ps => string_size(s),
+            Style::Modern => helvetica_size(s),
         }
     }
 }
@@ -244,7 +255,7 @@ pub fn key_width(sel: &Selection, opts: &LayoutOptions) -> f64 {
     let widest = sel
         .bands
         .iter()
-        .fold(0.0, |c, b| fmax(c, string_size(&b.name) * em));
+        .fold(0.0, |c, b| fmax(c, opts.style.text_width(&b.name) * em));
     let widest = match opts.style {
         Style::Hp2ps => widest,
         Style::Modern => widest.min(key_names_width(opts.size.0, em)),
@@ -265,7 +276,7 @@ pub fn key_figure(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> S
     let widest = f
         .key_names
         .iter()
-        .fold(0.0, |w, n| fmax(w, string_size(n) * em));
+        .fold(0.0, |w, n| fmax(w, opts.style.text_width(n) * em));
     let width = (3.0 * BORDER_SPACE + b + widest).ceil();
     let height = (2.0 * BORDER_SPACE + sel.bands.len() as f64 * APART_ROW * em).ceil();
     let mut page = Page::default();
@@ -447,10 +458,11 @@ const BELOW_BOX: f64 = 9.0;
 
 /// Where each entry of a key below the graph goes (top band first): its row and its x
 /// from the left edge, in columns as wide as the widest entry, as many as `width`
-/// holds, filled left to right; and the height the rows take.
+/// holds, filled left to right; and the height the rows take. hp2ps has no key below:
+/// its names are measured in Helvetica in either style.
 fn below_rows(names: &[Vec<u8>], width: f64, em: f64) -> (Vec<(usize, f64)>, f64) {
     let column = names.iter().fold(0.0, |w, name| {
-        fmax(w, (BELOW_BOX + 4.0 + string_size(name) + 12.0) * em)
+        fmax(w, (BELOW_BOX + 4.0 + helvetica_size(name) + 12.0) * em)
     });
     let columns = ((width / column).floor() as usize).clamp(1, names.len().max(1));
     let places: Vec<(usize, f64)> = (0..names.len())
@@ -580,7 +592,7 @@ fn path(role: PathRole, start: Point, steps: &[(f64, f64)], closed: bool) -> Pat
 impl Frame<'_> {
     /// The room an axis legend takes at the end of its axis.
     fn legend(&self, unit: &[u8]) -> f64 {
-        string_size(unit) * self.em + LEGEND_FUDGE * self.em
+        self.opts.style.text_width(unit) * self.em + LEGEND_FUDGE * self.em
     }
 
     /// The baseline of the title's first row.
@@ -588,9 +600,16 @@ impl Frame<'_> {
         self.height - 20.0 * self.em - BORDER_SPACE + TITLE_TEXT_SPACE * self.em
     }
 
-    /// The baseline of the labels under the x axis.
+    /// The baseline of the labels under the x axis: hp2ps's; in the modern style, for
+    /// small text, lower, so that a tick (its length whatever the text's size) ends
+    /// above the label's digits with a gap.
     fn under_axis(&self) -> f64 {
-        self.y0 - GRAPH_Y0 * self.em + BORDER_SPACE
+        let hp2ps = GRAPH_Y0 * self.em - BORDER_SPACE;
+        let drop = match self.opts.style {
+            Style::Hp2ps => hp2ps,
+            Style::Modern => fmax(hp2ps, TICK_LENGTH + 10.0 * self.em),
+        };
+        self.y0 - drop
     }
 
     fn new_page(&self, pages: &mut Vec<Page>) {
@@ -687,7 +706,7 @@ impl Frame<'_> {
             .clone()
             .unwrap_or_else(|| self.profile.job.clone());
         // The title's text is 12 pt (times em), the widths table's 10 pt.
-        let room = (self.width - 4.0 * BORDER_SPACE - string_size(&self.profile.date) * self.em)
+        let room = (self.width - 4.0 * BORDER_SPACE - helvetica_size(&self.profile.date) * self.em)
             / (1.2 * self.em);
         let title = modern::shortened(&title, room.max(20.0));
         items.push(text(
@@ -748,8 +767,8 @@ impl Frame<'_> {
             } else {
                 self.legend(&self.profile.sample_unit)
             };
-            // As many labels as the axis holds at this text size, each with a gap of
-            // half an em beside it (the widths are generous): from one every 20 points
+            // As many labels as the axis holds at this text size, each with most of an
+            // em between it and the next (less reads as one run of text): from one every 20 points
             // (at 10 pt), fewer while the labels (`0.05 s`, `1h 30m`) are wider than
             // their steps leave room for.
             let mut target = (gw / (20.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
@@ -761,7 +780,8 @@ impl Frame<'_> {
                     .flatten();
                 // Steps under a hundredth of a second read as milliseconds (`20 ms`,
                 // `0.05 ms`), shorter than `0.00005 s`.
-                let ms = seconds_in_labels && x_range / target < 0.01;
+                let ms = seconds_in_labels
+                    && ticks::ceil_125(x_range / target).is_some_and(|step| step < 0.009);
                 let (k, unit) = if ms { (1e3, " ms") } else { (1.0, " s") };
                 let ticks: Vec<(f64, String)> = match clock {
                     Some(ticks) => ticks,
@@ -776,13 +796,13 @@ impl Frame<'_> {
                         .collect(),
                 };
                 let widest = (ticks.iter())
-                    .map(|(_, l)| string_size(l.as_bytes()) * self.em)
+                    .map(|(_, l)| helvetica_size(l.as_bytes()) * self.em)
                     .fold(0.0, f64::max);
                 let spacing = match ticks.as_slice() {
                     [a, b, ..] => (b.0 - a.0) * t,
                     _ => f64::INFINITY,
                 };
-                if spacing >= widest + 4.0 * self.em || target <= 1.0 {
+                if spacing >= widest + 8.0 * self.em || target <= 1.0 {
                     break (ticks, widest);
                 }
                 target = (target * 0.75).max(1.0);

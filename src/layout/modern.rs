@@ -1,7 +1,7 @@
 //! The `modern` figure style's choices, apart from the geometry: ticks at round values
 //! labelled with just enough decimals, byte units, and names shortened in the middle.
 
-use super::text::{FUDGE, byte_width, string_size};
+use super::text::{helvetica_size, helvetica_width};
 use super::ticks::ceil_125;
 use crate::units::{Scale, unit_for};
 
@@ -128,7 +128,7 @@ pub fn shortened_apart(names: &[&[u8]], width: f64) -> Vec<Vec<u8>> {
 /// in constant time: trying every length would otherwise measure the name once per
 /// length, and a name of a megabyte would take minutes. A candidate whose sum comes
 /// within rounding of the width is measured exactly, so the choice is the same as
-/// measuring every candidate with [`string_size`].
+/// measuring every candidate with [`helvetica_size`].
 struct Measure<'a> {
     width: f64,
     /// How close to `width` (unscaled) a sum must come to be measured exactly.
@@ -140,7 +140,7 @@ impl Measure<'_> {
     /// Whether the candidate whose widths sum to `sum` (before the scale factor), built
     /// by `build` when it must be measured exactly, fits.
     fn fits(&self, sum: f64, build: impl FnOnce() -> Vec<u8>) -> bool {
-        let limit = self.width / FUDGE;
+        let limit = self.width;
         if sum < limit - self.slack {
             true
         } else if sum > limit + self.slack {
@@ -163,21 +163,21 @@ fn running(widths: impl Iterator<Item = f64>) -> Vec<f64> {
 }
 
 fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
-    // `string_size` stops at a NUL: so does everything here.
+    // `helvetica_size` stops at a NUL: so does everything here.
     let name = &name[..crate::layout::text::c_len(name)];
-    if string_size(name) <= width {
+    if helvetica_size(name) <= width {
         return name.to_vec();
     }
     const GAP: &[u8] = b"...";
-    let bytes = running(name.iter().map(|&b| byte_width(b)));
+    let bytes = running(name.iter().map(|&b| helvetica_width(b)));
     let total = bytes[name.len()];
     let measure = Measure {
         width,
         slack: 1e-9 * total.max(1.0),
-        exact: &string_size,
+        exact: &helvetica_size,
     };
-    let slash = byte_width(b'/');
-    let gap = GAP.iter().map(|&b| byte_width(b)).sum::<f64>();
+    let slash = helvetica_width(b'/');
+    let gap = GAP.iter().map(|&b| helvetica_width(b)).sum::<f64>();
     let parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
     if parts.len() > 2 {
         let join = |head: usize, tail: usize| {
@@ -190,7 +190,11 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
             }
             v
         };
-        let sizes = running(parts.iter().map(|p| p.iter().map(|&b| byte_width(b)).sum()));
+        let sizes = running(
+            parts
+                .iter()
+                .map(|p| p.iter().map(|&b| helvetica_width(b)).sum()),
+        );
         let n = parts.len();
         // `head` parts and their slashes, `.../`, and a slash before each of `tail` parts.
         let sum = |head: usize, tail: usize| {
@@ -231,8 +235,13 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
         v.extend_from_slice(&name[n - (keep - head)..]);
         v
     };
+    // A cut inside a UTF-8 character would leave half of it, which no font draws.
+    let starts_char = |i: usize| i == 0 || i == n || name[i] & 0xc0 != 0x80;
     for keep in (2..n).rev() {
         let head = keep / 2;
+        if !starts_char(head) || !starts_char(n - (keep - head)) {
+            continue;
+        }
         let sum = bytes[head] + gap + (total - bytes[n - (keep - head)]);
         if measure.fits(sum, || cut(keep)) {
             return at_boundaries(name, head, keep - head).unwrap_or_else(|| cut(keep));
@@ -320,7 +329,7 @@ mod tests {
     #[test]
     fn long_names_are_shortened_in_the_middle() {
         let name = b"producer077/loop/go/step/main.final/main";
-        let short = shortened(name, string_size(b"producer077/loop/.../main") + 0.1);
+        let short = shortened(name, helvetica_size(b"producer077/loop/.../main") + 0.1);
         assert_eq!(short, b"producer077/loop/.../main");
         let a = shortened(b"mk/f30/main.fs/main.lists/main/Main.CAF", 120.0);
         let b = shortened(b"mk/f29/main.fs/main.lists/main/Main.CAF", 120.0);
@@ -330,20 +339,20 @@ mod tests {
             b"mk/f29/main.fs/main.lists/main/Main.CAF",
             b"main/Main.CAF",
         ];
-        let narrow = string_size(b"mk/f30/main.fs/...") + 1.0;
+        let narrow = helvetica_size(b"mk/f30/main.fs/...") + 1.0;
         let short = shortened_apart(&names, narrow);
         assert_eq!(short[0], b"mk/f30/main.fs/...");
         assert_ne!(short[0], short[1]);
         assert_eq!(short[2], b"main/Main.CAF");
         assert_eq!(shortened(b"short", 100.0), b"short");
         let s = shortened(b"averyveryverylongnamewithoutslashes", 60.0);
-        assert!(string_size(&s) <= 60.0 && s.windows(3).any(|w| w == b"..."));
+        assert!(helvetica_size(&s) <= 60.0 && s.windows(3).any(|w| w == b"..."));
     }
 
     /// The shortening as first written: every candidate measured whole. Quadratic, and
     /// the reference the linear one must agree with.
     fn measured_every_time(name: &[u8], width: f64) -> Vec<u8> {
-        if string_size(name) <= width {
+        if helvetica_size(name) <= width {
             return name.to_vec();
         }
         let parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
@@ -363,7 +372,7 @@ mod tests {
             } else {
                 (head + 1, tail)
             };
-            if h + t >= parts.len() || string_size(&join(h, t)) > width {
+            if h + t >= parts.len() || helvetica_size(&join(h, t)) > width {
                 break;
             }
             (head, tail, best) = (h, t, Some(join(h, t)));
@@ -372,11 +381,15 @@ mod tests {
             return v;
         }
         let n = name.len();
+        let starts_char = |i: usize| i == 0 || i == n || name[i] & 0xc0 != 0x80;
         for keep in (2..n).rev() {
+            if !starts_char(keep / 2) || !starts_char(n - (keep - keep / 2)) {
+                continue;
+            }
             let mut v = name[..keep / 2].to_vec();
             v.extend_from_slice(b"...");
             v.extend_from_slice(&name[n - (keep - keep / 2)..]);
-            if string_size(&v) <= width {
+            if helvetica_size(&v) <= width {
                 // The chosen cut, then taken back to word boundaries (a rule of its
                 // own, tested below).
                 return at_boundaries(name, keep / 2, keep - keep / 2).unwrap_or(v);
@@ -386,11 +399,20 @@ mod tests {
     }
 
     #[test]
+    fn a_cut_never_splits_a_utf8_character() {
+        let name = "main:Main.Mätzchenäöü".as_bytes();
+        for width in 10..80 {
+            let short = shortened(name, f64::from(width));
+            assert!(std::str::from_utf8(&short).is_ok(), "{width}: {short:?}");
+        }
+    }
+
+    #[test]
     fn a_cut_name_keeps_whole_words_at_both_ends() {
         let name = b"Parser.Syntax.Internal.traverse.foldr";
-        let short = shortened(name, string_size(b"Parser.Syntax.Inte...verse.foldr"));
+        let short = shortened(name, helvetica_size(b"Parser.Syntax.Inte...verse.foldr"));
         assert_eq!(short, b"Parser.Syntax...traverse.foldr");
-        assert!(string_size(&short) <= string_size(b"Parser.Syntax.Inte...verse.foldr"));
+        assert!(helvetica_size(&short) <= helvetica_size(b"Parser.Syntax.Inte...verse.foldr"));
         // An end that would lose more than half keeps its characters.
         assert_eq!(at_boundaries(b"abcdefghij.k", 6, 5), None);
     }
@@ -434,7 +456,7 @@ mod tests {
         for name in [&long, &stack] {
             let short = shortened(name, 200.0);
             assert!(
-                string_size(&short) <= 200.0 && short.len() > 20,
+                helvetica_size(&short) <= 200.0 && short.len() > 20,
                 "{}",
                 short.len()
             );
