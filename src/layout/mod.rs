@@ -344,9 +344,17 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         Style::Hp2ps => sel.bands.iter().map(|b| b.name.to_vec()).collect(),
         Style::Modern => {
             // GHC's `(N)` stack numbers say nothing to a reader and take a key's room;
-            // each band's title keeps its whole name.
-            let names: Vec<&[u8]> = (sel.bands.iter())
+            // each band's title keeps its whole name. Names that GHC cut (`-L`) alike
+            // are told apart by their numbers alone: those keep them.
+            let plain: Vec<&[u8]> = (sel.bands.iter())
                 .map(|b| crate::select::flame::unnumbered(&b.name))
+                .collect();
+            let mut seen = std::collections::HashMap::new();
+            for p in &plain {
+                *seen.entry(*p).or_insert(0usize) += 1;
+            }
+            let names: Vec<&[u8]> = (plain.iter().zip(&sel.bands))
+                .map(|(p, b)| if seen[p] > 1 { &b.name[..] } else { p })
                 .collect();
             let room = match opts.key {
                 KeyPlacement::Below => below_names,
@@ -907,22 +915,18 @@ impl Frame<'_> {
             } else {
                 gh - self.legend(&self.profile.value_unit)
             };
-            // As many labels as the axis holds a line and a half of text apart (the
-            // least 1-2-5 step that keeps them so), at most fourteen: four or more on a
-            // 5.5 cm figure.
+            // As many labels as the axis holds two lines of text apart (the least 1-2-5
+            // step that keeps them so), at most fourteen; a line and a half apart where
+            // two lines would leave fewer than four (a short axis).
             let scale = self.opts.scale(&self.profile.value_unit);
-            let mut target = (gh / (15.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
-            let ticks = loop {
-                let ticks = modern::value_ticks(y_range, target, scale);
-                let spacing = match ticks.as_slice() {
-                    [a, b, ..] => (b.0 - a.0) * t,
-                    _ => f64::INFINITY,
-                };
-                if spacing >= 15.0 * self.em || target <= 2.0 {
-                    break ticks;
-                }
-                target = (target * 0.75).max(2.0);
+            let at_least = |lines: f64| {
+                let target = (gh / (lines * 10.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
+                modern::value_ticks(y_range, target, scale)
             };
+            let mut ticks = at_least(2.0);
+            if ticks.len() < 4 {
+                ticks = at_least(1.5);
+            }
             for (v, label) in ticks {
                 let y = v * t;
                 if y <= room {
