@@ -45,28 +45,20 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
             out.extend(args.by_ref());
             break;
         }
-        if s == "--serve" {
-            // The address is optional: `--serve 8080` and `--serve prog.hp` both read as
-            // meant. clap takes an optional value only after `=`.
-            match args.next_if(|next| next.to_str().is_some_and(looks_like_address)) {
-                Some(addr) => {
-                    let mut joined = OsString::from("--serve=");
-                    joined.push(&addr);
-                    out.push(joined);
-                }
-                None => out.push(arg),
-            }
-            continue;
-        }
-        if s == "--same-scale" {
-            // Its axes are optional, as --serve's address: `--same-scale y a.hp b.hp`.
-            match args.next_if(|next| {
-                next.to_str()
-                    .is_some_and(|v| matches!(v, "x" | "y" | "both"))
-            }) {
-                Some(axes) => {
-                    let mut joined = OsString::from("--same-scale=");
-                    joined.push(&axes);
+        // Options whose value is optional, which clap takes only after `=`: the value
+        // joins them when the next argument is one (`--serve 8080` and `--serve prog.hp`
+        // both read as meant, as do `--same-scale y a.hp` and `--same-scale a.hp`).
+        let value: Option<fn(&str) -> bool> = match s {
+            "--serve" => Some(looks_like_address),
+            "--same-scale" => Some(|v| matches!(v, "x" | "y" | "both")),
+            _ => None,
+        };
+        if let Some(is_value) = value {
+            match args.next_if(|next| next.to_str().is_some_and(is_value)) {
+                Some(v) => {
+                    let mut joined = arg.clone();
+                    joined.push("=");
+                    joined.push(&v);
                     out.push(joined);
                 }
                 None => out.push(arg),

@@ -283,21 +283,13 @@ pub fn key_figure(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> S
     for (k, band) in sel.bands.iter().enumerate() {
         let slot = (sel.bands.len() - 1 - k) as f64;
         let c = height - BORDER_SPACE - (slot + 0.5) * APART_ROW * em;
-        let mut swatch = path(
-            PathRole::KeySwatch,
+        f.key_entry(
+            &mut page.items,
+            (k, band),
             Point::new(BORDER_SPACE, c - b / 2.0),
-            &[(0.0, b), (b, 0.0), (0.0, -b)],
-            true,
-        );
-        swatch.fill = Some(f.fill(k, band));
-        page.items.push(Item::Path(swatch));
-        page.items.push(text(
-            TextRole::KeyLabel,
+            b,
             Point::new(b + 2.0 * BORDER_SPACE, c - 3.5 * em),
-            f.key_names[k].clone(),
-            FontSize::Normal,
-            Anchor::Start,
-        ));
+        );
     }
     Scene {
         title: profile.job.clone(),
@@ -994,23 +986,41 @@ impl Frame<'_> {
             c += dc;
             let items = &mut pages.last_mut().expect("a page").items;
             let b = KEY_BOX * self.em;
-            let mut swatch = path(
-                PathRole::KeySwatch,
+            self.key_entry(
+                items,
+                (k, band),
                 Point::new(left + BORDER_SPACE, c - b / 2.0),
-                &[(0.0, b), (b, 0.0), (0.0, -b)],
-                true,
-            );
-            swatch.fill = Some(self.fill(k, band));
-            items.push(Item::Path(swatch));
-            let name = self.key_names[k].clone();
-            items.push(text(
-                TextRole::KeyLabel,
+                b,
                 Point::new(left + b + 2.0 * BORDER_SPACE, c - 5.0 * self.em),
-                name,
-                FontSize::Normal,
-                Anchor::Start,
-            ));
+            );
         }
+    }
+
+    /// One entry of a key: the `k`th band's swatch, `size` square from `swatch` (its
+    /// bottom left), and its name starting at `label`.
+    fn key_entry(
+        &self,
+        items: &mut Vec<Item>,
+        (k, band): (usize, &crate::select::Band),
+        swatch: Point,
+        size: f64,
+        label: Point,
+    ) {
+        let mut square = path(
+            PathRole::KeySwatch,
+            swatch,
+            &[(0.0, size), (size, 0.0), (0.0, -size)],
+            true,
+        );
+        square.fill = Some(self.fill(k, band));
+        items.push(Item::Path(square));
+        items.push(text(
+            TextRole::KeyLabel,
+            label,
+            self.key_names[k].clone(),
+            FontSize::Normal,
+            Anchor::Start,
+        ));
     }
 
     /// The key in rows under the graph, top band first, left to right.
@@ -1024,21 +1034,13 @@ impl Frame<'_> {
             let k = n - 1 - slot;
             let band = &self.sel.bands[k];
             let y = top_row - row as f64 * BELOW_ROW * em;
-            let mut swatch = path(
-                PathRole::KeySwatch,
+            self.key_entry(
+                &mut page.items,
+                (k, band),
                 Point::new(BORDER_SPACE + x, y),
-                &[(0.0, b), (b, 0.0), (0.0, -b)],
-                true,
-            );
-            swatch.fill = Some(self.fill(k, band));
-            page.items.push(Item::Path(swatch));
-            page.items.push(text(
-                TextRole::KeyLabel,
+                b,
                 Point::new(BORDER_SPACE + x + b + 4.0 * em, y + 1.0 * em),
-                self.key_names[k].clone(),
-                FontSize::Normal,
-                Anchor::Start,
-            ));
+            );
         }
     }
 
