@@ -196,7 +196,7 @@ pub(crate) fn prepare_picture<'a>(
             frames: flame.frames.len(),
         };
     }
-    let selection = crate::select::select(&profile, aux, &picture.select);
+    let selection = crate::layout::selected(&profile, aux, &picture.select, &picture.layout);
     // The HTML page carries the numbers behind its picture; they are taken before the
     // layout consumes the profile.
     let page = picture

@@ -536,8 +536,7 @@ fn band_limit(args: &Args, html: bool) -> usize {
             Some(KeyChoice::Below) => KeyPlacement::Below,
             _ => KeyPlacement::Beside,
         };
-        let untitled = args.title.as_deref() == Some("");
-        style(args, html).key_entries(key, size(args).1, font_size(args, html), untitled)
+        style(args, html).key_entries(key, size(args).1, font_size(args, html))
     };
     args.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
 }

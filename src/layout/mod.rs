@@ -64,28 +64,15 @@ pub enum Style {
 
 impl Style {
     /// How many bands a key shows before the smallest join OTHER, in a figure `height`
-    /// points tall with `font_size` point text (`untitled`: `--title ''`). Beside the
-    /// graph: hp2ps's twenty, or for a modern key the entries that fit one under
-    /// another (a 12 pt row each at 10 pt text, below the room the title and x axis
-    /// take), so that a small figure's key stays legible. Below it: two to a row (a
-    /// name takes at most half the width) in the rows that leave the graph half the
-    /// figure's height.
-    pub fn key_entries(
-        self,
-        key: KeyPlacement,
-        height: f64,
-        font_size: f64,
-        untitled: bool,
-    ) -> usize {
+    /// points tall with `font_size` point text. Beside the graph: hp2ps's twenty, or for
+    /// a modern key the entries that fit one under another (a 12 pt row each at 10 pt
+    /// text, below the room the title and x axis take), so that a small figure's key
+    /// stays legible. Below it: twenty, fewer once the names are known
+    /// ([`key_below_holds`]).
+    pub fn key_entries(self, key: KeyPlacement, height: f64, font_size: f64) -> usize {
         let em = font_size / 10.0;
         match (self, key) {
-            (_, KeyPlacement::Below) => {
-                // The tallest title the style may draw: a long job takes hp2ps's big box.
-                let title = title_height(self, untitled, self == Style::Hp2ps, em);
-                let rows = (below_room(height, title, em) / (BELOW_ROW * em)).floor();
-                2 * rows.max(1.0) as usize
-            }
-            (Style::Hp2ps, _) => 20,
+            (Style::Hp2ps, _) | (_, KeyPlacement::Below) => 20,
             (Style::Modern, _) => ((height - 60.0 * em) / (12.0 * em)).max(2.0) as usize,
         }
     }
@@ -306,6 +293,123 @@ pub fn key_figure(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> S
     }
 }
 
+/// The names a key shows for bands named `names`: hp2ps's whole; in the modern style
+/// without GHC's `(N)` numbers, shortened to the key's room. Below the graph, in either
+/// style, a name takes at most half the width, less its swatch and gap.
+fn key_names(names: &[&[u8]], opts: &LayoutOptions) -> Vec<Vec<u8>> {
+    let em = opts.font_size / 10.0;
+    let width = opts.size.0;
+    let below = (width - 2.0 * BORDER_SPACE) / 2.0 - (BELOW_BOX + 16.0) * em;
+    match opts.style {
+        Style::Hp2ps if opts.key == KeyPlacement::Below => {
+            modern::shortened_apart(names, below / em)
+        }
+        Style::Hp2ps => names.iter().map(|n| n.to_vec()).collect(),
+        Style::Modern => {
+            // GHC's `(N)` stack numbers say nothing to a reader and take a key's room;
+            // each band's title keeps its whole name. Names that GHC cut (`-L`) alike
+            // are told apart by their numbers alone: those keep them.
+            let plain: Vec<&[u8]> = (names.iter())
+                .map(|n| crate::select::flame::unnumbered(n))
+                .collect();
+            let mut seen = std::collections::HashMap::new();
+            for p in &plain {
+                *seen.entry(*p).or_insert(0usize) += 1;
+            }
+            let names: Vec<&[u8]> = (plain.iter().zip(names))
+                .map(|(p, n)| if seen[p] > 1 { *n } else { *p })
+                .collect();
+            let room = match opts.key {
+                KeyPlacement::Below => below,
+                // A key of its own may be as wide as the figure it goes with.
+                KeyPlacement::Apart => width - 3.0 * BORDER_SPACE - KEY_BOX * em,
+                _ => key_names_width(width, em),
+            };
+            // Names are measured at 10 pt.
+            modern::shortened_apart(&names, room / em)
+        }
+    }
+}
+
+/// How many of `sel`'s bands a key below the graph can list while leaving the graph
+/// half the figure's height: all of them, or fewer with the smallest joined into
+/// `OTHER` (`sel.bands.len()` for a key placed otherwise). `reversed`: the selection
+/// was stacked the other way up, its largest bands first.
+pub fn key_below_holds(
+    profile: &Profile,
+    sel: &Selection,
+    opts: &LayoutOptions,
+    reversed: bool,
+) -> usize {
+    let n = sel.bands.len();
+    if opts.key != KeyPlacement::Below || n == 0 {
+        return n;
+    }
+    let em = opts.font_size / 10.0;
+    let big = match opts.title {
+        TitleSize::Big => true,
+        TitleSize::Small => false,
+        TitleSize::Auto => c_len(&profile.job) > SMALL_TITLE_CHARS,
+    };
+    let untitled = opts.title_text.as_deref() == Some(&b""[..]);
+    let room = below_room(opts.size.1, title_height(opts.style, untitled, big, em), em);
+    let title_width = opts.size.0 - 2.0 * BORDER_SPACE;
+    // The bands a limit of `m` keeps: the `m - 1` largest of those drawn now, and OTHER.
+    let own: Vec<&[u8]> = (sel.bands.iter())
+        .filter(|b| !matches!(b.source, Source::Other(_)))
+        .map(|b| &b.name[..])
+        .collect();
+    let fits = |names: &[&[u8]]| {
+        let shown = key_names(names, opts);
+        below_rows(&shown, title_width, em).1 <= room + BORDER_SPACE
+    };
+    let all: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
+    if fits(&all) {
+        return n;
+    }
+    (1..n)
+        .rev()
+        .find(|&m| {
+            let kept = m - 1;
+            let mut names: Vec<&[u8]> = if reversed {
+                own.iter().take(kept).copied().collect()
+            } else {
+                own.iter()
+                    .skip(own.len().saturating_sub(kept))
+                    .copied()
+                    .collect()
+            };
+            names.push(b"OTHER");
+            fits(&names)
+        })
+        .unwrap_or(1)
+}
+
+/// `profile`'s bands selected for a picture laid out with `opts`: as `select` says, and
+/// with a key below the graph, no more than its rows hold while leaving the graph half
+/// the figure (the smallest joined into OTHER).
+pub fn selected(
+    profile: &Profile,
+    aux: Option<&crate::select::aux::Aux>,
+    select: &crate::select::SelectOptions,
+    opts: &LayoutOptions,
+) -> Selection {
+    let mut sel = crate::select::select(profile, aux, select);
+    // Each new selection's names are measured again: a limit's OTHER is a name too.
+    for _ in 0..3 {
+        let holds = key_below_holds(profile, &sel, opts, select.reverse);
+        if holds >= sel.bands.len() {
+            break;
+        }
+        let limit = crate::select::SelectOptions {
+            band_limit: holds,
+            ..select.clone()
+        };
+        sel = crate::select::select(profile, aux, &limit);
+    }
+    sel
+}
+
 /// Measures the page: the title's height, the key's width and names, and so where the
 /// graph goes.
 fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) -> Frame<'a> {
@@ -326,38 +430,8 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         KeyPlacement::Beside => fmax(key_width(sel, opts), opts.min_key_width),
         _ => 0.0,
     };
-    // Below the graph, a name takes at most half the width, less its swatch and gap.
-    let below_names = title_width / 2.0 - (BELOW_BOX + 16.0) * em;
-    let key_names: Vec<Vec<u8>> = match opts.style {
-        Style::Hp2ps if opts.key == KeyPlacement::Below => {
-            let names: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
-            modern::shortened_apart(&names, below_names / em)
-        }
-        Style::Hp2ps => sel.bands.iter().map(|b| b.name.to_vec()).collect(),
-        Style::Modern => {
-            // GHC's `(N)` stack numbers say nothing to a reader and take a key's room;
-            // each band's title keeps its whole name. Names that GHC cut (`-L`) alike
-            // are told apart by their numbers alone: those keep them.
-            let plain: Vec<&[u8]> = (sel.bands.iter())
-                .map(|b| crate::select::flame::unnumbered(&b.name))
-                .collect();
-            let mut seen = std::collections::HashMap::new();
-            for p in &plain {
-                *seen.entry(*p).or_insert(0usize) += 1;
-            }
-            let names: Vec<&[u8]> = (plain.iter().zip(&sel.bands))
-                .map(|(p, b)| if seen[p] > 1 { &b.name[..] } else { p })
-                .collect();
-            let room = match opts.key {
-                KeyPlacement::Below => below_names,
-                // A key of its own may be as wide as the figure it goes with.
-                KeyPlacement::Apart => width - 3.0 * BORDER_SPACE - KEY_BOX * em,
-                _ => key_names_width(width, em),
-            };
-            // Names are measured at 10 pt.
-            modern::shortened_apart(&names, room / em)
-        }
-    };
+    let names: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
+    let key_names = key_names(&names, opts);
     let y0 = match opts.key {
         KeyPlacement::Below => GRAPH_Y0 * em + below_rows(&key_names, title_width, em).1,
         _ => GRAPH_Y0 * em,
