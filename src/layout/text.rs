@@ -21,7 +21,7 @@ pub const FUDGE: f64 = 2.834646 * 0.6;
 /// Helvetica's advance widths of printable ASCII in thousandths of an em, indexed from
 /// 0x20: the embedded TeX Gyre Heros's (a test holds them to the font), which the PDF
 /// embeds, SVG and PNG draw, and PostScript's Helvetica matches. The modern style and
-/// flame graphs measure with these: hp2ps's estimate ([`WIDTHS`]) is a fifth too wide
+/// flame graphs measure with these: hp2ps's estimate ([`string_size`]) is a fifth too wide
 /// for digits and capitals, and cut `MVAR_CLEAN` that fitted.
 pub const HELVETICA: [u16; 95] = [
     278, 278, 355, 556, 556, 889, 667, 191, 333, 333, 389, 584, 278, 333, 278,
