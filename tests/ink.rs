@@ -47,6 +47,26 @@ fn dark_share(pgm: &[u8]) -> f64 {
     pixels.iter().filter(|&&p| p < 64).count() as f64 / pixels.len() as f64
 }
 
+/// The share of dark pixels in the figure hpgraph draws of `input` at a column's width
+/// with `flags`: as a PDF, rendered in grey by poppler at 150 dpi.
+fn dark_share_at_a_column(dir: &Scratch, input: &str, flags: &[&str]) -> f64 {
+    let mut args = vec![input, "--size", "8.5cmx5.5cm", "-o", "f.pdf"];
+    args.extend(flags);
+    hpgraph_ok(&dir.0, &args);
+    let out = Command::new("pdftoppm")
+        .args(["-gray", "-r", "150", "-singlefile"])
+        .arg(dir.path("f.pdf"))
+        .arg(dir.path("f"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dark_share(&std::fs::read(dir.path("f.pgm")).unwrap())
+}
+
 #[test]
 fn modern_bands_are_separated_in_white_not_outlined_in_black() {
     let dir = Scratch::new("ink-svg");
@@ -106,25 +126,8 @@ fn a_column_wide_modern_figure_is_at_most_four_percent_dark() {
     let mut hp2ps_darker = 0;
     for hp in profiles() {
         let name = hp.display().to_string();
-        let share = |style: &str| {
-            let hp = hp.to_str().unwrap();
-            hpgraph_ok(
-                &dir.0,
-                &[hp, "--style", style, "--size", "8.5cmx5.5cm", "-o", "f.pdf"],
-            );
-            let out = Command::new("pdftoppm")
-                .args(["-gray", "-r", "150", "-singlefile"])
-                .arg(dir.path("f.pdf"))
-                .arg(dir.path("f"))
-                .output()
-                .unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
-            dark_share(&std::fs::read(dir.path("f.pgm")).unwrap())
-        };
+        let share =
+            |style: &str| dark_share_at_a_column(&dir, hp.to_str().unwrap(), &["--style", style]);
         let modern = share("modern");
         if modern > worst.0 {
             worst = (modern, name.clone());
@@ -181,26 +184,7 @@ fn runtime_lines_are_coloured_and_dense_ones_drawn_as_their_envelope() {
             }
             envelopes += svg.matches("lowest and highest in each stretch").count();
             if Command::new("pdftoppm").arg("-v").output().is_ok() {
-                hpgraph_ok(
-                    &dir.0,
-                    &[
-                        log,
-                        "--style",
-                        "modern",
-                        "--size",
-                        "8.5cmx5.5cm",
-                        "-o",
-                        "l.pdf",
-                    ],
-                );
-                let out = Command::new("pdftoppm")
-                    .args(["-gray", "-r", "150", "-singlefile"])
-                    .arg(dir.path("l.pdf"))
-                    .arg(dir.path("l"))
-                    .output()
-                    .unwrap();
-                assert!(out.status.success());
-                let dark = dark_share(&std::fs::read(dir.path("l.pgm")).unwrap());
+                let dark = dark_share_at_a_column(&dir, log, &["--style", "modern"]);
                 assert!(dark <= 0.04, "{ghc} {run}: {:.1}% dark", dark * 100.0);
             }
         }
