@@ -367,22 +367,31 @@ pub fn key_below_holds(
     if fits(&all) {
         return n;
     }
-    (1..n)
-        .rev()
-        .find(|&m| {
-            let kept = m - 1;
-            let mut names: Vec<&[u8]> = if reversed {
-                own.iter().take(kept).copied().collect()
-            } else {
-                own.iter()
-                    .skip(own.len().saturating_sub(kept))
-                    .copied()
-                    .collect()
-            };
-            names.push(b"OTHER");
-            fits(&names)
-        })
-        .unwrap_or(1)
+    let fits_limit = |m: usize| {
+        let kept = m - 1;
+        let mut names: Vec<&[u8]> = if reversed {
+            own.iter().take(kept).copied().collect()
+        } else {
+            own.iter()
+                .skip(own.len().saturating_sub(kept))
+                .copied()
+                .collect()
+        };
+        names.push(b"OTHER");
+        fits(&names)
+    };
+    // More bands take as many rows or more: the largest limit that fits is found by
+    // halving, in a few measures of the names however many bands `-m` allows.
+    let (mut low, mut high) = (1, n - 1);
+    while low < high {
+        let mid = (low + high).div_ceil(2);
+        if fits_limit(mid) {
+            low = mid;
+        } else {
+            high = mid - 1;
+        }
+    }
+    low
 }
 
 /// `profile`'s bands selected for a picture laid out with `opts`: as `select` says, and
