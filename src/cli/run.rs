@@ -348,6 +348,18 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axe
     }
 }
 
+/// What changed between two runs as a flame graph of `when`'s stacks, laid out for
+/// `picture`: its own output with `--flame`, or under a comparison page's table.
+fn differential_flame(
+    before: &Profile,
+    after: &Profile,
+    when: crate::select::flame::When,
+    picture: &Picture,
+) -> Scene {
+    let flame = crate::select::flame::differential(before, after, when, picture.direction);
+    crate::layout::flame::layout(&flame, &picture.layout)
+}
+
 /// `--compare`: reads both runs, filters them, names their bands alike and writes the
 /// comparison as the job says: a picture of both runs on one scale, or its numbers.
 pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
@@ -391,8 +403,7 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
         && let Some(when) = picture.flame
         && picture.format != Format::Html
     {
-        let flame = crate::select::flame::differential(&before, &after, when, picture.direction);
-        let scene = crate::layout::flame::layout(&flame, &picture.layout);
+        let scene = differential_flame(&before, &after, when, picture);
         write_output(&plan, |out| {
             picture
                 .format
@@ -412,9 +423,7 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
             // The page shows what changed by stack too, drawn as --flame draws it.
             let flame = (picture.format == Format::Html).then(|| {
                 let when = picture.flame.unwrap_or(crate::select::flame::When::Peak);
-                let flame =
-                    crate::select::flame::differential(&before, &after, when, picture.direction);
-                crate::layout::flame::layout(&flame, &picture.layout)
+                differential_flame(&before, &after, when, picture)
             });
             let (mut before, mut after) = (before, after);
             if compare.normalised {
