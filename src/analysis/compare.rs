@@ -25,7 +25,6 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use super::Table;
 use super::summary::{peak, trapezoids};
 use crate::profile::{Profile, Series};
 use crate::units::{ByteUnits, Scale, human};
@@ -61,32 +60,60 @@ pub fn matched(mut before: Profile, mut after: Profile) -> (Profile, Profile) {
 /// Renames each whole name of `whole_side` that a cut name of `cut_side` stands for (and
 /// that `cut_side` does not have whole) to that cut name.
 fn absorb(cut_side: &[Vec<u8>], whole_side: &mut [Vec<u8>]) {
-    // Stems by length: GHC cuts every name at the same `-L`, so there are few lengths,
-    // and each name is looked up once per length: linear in the names.
-    let mut stems: HashMap<usize, HashMap<&[u8], &Vec<u8>>> = HashMap::new();
+    // Stems by their length and a hash of their bytes. A whole name's prefixes are
+    // hashed as it is read, byte by byte, and looked up at the lengths stems have: each
+    // name costs its own length, however many lengths the stems have (GHC cuts at one
+    // `-L`, a hostile file at thousands), so matching is linear in the names' bytes.
+    let mut stems: HashMap<(usize, u64), &Vec<u8>> = HashMap::new();
+    let mut lengths: Vec<bool> = Vec::new();
     for n in cut_side {
         if let Some(s) = cut_stem(n) {
-            stems.entry(s.len()).or_default().entry(s).or_insert(n);
+            stems.entry((s.len(), prefix_hash(s))).or_insert(n);
+            if lengths.len() <= s.len() {
+                lengths.resize(s.len() + 1, false);
+            }
+            lengths[s.len()] = true;
         }
     }
     if stems.is_empty() {
         return;
     }
     let whole: std::collections::HashSet<&[u8]> = cut_side.iter().map(|n| &n[..]).collect();
-    let mut lengths: Vec<usize> = stems.keys().copied().collect();
-    lengths.sort_unstable();
     for name in whole_side.iter_mut() {
         if cut_stem(name).is_some() || whole.contains(&name[..]) {
             continue;
         }
-        let cut = lengths
-            .iter()
-            .filter(|&&l| l <= name.len())
-            .find_map(|l| stems[l].get(&name[..*l]));
+        let mut h = 0u64;
+        let mut cut = None;
+        for (i, &b) in name.iter().enumerate() {
+            h = step(h, b);
+            let l = i + 1;
+            if l >= lengths.len() {
+                break;
+            }
+            if lengths[l]
+                && let Some(&c) = stems.get(&(l, h))
+                && cut_stem(c) == Some(&name[..l])
+            {
+                cut = Some(c);
+                break;
+            }
+        }
         if let Some(cut) = cut {
             *name = cut.to_vec();
         }
     }
+}
+
+/// A polynomial hash, one byte at a time, so that every prefix's costs one step.
+fn step(h: u64, b: u8) -> u64 {
+    h.wrapping_mul(0x100_0000_01b3)
+        .wrapping_add(u64::from(b) + 1)
+}
+
+/// [`step`] over all of `bytes`.
+fn prefix_hash(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0, |h, &b| step(h, b))
 }
 
 /// Gives band `k` the name `names[k]`, merging bands that share one (in the order of
@@ -266,11 +293,28 @@ impl std::fmt::Display for Mismatch {
     }
 }
 
-/// Each band's values, one per sample, by name (the table's columns made dense).
-fn columns(p: &Profile) -> Vec<(Vec<u8>, Vec<f64>)> {
-    let table = Table::all(p);
-    (0..table.columns.len())
-        .map(|k| (table.columns[k].0.to_vec(), table.column(k)))
+/// Each band's name and figures over `censuses` ([`figures`]), from its points alone: a
+/// profile of many bands each in a few of many samples has no dense bands × samples copy.
+fn columns(p: &Profile, censuses: usize) -> Vec<(Vec<u8>, Option<Figures>)> {
+    let samples = p.times.len();
+    (p.bands.iter())
+        .map(|(name, series)| {
+            let mut points: Vec<(u32, f64)> = Vec::with_capacity(series.len());
+            series.for_each(|s, v| points.push((s, v)));
+            // 0 where the band has no point, the sum where a sample has it twice.
+            points.sort_by_key(|&(s, _)| s);
+            let mut values: Vec<f64> = Vec::with_capacity(points.len() + 1);
+            for (k, &(s, v)) in points.iter().enumerate() {
+                match k.checked_sub(1).map(|j| points[j].0) {
+                    Some(prev) if prev == s => *values.last_mut().expect("one") += v,
+                    _ => values.push(v),
+                }
+            }
+            if values.len() < samples {
+                values.push(0.0);
+            }
+            (name.to_vec(), figures(&values, censuses))
+        })
         .collect()
 }
 
@@ -324,7 +368,10 @@ pub fn compare(
             });
         }
     }
-    let (cb, ca) = (columns(before), columns(after));
+    let (cb, ca) = (
+        columns(before, censuses(&before.totals())),
+        columns(after, censuses(&after.totals())),
+    );
     let (rb, ra) = (
         run_figures(files[0], before, window),
         run_figures(files[1], after, window),
@@ -332,14 +379,12 @@ pub fn compare(
     let noise = NOISE * rb.peak.max(ra.peak);
     let mut order: Vec<Vec<u8>> = Vec::new();
     let mut figs: HashMap<Vec<u8>, (Option<Figures>, Option<Figures>)> = HashMap::new();
-    for (side, cols, p) in [(0, &cb, before), (1, &ca, after)] {
-        let censuses = censuses(&p.totals());
-        for (name, values) in cols {
+    for (side, cols) in [(0, cb), (1, ca)] {
+        for (name, f) in cols {
             let entry = figs.entry(name.clone()).or_insert_with(|| {
-                order.push(name.clone());
+                order.push(name);
                 (None, None)
             });
-            let f = figures(values, censuses);
             if side == 0 {
                 entry.0 = f;
             } else {

@@ -196,6 +196,15 @@ pub(crate) fn prepare_picture<'a>(
             frames: flame.frames.len(),
         };
     }
+    if let Some(bands) = crate::select::band_cap(&profile, &picture.select) {
+        eprintln!(
+            "hpgraph: warning: {name}: {} bands over {samples} samples are more than a \
+             picture draws ({} values): the {bands} largest drawn, the rest in OTHER \
+             (-m{bands} says so without this warning)",
+            profile.bands.len(),
+            crate::select::MAX_DRAWN_VALUES
+        );
+    }
     let selection = crate::layout::selected(&profile, aux, &picture.select, &picture.layout);
     // The HTML page carries the numbers behind its picture; they are taken before the
     // layout consumes the profile.

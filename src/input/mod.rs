@@ -10,6 +10,7 @@
 pub mod compressed;
 pub mod eventlog;
 pub mod hp;
+pub mod names;
 pub mod stream;
 
 use std::collections::HashMap;
@@ -375,10 +376,11 @@ impl BandBound {
         &mut self,
         profile: &mut Profile,
         warnings: &mut Vec<Warning>,
+        names: &mut names::NameIndex,
         tables: &mut [&mut FxMap<Box<[u8]>, crate::profile::IdentId>],
     ) -> bool {
         profile.bands.len() > crate::profile::MAX_BANDS + LIVE_BAND_SLACK
-            && self.apply(profile, warnings, tables)
+            && self.apply(profile, warnings, names, tables)
     }
 
     /// Keeps `profile` within the bound ([`Profile::merge_smallest_bands`]); the one
@@ -389,6 +391,7 @@ impl BandBound {
         &mut self,
         profile: &mut Profile,
         warnings: &mut Vec<Warning>,
+        names: &mut names::NameIndex,
         tables: &mut [&mut FxMap<Box<[u8]>, crate::profile::IdentId>],
     ) -> bool {
         let Some(map) = profile.merge_smallest_bands(crate::profile::MAX_BANDS, &mut self.0) else {
@@ -400,6 +403,7 @@ impl BandBound {
             line: None,
             kind: WarningKind::BandsMerged(self.0.map_or(0, |o| o.count)),
         });
+        names.renumber(&map, merged);
         for table in tables {
             table.retain(|_, id| {
                 *id = map[*id as usize];
@@ -684,6 +688,8 @@ pub enum WarningKind {
     NamingDropped,
     /// A name or label longer than [`eventlog::MAX_LABEL`] bytes was cut.
     LabelCut,
+    /// A band's name was cut ([`names::MAX_NAME`], [`names::MAX_NAME_BYTES`]).
+    NameCut,
     /// Every census is empty: the picture has no band.
     EmptyCensuses,
     /// An eventlog with no heap profile: the picture is the runtime's lines.
@@ -743,6 +749,13 @@ impl fmt::Display for Warning {
                 f,
                 "a cost centre, info table or band name is longer than {} bytes: cut",
                 eventlog::MAX_LABEL
+            ),
+            WarningKind::NameCut => write!(
+                f,
+                "band names longer than {} KiB, or read after {} MiB of names, were cut: each \
+                 ends in …# and a hash of the whole name, so that names cut alike stay apart",
+                names::MAX_NAME >> 10,
+                names::MAX_NAME_BYTES >> 20
             ),
             WarningKind::NoHeapProfile => write!(
                 f,

@@ -278,15 +278,38 @@ fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
     }
 }
 
-/// The frames of a band's name, outermost first, and whether GHC cut the name.
+/// The most frames a stack keeps in a flame graph, its page and the stack exports. A
+/// real stack is tens of frames deep (GHC folds recursion); a band's name can be a stack
+/// of millions, and a frame a millionth of a figure's height is never drawn. A deeper
+/// stack keeps its outermost and innermost halves, with [`ELIDED`] between them, so
+/// that both the root's and the holder's side of the graph stay right.
+pub const MAX_DEPTH: usize = 512;
+
+/// The frame standing for what [`MAX_DEPTH`] left out of a deep stack.
+pub const ELIDED: &[u8] = b"[deeper frames left out]";
+
+/// The frames of a band's name, outermost first, and whether GHC cut the name; at most
+/// [`MAX_DEPTH`] of them.
 pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
     if breakdown == Breakdown::Other {
         return (vec![name], false);
     }
     let name = unnumbered(name);
     let cut = cut_stem(name).is_some();
-    let mut labels: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
-    labels.reverse();
+    let depth = memchr::memchr_iter(b'/', name).count() + 1;
+    let split = |b: &u8| *b == b'/';
+    if depth <= MAX_DEPTH {
+        let mut labels: Vec<&[u8]> = name.split(split).collect();
+        labels.reverse();
+        return (labels, cut);
+    }
+    let half = MAX_DEPTH / 2;
+    let mut labels: Vec<&[u8]> = Vec::with_capacity(MAX_DEPTH);
+    labels.extend(name.rsplit(split).take(half));
+    labels.push(ELIDED);
+    let inner = labels.len();
+    labels.extend(name.split(split).take(MAX_DEPTH - inner));
+    labels[inner..].reverse();
     (labels, cut)
 }
 
@@ -727,14 +750,30 @@ mod tests {
     }
 
     #[test]
-    fn a_deep_stack_does_not_recurse() {
-        let name: Vec<String> = (0..200_000).map(|i| format!("f{i}")).collect();
+    fn a_deep_stack_keeps_both_ends_within_the_depth_limit() {
+        // 5,000 frames (a name of 29 kB, within the reader's name limit).
+        let name: Vec<String> = (0..5_000).map(|i| format!("f{i}")).collect();
         let p = profile(&format!(
             "BEGIN_SAMPLE 0\n{}\t8\nEND_SAMPLE 0\n",
             name.join("/")
         ));
         let f = flame(&p, When::Peak);
-        assert_eq!(f.depth, 200_000);
-        assert_eq!(f.frames.last().unwrap().own, 8.0);
+        assert_eq!(f.depth, MAX_DEPTH);
+        let leaf = f.frames.last().unwrap();
+        assert_eq!((leaf.own, &leaf.name[..]), (8.0, &b"f0"[..]));
+        assert_eq!(f.frames[1].name, b"f4999");
+        let elided = f.frames.iter().position(|x| x.name == ELIDED).unwrap();
+        assert_eq!(f.frames[elided].depth, MAX_DEPTH / 2 + 1);
+        assert_eq!(
+            f.frames[elided - 1].name,
+            format!("f{}", 5_000 - MAX_DEPTH / 2).as_bytes()
+        );
+        assert_eq!(
+            f.frames[elided + 1].name,
+            format!("f{}", MAX_DEPTH / 2 - 2).as_bytes()
+        );
+        // One frame short of the limit is kept whole.
+        let whole = labels(b"a/b/c", Breakdown::CostCentreStacks).0;
+        assert_eq!(whole, [&b"c"[..], b"b", b"a"]);
     }
 }

@@ -153,6 +153,36 @@ pub fn on_one_scale<const N: usize>(
     profiles.map(|p| select(p, None, &opts))
 }
 
+/// The most values a stacked picture draws: bands drawn times samples. Each band is
+/// drawn at every sample (its outline is the stack below it), so `-m0` on 16,000 bands
+/// each in one of 16,000 samples would be 256 million points, though the file holds
+/// 16,000. hp2ps's default of 20 bands is always allowed (samples are bounded by
+/// [`crate::profile::MAX_SAMPLES`]); more only as far as they fit. Past it the smallest
+/// bands join `OTHER`, as `-m` does, hp2ps's flags included ([`band_cap`] says so).
+pub const MAX_DRAWN_VALUES: usize = 2_000_000;
+
+/// hp2ps's default band limit (`-m20`), always within [`MAX_DRAWN_VALUES`].
+const ALWAYS_DRAWN: usize = 20;
+
+/// The band limit `select` applies: `-m`'s (0: none), lowered to what
+/// [`MAX_DRAWN_VALUES`] allows for `profile`.
+fn effective_limit(profile: &Profile, asked: usize) -> usize {
+    let allowed = (MAX_DRAWN_VALUES / profile.samples().max(1)).max(ALWAYS_DRAWN);
+    let bands = profile.bands.len();
+    if bands <= allowed || (asked != 0 && asked <= allowed) {
+        asked
+    } else {
+        allowed
+    }
+}
+
+/// `Some(bands)` when [`MAX_DRAWN_VALUES`] lowers the band limit `opts` asks for on
+/// `profile` to that many: what a warning says.
+pub fn band_cap(profile: &Profile, opts: &SelectOptions) -> Option<usize> {
+    let limit = effective_limit(profile, opts.band_limit);
+    (limit != opts.band_limit).then_some(limit)
+}
+
 /// Runs the selection passes.
 pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Selection {
     let mut table: Vec<Source> = hash_order(profile.bands.names())
@@ -173,8 +203,9 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     if let Some(aux) = aux {
         by_aux(profile, &mut table, aux);
     }
-    if opts.band_limit != 0 {
-        limit_bands(profile, &mut table, opts.band_limit);
+    let limit = effective_limit(profile, opts.band_limit);
+    if limit != 0 {
+        limit_bands(profile, &mut table, limit);
     }
     if opts.reverse {
         table.reverse();

@@ -29,7 +29,7 @@ pub(super) struct Builder {
     /// only at its end event. Older eventlogs end a sample with the next one's begin.
     pub ends_declared: bool,
     profile: Profile,
-    ids: FxMap<Box<[u8]>, IdentId>,
+    ids: crate::input::names::NameIndex,
     /// Interned names of cost-centre stacks, keyed by the stack's raw bytes: most
     /// samples repeat the stacks of the one before.
     stacks: FxMap<Box<[u8]>, IdentId>,
@@ -417,15 +417,15 @@ impl Builder {
     }
 
     fn intern(&mut self, name: &[u8]) -> IdentId {
-        if let Some(&id) = self.ids.get(name) {
+        if let Some(id) = self.ids.get(self.profile.bands.names(), name) {
             return id;
         }
-        if let Some(cut) = crate::profile::cut_text(name, 16 * super::MAX_LABEL) {
-            crate::input::warn_once(&mut self.warnings, WarningKind::LabelCut);
-            return self.intern(&cut);
+        let kept = self.ids.kept(name);
+        if kept.len() < name.len() {
+            crate::input::warn_once(&mut self.warnings, WarningKind::NameCut);
         }
-        let id = self.profile.bands.push(name.into(), Series::default());
-        self.ids.insert(name.into(), id);
+        let id = self.profile.bands.push(kept, Series::default());
+        self.ids.insert(self.profile.bands.names(), id);
         id
     }
 
@@ -516,13 +516,12 @@ impl Builder {
     /// Keeps the band limit, as the profile is read (`live`) or at its end, and
     /// forgets the merged names and stacks.
     fn bound_bands(&mut self, live: bool) {
-        let tables = &mut [&mut self.stacks, &mut self.ids];
+        let tables = &mut [&mut self.stacks];
+        let (profile, warnings, names) = (&mut self.profile, &mut self.warnings, &mut self.ids);
         let merged = if live {
-            self.bands
-                .while_reading(&mut self.profile, &mut self.warnings, tables)
+            self.bands.while_reading(profile, warnings, names, tables)
         } else {
-            self.bands
-                .apply(&mut self.profile, &mut self.warnings, tables)
+            self.bands.apply(profile, warnings, names, tables)
         };
         if merged {
             self.committed_names = self.profile.bands.len();
@@ -534,9 +533,8 @@ impl Builder {
         self.pending.clear();
         self.open = None;
         let keep = self.committed_names;
-        for name in self.profile.bands.truncate(keep) {
-            self.ids.remove(&name);
-        }
+        let removed = self.profile.bands.truncate(keep);
+        self.ids.truncate(&removed, keep);
         self.stacks.retain(|_, id| (*id as usize) < keep);
     }
 
@@ -561,9 +559,12 @@ impl Builder {
         profile.bands.truncate(self.committed_names);
         profile.heap.sort();
         let mut warnings = self.warnings.clone();
-        self.bands
-            .clone()
-            .apply(&mut profile, &mut warnings, &mut []);
+        self.bands.clone().apply(
+            &mut profile,
+            &mut warnings,
+            &mut Default::default(),
+            &mut [],
+        );
         Some(Parsed {
             profile: self.dress(profile),
             warnings,

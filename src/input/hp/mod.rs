@@ -15,7 +15,6 @@ use std::io::Read;
 pub use line::{Header, Timed};
 use line::{Outcome, Record};
 
-use crate::input::FxMap;
 pub use crate::input::{Parsed, Warning, WarningKind};
 use crate::profile::{IdentId, Mark, Profile, Series};
 
@@ -100,7 +99,7 @@ pub struct Parser {
     /// Line number of the next byte to be consumed.
     line: u64,
     profile: Profile,
-    ids: FxMap<Box<[u8]>, IdentId>,
+    ids: crate::input::names::NameIndex,
     /// Names that have a point in a completed sample; later ones may still be dropped.
     committed_names: usize,
     seen: [bool; 4],
@@ -343,11 +342,15 @@ impl Parser {
     }
 
     fn lookup(&mut self, name: &[u8]) -> IdentId {
-        if let Some(&id) = self.ids.get(name) {
+        if let Some(id) = self.ids.get(self.profile.bands.names(), name) {
             return id;
         }
-        let id = self.profile.bands.push(name.into(), Series::default());
-        self.ids.insert(name.into(), id);
+        let kept = self.ids.kept(name);
+        if kept.len() < name.len() {
+            crate::input::warn_once(&mut self.warnings, WarningKind::NameCut);
+        }
+        let id = self.profile.bands.push(kept, Series::default());
+        self.ids.insert(self.profile.bands.names(), id);
         self.successor.push(NO_ID);
         id
     }
@@ -361,10 +364,12 @@ impl Parser {
         self.profile.times.push(time);
         self.committed_names = self.profile.bands.len();
         self.bound_samples();
-        if self
-            .bands
-            .while_reading(&mut self.profile, &mut self.warnings, &mut [&mut self.ids])
-        {
+        if self.bands.while_reading(
+            &mut self.profile,
+            &mut self.warnings,
+            &mut self.ids,
+            &mut [],
+        ) {
             self.forget_guesses();
         }
     }
@@ -388,9 +393,8 @@ impl Parser {
         if self.profile.bands.len() == self.committed_names {
             return; // no new names: nothing more to undo (and no walk over all names)
         }
-        for name in self.profile.bands.truncate(self.committed_names) {
-            self.ids.remove(&name);
-        }
+        let removed = self.profile.bands.truncate(self.committed_names);
+        self.ids.truncate(&removed, self.committed_names);
         self.successor.truncate(self.committed_names);
         for s in &mut self.successor {
             if *s as usize >= self.committed_names {
@@ -422,9 +426,12 @@ impl Parser {
         profile.bands.truncate(self.committed_names);
         let mut warnings = self.warnings.clone();
         warnings.extend(self.missing_headers());
-        self.bands
-            .clone()
-            .apply(&mut profile, &mut warnings, &mut []);
+        self.bands.clone().apply(
+            &mut profile,
+            &mut warnings,
+            &mut Default::default(),
+            &mut [],
+        );
         Ok(Parsed { profile, warnings })
     }
 
@@ -463,10 +470,12 @@ impl Parser {
         crate::input::warn_if_empty(&self.profile, &mut self.warnings);
         // A file read in two parts is joined whole: bound it here too.
         self.bound_samples();
-        if self
-            .bands
-            .apply(&mut self.profile, &mut self.warnings, &mut [&mut self.ids])
-        {
+        if self.bands.apply(
+            &mut self.profile,
+            &mut self.warnings,
+            &mut self.ids,
+            &mut [],
+        ) {
             self.forget_guesses();
         }
         for s in self.profile.bands.series_mut() {

@@ -1,0 +1,166 @@
+//! The readers' table of band names: each name kept once (in the profile's bands, the
+//! index holding only their numbers), and the bytes all of them take bounded.
+//!
+//! A band's name is the file's to choose: a `.hp` line may hold a 4 MiB name, an
+//! eventlog's stack a thousand 4 KiB labels, and a profile may have a hundred thousand
+//! bands. A name longer than [`MAX_NAME`] is cut, and once the names kept take
+//! [`MAX_NAME_BYTES`], each new one is cut at [`MAX_NAME_PAST_BUDGET`]. A cut name ends
+//! in `…#` and a hash of the whole name, so that two names cut alike stay two bands.
+
+use std::hash::Hasher;
+
+use hashbrown::HashTable;
+
+use crate::input::FxHasher;
+use crate::profile::IdentId;
+
+/// The longest band name kept, in bytes: sixteen of an eventlog's longest labels
+/// ([`crate::input::eventlog::MAX_LABEL`]), far past any name a figure, key or table can
+/// show.
+pub const MAX_NAME: usize = 64 << 10;
+
+/// The most bytes of band names a reader keeps whole (each up to [`MAX_NAME`]). A real
+/// profile's names take a few megabytes; a hostile one's, at the band limit, 6 GiB.
+pub const MAX_NAME_BYTES: usize = 64 << 20;
+
+/// How long a band name first read after [`MAX_NAME_BYTES`] was spent may be.
+pub const MAX_NAME_PAST_BUDGET: usize = 256;
+
+/// Band names to their numbers, by hash; the names are the profile's.
+#[derive(Default, Clone)]
+pub(crate) struct NameIndex {
+    table: HashTable<IdentId>,
+    /// Bytes of the names kept.
+    spent: usize,
+    /// A name was cut, by its length or by the budget.
+    pub cut: bool,
+}
+
+fn hash(name: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    h.write(name);
+    h.finish()
+}
+
+/// `name` cut to at most `max` bytes, ending in `…#` and its whole hash.
+fn tagged(name: &[u8], max: usize) -> Box<[u8]> {
+    let tag = format!("#{:016x}", hash(name));
+    let mut cut = crate::profile::cut_text(name, max - tag.len())
+        .unwrap_or_else(|| name.into())
+        .into_vec();
+    cut.extend_from_slice(tag.as_bytes());
+    cut.into()
+}
+
+impl NameIndex {
+    /// The number of the band named `name` (as read) among `names`, if it has one.
+    pub fn get(&self, names: &[Box<[u8]>], name: &[u8]) -> Option<IdentId> {
+        if name.len() > MAX_NAME {
+            return self.find(names, &tagged(name, MAX_NAME));
+        }
+        self.find(names, name).or_else(|| {
+            // Read first past the budget: kept cut.
+            (name.len() > MAX_NAME_PAST_BUDGET && self.spent >= MAX_NAME_BYTES)
+                .then(|| self.find(names, &tagged(name, MAX_NAME_PAST_BUDGET)))
+                .flatten()
+        })
+    }
+
+    fn find(&self, names: &[Box<[u8]>], name: &[u8]) -> Option<IdentId> {
+        (self.table)
+            .find(hash(name), |&id| *names[id as usize] == *name)
+            .copied()
+    }
+
+    /// The name a new band read as `name` is kept as: itself, or cut.
+    pub fn kept(&mut self, name: &[u8]) -> Box<[u8]> {
+        let max = if self.spent >= MAX_NAME_BYTES {
+            MAX_NAME_PAST_BUDGET
+        } else {
+            MAX_NAME
+        };
+        if name.len() <= max {
+            return name.into();
+        }
+        self.cut = true;
+        tagged(name, max)
+    }
+
+    /// Indexes band `id`, just pushed onto `names` with a name [`Self::kept`] gave.
+    pub fn insert(&mut self, names: &[Box<[u8]>], id: IdentId) {
+        let name = &names[id as usize];
+        self.spent += name.len();
+        self.table
+            .insert_unique(hash(name), id, |&k| hash(&names[k as usize]));
+    }
+
+    /// Forgets the bands from `keep` on (their names were taken off the profile).
+    pub fn truncate(&mut self, removed: &[Box<[u8]>], keep: usize) {
+        self.spent -= removed.iter().map(|n| n.len()).sum::<usize>();
+        self.table.retain(|id| (*id as usize) < keep);
+    }
+
+    /// Follows a merge of the smallest bands: `map` takes each old number to its new
+    /// one, and the bands mapped to `merged` are forgotten.
+    pub fn renumber(&mut self, map: &[IdentId], merged: Option<IdentId>) {
+        self.table.retain(|id| {
+            *id = map[*id as usize];
+            Some(*id) != merged
+        });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn add(index: &mut NameIndex, names: &mut Vec<Box<[u8]>>, name: &[u8]) -> IdentId {
+        if let Some(id) = index.get(names, name) {
+            return id;
+        }
+        names.push(index.kept(name));
+        let id = (names.len() - 1) as IdentId;
+        index.insert(names, id);
+        id
+    }
+
+    #[test]
+    fn long_names_are_cut_and_stay_apart() {
+        let mut index = NameIndex::default();
+        let mut names = Vec::new();
+        let a = [b"x".repeat(MAX_NAME), b"a".to_vec()].concat();
+        let b = [b"x".repeat(MAX_NAME), b"b".to_vec()].concat();
+        let (ia, ib) = (
+            add(&mut index, &mut names, &a),
+            add(&mut index, &mut names, &b),
+        );
+        assert_ne!(ia, ib);
+        assert!(names.iter().all(|n| n.len() <= MAX_NAME));
+        assert_eq!(add(&mut index, &mut names, &a), ia);
+        assert_eq!(add(&mut index, &mut names, b"short"), 2);
+        assert_eq!(add(&mut index, &mut names, b"short"), 2);
+        assert!(index.cut);
+    }
+
+    #[test]
+    fn past_the_budget_new_names_are_short() {
+        let mut index = NameIndex::default();
+        let mut names = Vec::new();
+        let whole = MAX_NAME_BYTES / MAX_NAME + 3;
+        for k in 0..whole + 50 {
+            let name = format!("{k}{}", "y".repeat(MAX_NAME - 10));
+            let id = add(&mut index, &mut names, name.as_bytes());
+            assert_eq!(
+                add(&mut index, &mut names, name.as_bytes()),
+                id,
+                "found again"
+            );
+        }
+        let kept: usize = names.iter().map(|n| n.len()).sum();
+        assert!(kept <= MAX_NAME_BYTES + MAX_NAME + 50 * MAX_NAME_PAST_BUDGET);
+        assert!(names.last().unwrap().len() <= MAX_NAME_PAST_BUDGET);
+        // A name kept whole before the budget was spent is still found whole.
+        let first = format!("0{}", "y".repeat(MAX_NAME - 10));
+        assert_eq!(index.get(&names, first.as_bytes()), Some(0));
+    }
+}
