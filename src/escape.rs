@@ -180,19 +180,35 @@ pub fn csv_formula(cell: &[u8]) -> bool {
 /// A frame's name as one field of a folded-stacks line (`outer;inner 123`): `;` would
 /// start a new frame and a line break a new line, so each becomes `_`; other control
 /// characters are shown as [`terminal`] shows them, since inferno and flamegraph.pl
-/// print names to SVG and terminals.
+/// print names to SVG and terminals. A reader takes the line's last word for its count
+/// (and, in a differential file, the word before it for a second count), so a frame
+/// that ends in a blank and a number (`a 12`) or in blanks has that blank as `_`, a tab
+/// is `_`, and an empty or blank frame, which readers pass over, is `[blank]`.
 pub fn folded_frame(name: &[u8]) -> String {
     let text = String::from_utf8_lossy(name);
-    let plain: String = text
+    if text.trim().is_empty() {
+        return "[blank]".into();
+    }
+    let mut plain: String = text
         .chars()
         .map(|c| {
-            if matches!(c, ';' | '\n' | '\r') {
+            if matches!(c, ';' | '\n' | '\r' | '\t') {
                 '_'
             } else {
                 c
             }
         })
         .collect();
+    // Trailing blanks, then a last word that reads as a number, lose their blank.
+    let kept = plain.trim_end_matches(char::is_whitespace).len();
+    let tail = "_".repeat(plain[kept..].chars().count());
+    plain.replace_range(kept.., &tail);
+    if let Some(at) = plain.rfind(char::is_whitespace) {
+        let blank = plain[at..].chars().next().map_or(1, char::len_utf8);
+        if plain[at + blank..].parse::<f64>().is_ok() {
+            plain.replace_range(at..at + blank, "_");
+        }
+    }
     terminal(&plain).into_owned()
 }
 
@@ -204,6 +220,15 @@ mod tests {
     fn a_frame_cannot_split_a_folded_line() {
         assert_eq!(folded_frame(b"go"), "go");
         assert_eq!(folded_frame(b"a;b\nc 12\r"), "a_b_c 12_");
+        // What a reader would take for a count, or pass over.
+        assert_eq!(folded_frame(b"a 12"), "a_12");
+        assert_eq!(folded_frame(b"a b 1e3"), "a b_1e3");
+        assert_eq!(folded_frame(b"a\t12"), "a_12");
+        assert_eq!(folded_frame(b"a  "), "a__");
+        assert_eq!(folded_frame(b"a 12x"), "a 12x");
+        assert_eq!(folded_frame(b""), "[blank]");
+        assert_eq!(folded_frame(b" \t "), "[blank]");
+        assert_eq!(folded_frame("x\u{a0}7".as_bytes()), "x_7");
         assert_eq!(folded_frame(b"x\x1b[2J"), "x\\x1b[2J");
     }
 

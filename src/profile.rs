@@ -188,6 +188,8 @@ pub struct Runtime {
     pub end: f64,
     /// Collections past [`MAX_GCS`], counted but not kept.
     pub dropped: usize,
+    /// Collections whose `GC_END` came before their start, left out.
+    pub inconsistent: usize,
     /// The runtime writes heap census inside its collections (a profiling runtime with
     /// heap profiling on): `+RTS -s` splits that time out as `PROF`, the events cannot.
     pub census_in_gc: bool,

@@ -101,6 +101,34 @@ pub struct Stats {
     pub gc_includes_census: bool,
     /// Collections past the reader's limit, not counted.
     pub collections_not_kept: usize,
+    /// A sum of counters passed 2^64 - 1 and is that, at least: the eventlog's counters
+    /// are 64-bit, and a hostile one's near their top add past it.
+    pub saturated: bool,
+}
+
+/// Adds `b` to `a`, saturating, and says so in `saturated`.
+fn add(a: &mut u64, b: u64, saturated: &mut bool) {
+    match a.checked_add(b) {
+        Some(s) => *a = s,
+        None => {
+            *a = u64::MAX;
+            *saturated = true;
+        }
+    }
+}
+
+/// Whether a window starting at `from` (seconds) holds any of `runtime`'s run: the one
+/// rule `--stats` shares with the picture and `--summary`, which refuse a window without
+/// a sample. Its `Err` says what to do.
+pub fn window_within(runtime: &Runtime, from: Option<f64>) -> Result<(), String> {
+    match from {
+        Some(from) if from >= runtime.end => Err(format!(
+            "no part of the run between --from {from} and its end at {:.3} s: give a --from \
+             before it",
+            runtime.end
+        )),
+        _ => Ok(()),
+    }
 }
 
 /// The statistics of `runtime` between `from` and `to` (seconds; the whole run when
@@ -116,6 +144,7 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
     let (mut copied, mut gc_elapsed) = (0u64, 0.0);
     let (mut residency, mut samples, mut slop, mut heap) = (None::<u64>, 0u64, None::<u64>, None);
     let (mut par_copied, mut balanced) = (0u64, 0u64);
+    let mut saturated = false;
     for gc in runtime.gcs.iter().filter(|g| inside(g.start)) {
         let g = usize::from(gc.generation);
         if generations.len() <= g {
@@ -130,11 +159,11 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
         // counts up to the end (and the next window has the rest), so that GC never
         // exceeds the window and adjacent windows' times add up.
         gc_elapsed += gc.end.min(b) - gc.start;
-        copied += gc.copied;
+        add(&mut copied, gc.copied, &mut saturated);
         if gc.threads > 1 {
             row.parallel += 1;
-            par_copied += gc.copied;
-            balanced += gc.balanced.unwrap_or(0);
+            add(&mut par_copied, gc.copied, &mut saturated);
+            add(&mut balanced, gc.balanced.unwrap_or(0), &mut saturated);
         }
         if let Some(live) = gc.live {
             residency = residency.max(Some(live));
@@ -143,7 +172,7 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
         }
         heap = heap.max(gc.heap_size);
     }
-    let allocated = allocated(runtime, whole, a, b);
+    let allocated = allocated(runtime, whole, a, b, &mut saturated);
     let total_elapsed = b - a;
     let mut_elapsed = total_elapsed - gc_elapsed;
     let phases = |list: &[(f64, f64)]| {
@@ -185,17 +214,22 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
         },
         gc_includes_census: runtime.census_in_gc,
         collections_not_kept: runtime.dropped,
+        saturated,
     }
 }
 
 /// Bytes allocated in `[a, b]`: per capability, its last reading in the window less its
 /// last before it.
-fn allocated(runtime: &Runtime, whole: bool, a: f64, b: f64) -> Option<u64> {
+fn allocated(runtime: &Runtime, whole: bool, a: f64, b: f64, saturated: &mut bool) -> Option<u64> {
     if runtime.last_allocation.is_empty() {
         return None;
     }
+    let mut sum = 0;
     if whole {
-        return Some(runtime.last_allocation.iter().map(|&(_, n)| n).sum());
+        for &(_, n) in &runtime.last_allocation {
+            add(&mut sum, n, saturated);
+        }
+        return Some(sum);
     }
     let caps = runtime
         .last_allocation
@@ -215,11 +249,14 @@ fn allocated(runtime: &Runtime, whole: bool, a: f64, b: f64) -> Option<u64> {
             upto[c] = Some(r.bytes);
         }
     }
-    Some(
-        (0..caps)
-            .map(|c| upto[c].map_or(0, |n| n.saturating_sub(before[c])))
-            .sum(),
-    )
+    for c in 0..caps {
+        add(
+            &mut sum,
+            upto[c].map_or(0, |n| n.saturating_sub(before[c])),
+            saturated,
+        );
+    }
+    Some(sum)
 }
 
 impl Stats {
@@ -347,6 +384,13 @@ impl Stats {
             "\n  Productivity  {:.1}% of total elapsed",
             self.productivity * 100.0
         );
+        if self.saturated {
+            let _ = writeln!(
+                s,
+                "\n  (a sum passed 18,446,744,073,709,551,615, the largest 64-bit count: \
+                 it is shown as that, and is at least as much)"
+            );
+        }
         if self.collections_not_kept > 0 {
             let _ = writeln!(
                 s,

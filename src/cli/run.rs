@@ -88,6 +88,8 @@ pub(crate) fn draw(
                      and an eventlog written with -l<classes> without g, has none)"
                 );
             }
+            crate::analysis::stats::window_within(&profile.runtime, job.filter.from)
+                .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
             profile
         }
         _ => filtered(job, &name, profile)?,
@@ -152,7 +154,12 @@ pub(crate) fn prepare<'a>(
 ) -> Prepared<'a> {
     match make {
         Make::Picture(picture) => prepare_picture(picture, name, profile, aux),
-        Make::Data(data) => prepare_data(data, profile),
+        Make::Data(data) => {
+            if let Some(w) = data.export.clamps(&profile) {
+                eprintln!("hpgraph: warning: {name}: {w}");
+            }
+            prepare_data(data, profile)
+        }
     }
 }
 
@@ -484,6 +491,8 @@ fn compare_stats(
                  (run the program with +RTS -l, which writes them; a .hp file has none)"
             );
         }
+        stats::window_within(&parsed.profile.runtime, from)
+            .map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
         runs.push(stats::stats(&parsed.profile.runtime, from, to));
         names.push(name);
     }

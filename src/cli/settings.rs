@@ -227,6 +227,14 @@ impl Settings {
                 "--inverted turns a flame graph over: use it with --flame",
             ));
         }
+        if let (Some(from), Some(to)) = (args.from, args.to)
+            && from > to
+        {
+            return Err(usage(
+                ErrorKind::ValueValidation,
+                format!("--from {from} is after --to {to}: give the earlier time to --from"),
+            ));
+        }
         let live = args.watch || args.serve.is_some();
         if args.key == Some(KeyChoice::File) {
             key_file_rules(args, kind, live)?;

@@ -148,6 +148,25 @@ impl Export {
         !matches!(self, Export::Stats(_))
     }
 
+    /// What a warning says when `profile`'s values pass what this format writes: pprof
+    /// counts in signed 64-bit integers, folded stacks and speedscope in unsigned ones,
+    /// and a larger value is written as the largest (a census's total bounds every
+    /// stack's). `None` when they fit, or the format writes numbers as they are.
+    pub fn clamps(self, profile: &crate::profile::Profile) -> Option<String> {
+        let (limit, kind) = match self {
+            Export::Pprof => (i64::MAX as f64, "signed"),
+            Export::Folded | Export::Speedscope => (u64::MAX as f64, "unsigned"),
+            _ => return None,
+        };
+        let peak = profile.totals().into_iter().fold(0.0, f64::max);
+        (peak >= limit).then(|| {
+            format!(
+                "values up to {peak:e} bytes pass the {kind} 64-bit counts this format \
+                 holds: larger ones are written as {limit:e}"
+            )
+        })
+    }
+
     /// Writes the table in this format.
     pub fn write(self, table: &Table, opts: ExportOptions, out: &mut dyn Write) -> io::Result<()> {
         match self {

@@ -92,7 +92,7 @@ impl Frames {
             name,
             unit: "bytes",
             start: 0,
-            end: weights.iter().sum(),
+            end: weights.iter().fold(0u64, |s, &w| s.saturating_add(w)),
             samples,
             weights,
         }

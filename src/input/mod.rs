@@ -688,6 +688,8 @@ pub enum WarningKind {
     NamingDropped,
     /// A name or label longer than [`eventlog::MAX_LABEL`] bytes was cut.
     LabelCut,
+    /// Collections that ended before they began, left out of the runtime's figures.
+    InconsistentCollections(usize),
     /// A band's name was cut ([`names::MAX_NAME`], [`names::MAX_NAME_BYTES`]).
     NameCut,
     /// Every census is empty: the picture has no band.
@@ -749,6 +751,11 @@ impl fmt::Display for Warning {
                 f,
                 "a cost centre, info table or band name is longer than {} bytes: cut",
                 eventlog::MAX_LABEL
+            ),
+            WarningKind::InconsistentCollections(n) => write!(
+                f,
+                "{n} collections end (GC_END) before they begin: left out of the runtime's \
+                 figures"
             ),
             WarningKind::NameCut => write!(
                 f,

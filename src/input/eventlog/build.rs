@@ -119,7 +119,10 @@ impl Gathering {
             }
             id::GC_END => {
                 if let Some(k) = slot(&mut self.leads, cap).take() {
-                    rt.gcs[k].end = seconds(ns);
+                    let end = seconds(ns);
+                    // Ending before it began: the events are inconsistent, and the
+                    // collection is left out when the runtime is finished.
+                    rt.gcs[k].end = if end < rt.gcs[k].start { f64::NAN } else { end };
                 }
                 *slot(&mut self.open, cap) = None;
             }
@@ -160,6 +163,9 @@ impl Gathering {
     /// The runtime's account, its lists in time order.
     fn finish(mut self, end_ns: u64, census_in_gc: bool) -> crate::profile::Runtime {
         let mut rt = std::mem::take(&mut self.runtime);
+        let read = rt.gcs.len();
+        rt.gcs.retain(|g| !g.end.is_nan());
+        rt.inconsistent = read - rt.gcs.len();
         rt.gcs.sort_by(|a, b| a.start.total_cmp(&b.start));
         rt.allocation.sort_by(|a, b| a.time.total_cmp(&b.time));
         rt.end = seconds(end_ns);
@@ -595,6 +601,13 @@ impl Builder {
             return Err(super::ErrorKind::NoRuntimeEvents);
         }
         if let Some(runtime) = gathered {
+            if runtime.inconsistent > 0 {
+                let n = runtime.inconsistent;
+                (self.warnings).push(Warning {
+                    line: None,
+                    kind: WarningKind::InconsistentCollections(n),
+                });
+            }
             self.profile.runtime = runtime;
         }
         if runtime_only {
