@@ -136,6 +136,35 @@ impl Write for Blocks {
     }
 }
 
+/// The temporary files being written, to be removed if a signal ends the process
+/// ([`clean_up_on_signals`]).
+static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::new());
+
+/// The longest name a temporary file borrows from its target: a file system takes
+/// names of 255 bytes, and the temporary adds a dot, the process id, a counter and
+/// `.tmp` to the target's.
+const TEMPORARY_STEM: usize = 200;
+
+/// On SIGTERM, SIGINT or SIGHUP, removes the temporary files being written, then ends
+/// the process as the signal would have: a one-shot run stopped while writing a large
+/// picture leaves neither a partial picture nor its temporary file. (A live view stops
+/// at its own pace instead, between redraws: `cli::watch`.)
+pub fn clean_up_on_signals() -> io::Result<()> {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
+    std::thread::spawn(move || {
+        if let Some(signal) = signals.forever().next() {
+            let paths = TEMPORARIES.lock().map(|t| t.clone()).unwrap_or_default();
+            for path in paths {
+                let _ = fs::remove_file(path);
+            }
+            let _ = signal_hook::low_level::emulate_default_handler(signal);
+            std::process::exit(128 + signal);
+        }
+    });
+    Ok(())
+}
+
 /// A temporary file that is removed unless it is renamed into place.
 struct TempFile {
     path: PathBuf,
@@ -150,16 +179,24 @@ impl TempFile {
             Some(d) if !d.as_os_str().is_empty() => d,
             _ => Path::new("."),
         };
-        let name = target
+        let mut name = target
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
+        let mut end = name.len().min(TEMPORARY_STEM);
+        while !name.is_char_boundary(end) {
+            end -= 1;
+        }
+        name.truncate(end);
         loop {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);
             let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
             // create_new: never follow or clobber something already there.
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(file) => {
+                    if let Ok(mut t) = TEMPORARIES.lock() {
+                        t.push(path.clone());
+                    }
                     return Ok(TempFile {
                         path,
                         file,
@@ -187,6 +224,9 @@ impl Drop for TempFile {
     fn drop(&mut self) {
         if !self.keep {
             let _ = fs::remove_file(&self.path);
+        }
+        if let Ok(mut t) = TEMPORARIES.lock() {
+            t.retain(|p| p != &self.path);
         }
     }
 }

@@ -413,7 +413,7 @@ fn the_hp_output_never_replaces_its_input() {
     std::fs::copy(&hp, dir.path("q.hp")).unwrap();
     let out = hpgraph(&dir.0, &["q.hp", "--format", "hp"], None);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("would replace its own input"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("would replace the input"));
     assert_eq!(
         std::fs::read(dir.path("q.hp")).unwrap(),
         std::fs::read(&hp).unwrap()

@@ -84,6 +84,11 @@ pub fn main() -> ExitCode {
     let settings = Settings::resolve(&args)
         .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
     let Settings { mut job, run } = settings;
+    if !matches!(run, Run::Watch { .. })
+        && let Err(e) = crate::sink::clean_up_on_signals()
+    {
+        eprintln!("hpgraph: warning: cannot watch for signals: {e}");
+    }
     let mut code = ExitCode::SUCCESS;
     match run {
         Run::Watch { plan, live } => {
@@ -132,12 +137,19 @@ fn failed(e: &anyhow::Error) -> ExitCode {
 
 /// Prints a usage error as every other message is printed (`hpgraph: `, not clap's
 /// `error: `), with the usage line of the whole command (clap's names only the option it
-/// guessed at), and exits with status 2. Help and version go out as clap writes them.
+/// guessed at), and exits with status 2. Help and version go out as clap writes them,
+/// and a failure to write them (`--help > /dev/full`) exits 1, as any write error does.
 fn usage_exit(e: clap::Error) -> ! {
     if matches!(e.kind(), ErrorKind::DisplayHelp | ErrorKind::DisplayVersion)
         || e.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
     {
-        e.exit()
+        if let Err(err) = e.print().and_then(|()| std::io::stdout().flush())
+            && err.kind() != std::io::ErrorKind::BrokenPipe
+        {
+            eprintln!("hpgraph: cannot write the help: {err}");
+            std::process::exit(1)
+        }
+        std::process::exit(0)
     }
     let text = e.render().to_string();
     let text = text.strip_prefix("error: ").unwrap_or(&text);

@@ -189,22 +189,67 @@ pub fn compressed(input: &Input) -> Option<crate::input::compressed::Compression
     Compression::by_suffix(&path.to_string_lossy()).map(|(c, _)| c)
 }
 
-/// Two plans that would write the same file (`a/prog.hp b/prog.hp` both write
-/// `./prog.ps`; so do `prog.hp prog.eventlog`): their inputs and the file. The second
-/// would silently replace the first's picture or `.aux`.
-pub fn same_output(plans: &[Plan]) -> Option<(&Input, &Input, PathBuf)> {
-    let mut written: std::collections::HashMap<PathBuf, &Input> = Default::default();
+/// Every file `plan` writes: its picture (or data), its `.aux`, and with `key` (`--key
+/// file`) the key beside the picture.
+pub fn written(plan: &Plan, key: bool) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    if let Output::File(p) = &plan.output {
+        files.push(p.clone());
+        if key {
+            files.push(key_file(p));
+        }
+    }
+    files.extend(plan.aux.clone());
+    files
+}
+
+/// Why `plans` cannot all be written, checked before anything is: two files one run
+/// would write are one (`a/prog.hp b/prog.hp` both write `./prog.ps`; `-o out.aux` is
+/// both a picture and its `.aux`; `a.hp a-key.hp --key file` both write `a-key.svg`),
+/// or a file written is an input, which the rename into place would replace before it
+/// is read. `None` when every file is apart.
+pub fn clash(plans: &[Plan], key: bool) -> Option<String> {
+    let inputs: Vec<(PathBuf, &Input)> = plans
+        .iter()
+        .filter_map(|p| match &p.input {
+            Input::File(f) => Some((f, &p.input)),
+            _ => None,
+        })
+        .flat_map(|(f, i)| {
+            let real = std::fs::canonicalize(f).ok();
+            std::iter::once((identity(f), i)).chain(real.map(|r| (r, i)))
+        })
+        .collect();
+    let mut seen: std::collections::HashMap<PathBuf, (&Input, PathBuf)> = Default::default();
     for plan in plans {
-        let picture = match &plan.output {
-            Output::File(p) => Some(p),
-            Output::Stdout => None,
-        };
-        for path in picture.into_iter().chain(&plan.aux) {
-            let key = identity(path);
-            if let Some(first) = written.insert(key, &plan.input)
-                && first != &plan.input
-            {
-                return Some((first, &plan.input, path.clone()));
+        for path in written(plan, key) {
+            let id = identity(&path);
+            if let Some((_, input)) = inputs.iter().find(|(i, _)| *i == id) {
+                return Some(format!(
+                    "{}: writing {} would replace the input {}; name another output with -o",
+                    plan.input.display(),
+                    path.display(),
+                    input.display()
+                ));
+            }
+            match seen.insert(id, (&plan.input, path.clone())) {
+                Some((first, _)) if first == &plan.input => {
+                    return Some(format!(
+                        "{}: two of its outputs would both be {}: name the picture otherwise \
+                         with -o",
+                        plan.input.display(),
+                        path.display()
+                    ));
+                }
+                Some((first, _)) => {
+                    return Some(format!(
+                        "{} and {} would both write {}: render them one at a time, each with -o",
+                        first.display(),
+                        plan.input.display(),
+                        path.display()
+                    ));
+                }
+                None => {}
             }
         }
     }
@@ -234,18 +279,6 @@ fn identity(path: &Path) -> PathBuf {
     };
     let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
     dir.join(path.file_name().unwrap_or_default())
-}
-
-/// Whether the output of `plan` is its input file (`prog.hp --format hp`), which the
-/// atomic rename would replace before anything could read it again.
-pub fn writes_over_input(plan: &Plan) -> bool {
-    let (Input::File(input), Output::File(output)) = (&plan.input, &plan.output) else {
-        return false;
-    };
-    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
 }
 
 #[cfg(test)]

@@ -353,6 +353,36 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
         None if summary => Output::Stdout,
         None => Output::File(format!("{}-vs-{}.{ext}", stem(&b), stem(&a)).into()),
     };
+    let once = |i: &Input| match i {
+        Input::Stdin => true,
+        Input::File(f) => naming::is_stream(f),
+        Input::Socket(_) => true,
+    };
+    if naming::same_input(&b.input, &a.input) && once(&b.input) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            format!(
+                "--compare: {} is a stream, read once: it cannot be both runs (save it to a \
+                 file first)",
+                b.input.display()
+            ),
+        ));
+    }
+    let plans = [
+        Plan {
+            output: output.clone(),
+            aux: None,
+            ..b.clone()
+        },
+        Plan {
+            output: Output::Stdout,
+            aux: None,
+            ..a.clone()
+        },
+    ];
+    if let Some(why) = naming::clash(&plans, false) {
+        return Err(usage(ErrorKind::ArgumentConflict, why));
+    }
     Ok(Compare {
         inputs: [b.input, a.input],
         output,
@@ -454,25 +484,9 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
             p.aux = None;
         }
     }
-    if let Some((a, b, path)) = naming::same_output(&plans) {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            format!(
-                "{} and {} would both write {}: render them one at a time, each with -o",
-                a.display(),
-                b.display(),
-                path.display()
-            ),
-        ));
-    }
-    if let Some(plan) = plans.iter().find(|p| naming::writes_over_input(p)) {
-        return Err(usage(
-            ErrorKind::ArgumentConflict,
-            format!(
-                "{}: the output would replace its own input; name another with -o",
-                plan.input.display()
-            ),
-        ));
+    let key = args.key == Some(KeyChoice::File);
+    if let Some(why) = naming::clash(&plans, key) {
+        return Err(usage(ErrorKind::ArgumentConflict, why));
     }
     Ok(plans)
 }

@@ -127,12 +127,14 @@ impl Tail {
     }
 }
 
-/// Watches `plan`'s input until SIGINT or SIGTERM, or until a stream ends when nothing
+/// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, or until a stream ends when nothing
 /// is served.
 pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
     let name = plan.input.display();
     let stop = Arc::new(AtomicBool::new(false));
-    for signal in [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM] {
+    use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+    // A closed terminal (SIGHUP) stops it as ^C does: after the redraw being written.
+    for signal in [SIGINT, SIGTERM, SIGHUP] {
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
     }
     let server = live
