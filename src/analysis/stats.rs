@@ -106,6 +106,12 @@ pub struct Stats {
     pub saturated: bool,
 }
 
+/// The most generations listed, each a row: GHC's collector has two unless `+RTS -G`
+/// asks for more, and an eventlog's generation is a 16-bit number, so a hostile one
+/// would list 65,536 rows. Collections of later generations are counted in the last
+/// row, which then stands for it and every later one.
+pub const MAX_GENERATIONS: usize = 16;
+
 /// Adds `b` to `a`, saturating, and says so in `saturated`.
 fn add(a: &mut u64, b: u64, saturated: &mut bool) {
     match a.checked_add(b) {
@@ -146,7 +152,7 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
     let (mut par_copied, mut balanced) = (0u64, 0u64);
     let mut saturated = false;
     for gc in runtime.gcs.iter().filter(|g| inside(g.start)) {
-        let g = usize::from(gc.generation);
+        let g = usize::from(gc.generation).min(MAX_GENERATIONS - 1);
         if generations.len() <= g {
             generations.resize(g + 1, Generation::default());
         }
@@ -330,6 +336,14 @@ impl Stats {
             s,
             "\n                                     Tot time (elapsed)  Avg pause  Max pause"
         );
+        if self.generations.len() == MAX_GENERATIONS {
+            let _ = writeln!(
+                s,
+                "  (Gen {:>2} counts every generation from {} on)",
+                MAX_GENERATIONS - 1,
+                MAX_GENERATIONS - 1
+            );
+        }
         for (k, g) in self.generations.iter().enumerate() {
             let _ = writeln!(
                 s,

@@ -24,6 +24,23 @@ pub struct Png {
 /// and a bound on the memory an absurd `--dpi` could ask for.
 pub const MAX_SIDE: u32 = 20_000;
 
+/// The most pixels a PNG has: 40 million (an A4 poster at 600 dpi is 35 million) take
+/// 160 MB to draw. A 20,000-pixel square would take 1.6 GB.
+pub const MAX_PIXELS: f64 = 40e6;
+
+/// Why a picture of `width` by `height` points at `dpi` is larger than hpgraph draws a
+/// PNG, or `None` when it fits.
+pub fn too_large(width: f64, height: f64, dpi: f64) -> Option<String> {
+    let (w, h) = (width * dpi / 72.0, height * dpi / 72.0);
+    (w.max(h) > MAX_SIDE as f64 || w * h > MAX_PIXELS).then(|| {
+        format!(
+            "a {w:.0} x {h:.0} pixel PNG is more than hpgraph draws (at most {MAX_SIDE} \
+             pixels a side and {:.0} million in all): use a lower --dpi or a smaller --size",
+            MAX_PIXELS / 1e6
+        )
+    })
+}
+
 impl super::Backend for Png {
     fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
         out.write_all(&image(scene, self.dpi)?)
@@ -76,10 +93,16 @@ pub fn image(scene: &Scene, dpi: f64) -> io::Result<Vec<u8>> {
     let size = tree.size();
     let side = |v: f32| (v * scale).round();
     let (w, h) = (side(size.width()), side(size.height()));
-    if !(w >= 1.0 && h >= 1.0 && w <= MAX_SIDE as f32 && h <= MAX_SIDE as f32) {
+    if !(w >= 1.0 && h >= 1.0) {
         return Err(io::Error::other(format!(
-            "a {w} x {h} pixel image is more than hpgraph makes (at most {MAX_SIDE} a side): use a lower --dpi"
+            "a {w} x {h} pixel image has no pixels: use a higher --dpi"
         )));
+    }
+    // The settings refuse a size past the bound before anything is read; this holds it
+    // for a scene of any size.
+    let points = |px: f32| f64::from(px) / f64::from(scale) / 96.0 * 72.0;
+    if let Some(why) = too_large(points(w), points(h), dpi) {
+        return Err(io::Error::other(why));
     }
     let mut pixmap = Pixmap::new(w as u32, h as u32)
         .ok_or_else(|| io::Error::other("cannot allocate the image"))?;

@@ -155,7 +155,7 @@ pub(crate) fn prepare<'a>(
     match make {
         Make::Picture(picture) => prepare_picture(picture, name, profile, aux),
         Make::Data(data) => {
-            if let Some(w) = data.export.clamps(&profile) {
+            if let Some(w) = data.export.caveat(&profile) {
                 eprintln!("hpgraph: warning: {name}: {w}");
             }
             prepare_data(data, profile)

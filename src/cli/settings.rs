@@ -235,6 +235,12 @@ impl Settings {
                 format!("--from {from} is after --to {to}: give the earlier time to --from"),
             ));
         }
+        if kind == OutputKind::Picture(Format::Png) {
+            let (w, h) = size(args);
+            if let Some(why) = crate::backend::png::too_large(w, h, args.dpi) {
+                return Err(usage(ErrorKind::ValueValidation, why));
+            }
+        }
         let live = args.watch || args.serve.is_some();
         if args.key == Some(KeyChoice::File) {
             key_file_rules(args, kind, live)?;

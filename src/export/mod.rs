@@ -148,11 +148,24 @@ impl Export {
         !matches!(self, Export::Stats(_))
     }
 
-    /// What a warning says when `profile`'s values pass what this format writes: pprof
+    /// What a warning says of writing `profile` in this format: names a `.hp` line
+    /// cannot hold as they are, or values past what the format writes: pprof
     /// counts in signed 64-bit integers, folded stacks and speedscope in unsigned ones,
     /// and a larger value is written as the largest (a census's total bounds every
     /// stack's). `None` when they fit, or the format writes numbers as they are.
-    pub fn clamps(self, profile: &crate::profile::Profile) -> Option<String> {
+    pub fn caveat(self, profile: &crate::profile::Profile) -> Option<String> {
+        if self == Export::Hp {
+            let n = (profile.bands.names().iter())
+                .filter(|n| hp::needs_escape(n))
+                .count();
+            return (n > 0).then(|| {
+                format!(
+                    "{n} band names cannot be written as .hp lines as they are (empty, blank \
+                     at an end, with a line break, or beginning with a keyword): written with _ \
+                     in their place, as hpgraph and hp2ps read them back"
+                )
+            });
+        }
         let (limit, kind) = match self {
             Export::Pprof => (i64::MAX as f64, "signed"),
             Export::Folded | Export::Speedscope => (u64::MAX as f64, "unsigned"),

@@ -128,7 +128,7 @@ pub struct Parser {
 
 /// Whether a line starts with one of the `.hp` format's keywords: a line that does is a
 /// damaged profile's, whatever follows.
-fn starts_with_keyword(line: &[u8]) -> bool {
+pub(crate) fn starts_with_keyword(line: &[u8]) -> bool {
     let word = line
         .split(|b| b.is_ascii_whitespace() || *b == b'"')
         .next()
