@@ -16,7 +16,9 @@ pub fn html(text: &str) -> String {
     out
 }
 
-/// [`html`], appending to `out`.
+/// [`html`], appending to `out`. A bidirectional control ([`is_bidi`]) is shown as its
+/// code (`\u{202e}`): it would otherwise reverse the text after it, so that a label reads
+/// as another.
 pub fn html_into(out: &mut String, text: &str) {
     for c in text.chars() {
         match c {
@@ -25,6 +27,7 @@ pub fn html_into(out: &mut String, text: &str) {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            c if is_bidi(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
             c => out.push(c),
         }
     }
@@ -32,9 +35,27 @@ pub fn html_into(out: &mut String, text: &str) {
 
 /// A JSON document made safe to sit inside a `<script>` element: every `<` written as
 /// `\u003c`, which JSON reads as the same character, so that nothing in a name can end
-/// the element or open a comment.
+/// the element or open a comment; and every bidirectional control ([`is_bidi`]) as the
+/// text of its code (`\\u{202e}`, which JSON reads as `\u{202e}`), so that the page's
+/// labels, which the script sets as text, show it rather than obey it.
 pub fn json_in_script(json: &str) -> String {
-    json.replace('<', "\\u003c")
+    let mut out = String::with_capacity(json.len());
+    for c in json.chars() {
+        match c {
+            '<' => out.push_str("\\u003c"),
+            // A JSON document has these characters only inside its strings.
+            c if is_bidi(c) => out.push_str(&format!("\\\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// The bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
+/// U+2069): they reorder what follows them, so that a name can show as another
+/// (CVE-2021-42574, "Trojan Source").
+pub fn is_bidi(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Shows input bytes in a message: printable ASCII as is, the rest escaped, cut short
@@ -63,8 +84,7 @@ pub const EXCERPT_BYTES: usize = 40;
 /// U+202E, U+2066 to U+2069), which reorder what follows them so that a name can show
 /// as another (CVE-2021-42574, "Trojan Source").
 pub fn acts_on_terminal(c: char) -> bool {
-    c.is_control()
-        || matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+    c.is_control() || is_bidi(c)
 }
 
 /// `s` safe to print on a terminal: every character that [`acts_on_terminal`] written
@@ -215,6 +235,14 @@ pub fn folded_frame(name: &[u8]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn bidirectional_controls_are_shown_in_markup_and_the_page() {
+        assert_eq!(html("a\u{202e}b<"), "a\\u{202e}b&lt;");
+        let json = json_in_script(&serde_json::to_string("x\u{2067}y<").unwrap());
+        let read: String = serde_json::from_str(&json).unwrap();
+        assert_eq!(read, "x\\u{2067}y<");
+    }
 
     #[test]
     fn a_frame_cannot_split_a_folded_line() {

@@ -93,10 +93,33 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
                 out.push(OsString::from("--eps"));
                 out.extend(args.next());
             }
+            // `-m 10 prog.hp`, as getopt's users write it: hp2ps reads `-m` alone (no
+            // limit) and `10` as a profile. Where no file `10` or `10.hp` exists, the
+            // number can only be meant as the value, and is taken as one.
+            b'm' | b't' if s.len() == 2 => {
+                let name = if s == "-m" { "max-bands" } else { "threshold" };
+                match args.next_if(|next| next.to_str().is_some_and(is_spaced_value)) {
+                    Some(v) => {
+                        let v = v.to_string_lossy();
+                        out.push(OsString::from(format!("--{name}={v}")));
+                    }
+                    None => letters(s, &mut out)?,
+                }
+            }
             _ => letters(s, &mut out)?,
         }
     }
     Ok(out)
+}
+
+/// A number given apart from its `-m` or `-t` that names no profile (neither `N` nor
+/// `N.hp` exists).
+fn is_spaced_value(s: &str) -> bool {
+    !s.is_empty()
+        && s.parse::<f64>().is_ok_and(|v| v >= 0.0)
+        && s.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && !std::path::Path::new(s).exists()
+        && !std::path::Path::new(&format!("{s}.hp")).exists()
 }
 
 /// `PORT`, `HOST:PORT` or `[IPv6]:PORT`: not a file name a profile would have.
@@ -246,6 +269,10 @@ mod tests {
     #[test]
     fn values_are_read_like_atoi_and_atof() {
         assert_eq!(norm(&["-m"]), ["--max-bands=0"]);
+        // A number apart from -m that names no file is its value.
+        assert_eq!(norm(&["-m", "17", "a.hp"]), ["--max-bands=17", "a.hp"]);
+        assert_eq!(norm(&["-t", "0.5"]), ["--threshold=0.5"]);
+        assert_eq!(norm(&["-m", "a.hp"]), ["--max-bands=0", "a.hp"]);
         assert_eq!(norm(&["-m0"]), ["--max-bands=0"]);
         assert_eq!(norm(&["-m25"]), ["--max-bands=25"]);
         assert_eq!(norm(&["-m5x"]), ["--max-bands=5"]);

@@ -579,16 +579,16 @@ pub(crate) fn read_profile(input: &Input, options: input::Options) -> Result<Par
         source,
     };
     let result = match input {
-        Input::Stdin => input::read(std::io::stdin().lock(), options),
+        Input::Stdin => input::read_once(std::io::stdin().lock(), options),
         Input::File(p) => {
             let file = File::open(p).map_err(read_error)?;
             if super::naming::is_stream(p) {
-                input::read(file, options)
+                input::read_once(file, options)
             } else {
                 input::read_file(&file, options)
             }
         }
-        Input::Socket(endpoint) => input::read(endpoint.open().map_err(read_error)?, options),
+        Input::Socket(endpoint) => input::read_once(endpoint.open().map_err(read_error)?, options),
     };
     result.map_err(|error| Error::Parse { path, error })
 }

@@ -503,6 +503,36 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     }
 }
 
+/// Reads a stream that cannot be read twice (standard input, a pipe, a socket) as
+/// [`read_file`] reads a file: the runtime's account is gathered on the one reading (within
+/// its bounds, [`crate::profile::MAX_GCS`]), and kept only where the file's second reading
+/// would have been made, for an eventlog without a heap profile. What the file would not
+/// have kept is dropped, so that both give the same output.
+pub fn read_once(r: impl Read, options: Options) -> Result<Parsed, Error> {
+    if options.runtime {
+        return read(r, options);
+    }
+    let wide = Options {
+        heap: true,
+        runtime: true,
+        ..options
+    };
+    let mut parsed = read(r, wide)?;
+    if parsed.runtime_only {
+        warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
+    } else {
+        parsed.profile.runtime = Default::default();
+        (parsed.warnings).retain(|w| !matches!(w.kind, WarningKind::InconsistentCollections(_)));
+        if !options.heap {
+            parsed.profile.heap = Default::default();
+            parsed
+                .warnings
+                .retain(|w| w.kind != WarningKind::HeapLinesMerged);
+        }
+    }
+    Ok(parsed)
+}
+
 /// An eventlog without a heap profile (plain `+RTS -l`, the most common kind) still has
 /// the runtime's account: when `first` found no heap sample, the file is read again
 /// from its start (`read`, compressed or not) for it, and the picture is the runtime's
@@ -789,6 +819,9 @@ pub struct Parsed {
     pub profile: Profile,
     /// What was repaired or left out while reading it.
     pub warnings: Vec<Warning>,
+    /// An eventlog without a heap profile, read for the runtime's account alone: the
+    /// profile is as long as the run and has no band.
+    pub runtime_only: bool,
 }
 
 /// FxHash (the rustc hasher), with a finaliser: names are hashed once per data line,

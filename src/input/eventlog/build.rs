@@ -574,6 +574,7 @@ impl Builder {
         Some(Parsed {
             profile: self.dress(profile),
             warnings,
+            runtime_only: false,
         })
     }
 
@@ -595,8 +596,11 @@ impl Builder {
                 let profiled = self.rts.as_deref().is_some_and(is_profiling_rts);
                 g.finish(self.clock, self.profiling && profiled)
             });
-        let runtime_only =
-            self.profile.times.is_empty() && gathered.as_ref().is_some_and(|r| !r.is_empty());
+        // Heap profiling on but no census is a heap profile that ended early, not a run
+        // without one.
+        let runtime_only = self.profile.times.is_empty()
+            && !self.profiling
+            && gathered.as_ref().is_some_and(|r| !r.is_empty());
         if self.profile.times.is_empty() && !self.profiling && gathered.is_some() && !runtime_only {
             return Err(super::ErrorKind::NoRuntimeEvents);
         }
@@ -642,6 +646,7 @@ impl Builder {
         Ok(Parsed {
             profile: self.dress(profile),
             warnings: self.warnings,
+            runtime_only,
         })
     }
 

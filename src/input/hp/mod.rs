@@ -432,7 +432,11 @@ impl Parser {
             &mut Default::default(),
             &mut [],
         );
-        Ok(Parsed { profile, warnings })
+        Ok(Parsed {
+            profile,
+            warnings,
+            runtime_only: false,
+        })
     }
 
     fn missing_headers(&self) -> impl Iterator<Item = Warning> + '_ {
@@ -484,6 +488,7 @@ impl Parser {
         Ok(Parsed {
             profile: self.profile,
             warnings: self.warnings,
+            runtime_only: false,
         })
     }
 }
