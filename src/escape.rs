@@ -51,6 +51,35 @@ pub fn json_in_script(json: &str) -> String {
     out
 }
 
+/// What tells each of `names`, shown together, from another that reads the same: where
+/// two are one name in Unicode's composed form (NFC) but differ in their bytes (`é` as
+/// one character, or as `e` and a combining accent: NFD), each that is not composed is
+/// marked `(NFD)` (or `(not NFC)`, for another decomposed spelling). `None` for the rest.
+pub fn look_alikes(names: &[&str]) -> Vec<Option<&'static str>> {
+    use unicode_normalization::{UnicodeNormalization, is_nfc, is_nfd};
+    let mut marks = vec![None; names.len()];
+    if names.iter().all(|n| n.is_ascii()) {
+        return marks;
+    }
+    let mut by_form: std::collections::HashMap<Cow<'_, str>, Vec<usize>> = Default::default();
+    for (k, n) in names.iter().enumerate() {
+        let form = if is_nfc(n) {
+            Cow::Borrowed(*n)
+        } else {
+            Cow::Owned(n.nfc().collect())
+        };
+        by_form.entry(form).or_default().push(k);
+    }
+    for group in by_form.values().filter(|g| g.len() > 1) {
+        for &k in group {
+            if !is_nfc(names[k]) {
+                marks[k] = Some(if is_nfd(names[k]) { " (NFD)" } else { " (not NFC)" });
+            }
+        }
+    }
+    marks
+}
+
 /// The bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
 /// U+2069): they reorder what follows them, so that a name can show as another
 /// (CVE-2021-42574, "Trojan Source").
@@ -242,6 +271,15 @@ mod tests {
         let json = json_in_script(&serde_json::to_string("x\u{2067}y<").unwrap());
         let read: String = serde_json::from_str(&json).unwrap();
         assert_eq!(read, "x\\u{2067}y<");
+    }
+
+    #[test]
+    fn names_that_read_the_same_are_told_apart() {
+        let (nfc, nfd) = ("caf\u{e9}", "cafe\u{301}");
+        assert_eq!(look_alikes(&[nfc, nfd, "x"]), [None, Some(" (NFD)"), None]);
+        assert_eq!(look_alikes(&[nfd, "x"]), [None, None]);
+        // The Kelvin sign is K in NFC.
+        assert_eq!(look_alikes(&["K", "\u{212a}"]), [None, Some(" (not NFC)")]);
     }
 
     #[test]

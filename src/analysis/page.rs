@@ -386,11 +386,11 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     let keep = kept(&profile.times, &drawn.totals());
     let heap = profile.totals();
     let mut frames = Frames::new(profile);
-    let (pool, rest) = pool(profile, selection, &keep, opts, &mut frames);
+    let (mut pool, rest) = pool(profile, selection, &keep, opts, &mut frames);
     let flame_at = opts
         .flame_at
         .map(|when| profile.times[crate::select::flame::census(profile, when)]);
-    let bands = (0..drawn.columns.len())
+    let mut bands: Vec<PageBand> = (0..drawn.columns.len())
         .map(|k| {
             let all = drawn.column(k);
             let name = &drawn.columns[k].0;
@@ -409,6 +409,15 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             }
         })
         .collect();
+    {
+        // Names that read the same are told apart wherever the page shows them.
+        let shown: Vec<String> = bands.iter().chain(&pool).map(|b| b.name.clone()).collect();
+        let refs: Vec<&str> = shown.iter().map(String::as_str).collect();
+        let marks = crate::escape::look_alikes(&refs);
+        for (b, mark) in bands.iter_mut().chain(pool.iter_mut()).zip(marks) {
+            b.name.extend(mark);
+        }
+    }
     let (first, last) = (profile.times[0], profile.times[profile.samples() - 1]);
     let line = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
         // Without a band (an eventlog without a heap profile) the lines are the picture.

@@ -326,7 +326,15 @@ fn key_names(names: &[&[u8]], opts: &LayoutOptions) -> Vec<Vec<u8>> {
                 _ => key_names_width(width, em),
             };
             // Names are measured at 10 pt.
-            modern::shortened_apart(&names, room / em)
+            let mut shown = modern::shortened_apart(&names, room / em);
+            let text: Vec<String> = (shown.iter())
+                .map(|n| String::from_utf8_lossy(n).into_owned())
+                .collect();
+            let refs: Vec<&str> = text.iter().map(String::as_str).collect();
+            for (n, mark) in shown.iter_mut().zip(crate::escape::look_alikes(&refs)) {
+                n.extend(mark.map(str::as_bytes).unwrap_or_default());
+            }
+            shown
         }
     }
 }
