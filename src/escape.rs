@@ -73,7 +73,11 @@ pub fn look_alikes(names: &[&str]) -> Vec<Option<&'static str>> {
     for group in by_form.values().filter(|g| g.len() > 1) {
         for &k in group {
             if !is_nfc(names[k]) {
-                marks[k] = Some(if is_nfd(names[k]) { " (NFD)" } else { " (not NFC)" });
+                marks[k] = Some(if is_nfd(names[k]) {
+                    " (NFD)"
+                } else {
+                    " (not NFC)"
+                });
             }
         }
     }
@@ -259,6 +263,67 @@ pub fn folded_frame(name: &[u8]) -> String {
         }
     }
     terminal(&plain).into_owned()
+}
+
+/// The `.hp` format's keywords, its header's and its samples'.
+pub const HP_KEYWORDS: [&str; 7] = [
+    "JOB",
+    "DATE",
+    "SAMPLE_UNIT",
+    "VALUE_UNIT",
+    "BEGIN_SAMPLE",
+    "END_SAMPLE",
+    "MARK",
+];
+
+/// Whether a `.hp` line's first word (up to a blank or a quote) is one of
+/// [`HP_KEYWORDS`]: such a line is the format's, whatever follows.
+pub fn hp_keyword_first(line: &[u8]) -> bool {
+    let word = line
+        .split(|b| b.is_ascii_whitespace() || *b == b'"')
+        .next()
+        .unwrap_or_default();
+    HP_KEYWORDS.iter().any(|k| k.as_bytes() == word)
+}
+
+/// A band's name as a `.hp` line can hold it, so that hpgraph and hp2ps read it back: a
+/// line break inside it would end the line, so it becomes a space; blanks at either end
+/// would be read as the line's spacing and an empty name leaves no name, so each blank
+/// there becomes `_` and an empty name is `_`; a name whose first word is a keyword
+/// (`BEGIN_SAMPLE 7`) would be read as that keyword, so it gets a `_` before it.
+pub fn hp_name(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if !hp_name_changes(name) {
+        return name.into();
+    }
+    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c);
+    let mut v: Vec<u8> = Vec::with_capacity(name.len() + 1);
+    if hp_keyword_first(name) {
+        v.push(b'_');
+    }
+    let lead = name.iter().take_while(|&&b| blank(b)).count();
+    let trail = name[lead..].iter().rev().take_while(|&&b| blank(b)).count();
+    v.extend(std::iter::repeat_n(b'_', lead));
+    let middle = &name[lead..name.len() - trail];
+    v.extend(
+        middle
+            .iter()
+            .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
+    );
+    v.extend(std::iter::repeat_n(b'_', trail));
+    if v.is_empty() {
+        v.push(b'_');
+    }
+    v.into()
+}
+
+/// Whether [`hp_name`] writes `name` otherwise than it is.
+pub fn hp_name_changes(name: &[u8]) -> bool {
+    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c);
+    name.is_empty()
+        || name.first().is_some_and(blank)
+        || name.last().is_some_and(blank)
+        || name.iter().any(|&b| b == b'\n' || b == b'\r')
+        || hp_keyword_first(name)
 }
 
 #[cfg(test)]

@@ -38,7 +38,7 @@ pub fn write(profile: &Profile, out: &mut dyn Write) -> io::Result<()> {
         writeln!(out, "BEGIN_SAMPLE {}", time(t))?;
         for (name, points) in profile.bands.names().iter().zip(&mut series) {
             while let Some((_, value)) = points.next_if(|&(s, _)| s as usize == sample) {
-                out.write_all(&name_text(name))?;
+                out.write_all(&crate::escape::hp_name(name))?;
                 writeln!(out, "\t{value}")?;
             }
         }
@@ -69,46 +69,6 @@ fn quoted(text: &[u8]) -> Vec<u8> {
     v
 }
 
-/// A band's name as a `.hp` line can hold it, so that hpgraph and hp2ps read it back: a
-/// line break inside it would end the line, so it becomes a space; blanks at either end
-/// would be read as the line's spacing and an empty name leaves no name, so each blank
-/// there becomes `_` and an empty name is `_`; a name whose first word is a keyword
-/// (`BEGIN_SAMPLE 7`) would be read as that keyword, so it gets a `_` before it.
-pub fn name_text(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    if !needs_escape(name) {
-        return name.into();
-    }
-    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c);
-    let mut v: Vec<u8> = Vec::with_capacity(name.len() + 1);
-    if crate::input::hp::starts_with_keyword(name) {
-        v.push(b'_');
-    }
-    let lead = name.iter().take_while(|&&b| blank(b)).count();
-    let trail = name[lead..].iter().rev().take_while(|&&b| blank(b)).count();
-    v.extend(std::iter::repeat_n(b'_', lead));
-    let middle = &name[lead..name.len() - trail];
-    v.extend(
-        middle
-            .iter()
-            .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
-    );
-    v.extend(std::iter::repeat_n(b'_', trail));
-    if v.is_empty() {
-        v.push(b'_');
-    }
-    v.into()
-}
-
-/// Whether [`name_text`] writes `name` otherwise than it is.
-pub fn needs_escape(name: &[u8]) -> bool {
-    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c);
-    name.is_empty()
-        || name.first().is_some_and(blank)
-        || name.last().is_some_and(blank)
-        || name.iter().any(|&b| b == b'\n' || b == b'\r')
-        || crate::input::hp::starts_with_keyword(name)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,7 +85,7 @@ mod tests {
             (b"a\nb", b"a b"),
             (b"a b", b"a b"),
         ] {
-            assert_eq!(&*name_text(name), written);
+            assert_eq!(&*crate::escape::hp_name(name), written);
             let text = [
                 &b"JOB \"j\"\nBEGIN_SAMPLE 0\n"[..],
                 written,

@@ -156,7 +156,7 @@ impl Export {
     pub fn caveat(self, profile: &crate::profile::Profile) -> Option<String> {
         if self == Export::Hp {
             let n = (profile.bands.names().iter())
-                .filter(|n| hp::needs_escape(n))
+                .filter(|n| crate::escape::hp_name_changes(n))
                 .count();
             return (n > 0).then(|| {
                 format!(

@@ -128,16 +128,8 @@ pub struct Parser {
 
 /// Whether a line starts with one of the `.hp` format's keywords: a line that does is a
 /// damaged profile's, whatever follows.
-pub(crate) fn starts_with_keyword(line: &[u8]) -> bool {
-    let word = line
-        .split(|b| b.is_ascii_whitespace() || *b == b'"')
-        .next()
-        .unwrap_or_default();
-    Header::ALL
-        .map(Header::keyword)
-        .into_iter()
-        .chain(Timed::ALL.map(Timed::keyword))
-        .any(|k| k.as_bytes() == word)
+fn starts_with_keyword(line: &[u8]) -> bool {
+    crate::escape::hp_keyword_first(line)
 }
 
 /// No identifier.
@@ -713,6 +705,17 @@ mod parts {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_keywords_escape_knows_are_the_readers() {
+        let mut ours: Vec<&str> = (Header::ALL.map(Header::keyword).into_iter())
+            .chain(Timed::ALL.map(Timed::keyword))
+            .collect();
+        let mut theirs = crate::escape::HP_KEYWORDS.to_vec();
+        ours.sort_unstable();
+        theirs.sort_unstable();
+        assert_eq!(ours, theirs);
+    }
 
     const BASIC: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
         BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\na\t10\nb\t20\nEND_SAMPLE 1.00\n\
