@@ -286,44 +286,34 @@ pub fn hp_keyword_first(line: &[u8]) -> bool {
     HP_KEYWORDS.iter().any(|k| k.as_bytes() == word)
 }
 
-/// A band's name as a `.hp` line can hold it, so that hpgraph and hp2ps read it back: a
-/// line break inside it would end the line, so it becomes a space; blanks at either end
-/// would be read as the line's spacing and an empty name leaves no name, so each blank
-/// there becomes `_` and an empty name is `_`; a name whose first word is a keyword
-/// (`BEGIN_SAMPLE 7`) would be read as that keyword, so it gets a `_` before it.
+/// A band's name as a `.hp` line can hold it, so that hp2ps (the reason to write `.hp`)
+/// and hpgraph read it back: hp2ps reads a name as one word, so each blank in it (a
+/// line break would also end the line) becomes `_`; an empty name, which would leave no
+/// name, is `_`; a name whose first word is a keyword (`BEGIN_SAMPLE`) would be read as
+/// that keyword, so it gets a `_` before it.
 pub fn hp_name(name: &[u8]) -> std::borrow::Cow<'_, [u8]> {
     if !hp_name_changes(name) {
         return name.into();
     }
-    let blank = |b: u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c);
     let mut v: Vec<u8> = Vec::with_capacity(name.len() + 1);
     if hp_keyword_first(name) {
         v.push(b'_');
     }
-    let lead = name.iter().take_while(|&&b| blank(b)).count();
-    let trail = name[lead..].iter().rev().take_while(|&&b| blank(b)).count();
-    v.extend(std::iter::repeat_n(b'_', lead));
-    let middle = &name[lead..name.len() - trail];
-    v.extend(
-        middle
-            .iter()
-            .map(|&b| if b == b'\n' || b == b'\r' { b' ' } else { b }),
-    );
-    v.extend(std::iter::repeat_n(b'_', trail));
+    v.extend(name.iter().map(|&b| if hp_blank(b) { b'_' } else { b }));
     if v.is_empty() {
         v.push(b'_');
     }
     v.into()
 }
 
+/// The bytes a `.hp` line takes for spacing.
+fn hp_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+}
+
 /// Whether [`hp_name`] writes `name` otherwise than it is.
 pub fn hp_name_changes(name: &[u8]) -> bool {
-    let blank = |b: &u8| matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c);
-    name.is_empty()
-        || name.first().is_some_and(blank)
-        || name.last().is_some_and(blank)
-        || name.iter().any(|&b| b == b'\n' || b == b'\r')
-        || hp_keyword_first(name)
+    name.is_empty() || name.iter().any(|&b| hp_blank(b)) || hp_keyword_first(name)
 }
 
 #[cfg(test)]

@@ -143,7 +143,7 @@ static TEMPORARIES: std::sync::Mutex<Vec<PathBuf>> = std::sync::Mutex::new(Vec::
 /// The longest name a temporary file borrows from its target: a file system takes
 /// names of 255 bytes, and the temporary adds a dot, the process id, a counter and
 /// `.tmp` to the target's.
-const TEMPORARY_STEM: usize = 200;
+pub const TEMPORARY_STEM: usize = 200;
 
 /// On SIGTERM, SIGINT or SIGHUP, removes the temporary files being written, then ends
 /// the process as the signal would have: a one-shot run stopped while writing a large

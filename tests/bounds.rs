@@ -5,83 +5,9 @@
 
 mod common;
 
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::path::Path;
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
-
 use common::Scratch;
 use common::eventlog::{self, Writer};
-use flate2::Compression;
-use flate2::write::GzEncoder;
-
-/// What a bomb may cost at most (the review's bar).
-const MAX_RSS_KB: u64 = 512 * 1024;
-const MAX_TIME: Duration = Duration::from_secs(60);
-
-struct Measured {
-    status: std::process::ExitStatus,
-    stderr: String,
-    rss_kb: u64,
-    elapsed: Duration,
-}
-
-/// Runs hpgraph in `dir` and measures its peak resident memory as the kernel counted it.
-/// The kernel counts the test process's own memory at the fork too, so this can only
-/// overstate: the tests here make their bombs in a streaming writer to keep it small.
-fn measured(dir: &Path, args: &[&str]) -> Measured {
-    let err_path = dir.join("stderr.txt");
-    let started = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(File::create(&err_path).unwrap())
-        .spawn()
-        .expect("run hpgraph");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 writes into both locals only.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(got, pid, "wait4");
-    let elapsed = started.elapsed();
-    std::mem::forget(child); // reaped above
-    use std::os::unix::process::ExitStatusExt;
-    Measured {
-        status: std::process::ExitStatus::from_raw(status),
-        stderr: std::fs::read_to_string(&err_path).unwrap(),
-        rss_kb: usage.ru_maxrss as u64,
-        elapsed,
-    }
-}
-
-fn within_bounds(m: &Measured, what: &str) {
-    eprintln!(
-        "{what}: {} MB peak, {:.1} s",
-        m.rss_kb / 1024,
-        m.elapsed.as_secs_f64()
-    );
-    assert!(m.status.success(), "{what}: {}", m.stderr);
-    assert!(
-        m.rss_kb < MAX_RSS_KB,
-        "{what}: {} MB resident at the peak",
-        m.rss_kb / 1024
-    );
-    assert!(m.elapsed < MAX_TIME, "{what}: took {:?}", m.elapsed);
-}
-
-/// A gzip file at `path` written by `fill`.
-fn gzip(path: &Path, fill: impl FnOnce(&mut dyn Write)) {
-    let mut z = GzEncoder::new(
-        BufWriter::new(File::create(path).unwrap()),
-        Compression::fast(),
-    );
-    fill(&mut z);
-    z.finish().unwrap().flush().unwrap();
-}
+use common::measure::{gzip, measured, within_bounds};
 
 const HP_HEADER: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
     BEGIN_SAMPLE 0\na\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\na\t20\nEND_SAMPLE 1\n";

@@ -264,6 +264,34 @@ fn inferno_draws_the_folded_stacks_of_the_census() {
 }
 
 #[test]
+fn inferno_reads_frames_that_look_like_counts_or_are_blank_as_written() {
+    if !have("inferno-flamegraph", &["--help"]) {
+        return;
+    }
+    // Frames a folded reader could take for a count (`a 12`, `b 1e3`), or pass over
+    // (empty, blank, a tab): each band's bytes must reach inferno's total, and no line
+    // be ignored or read as a differential one.
+    let dir = scratch("odd-frames");
+    let hp = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+              BEGIN_SAMPLE 0\n(1)a 12/main\t100\n(2)b 1e3/main\t20\n(3)x//main\t3\n\
+              (4) /main\t4\n(5)c\t7/main\t5\n(6)d \t6\nEND_SAMPLE 0\n";
+    std::fs::write(dir.join("odd.hp"), hp).unwrap();
+    let folded = dir.join("odd.folded");
+    run(hpgraph().arg(dir.join("odd.hp")).arg("-o").arg(&folded));
+    let out = Command::new("inferno-flamegraph")
+        .args(["--countname", "bytes"])
+        .stdin(std::fs::File::open(&folded).unwrap())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success() && !err.contains("Ignored"), "{err}");
+    assert_eq!(inferno_total(&folded), 100 + 20 + 3 + 4 + 5 + 6);
+    let text = std::fs::read_to_string(&folded).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
 fn speedscope_files_follow_speedscope_s_schema_and_weigh_the_censuses() {
     let validator =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/speedscope-schema.mjs");

@@ -67,14 +67,17 @@ impl super::Backend for Svg {
 
 /// Profile bytes as XML text.
 pub fn xml_text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes)
-        .chars()
-        .map(|c| match c {
-            '\t' | '\n' | '\r' => ' ',
-            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => '\u{fffd}',
-            c => c,
-        })
-        .collect()
+    let mut out = String::with_capacity(bytes.len());
+    for c in String::from_utf8_lossy(bytes).chars() {
+        match c {
+            '\t' | '\n' | '\r' => out.push(' '),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => out.push('\u{fffd}'),
+            // Shown, not obeyed, as in every markup hpgraph writes (`escape::html`).
+            c if crate::escape::is_bidi(c) => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 pub(crate) fn colour(p: Paint) -> String {

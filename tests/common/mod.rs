@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod eventlog;
+pub mod measure;
 pub mod served;
 
 use std::path::{Path, PathBuf};
