@@ -20,7 +20,10 @@
 //!   [`export`] writes the data outputs (`.hp`, CSV, JSON, the summary).
 //! * [`sink`] writes a document atomically, or [`serve`] shows it to browsers as it
 //!   changes (`--serve`).
-//! * [`cli`] reads the command line once into a resolved run description and runs it.
+//! * [`engine`] runs the pipeline: a resolved run ([`engine::Job`]) and a profile to its
+//!   typed result ([`engine::Rendered`], [`engine::Compared`]), which writes itself.
+//! * [`cli`] reads the command line once into a resolved run description, opens and
+//!   names the files, and loops for `--watch`.
 //! * [`escape`] is the one escape per output language, [`units`] how numbers are
 //!   written, [`error`] the errors a run reports.
 //!
@@ -30,10 +33,16 @@
 //! let hp = b"JOB \"demo\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\nmain\t1200\nEND_SAMPLE 1.00\n";
 //! let profile = hpgraph::input::parse(hp).unwrap().profile;
-//! let (selection, scene) = hpgraph::render(
-//!     profile, None, &Default::default(), &hpgraph::layout::LayoutOptions::default());
-//! assert_eq!(selection.bands.len(), 1);
-//! assert_eq!(scene.pages.len(), 1);
+//! let make = hpgraph::engine::Make::Picture(hpgraph::engine::Picture::new(
+//!     hpgraph::backend::Format::Svg,
+//!     Default::default(),
+//!     hpgraph::layout::LayoutOptions::default(),
+//! ));
+//! let rendered = hpgraph::render(&make, profile, None);
+//! assert_eq!(rendered.selection().unwrap().bands.len(), 1);
+//! assert_eq!(rendered.scene().unwrap().pages.len(), 1);
+//! let svg = rendered.bytes().unwrap();
+//! assert!(svg.starts_with(b"<?xml"));
 //! ```
 
 #![deny(missing_docs)]
@@ -41,6 +50,7 @@
 pub mod analysis;
 pub mod backend;
 pub mod cli;
+pub mod engine;
 pub mod error;
 pub mod escape;
 pub mod export;
@@ -55,15 +65,4 @@ pub mod units;
 
 pub use error::Error;
 
-/// Selects the bands of `profile` and lays them out (consuming the profile: see
-/// [`layout::layout`]).
-pub fn render(
-    profile: profile::Profile,
-    aux: Option<&select::aux::Aux>,
-    select: &select::SelectOptions,
-    layout: &layout::LayoutOptions,
-) -> (select::Selection, scene::Scene) {
-    let selection = select::select(&profile, aux, select);
-    let scene = layout::layout(profile, &selection, layout);
-    (selection, scene)
-}
+pub use engine::render;

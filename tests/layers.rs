@@ -10,75 +10,80 @@ const RULES: &[(&str, &[&str])] = &[
         "profile.rs",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "sink",
-            "cli",
+            "cli", "engine",
         ],
     ),
     (
         "units.rs",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "sink",
-            "cli",
+            "cli", "engine",
         ],
     ),
     (
         "escape.rs",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "sink",
-            "cli",
+            "cli", "engine",
         ],
     ),
     (
         "input",
         &[
             "select", "analysis", "layout", "scene", "backend", "export", "serve", "sink", "cli",
+            "engine",
         ],
     ),
     (
         "select",
         &[
             "input", "analysis", "layout", "scene", "backend", "export", "serve", "sink", "cli",
+            "engine",
         ],
     ),
     (
         "analysis",
         &[
-            "input", "layout", "scene", "backend", "export", "serve", "sink", "cli",
+            "input", "layout", "scene", "backend", "export", "serve", "sink", "cli", "engine",
         ],
     ),
     (
         "layout",
         &[
-            "input", "analysis", "backend", "export", "serve", "sink", "cli",
+            "input", "analysis", "backend", "export", "serve", "sink", "cli", "engine",
         ],
     ),
     (
         "scene",
         &[
             "input", "select", "analysis", "layout", "backend", "export", "serve", "sink", "cli",
+            "engine",
         ],
     ),
     (
         "backend",
         &[
-            "input", "select", "profile", "layout", "export", "serve", "sink", "cli",
+            "input", "select", "profile", "layout", "export", "serve", "sink", "cli", "engine",
         ],
     ),
     (
         "export",
         &[
-            "input", "layout", "scene", "backend", "serve", "sink", "cli",
+            "input", "layout", "scene", "backend", "serve", "sink", "cli", "engine",
         ],
     ),
     (
         "serve.rs",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "sink", "cli",
+            "engine",
         ],
     ),
     (
         "sink.rs",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "cli",
+            "engine",
         ],
     ),
 ];

@@ -165,7 +165,13 @@ fn well_formed_svg(svg: &[u8]) -> Result<(), String> {
 fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> {
     let parsed = parse(hp).ok()?;
     let (select, layout) = options(bits, limit, threshold);
-    let (_, scene) = hpgraph::render(parsed.profile, None, &select, &layout);
+    let make = hpgraph::engine::Make::Picture(hpgraph::engine::Picture::new(
+        hpgraph::backend::Format::Ps,
+        select,
+        layout,
+    ));
+    let rendered = hpgraph::render(&make, parsed.profile, None);
+    let scene = rendered.scene().expect("a picture").clone();
     let mut out = Vec::new();
     PostScript {
         creator: "test",

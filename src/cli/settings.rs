@@ -19,12 +19,12 @@ use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Input, Output, Plan};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
+use crate::engine::{Data, Job, Make, Picture};
 use crate::export::{Export, ExportOptions, summary::TextOptions};
 use crate::input;
 use crate::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palette};
 use crate::scene::{Media, Orientation};
 use crate::select::filter::Filter;
-use crate::select::flame::When;
 use crate::select::{NameOrder, SelectOptions, Shading};
 use crate::units::ByteUnits;
 
@@ -68,60 +68,6 @@ pub struct Compare {
     pub output: Output,
     /// Line the runs up on 0-100% of their time.
     pub normalised: bool,
-}
-
-/// How one input becomes one output.
-#[derive(Debug, Clone)]
-pub struct Job {
-    /// What the reader keeps.
-    pub read: input::Options,
-    /// The bands and times kept, before anything else.
-    pub filter: Filter,
-    /// What is made of the filtered profile.
-    pub make: Make,
-}
-
-/// A picture or the numbers.
-#[derive(Debug, Clone)]
-pub enum Make {
-    /// A figure, through the select and layout stages and a backend.
-    Picture(Picture),
-    /// A data output, written from the profile (or its selection).
-    Data(Data),
-}
-
-/// How a picture is made.
-#[derive(Debug, Clone)]
-pub struct Picture {
-    /// Its format, which picks the backend.
-    pub format: Format,
-    /// Which bands, in which order.
-    pub select: SelectOptions,
-    /// Where everything goes on the page.
-    pub layout: LayoutOptions,
-    /// The resolution, in points, bands are drawn at ([`crate::scene::reduce`]); `None`
-    /// keeps every point.
-    pub column: Option<f64>,
-    /// The backend's options.
-    pub backend: backend::Options,
-    /// What an HTML page shows beside its picture (`None` for other formats).
-    pub page: Option<PageOptions>,
-    /// `--flame`: the census drawn as a flame graph instead of the graph over time (an
-    /// HTML page draws its graph and opens that census's flame graph under it).
-    pub flame: Option<When>,
-    /// `--inverted`: the flame graph grows from the innermost frames.
-    pub direction: crate::select::flame::Direction,
-}
-
-/// How a data output is made.
-#[derive(Debug, Clone)]
-pub struct Data {
-    /// The format.
-    pub export: Export,
-    /// Its options.
-    pub options: ExportOptions,
-    /// With `-m` or `-t`: the selection's bands (OTHER included) rather than all.
-    pub select: Option<SelectOptions>,
 }
 
 /// How a profile that is still being written is followed.

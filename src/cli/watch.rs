@@ -23,8 +23,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::naming::{Input, Plan};
-use super::run::{Drawn, Timings, draw, filtered, prepare_data, prepare_picture, print_warning};
-use super::settings::{Job, Live, Serve};
+use super::run::{Timings, draw, filtered, print_notes, print_warning};
+use super::settings::{Live, Serve};
+use crate::engine::{Drawn, Job};
 use crate::input::{Reader, Warning, stream};
 use crate::serve::{Server, Status};
 
@@ -566,8 +567,9 @@ fn publish(
     profile: crate::profile::Profile,
 ) -> anyhow::Result<Drawn> {
     let profile = filtered(job, name, profile)?;
-    let json = prepare_data(&serve.data, profile.clone()).bytes()?;
-    let page = prepare_picture(&serve.page, name, profile, None);
+    let json = crate::engine::render_data(&serve.data, profile.clone()).bytes()?;
+    let page = crate::engine::render_picture(&serve.page, profile, None);
+    print_notes(name, page.notes());
     let drawn = page.drawn();
     server.publish(page.bytes()?, json, drawn.samples);
     Ok(drawn)

@@ -1,6 +1,7 @@
 //! `--compare`'s numbers: the comparison of two runs (see [`crate::analysis::compare`])
 //! as an aligned table for people, as JSON (`--summary=json`, `-o x.json`) or as CSV
-//! (`-o x.csv`), each holding the same figures.
+//! (`-o x.csv`), each holding the same figures; and two runs' runtime statistics
+//! (`--compare BEFORE AFTER --stats`) side by side.
 
 use std::io::{self, Write};
 
@@ -159,4 +160,25 @@ pub fn write_csv(c: &Comparison, out: &mut dyn Write) -> io::Result<()> {
         )?;
     }
     out.flush()
+}
+/// Two runs' runtime statistics side by side, before then after: `+RTS -s`'s text with
+/// each figure's change, or JSON (`{"before": …, "after": …}`) or its CSV.
+pub fn write_stats(
+    runs: [&crate::analysis::stats::Stats; 2],
+    names: [&str; 2],
+    style: super::SummaryStyle,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    use super::SummaryStyle;
+    let both = || serde_json::json!({ "before": runs[0], "after": runs[1] });
+    match style {
+        SummaryStyle::Text => {
+            out.write_all(crate::analysis::stats::compared_text(runs, names).as_bytes())
+        }
+        SummaryStyle::Json => {
+            crate::escape::json_to(&mut *out, &both(), true)?;
+            writeln!(out)
+        }
+        SummaryStyle::Csv => super::summary::write_figures_csv(&both(), out),
+    }
 }

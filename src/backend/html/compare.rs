@@ -31,7 +31,7 @@ pub struct ComparePage<'a> {
     /// The differential flame graph (each run's census or mean as `--flame` says, the
     /// peak census by default), drawn by the library; the page shows it under the
     /// table, each frame's bytes before and after in its title.
-    pub flame: Option<Scene>,
+    pub flame: Option<&'a Scene>,
 }
 
 /// A graph as the script finds it: its box in the SVG's coordinates (y down), the time
@@ -148,7 +148,7 @@ impl super::super::Backend for ComparePage<'_> {
             );
         }
         html.push_str("</tbody>\n</table>\n");
-        if let Some(flame) = &self.flame {
+        if let Some(flame) = self.flame {
             html.push_str(
                 "<section id=\"diff-flame\" aria-label=\"What changed, as a flame graph\">\n\
                  <h2>What changed, by stack</h2>\n<p class=\"about\">AFTER's flame graph, each \

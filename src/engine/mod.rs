@@ -1,0 +1,124 @@
+//! The engine: a resolved run made into its typed result. The library's one path from a
+//! profile to an output, whatever asks for it — the command line, the live view, the
+//! server, a program using the library.
+//!
+//! A [`Job`] says how one profile becomes one output; [`render`] takes a profile read
+//! and filtered and gives a [`Rendered`] (a picture and its page, a flame graph, or the
+//! numbers), and [`compare()`] two runs' a [`Compared`]. Each writes itself to any
+//! [`std::io::Write`]. The engine reads no file and names none, prints nothing and
+//! decides no default: `cli` reads the command line into a `Job` (every default is
+//! applied there), opens the inputs, names the outputs and loops for `--watch`; what the
+//! engine would tell a reader comes back as [`Rendered::notes`] and [`Compared::notes`].
+
+use crate::analysis::page::PageOptions;
+use crate::backend::{self, Format};
+use crate::export::{Export, ExportOptions};
+use crate::input;
+use crate::layout::LayoutOptions;
+use crate::select::SelectOptions;
+use crate::select::filter::Filter;
+use crate::select::flame::When;
+
+mod compare;
+mod render;
+
+/// The profile a job renders: the filter's part of it (`--include`, `--exclude`,
+/// `--from`, `--to`), or for `--stats`, which reads the runtime's events over its own
+/// window, the whole profile once it is known to have them. An `Err` says why nothing
+/// can be made of it.
+pub fn kept(
+    job: &Job,
+    profile: crate::profile::Profile,
+) -> Result<crate::profile::Profile, String> {
+    match &job.make {
+        Make::Data(data) if !data.export.reads_bands() => {
+            if profile.runtime.is_empty() {
+                return Err(
+                    "no runtime statistics here: they come from an eventlog's GC \
+                            events (run the program with +RTS -l, which writes them; a .hp \
+                            file, and an eventlog written with -l<classes> without g, has \
+                            none)"
+                        .into(),
+                );
+            }
+            crate::analysis::stats::window_within(&profile.runtime, job.filter.from)?;
+            Ok(profile)
+        }
+        _ => job.filter.apply(profile).map_err(|e| e.to_string()),
+    }
+}
+
+pub use compare::{Compared, compare};
+pub use render::{Drawn, Rendered, render, render_data, render_picture};
+
+/// How one input becomes one output.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// What the reader keeps.
+    pub read: input::Options,
+    /// The bands and times kept, before anything else.
+    pub filter: Filter,
+    /// What is made of the filtered profile.
+    pub make: Make,
+}
+
+/// A picture or the numbers.
+#[derive(Debug, Clone)]
+pub enum Make {
+    /// A figure, through the select and layout stages and a backend.
+    Picture(Picture),
+    /// A data output, written from the profile (or its selection).
+    Data(Data),
+}
+
+/// How a picture is made.
+#[derive(Debug, Clone)]
+pub struct Picture {
+    /// Its format, which picks the backend.
+    pub format: Format,
+    /// Which bands, in which order.
+    pub select: SelectOptions,
+    /// Where everything goes on the page.
+    pub layout: LayoutOptions,
+    /// The resolution, in points, bands are drawn at ([`crate::scene::reduce`]); `None`
+    /// keeps every point.
+    pub column: Option<f64>,
+    /// The backend's options.
+    pub backend: backend::Options,
+    /// What an HTML page shows beside its picture (`None` for other formats).
+    pub page: Option<PageOptions>,
+    /// `--flame`: the census drawn as a flame graph instead of the graph over time (an
+    /// HTML page draws its graph and opens that census's flame graph under it).
+    pub flame: Option<When>,
+    /// `--inverted`: the flame graph grows from the innermost frames.
+    pub direction: crate::select::flame::Direction,
+}
+
+impl Picture {
+    /// A figure over time in `format` as `select` and `layout` say: every point kept, the
+    /// backend's own options, no page, no flame graph. What a program using the library
+    /// starts from; the command line sets every field.
+    pub fn new(format: Format, select: SelectOptions, layout: LayoutOptions) -> Picture {
+        Picture {
+            format,
+            select,
+            layout,
+            column: None,
+            backend: backend::Options::default(),
+            page: None,
+            flame: None,
+            direction: Default::default(),
+        }
+    }
+}
+
+/// How a data output is made.
+#[derive(Debug, Clone)]
+pub struct Data {
+    /// The format.
+    pub export: Export,
+    /// Its options.
+    pub options: ExportOptions,
+    /// With `-m` or `-t`: the selection's bands (OTHER included) rather than all.
+    pub select: Option<SelectOptions>,
+}
