@@ -553,7 +553,9 @@ fn labels_are_bytes_and_markers_keep_their_text() {
     let out = hpgraph(&dir.0, &["odd.eventlog", "-o", "odd.hp"], None);
     assert!(out.status.success());
     let text = std::fs::read(dir.path("odd.hp")).unwrap();
-    assert!(text.windows(9).any(|w| w == b"caf\xe9 \xff\xfe\t4"));
+    // The bytes as they are, but the blank, which hp2ps would read as the name's end.
+    assert!(text.windows(9).any(|w| w == b"caf\xe9_\xff\xfe\t4"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be written as .hp"));
     let ps = hpgraph(&dir.0, &["odd.eventlog", "-o", "-"], None);
     assert!(ps.status.success());
     assert!(
