@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 /// A module and the modules it must not use (outside its tests).
 const RULES: &[(&str, &[&str])] = &[
     (
-        "profile.rs",
+        "profile",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "sink",
             "cli", "engine",

@@ -7,12 +7,14 @@
 //! compressed PDFs).
 #![no_main]
 
+use hpgraph::backend::Format;
 use hpgraph::backend::{
     Backend,
     pdf::Pdf,
     ps::PostScript,
     svg::{Svg, TextAs},
 };
+use hpgraph::engine::{Make, Picture};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Item, Media, Orientation, Point, Scene};
 use hpgraph::select::{NameOrder, SelectOptions, Shading, aux as auxfile};
@@ -94,35 +96,39 @@ fuzz_target!(|data: &[u8]| {
             eps_width: (flags & 128 != 0).then_some(145.0 + f64::from(opts[3]) * 4.0),
         },
     };
-    let (selection, scene) = render(parsed.profile.clone(), None, &select, &layout);
+    let make = Make::Picture(Picture::new(Format::Ps, select, layout));
+    let rendered = render(&make, parsed.profile.clone(), None);
+    let (Some(selection), Some(scene)) = (rendered.selection(), rendered.scene()) else {
+        panic!("a picture has a selection and a scene");
+    };
     assert!(finite(&scene), "every coordinate is a number");
     let mut ps = Vec::new();
     PostScript {
         creator: "fuzz",
         encapsulated: false,
     }
-    .write(&scene, &mut ps)
+    .write(scene, &mut ps)
     .unwrap();
-    let _ = hpgraph::backend::ps::repairs(&scene);
+    let _ = hpgraph::backend::ps::repairs(scene);
     for text in [
         TextAs::Text,
         TextAs::Outlines,
         TextAs::Raster { dpi: 150.0 },
     ] {
-        Svg { text }.write(&scene, &mut Vec::new()).unwrap();
+        Svg { text }.write(scene, &mut Vec::new()).unwrap();
     }
     Pdf { compress: false }
-        .write(&scene, &mut Vec::new())
+        .write(scene, &mut Vec::new())
         .unwrap();
     let mut aux = Vec::new();
-    auxfile::write(&selection, &mut aux).unwrap();
+    auxfile::write(selection, &mut aux).unwrap();
     let aux = auxfile::parse(&aux).expect("hpgraph reads back the .aux it writes");
-    let (_, scene) = render(parsed.profile, Some(&aux), &select, &layout);
+    let again = render(&make, parsed.profile, Some(&aux));
     PostScript {
         creator: "fuzz",
         encapsulated: false,
     }
-    .write(&scene, &mut Vec::new())
+    .write(again.scene().expect("a picture"), &mut Vec::new())
     .unwrap();
 });
 

@@ -270,8 +270,16 @@ impl Stats {
     /// line for each figure the eventlog gives. CPU times are not in an eventlog: their
     /// columns say `-`.
     pub fn text(&self, whole: bool) -> String {
-        use std::fmt::Write as _;
         let mut s = String::new();
+        self.bytes_text(&mut s, whole);
+        self.collections_text(&mut s);
+        self.times_text(&mut s);
+        s
+    }
+
+    /// The text's first part: the window, and the bytes allocated, copied and resident.
+    fn bytes_text(&self, s: &mut String, whole: bool) {
+        use std::fmt::Write as _;
         if !whole {
             let _ = writeln!(
                 s,
@@ -332,6 +340,11 @@ impl Stats {
                 h / (1024 * 1024)
             );
         }
+    }
+
+    /// The collections table, a row a generation.
+    fn collections_text(&self, s: &mut String) {
+        use std::fmt::Write as _;
         let _ = writeln!(
             s,
             "\n                                     Tot time (elapsed)  Avg pause  Max pause"
@@ -373,13 +386,18 @@ impl Stats {
                 b * 100.0
             );
         }
+    }
+
+    /// The times, the allocation rate, productivity, and what the figures leave out.
+    fn times_text(&self, s: &mut String) {
+        use std::fmt::Write as _;
         let line = |s: &mut String, label: &str, t: f64| {
             let _ = writeln!(s, "  {label:<8}time  {:>7}   ({t:>7.3}s elapsed)", "-");
         };
         s.push('\n');
-        line(&mut s, "MUT", self.mut_elapsed);
-        line(&mut s, "GC", self.gc_elapsed);
-        line(&mut s, "Total", self.total_elapsed);
+        line(s, "MUT", self.mut_elapsed);
+        line(s, "GC", self.gc_elapsed);
+        line(s, "Total", self.total_elapsed);
         if self.gc_includes_census {
             s.push_str(
                 "  (GC time includes the heap profiler's censuses, which +RTS -s prints \
@@ -413,7 +431,6 @@ impl Stats {
                 crate::profile::MAX_GCS
             );
         }
-        s
     }
 }
 

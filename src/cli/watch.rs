@@ -248,62 +248,10 @@ fn follow_stream(
                     follower.changed = true;
                 }
             }
-            Some(stream::Event::Ended) => {
-                if let Some(t) = follower.tail.as_mut().filter(|t| !t.failed) {
-                    if let Err(e) = t.end() {
-                        // A connection cut anywhere, its header included, is connected
-                        // again: only a pipe's end is the program's.
-                        if kind == Kind::Pipe {
-                            anyhow::bail!("{}{e}", follower.name);
-                        }
-                        if !live.quiet {
-                            eprintln!("hpgraph: {}{e}", follower.name);
-                        }
-                    }
-                    follower.changed = true;
-                }
-                // The last picture, whatever the interval: the stream has no more.
-                follower.last_render = None;
-                follower.render_if_due(out);
-                let complete = follower.tail.as_ref().is_some_and(|t| t.parser.ended());
-                let status = match kind {
-                    Kind::Socket if !complete => Status::Reconnecting,
-                    _ => Status::Ended,
-                };
-                if let Some(server) = server {
-                    server.set_status(status);
-                }
-                if !live.quiet {
-                    eprintln!(
-                        "hpgraph: {}: {}",
-                        follower.name,
-                        match status {
-                            Status::Reconnecting => "the connection was lost: connecting again",
-                            _ if kind == Kind::Socket =>
-                                "the program ended: waiting for its next run",
-                            _ => "the stream ended",
-                        }
-                    );
-                }
-                if kind == Kind::Pipe && server.is_none() {
-                    // A stream that never gave a picture fails as the same file would,
-                    // and an empty one says so.
-                    match follower.tail.as_ref() {
-                        Some(t) if t.offset == 0 => anyhow::bail!(
-                            "{}: the stream ended before any byte came (is the program \
-                             writing its profile there?)",
-                            follower.name
-                        ),
-                        Some(t) => {
-                            if let Err(e) = t.parser.snapshot() {
-                                anyhow::bail!("{}{}", follower.name, e.located());
-                            }
-                        }
-                        None => anyhow::bail!("{}: contains no samples", follower.name),
-                    }
-                    break;
-                }
+            Some(stream::Event::Ended) if stream_ended(&mut follower, kind, live, out, server)? => {
+                break;
             }
+            Some(stream::Event::Ended) => {}
             Some(stream::Event::Lost(why)) => {
                 if !lost_said && !live.quiet {
                     eprintln!(
@@ -325,6 +273,71 @@ fn follow_stream(
     }
     follower.finish();
     Ok(())
+}
+
+/// A stream's end: the last picture, the status, and for a pipe not served, the end of
+/// the run (`Ok(true)`), failing as the same file would where it gave no picture.
+fn stream_ended(
+    follower: &mut Follower,
+    kind: Kind,
+    live: &Live,
+    out: &Out,
+    server: Option<&Server>,
+) -> anyhow::Result<bool> {
+    if let Some(t) = follower.tail.as_mut().filter(|t| !t.failed) {
+        if let Err(e) = t.end() {
+            // A connection cut anywhere, its header included, is connected
+            // again: only a pipe's end is the program's.
+            if kind == Kind::Pipe {
+                anyhow::bail!("{}{e}", follower.name);
+            }
+            if !live.quiet {
+                eprintln!("hpgraph: {}{e}", follower.name);
+            }
+        }
+        follower.changed = true;
+    }
+    // The last picture, whatever the interval: the stream has no more.
+    follower.last_render = None;
+    follower.render_if_due(out);
+    let complete = follower.tail.as_ref().is_some_and(|t| t.parser.ended());
+    let status = match kind {
+        Kind::Socket if !complete => Status::Reconnecting,
+        _ => Status::Ended,
+    };
+    if let Some(server) = server {
+        server.set_status(status);
+    }
+    if !live.quiet {
+        eprintln!(
+            "hpgraph: {}: {}",
+            follower.name,
+            match status {
+                Status::Reconnecting => "the connection was lost: connecting again",
+                _ if kind == Kind::Socket => "the program ended: waiting for its next run",
+                _ => "the stream ended",
+            }
+        );
+    }
+    if kind == Kind::Pipe && server.is_none() {
+        // A stream that never gave a picture fails as the same file would,
+        // and an empty one says so.
+        match follower.tail.as_ref() {
+            Some(t) if t.offset == 0 => anyhow::bail!(
+                "{}: the stream ended before any byte came (is the program \
+                     writing its profile there?)",
+                follower.name
+            ),
+            Some(t) => {
+                if let Err(e) = t.parser.snapshot() {
+                    anyhow::bail!("{}{}", follower.name, e.located());
+                }
+            }
+            None => anyhow::bail!("{}: contains no samples", follower.name),
+        }
+        return Ok(true);
+    }
+    Ok(false)
 }
 
 /// The state of a watch between wake-ups.

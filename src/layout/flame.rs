@@ -44,47 +44,14 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     let scale = Scale::of(&flame.value_unit, opts.byte_units);
     let mut items = Vec::new();
 
-    // The title: the job, then which census and how much it holds.
-    let title = opts.title_text.clone().unwrap_or_else(|| flame.job.clone());
     let top_line = height - margin - 12.0 * em;
-    items.push(Item::Text(text(
-        TextRole::Title,
+    items.extend(heading(
+        flame,
+        opts,
         Point::new(margin, top_line),
-        title,
-        FontSize::Large,
-        Anchor::Start,
-    )));
-    let unit = String::from_utf8_lossy(&flame.sample_unit);
-    let c = &flame.census;
-    let which = |c: &crate::select::flame::Census| match c.when {
-        When::Peak => format!("the peak census, at {:.2} {unit}", c.from),
-        When::End => format!("the last census, at {:.2} {unit}", c.from),
-        When::At(_) => format!("the census at {:.2} {unit}", c.from),
-        When::Mean => format!("the mean from {:.2} to {:.2} {unit}", c.from, c.to),
-    };
-    let mut about = format!(
-        "{}: {} in {} frames",
-        which(c),
-        human(c.total, scale),
-        flame.frames.len() - 1
-    );
-    if let Some(b) = &flame.before {
-        about = format!(
-            "{about}; before, {}: {} (red grew, blue shrank)",
-            which(b),
-            human(b.total, scale)
-        );
-    }
-    if flame.direction == Direction::Inverted {
-        about.push_str("; inverted: what holds the bytes at the bottom, its callers above");
-    }
-    items.push(Item::Text(text(
-        TextRole::Caption,
-        Point::new(margin, top_line - 16.0 * em),
-        about.into_bytes(),
-        FontSize::Normal,
-        Anchor::Start,
-    )));
+        em,
+        scale,
+    ));
 
     // Rows from the bottom margin up to under the title.
     let (x0, across) = (margin, width - 2.0 * margin);
@@ -98,6 +65,14 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         across / flame.census.total
     } else {
         0.0
+    };
+    let boxes = Boxes {
+        floor,
+        row,
+        per_byte,
+        scale,
+        em,
+        labelled,
     };
     // Which frames are drawn, and where each one's next drawn callee goes: callees in
     // name order, then one box for the narrow ones.
@@ -135,111 +110,18 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         drawn[k] = true;
         cursor[k] = left;
         let y = floor + f.depth as f64 * row;
-        let fill = match (f.cut, &flame.before) {
-            (true, _) => CUT,
-            (false, Some(b)) => change(f.before, f.bytes, b.total.max(flame.census.total)),
-            (false, None) => colour(&f.name, opts),
-        };
-        let mut notes = String::new();
-        if f.cut {
-            notes.push_str(" (GHC cut this name at -L: its callers are unknown)");
-        }
-        if f.placed && parent.is_some_and(|p| !flame.frames[p].placed) {
-            notes.push_str(
-                " (GHC cut this stack at -L: placed under the frame its kept name begins)",
-            );
-        }
-        if f.own > 0.0 && f.own < f.bytes {
-            notes.push_str(&format!(" (its own {})", exact(f.own, &flame.value_unit)));
-        }
-        let title = box_title(flame, k, &notes, f.bytes, scale);
-        items.push(Item::Path(rect(left, y, w, row, fill, title)));
-        if labelled && let Some(t) = fitted(&f.name, w - 4.0 * em, em) {
-            items.push(Item::Text(text(
-                TextRole::FrameLabel,
-                Point::new(left + 2.0 * em, y + (row - 7.0 * em) / 2.0),
-                t,
-                FontSize::Normal,
-                Anchor::Start,
-            )));
-        }
+        let fill = boxes.frame(flame, opts, k, left, w, &mut items);
         // What the stack holds itself, beside its callees and in a paler shade, so that
         // the boxes with nothing on top of them add up to the census.
         if f.own > 0.0 && f.own < f.bytes && f.depth + 1 < shown_rows {
-            let own = f.own * per_byte;
-            if own < MIN_WIDTH {
-                narrow[k].0 += f.own;
-                narrow[k].1 += 1;
-                continue;
-            }
-            let title = box_title(flame, k, " (its own)", f.own, scale);
-            items.push(Item::Path(rect(
-                left,
-                y + row,
-                own,
-                row,
-                paler(fill),
-                title,
-            )));
-            cursor[k] += own;
+            let own = boxes.own(flame, k, (left, y), fill, &mut narrow[k]);
+            cursor[k] += own.as_ref().map_or(0.0, |(w, _)| *w);
+            items.extend(own.map(|(_, item)| item));
         }
     }
-    for (p, &(bytes, count)) in narrow.iter().enumerate() {
-        if count == 0 {
-            continue;
-        }
-        let f = &flame.frames[p];
-        let title = format!(
-            "{count} parts of {} narrower than {MIN_WIDTH} pt: {} ({}, {})",
-            String::from_utf8_lossy(if p == 0 { b"all" } else { &f.name }),
-            human(bytes, scale),
-            exact(bytes, &flame.value_unit),
-            share(bytes, flame.census.total)
-        );
-        items.push(Item::Path(rect(
-            cursor[p],
-            floor + (f.depth + 1) as f64 * row,
-            bytes * per_byte,
-            row,
-            NARROW,
-            title.into_bytes(),
-        )));
-    }
-    for &k in &gone {
-        let f = &flame.frames[k];
-        let p = f.parent.expect("the root is never gone");
-        let title = box_title(flame, k, " (only before)", 0.0, scale);
-        items.push(Item::Path(rect(
-            cursor[p],
-            floor + f.depth as f64 * row,
-            0.0,
-            row,
-            change(f.before, 0.0, 1.0),
-            title,
-        )));
-    }
-    if gone_left > 0 {
-        items.push(Item::Text(text(
-            TextRole::Caption,
-            Point::new(width - margin, margin),
-            format!("{gone_left} more frames only the run before had are not drawn").into_bytes(),
-            FontSize::Normal,
-            Anchor::End,
-        )));
-    }
-    if shown_rows < rows {
-        items.push(Item::Text(text(
-            TextRole::Caption,
-            Point::new(margin, margin),
-            format!(
-                "{} deeper levels are not drawn: --size with more height shows more",
-                rows - shown_rows
-            )
-            .into_bytes(),
-            FontSize::Normal,
-            Anchor::Start,
-        )));
-    }
+    items.extend(boxes.narrow(flame, &narrow, &cursor));
+    items.extend(boxes.gone(flame, &gone, &cursor));
+    items.extend(captions(gone_left, rows - shown_rows, width, margin));
     Scene {
         title: flame.job.clone(),
         date: flame.date.clone(),
@@ -250,6 +132,219 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         plot: None,
         font_size: opts.font_size,
     }
+}
+
+/// The title (the job) at `at`, and under it which census the graph weighs and how
+/// much it holds.
+fn heading(flame: &Flame, opts: &LayoutOptions, at: Point, em: f64, scale: Scale) -> [Item; 2] {
+    let title = opts.title_text.clone().unwrap_or_else(|| flame.job.clone());
+    let title = Item::Text(text(
+        TextRole::Title,
+        at,
+        title,
+        FontSize::Large,
+        Anchor::Start,
+    ));
+    let unit = String::from_utf8_lossy(&flame.sample_unit);
+    let c = &flame.census;
+    let which = |c: &crate::select::flame::Census| match c.when {
+        When::Peak => format!("the peak census, at {:.2} {unit}", c.from),
+        When::End => format!("the last census, at {:.2} {unit}", c.from),
+        When::At(_) => format!("the census at {:.2} {unit}", c.from),
+        When::Mean => format!("the mean from {:.2} to {:.2} {unit}", c.from, c.to),
+    };
+    let mut about = format!(
+        "{}: {} in {} frames",
+        which(c),
+        human(c.total, scale),
+        flame.frames.len() - 1
+    );
+    if let Some(b) = &flame.before {
+        about = format!(
+            "{about}; before, {}: {} (red grew, blue shrank)",
+            which(b),
+            human(b.total, scale)
+        );
+    }
+    if flame.direction == Direction::Inverted {
+        about.push_str("; inverted: what holds the bytes at the bottom, its callers above");
+    }
+    let about = Item::Text(text(
+        TextRole::Caption,
+        Point::new(at.x, at.y - 16.0 * em),
+        about.into_bytes(),
+        FontSize::Normal,
+        Anchor::Start,
+    ));
+    [title, about]
+}
+
+/// What a frame's title says of it beyond its name and bytes: GHC cut it, it was placed,
+/// what it holds itself.
+fn notes(flame: &Flame, k: usize) -> String {
+    let f = &flame.frames[k];
+    let parent = f.parent;
+    let mut notes = String::new();
+    if f.cut {
+        notes.push_str(" (GHC cut this name at -L: its callers are unknown)");
+    }
+    if f.placed && parent.is_some_and(|p| !flame.frames[p].placed) {
+        notes.push_str(" (GHC cut this stack at -L: placed under the frame its kept name begins)");
+    }
+    if f.own > 0.0 && f.own < f.bytes {
+        notes.push_str(&format!(" (its own {})", exact(f.own, &flame.value_unit)));
+    }
+    notes
+}
+
+/// Where a flame graph's rows are and how wide a byte is: what the boxes past the drawn
+/// frames need.
+struct Boxes {
+    floor: f64,
+    row: f64,
+    per_byte: f64,
+    scale: Scale,
+    em: f64,
+    /// Rows are tall enough for a label.
+    labelled: bool,
+}
+
+impl Boxes {
+    /// Frame `k`'s box at `left`, `w` wide, with its label where it fits; its fill.
+    fn frame(
+        &self,
+        flame: &Flame,
+        opts: &LayoutOptions,
+        k: usize,
+        left: f64,
+        w: f64,
+        items: &mut Vec<Item>,
+    ) -> Paint {
+        let (f, em, row) = (&flame.frames[k], self.em, self.row);
+        let y = self.floor + f.depth as f64 * row;
+        let fill = match (f.cut, &flame.before) {
+            (true, _) => CUT,
+            (false, Some(b)) => change(f.before, f.bytes, b.total.max(flame.census.total)),
+            (false, None) => colour(&f.name, opts),
+        };
+        let notes = notes(flame, k);
+        let title = box_title(flame, k, &notes, f.bytes, self.scale);
+        items.push(Item::Path(rect(left, y, w, row, fill, title)));
+        if self.labelled
+            && let Some(t) = fitted(&f.name, w - 4.0 * em, em)
+        {
+            items.push(Item::Text(text(
+                TextRole::FrameLabel,
+                Point::new(left + 2.0 * em, y + (row - 7.0 * em) / 2.0),
+                t,
+                FontSize::Normal,
+                Anchor::Start,
+            )));
+        }
+        fill
+    }
+
+    /// What frame `k`'s stack holds itself, above it at `at` (its box's corner): its own
+    /// box in a paler shade of `fill` and that box's width, or `None` where it is
+    /// narrower than [`MIN_WIDTH`] and joins the caller's `narrow` box.
+    fn own(
+        &self,
+        flame: &Flame,
+        k: usize,
+        at: (f64, f64),
+        fill: Paint,
+        narrow: &mut (f64, usize),
+    ) -> Option<(f64, Item)> {
+        let f = &flame.frames[k];
+        let own = f.own * self.per_byte;
+        if own < MIN_WIDTH {
+            narrow.0 += f.own;
+            narrow.1 += 1;
+            return None;
+        }
+        let title = box_title(flame, k, " (its own)", f.own, self.scale);
+        let (left, y) = at;
+        let rect = rect(left, y + self.row, own, self.row, paler(fill), title);
+        Some((own, Item::Path(rect)))
+    }
+
+    /// One box per caller for its callees narrower than [`MIN_WIDTH`], after its drawn
+    /// ones (`cursor`).
+    fn narrow(&self, flame: &Flame, narrow: &[(f64, usize)], cursor: &[f64]) -> Vec<Item> {
+        let (floor, row, per_byte, scale) = (self.floor, self.row, self.per_byte, self.scale);
+        let mut items = Vec::new();
+        for (p, &(bytes, count)) in narrow.iter().enumerate() {
+            if count == 0 {
+                continue;
+            }
+            let f = &flame.frames[p];
+            let title = format!(
+                "{count} parts of {} narrower than {MIN_WIDTH} pt: {} ({}, {})",
+                String::from_utf8_lossy(if p == 0 { b"all" } else { &f.name }),
+                human(bytes, scale),
+                exact(bytes, &flame.value_unit),
+                share(bytes, flame.census.total)
+            );
+            items.push(Item::Path(rect(
+                cursor[p],
+                floor + (f.depth + 1) as f64 * row,
+                bytes * per_byte,
+                row,
+                NARROW,
+                title.into_bytes(),
+            )));
+        }
+        items
+    }
+
+    /// A 0-wide box for each frame only the run before had, at its caller's end.
+    fn gone(&self, flame: &Flame, gone: &[usize], cursor: &[f64]) -> Vec<Item> {
+        let (floor, row, scale) = (self.floor, self.row, self.scale);
+        let mut items = Vec::new();
+        for &k in gone {
+            let f = &flame.frames[k];
+            let p = f.parent.expect("the root is never gone");
+            let title = box_title(flame, k, " (only before)", 0.0, scale);
+            items.push(Item::Path(rect(
+                cursor[p],
+                floor + f.depth as f64 * row,
+                0.0,
+                row,
+                change(f.before, 0.0, 1.0),
+                title,
+            )));
+        }
+        items
+    }
+}
+
+/// What the graph leaves out: frames only the run before had past [`MAX_GONE`], rows
+/// past the figure's height.
+fn captions(gone_left: usize, hidden_rows: usize, width: f64, margin: f64) -> Vec<Item> {
+    let mut items = Vec::new();
+    if gone_left > 0 {
+        items.push(Item::Text(text(
+            TextRole::Caption,
+            Point::new(width - margin, margin),
+            format!("{gone_left} more frames only the run before had are not drawn").into_bytes(),
+            FontSize::Normal,
+            Anchor::End,
+        )));
+    }
+    if hidden_rows > 0 {
+        items.push(Item::Text(text(
+            TextRole::Caption,
+            Point::new(margin, margin),
+            format!(
+                "{} deeper levels are not drawn: --size with more height shows more",
+                hidden_rows
+            )
+            .into_bytes(),
+            FontSize::Normal,
+            Anchor::Start,
+        )));
+    }
+    items
 }
 
 fn text(role: TextRole, at: Point, text: Vec<u8>, size: FontSize, anchor: Anchor) -> Text {

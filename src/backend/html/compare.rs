@@ -116,38 +116,7 @@ impl super::super::Backend for ComparePage<'_> {
         );
         html.push_str(&super::super::svg::page_picture(scene));
         html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n</div>\n");
-        html.push_str(
-            "<table id=\"comparison\">\n<caption>Every band of either run, the largest change \
-             in mean first</caption>\n<thead><tr><th>status</th><th>mean before</th>\
-             <th>mean after</th><th>change</th><th>peak before</th><th>peak after</th>\
-             <th class=\"name\">band</th></tr></thead>\n<tbody>\n",
-        );
-        let side = |f: Option<crate::analysis::compare::Figures>, peak: bool| {
-            f.map_or("–".to_string(), |f| {
-                value(if peak { f.peak } else { f.mean })
-            })
-        };
-        for b in &c.bands {
-            let d = b.mean_change();
-            let change = if d == 0.0 {
-                "0".to_string()
-            } else {
-                format!("{}{}", if d > 0.0 { "+" } else { "−" }, value(d.abs()))
-            };
-            let _ = writeln!(
-                html,
-                "<tr class=\"{status}\" data-band=\"{name}\"><td>{status}</td><td>{}</td>\
-                 <td>{}</td><td>{change}</td><td>{}</td><td>{}</td>\
-                 <td class=\"name\">{name}</td></tr>",
-                side(b.before, false),
-                side(b.after, false),
-                side(b.before, true),
-                side(b.after, true),
-                status = b.status.word(),
-                name = escape::html(&b.name),
-            );
-        }
-        html.push_str("</tbody>\n</table>\n");
+        table(&mut html, c, &value);
         if let Some(flame) = self.flame {
             html.push_str(
                 "<section id=\"diff-flame\" aria-label=\"What changed, as a flame graph\">\n\
@@ -167,4 +136,40 @@ impl super::super::Backend for ComparePage<'_> {
         );
         out.write_all(html.as_bytes())
     }
+}
+
+/// The comparison's table: every band of either run, the largest change in mean first.
+fn table(html: &mut String, c: &Comparison, value: &dyn Fn(f64) -> String) {
+    html.push_str(
+        "<table id=\"comparison\">\n<caption>Every band of either run, the largest change \
+         in mean first</caption>\n<thead><tr><th>status</th><th>mean before</th>\
+         <th>mean after</th><th>change</th><th>peak before</th><th>peak after</th>\
+         <th class=\"name\">band</th></tr></thead>\n<tbody>\n",
+    );
+    let side = |f: Option<crate::analysis::compare::Figures>, peak: bool| {
+        f.map_or("–".to_string(), |f| {
+            value(if peak { f.peak } else { f.mean })
+        })
+    };
+    for b in &c.bands {
+        let d = b.mean_change();
+        let change = if d == 0.0 {
+            "0".to_string()
+        } else {
+            format!("{}{}", if d > 0.0 { "+" } else { "−" }, value(d.abs()))
+        };
+        let _ = writeln!(
+            html,
+            "<tr class=\"{status}\" data-band=\"{name}\"><td>{status}</td><td>{}</td>\
+             <td>{}</td><td>{change}</td><td>{}</td><td>{}</td>\
+             <td class=\"name\">{name}</td></tr>",
+            side(b.before, false),
+            side(b.after, false),
+            side(b.before, true),
+            side(b.after, true),
+            status = b.status.word(),
+            name = escape::html(&b.name),
+        );
+    }
+    html.push_str("</tbody>\n</table>\n");
 }

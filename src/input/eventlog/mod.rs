@@ -10,6 +10,7 @@
 
 mod build;
 pub mod format;
+mod gathering;
 
 use std::fmt;
 
@@ -128,6 +129,17 @@ pub const DEFINITION_OVERHEAD: usize = 64;
 /// such labels, is cut at sixteen times as much. A longer one is cut and ends in `…`.
 pub const MAX_LABEL: usize = 4096;
 
+/// Where the payload of an event of declared `size` starts in `rest`, and its length:
+/// `None` until a variable-size event's length field has come.
+fn extent(size: u32, rest: &[u8]) -> Option<(usize, usize)> {
+    if size == VARIABLE {
+        let n = rest.get(EVENT_HEADER..).and_then(payload::length)?;
+        Some((EVENT_HEADER + 2, usize::from(n)))
+    } else {
+        Some((EVENT_HEADER, size as usize))
+    }
+}
+
 /// The event sizes declared by the header, indexed by type.
 struct Sizes(Vec<u32>);
 
@@ -206,31 +218,49 @@ impl Parser {
         }
     }
 
+    /// An event of `len` bytes at `at` (`pos` in the bytes fed) ends within its block,
+    /// or at most `slack` past it.
+    fn within_block(&self, pos: usize, at: u64, len: u64, slack: u64) -> Result<(), Error> {
+        match self.block_end {
+            Some(end) if at < end && at + len > end + slack => {
+                Err(self.error(pos, ErrorKind::PastBlockEnd { block_end: end }))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Reads the header at the start of `buf`: `Some` of its length once it is whole,
+    /// `None` while more bytes may complete it.
+    fn header(&mut self, buf: &[u8], eof: bool) -> Result<Option<usize>, Error> {
+        match format::header(buf) {
+            format::Header::Done(types, used) => {
+                let sizes = Sizes::new(&types);
+                self.profile.ends_declared = sizes.declared(id::HEAP_PROF_SAMPLE_END);
+                self.state = State::Data(sizes);
+                Ok(Some(used))
+            }
+            format::Header::NeedMore if eof || buf.len() > format::MAX_HEADER => {
+                let kind = if eof {
+                    ErrorKind::HeaderCut
+                } else {
+                    ErrorKind::Header("the end of the header within 4 MiB")
+                };
+                Err(self.error(buf.len(), kind))
+            }
+            format::Header::NeedMore => Ok(None),
+            format::Header::Bad(at, what) => Err(self.error(at, ErrorKind::Header(what))),
+        }
+    }
+
     /// Consumes the complete events at the start of `buf` and returns how many bytes it
     /// used; the rest (a partly written event) must be offered again with more bytes, or
     /// with `eof` set once no more will come.
     pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
         let mut pos = 0;
         if let State::Header = self.state {
-            match format::header(buf) {
-                format::Header::Done(types, used) => {
-                    let sizes = Sizes::new(&types);
-                    self.profile.ends_declared = sizes.declared(id::HEAP_PROF_SAMPLE_END);
-                    self.state = State::Data(sizes);
-                    pos = used;
-                }
-                format::Header::NeedMore if eof || buf.len() > format::MAX_HEADER => {
-                    let kind = if eof {
-                        ErrorKind::HeaderCut
-                    } else {
-                        ErrorKind::Header("the end of the header within 4 MiB")
-                    };
-                    return Err(self.error(buf.len(), kind));
-                }
-                format::Header::NeedMore => return Ok(0),
-                format::Header::Bad(at, what) => {
-                    return Err(self.error(at, ErrorKind::Header(what)));
-                }
+            match self.header(buf, eof)? {
+                Some(used) => pos = used,
+                None => return Ok(0),
             }
         }
         let sizes = match &self.state {
@@ -261,47 +291,28 @@ impl Parser {
             if size == UNDECLARED {
                 return Err(self.error(pos, ErrorKind::UndeclaredEvent(ty)));
             }
-            let (start, declared) = if size == VARIABLE {
-                match rest.get(EVENT_HEADER..).and_then(payload::length) {
-                    Some(n) => (EVENT_HEADER + 2, usize::from(n)),
-                    None => break,
-                }
-            } else {
-                (EVENT_HEADER, size as usize)
+            let Some((start, declared)) = extent(size, rest) else {
+                break;
             };
             let at = self.offset + pos as u64;
             // A length that runs past its block is corruption now, not a wait for bytes
             // that never come. An IPE event may be declared a byte longer than written.
             let slack = if ty == id::IPE { IPE_SLACK } else { 0 };
-            if let Some(end) = self.block_end
-                && at < end
-                && at + (start + declared) as u64 > end + slack
-            {
-                return Err(self.error(pos, ErrorKind::PastBlockEnd { block_end: end }));
-            }
+            self.within_block(pos, at, (start + declared) as u64, slack)?;
             let Some(event) = rest.get(..start + declared) else {
                 break;
             };
             let len = if ty == id::IPE {
-                ipe_length(&event[start..]).ok_or_else(|| {
-                    self.error(
-                        pos,
-                        ErrorKind::ShortPayload {
-                            event: ty,
-                            len: declared,
-                        },
-                    )
-                })?
+                let short = ErrorKind::ShortPayload {
+                    event: ty,
+                    len: declared,
+                };
+                ipe_length(&event[start..]).ok_or_else(|| self.error(pos, short))?
             } else {
                 declared
             };
             let event = &event[..start + len];
-            if let Some(end) = self.block_end
-                && at < end
-                && at + event.len() as u64 > end
-            {
-                return Err(self.error(pos, ErrorKind::PastBlockEnd { block_end: end }));
-            }
+            self.within_block(pos, at, event.len() as u64, 0)?;
             let time = u64::from_be_bytes(rest[2..10].try_into().expect("8 bytes"));
             let body = &event[start..];
             if ty == id::BLOCK_MARKER {

@@ -1,0 +1,202 @@
+//! The runtime's heap lines (`--heap-lines`): heap size, live bytes, blocks in use and the
+//! allocation rate, with an envelope where a line is denser than the figure.
+
+use super::*;
+
+/// A runtime line is drawn as an envelope when it has more readings than columns of
+/// this many points.
+pub(super) const ENVELOPE_COLUMN: f64 = 1.0;
+
+/// The envelope of a line (points by x) in columns `column` wide across `width` from
+/// `x0`: its outline (each column's highest point left to right, then the lowest right
+/// to left) and the line through each column's last point; `None` when the line has no
+/// more points than columns, and is drawn as it is.
+pub(super) fn envelope(
+    points: &[Point],
+    x0: f64,
+    width: f64,
+    column: f64,
+) -> Option<(Vec<Point>, Vec<Point>)> {
+    let columns = (width / column).ceil().max(1.0) as usize;
+    if points.len() <= columns {
+        return None;
+    }
+    // (x, lowest, highest, last) of each column that has points.
+    let mut cols: Vec<(f64, f64, f64, Point)> = Vec::new();
+    let mut at = usize::MAX;
+    for &p in points {
+        let k = (((p.x - x0) / column).floor().max(0.0) as usize).min(columns - 1);
+        match cols.last_mut() {
+            Some(c) if k == at => {
+                c.1 = c.1.min(p.y);
+                c.2 = c.2.max(p.y);
+                c.3 = p;
+            }
+            _ => {
+                at = k;
+                cols.push((x0 + (k as f64 + 0.5) * column, p.y, p.y, p));
+            }
+        }
+    }
+    let mut outline: Vec<Point> = cols.iter().map(|c| Point::new(c.0, c.2)).collect();
+    outline.extend(cols.iter().rev().map(|c| Point::new(c.0, c.1)));
+    let last = cols.iter().map(|c| c.3).collect();
+    Some((outline, last))
+}
+
+pub(super) fn line(
+    items: &mut Vec<Item>,
+    points: &[Point],
+    width: f64,
+    label: &[u8],
+    stroke: Paint,
+) -> Option<Point> {
+    let (start, steps) = relative(points)?;
+    let end = *points.last()?;
+    items.push(Item::Path(Path {
+        role: PathRole::HeapLine,
+        start,
+        steps,
+        closed: false,
+        fill: None,
+        stroke,
+        line_width: width,
+        label: Some(label.to_vec()),
+    }));
+    Some(end)
+}
+
+impl Frame<'_> {
+    /// Heap size (a thick line), blocks in use and live bytes (thin ones) over the
+    /// sampled time, on the bands' scale: how much of the heap the census accounts for,
+    /// and how much the runtime holds beyond it. Then the allocation rate, on its own
+    /// scale (its peak at the graph's top, said in its label) and in colour, so that it
+    /// is not read against the bytes axis.
+    pub(super) fn heap_lines(&self, items: &mut Vec<Item>) {
+        let times = &self.profile.times;
+        let (first, last) = (times[0], times[times.len() - 1]);
+        let heap = &self.profile.heap;
+        let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
+        let mut ends: Vec<(f64, f64, &[u8])> = Vec::new();
+        for (points, width, label, paint) in [
+            (
+                &heap.size,
+                1.0,
+                &b"heap size"[..],
+                crate::scene::HEAP_SIZE_PAINT,
+            ),
+            (
+                &heap.blocks,
+                0.4,
+                &b"blocks in use"[..],
+                crate::scene::BLOCKS_PAINT,
+            ),
+            (
+                &heap.live,
+                0.75,
+                &b"live bytes"[..],
+                crate::scene::LIVE_PAINT,
+            ),
+        ] {
+            let shown: Vec<Point> = points
+                .iter()
+                .filter(|(t, _)| (first..=last).contains(t))
+                .map(|&(t, v)| {
+                    Point::new(to_x(t), v / self.sel.y_range * self.graph_height + self.y0)
+                })
+                .collect();
+            // A line that moves faster than the figure can show (more readings than
+            // points across) is drawn as its envelope, lightly, and the line through
+            // each column's last reading on top.
+            let shown = match envelope(&shown, self.x0, self.graph_width, ENVELOPE_COLUMN) {
+                Some((outline, last)) => {
+                    let (start, steps) = relative(&outline).expect("an envelope has points");
+                    items.push(Item::Path(Path {
+                        role: PathRole::HeapLine,
+                        start,
+                        steps,
+                        closed: true,
+                        fill: Some(crate::scene::tint(paint)),
+                        stroke: crate::scene::tint(paint),
+                        line_width: 0.1,
+                        label: Some(
+                            [
+                                label,
+                                &b": lowest and highest in each stretch of the figure"[..],
+                            ]
+                            .concat(),
+                        ),
+                    }));
+                    last
+                }
+                None => shown,
+            };
+            let Some(end) = line(items, &shown, width, label, paint) else {
+                continue;
+            };
+            // Above the end, and above the collections' strip.
+            ends.push((end.x, (end.y + 2.0).max(self.y0 + STRIP + 2.0), label));
+        }
+        self.end_labels(items, ends);
+        self.allocation_rate(items, first, last);
+    }
+
+    /// The labels at the lines' ends, each a line of text above the one below it, so
+    /// that two lines ending together do not print one label over the other.
+    fn end_labels(&self, items: &mut Vec<Item>, mut ends: Vec<(f64, f64, &[u8])>) {
+        ends.sort_by(|a, b| a.1.total_cmp(&b.1));
+        let row = 10.0 * self.opts.font_size / 10.0;
+        let mut floor = f64::MIN;
+        for (x, y, label) in ends {
+            let y = y.max(floor);
+            floor = y + row;
+            items.push(text(
+                TextRole::HeapLineLabel,
+                Point::new(x, y),
+                label.to_vec(),
+                FontSize::Normal,
+                Anchor::End,
+            ));
+        }
+    }
+
+    /// The allocation rate between `first` and `last`, on its own scale (its peak at the
+    /// graph's top), labelled in the graph's top left corner.
+    fn allocation_rate(&self, items: &mut Vec<Item>, first: f64, last: f64) {
+        let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
+        // One reading of the rate every three points of the graph's width, and no more
+        // than there are collections: the counters are read at collections, so finer
+        // steps would only show how the collections fall.
+        let gcs = self.profile.runtime.gcs.len().max(1);
+        let columns = ((self.graph_width / 3.0).max(1.0) as usize).min(gcs);
+        let rate = self.profile.runtime.allocation_rate(first, last, columns);
+        let peak = rate.iter().map(|r| r.1).fold(0.0, f64::max);
+        if peak <= 0.0 {
+            return;
+        }
+        let shown: Vec<Point> = rate
+            .iter()
+            .map(|&(t, r)| Point::new(to_x(t), r / peak * self.graph_height + self.y0))
+            .collect();
+        let scale = self.opts.scale(b"bytes");
+        let label = format!(
+            "allocation rate (peak {}/s)",
+            crate::units::human(peak, scale)
+        );
+        line(
+            items,
+            &shown,
+            0.6,
+            label.as_bytes(),
+            crate::scene::ALLOCATION_RATE_PAINT,
+        );
+        // The label in the graph's top left corner, the rate's peak being the top.
+        items.push(text(
+            TextRole::HeapLineLabel,
+            Point::new(self.x0 + 4.0, self.y0 + self.graph_height - 10.0),
+            label.into_bytes(),
+            FontSize::Normal,
+            Anchor::Start,
+        ));
+    }
+}
