@@ -333,16 +333,21 @@ fn values_past_64_bits_are_clamped_with_a_warning() {
     assert!(weights.iter().all(|&w| w <= end), "{end} below {weights:?}");
 }
 
-/// Runs hpgraph, killing it after `limit`: `None` when it had to be killed.
-fn exits_within(dir: &Path, args: &[&str], limit: Duration) -> Option<std::process::Output> {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+/// Starts hpgraph in `dir`, its output and errors to `out()`.
+fn spawn(dir: &Path, args: &[&str], out: fn() -> Stdio) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
         .current_dir(dir)
         .args(args)
         .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stdout(out())
+        .stderr(out())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Runs hpgraph, killing it after `limit`: `None` when it had to be killed.
+fn exits_within(dir: &Path, args: &[&str], limit: Duration) -> Option<std::process::Output> {
+    let mut child = spawn(dir, args, Stdio::piped);
     let started = Instant::now();
     while started.elapsed() < limit {
         if child.try_wait().unwrap().is_some() {
@@ -441,14 +446,7 @@ fn temporaries(dir: &Path) -> Vec<String> {
 /// Starts hpgraph, waits until it is writing a temporary file, sends `signal`, and
 /// returns its exit status.
 fn signalled_while_writing(dir: &Path, args: &[&str], signal: i32) -> std::process::ExitStatus {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = spawn(dir, args, Stdio::null);
     let started = Instant::now();
     while temporaries(dir).is_empty() {
         assert!(started.elapsed() < CASE_TIME, "no temporary file appeared");
@@ -535,11 +533,7 @@ fn names_a_hp_line_cannot_hold_are_written_so_they_read_back() {
             .arg("odd.hp")
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        common::assert_ok(&out);
     } else {
         assert!(std::env::var_os("CI").is_none(), "hp2ps is needed");
     }
@@ -560,16 +554,7 @@ fn a_name_cannot_reverse_or_hide_in_the_picture_or_page() {
         let text = std::fs::read_to_string(dir.path(out)).unwrap();
         assert!(!text.contains('\u{202e}'), "{out}: the control is obeyed");
         // What a reader sees: the text without its markup (the SVG places each glyph).
-        let mut seen = String::new();
-        let mut inside = false;
-        for c in text.chars() {
-            match c {
-                '<' => inside = true,
-                '>' => inside = false,
-                c if !inside => seen.push(c),
-                _ => {}
-            }
-        }
+        let seen = common::without_markup(&text);
         assert!(
             seen.contains("evil\\u{202e}gnp"),
             "{out}: the control is shown"

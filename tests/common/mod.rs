@@ -109,6 +109,29 @@ impl SvgText {
     }
 }
 
+/// What a reader sees of markup: its text without its tags.
+pub fn without_markup(markup: &str) -> String {
+    let (mut text, mut in_tag) = (String::new(), false);
+    for c in markup.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            c if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Asserts that a command succeeded, showing its standard error where it did not.
+pub fn assert_ok(out: &Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Every `<text>` of an SVG, in document order.
 pub fn svg_texts(svg: &str) -> Vec<SvgText> {
     svg.split("<text ")
@@ -116,15 +139,7 @@ pub fn svg_texts(svg: &str) -> Vec<SvgText> {
         .map(|t| {
             let open = t.find('>').unwrap();
             let body = &t[open + 1..t.find("</text>").unwrap()];
-            let (mut text, mut in_tag) = (String::new(), false);
-            for c in body.chars() {
-                match c {
-                    '<' => in_tag = true,
-                    '>' => in_tag = false,
-                    c if !in_tag => text.push(c),
-                    _ => {}
-                }
-            }
+            let text = without_markup(body);
             SvgText {
                 attributes: format!(" {}", &t[..open]),
                 text,
