@@ -413,6 +413,13 @@ fn no_output_replaces_another_or_an_input() {
     for never in ["a.svg", "a-key.svg", "p.gz", "out.aux"] {
         assert!(!dir.path(never).exists(), "{never} was written");
     }
+    // --same-scale reads every input twice: not standard input.
+    let m = measured_from(
+        &dir.0,
+        &["--same-scale", "-", "a.hp", "--format", "svg"],
+        Some(&hp),
+    );
+    failed_with(&m, 2, "--same-scale with standard input", "read once");
     // One FIFO given twice is refused, not waited on for ever.
     let fifo = dir.path("f");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();

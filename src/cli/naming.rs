@@ -256,6 +256,14 @@ pub fn clash(plans: &[Plan], key: bool) -> Option<String> {
     None
 }
 
+/// Whether `input` can be read only once: standard input, a FIFO or device, a socket.
+pub fn read_once(input: &Input) -> bool {
+    match input {
+        Input::Stdin | Input::Socket(_) => true,
+        Input::File(f) => is_stream(f),
+    }
+}
+
 /// Whether two inputs are one file (the same path, or two paths to it); standard input
 /// and sockets only as themselves.
 pub fn same_input(a: &Input, b: &Input) -> bool {

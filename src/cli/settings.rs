@@ -226,10 +226,20 @@ impl Settings {
                     live,
                 }
             } else {
-                Run::Render {
-                    same_scale: args.same_scale.filter(|_| plans.len() > 1),
-                    plans,
+                let same_scale = args.same_scale.filter(|_| plans.len() > 1);
+                if same_scale.is_some()
+                    && let Some(p) = plans.iter().find(|p| naming::read_once(&p.input))
+                {
+                    return Err(usage(
+                        ErrorKind::ArgumentConflict,
+                        format!(
+                            "--same-scale reads every input twice (once for the scale): {} is \
+                             a stream, read once: save it to a file first",
+                            p.input.display()
+                        ),
+                    ));
                 }
+                Run::Render { same_scale, plans }
             }
         };
         Ok(Settings { job, run })
@@ -305,12 +315,7 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
         None if summary => Output::Stdout,
         None => Output::File(format!("{}-vs-{}.{ext}", stem(&b), stem(&a)).into()),
     };
-    let once = |i: &Input| match i {
-        Input::Stdin => true,
-        Input::File(f) => naming::is_stream(f),
-        Input::Socket(_) => true,
-    };
-    if naming::same_input(&b.input, &a.input) && once(&b.input) {
+    if naming::same_input(&b.input, &a.input) && naming::read_once(&b.input) {
         return Err(usage(
             ErrorKind::ArgumentConflict,
             format!(
