@@ -273,3 +273,31 @@ fn the_script_rules_can_fail() {
         );
     }
 }
+
+#[test]
+fn colours_are_chosen_by_the_layout_alone() {
+    // The scene carries the paints the layout chose (the picture's and a page's); no
+    // backend and no scene code chooses one by name, palette or distance.
+    let mut broken = Vec::new();
+    for module in ["backend", "scene"] {
+        for file in sources(module) {
+            for (line, text) in code(&file) {
+                for rule in [
+                    "stable_index(",
+                    "distinct_paints(",
+                    "with_variants(",
+                    "fn lab(",
+                ] {
+                    if text.contains(rule) {
+                        broken.push(format!("{}:{line}: {}", file.display(), text.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "colour chosen outside the layout:\n{}",
+        broken.join("\n")
+    );
+}

@@ -123,24 +123,6 @@ struct ScriptData<'a> {
     frame_fills: Vec<String>,
 }
 
-/// The paints of the scene's bands, each once, bottom band first, `OTHER`'s left out.
-fn drawn_paints(scene: &Scene) -> Vec<crate::scene::Paint> {
-    let mut out = Vec::new();
-    for page in &scene.pages {
-        for item in &page.items {
-            let p = match item {
-                Item::Band(b) => b.fill,
-                Item::Area(a) => a.fill,
-                _ => continue,
-            };
-            if p != crate::scene::OTHER_PAINT && !out.contains(&p) {
-                out.push(p);
-            }
-        }
-    }
-    out
-}
-
 /// Each band's fill as the scene paints it, by name.
 fn fills(scene: &Scene) -> std::collections::HashMap<String, String> {
     let mut fills = std::collections::HashMap::new();
@@ -189,53 +171,39 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
                 .unwrap_or_else(|| other_fill.clone()),
         })
         .collect();
-    let mut palette: Vec<&str> = Vec::new();
-    for b in &bands {
-        if !b.band.other && !palette.contains(&b.fill.as_str()) {
-            palette.push(&b.fill);
+    // What the picture does not draw, in the paints the layout chose for the page.
+    let fallback;
+    let paints = match scene.page_paints.as_deref() {
+        Some(p) => p,
+        None => {
+            fallback = crate::scene::PagePaints {
+                pool: Vec::new(),
+                frames: Vec::new(),
+                other: crate::scene::OTHER_PAINT,
+                rate: crate::scene::ALLOCATION_RATE_PAINT,
+                lines: [crate::scene::HEAP_SIZE_PAINT; 3],
+                gcs: [crate::scene::MINOR_GC_PAINT; 2],
+            };
+            &fallback
         }
-    }
-    // The bands the picture did not draw get paints no drawn band has: the drawn ones'
-    // own, then their lighter and darker variants, each to one band (by its name).
-    let drawn_paints = drawn_paints(scene);
-    let variants = crate::scene::with_variants(&drawn_paints);
-    let mut taken = vec![false; variants.len()];
-    for k in 0..drawn_paints.len().min(taken.len()) {
-        taken[k] = true;
-    }
-    let pool_paints = crate::scene::distinct_paints(
-        data.pool.iter().map(|b| b.name.as_bytes()),
-        &variants,
-        &mut taken,
-        true,
-    );
-    let pool = data
-        .pool
-        .iter()
-        .zip(pool_paints)
-        .map(|(band, p)| ScriptBand {
+    };
+    let colour = super::svg::colour;
+    let or_other = |p: Option<&crate::scene::Paint>| colour(*p.unwrap_or(&paints.other));
+    let pool = (data.pool.iter().enumerate())
+        .map(|(k, band)| ScriptBand {
             band,
-            fill: super::svg::colour(p),
+            fill: or_other(paints.pool.get(k)),
         })
         .collect();
-    // A flame graph's frames: one paint per label, by its name, among the same.
-    let by_name = |name: &str| match variants.len() {
-        0 => other_fill.clone(),
-        n => super::svg::colour(variants[crate::scene::stable_index(name.as_bytes()) % n]),
-    };
     ScriptData {
-        frame_fills: data.frames.iter().map(|f| by_name(f)).collect(),
+        frame_fills: (0..data.frames.len())
+            .map(|k| or_other(paints.frames.get(k)))
+            .collect(),
         pool,
         other_fill,
-        rate_stroke: super::svg::colour(crate::scene::ALLOCATION_RATE_PAINT),
-        line_strokes: [
-            crate::scene::HEAP_SIZE_PAINT,
-            crate::scene::BLOCKS_PAINT,
-            crate::scene::LIVE_PAINT,
-        ]
-        .map(super::svg::colour),
-        gc_fills: [crate::scene::MINOR_GC_PAINT, crate::scene::MAJOR_GC_PAINT]
-            .map(super::svg::colour),
+        rate_stroke: colour(paints.rate),
+        line_strokes: paints.lines.map(colour),
+        gc_fills: paints.gcs.map(colour),
         data,
         plot: PlotBox {
             page: plot.page,

@@ -143,6 +143,13 @@ pub fn render_picture<'a>(
     if let Some(column) = picture.column {
         crate::scene::reduce::reduce(&mut scene, column);
     }
+    // What the page draws beyond the picture takes its paints from the layout too.
+    if let Some(page) = &page {
+        let pool = page.pool.iter().map(|b| b.name.as_bytes());
+        let frames = page.frames.iter().map(|f| f.as_bytes());
+        let paints = crate::layout::paint::page_paints(&scene, pool, frames);
+        scene.page_paints = Some(Box::new(paints));
+    }
     notes.extend(repairs(picture, &scene));
     Rendered::Picture {
         picture,

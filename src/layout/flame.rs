@@ -131,6 +131,7 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         pages: vec![Page { items }],
         plot: None,
         font_size: opts.font_size,
+        page_paints: None,
     }
 }
 

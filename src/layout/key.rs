@@ -58,6 +58,7 @@ pub fn key_figure(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> S
         pages: vec![page],
         plot: None,
         font_size: opts.font_size,
+        page_paints: None,
     }
 }
 

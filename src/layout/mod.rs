@@ -243,6 +243,7 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         pages,
         plot: Some(plot),
         font_size: opts.font_size,
+        page_paints: None,
     }
 }
 
@@ -286,8 +287,7 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
             .map(|b| &b.name[..])
             .collect();
         let mut given =
-            crate::scene::distinct_paints(own, &palette, &mut taken, opts.stable_colours)
-                .into_iter();
+            paint::distinct_paints(own, &palette, &mut taken, opts.stable_colours).into_iter();
         sel.bands
             .iter()
             .map(|b| match b.source {

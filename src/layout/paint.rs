@@ -65,7 +65,7 @@ impl Palette {
         let base: Vec<Paint> = (0..self.len(shading))
             .map(|k| self.nth(k, shading))
             .collect();
-        crate::scene::with_variants(&base)
+        with_variants(&base)
     }
 
     /// The palette's `k`th paint, cycling (hp2ps's from the cycle of `shading`).
@@ -85,8 +85,6 @@ impl Palette {
     }
 }
 
-pub use crate::scene::stable_index;
-
 /// The paint of a shade: a grey level, or hp2ps's packed RGB decoded as hp2ps decodes
 /// it. Its truncating arithmetic is kept: it turns the 15th colour (0.051000) into
 /// (0.5, 0.9, 0) rather than (0.5, 1, 0).
@@ -101,6 +99,183 @@ pub fn paint(shade: Shade) -> Paint {
         f64::from(i - j * 100) / 10.0
     };
     Paint::Rgb(component(100.0), component(10000.0), component(1000000.0))
+}
+
+/// A band's place in a palette from its name alone (FNV-1a, the same on every machine and
+/// in every run), so that a cost centre has one colour in every figure. Two names can
+/// share a colour: a palette has only so many.
+pub fn stable_index(name: &[u8]) -> usize {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in name {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (h % 1_000_003) as usize
+}
+
+/// Gives each name a paint of `palette` that no other name here has: its preferred one
+/// (its [`stable_index`] when `stable`, else the next in order) when free, else the next
+/// free one after it, deterministically. `taken` marks the palette's paints already used
+/// in the picture, and is updated. Past the palette's size paints repeat, as they must:
+/// a palette long enough for the picture's bands (see `layout::paint::Palette::extended`)
+/// makes that rare.
+pub fn distinct_paints<'a>(
+    names: impl IntoIterator<Item = &'a [u8]>,
+    palette: &[Paint],
+    taken: &mut Vec<bool>,
+    stable: bool,
+) -> Vec<Paint> {
+    let n = palette.len();
+    if n == 0 {
+        return names.into_iter().map(|_| OTHER).collect();
+    }
+    taken.resize(n, false);
+    let lab: Vec<(f64, f64, f64)> = palette.iter().map(|&p| lab(p)).collect();
+    let mut next = 0;
+    names
+        .into_iter()
+        .map(|name| {
+            let want = if stable {
+                stable_index(name) % n
+            } else {
+                next % n
+            };
+            // How far a paint is from every paint taken so far (CIE76 ΔE).
+            let apart = |k: usize, taken: &[bool]| {
+                (0..n)
+                    .filter(|&j| taken[j])
+                    .map(|j| {
+                        let (a, b) = (lab[k], lab[j]);
+                        ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2) + (a.2 - b.2).powi(2)).sqrt()
+                    })
+                    .fold(f64::INFINITY, f64::min)
+            };
+            let free = (0..n).map(|d| (want + d) % n).filter(|&k| !taken[k]);
+            // The first free paint far enough from the others (ΔE 8: told apart at a
+            // glance), else the free one farthest from them, else (all taken) the wanted.
+            let k = free
+                .clone()
+                .find(|&k| apart(k, taken) >= MIN_DELTA_E)
+                .or_else(|| free.max_by(|&a, &b| apart(a, taken).total_cmp(&apart(b, taken))))
+                .unwrap_or(want);
+            taken[k] = true;
+            next = k + 1;
+            palette[k]
+        })
+        .collect()
+}
+
+/// How far apart (CIE76 ΔE) two bands' paints are kept where the palette allows.
+pub const MIN_DELTA_E: f64 = 8.0;
+
+/// A paint in CIE L*a*b* (D65), from sRGB.
+fn lab(p: Paint) -> (f64, f64, f64) {
+    let (r, g, b) = match p {
+        Paint::Gray(v) => (v, v, v),
+        Paint::Rgb(r, g, b) => (r, g, b),
+    };
+    let lin = |c: f64| {
+        if c <= 0.04045 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    let (r, g, b) = (lin(r), lin(g), lin(b));
+    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
+    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
+    let f = |t: f64| {
+        if t > 0.008856 {
+            t.cbrt()
+        } else {
+            7.787 * t + 16.0 / 116.0
+        }
+    };
+    (
+        116.0 * f(y) - 16.0,
+        500.0 * (f(x) - f(y)),
+        200.0 * (f(y) - f(z)),
+    )
+}
+
+/// `base`, then lighter and darker variants of each of its paints, then lighter and
+/// darker still: as many distinct paints as a picture can need before one repeats. The
+/// first are `base` itself, in its order; a variant that lands on a paint already there
+/// (black stays black) is left out.
+pub fn with_variants(base: &[Paint]) -> Vec<Paint> {
+    let mut all: Vec<Paint> = Vec::with_capacity(base.len() * 5);
+    for mix in [0.0, 0.45, -0.35, 0.7, -0.6] {
+        for &p in base {
+            let v = shade_of(p, mix);
+            if !all.contains(&v) {
+                all.push(v);
+            }
+        }
+    }
+    all
+}
+
+/// `p` mixed towards white (`mix` > 0) or black (`mix` < 0) by that share.
+fn shade_of(p: Paint, mix: f64) -> Paint {
+    let f = |c: f64| {
+        let v = if mix >= 0.0 {
+            c + (1.0 - c) * mix
+        } else {
+            c * (1.0 + mix)
+        };
+        (v * 1000.0).round() / 1000.0
+    };
+    match p {
+        Paint::Gray(g) => Paint::Gray(f(g)),
+        Paint::Rgb(r, g, b) => Paint::Rgb(f(r), f(g), f(b)),
+    }
+}
+
+/// The paints a page gives what its picture does not draw, chosen here as the drawn
+/// bands' are: each of `pool` (bands the page can show when a window or filter asks)
+/// a paint no drawn band has, the drawn ones' own first, then their lighter and darker
+/// variants, each to one band by its name; each flame-graph label of `frames` one of
+/// the same, by its name; and the runtime's lines' and collections' paints.
+pub fn page_paints<'a>(
+    scene: &crate::scene::Scene,
+    pool: impl IntoIterator<Item = &'a [u8]>,
+    frames: impl IntoIterator<Item = &'a [u8]>,
+) -> crate::scene::PagePaints {
+    use crate::scene::{self, Item};
+    let mut drawn: Vec<Paint> = Vec::new();
+    for item in scene.pages.iter().flat_map(|p| &p.items) {
+        let p = match item {
+            Item::Band(b) => b.fill,
+            Item::Area(a) => a.fill,
+            _ => continue,
+        };
+        if p != OTHER && !drawn.contains(&p) {
+            drawn.push(p);
+        }
+    }
+    let variants = with_variants(&drawn);
+    let mut taken = vec![false; variants.len()];
+    for t in taken.iter_mut().take(drawn.len()) {
+        *t = true;
+    }
+    let pool = distinct_paints(pool, &variants, &mut taken, true);
+    let by_name = |name: &[u8]| match variants.len() {
+        0 => OTHER,
+        n => variants[stable_index(name) % n],
+    };
+    scene::PagePaints {
+        pool,
+        frames: frames.into_iter().map(by_name).collect(),
+        other: OTHER,
+        rate: scene::ALLOCATION_RATE_PAINT,
+        lines: [
+            scene::HEAP_SIZE_PAINT,
+            scene::BLOCKS_PAINT,
+            scene::LIVE_PAINT,
+        ],
+        gcs: [scene::MINOR_GC_PAINT, scene::MAJOR_GC_PAINT],
+    }
 }
 
 #[cfg(test)]

@@ -304,6 +304,28 @@ pub struct Scene {
     pub plot: Option<Plot>,
     /// The size of [`FontSize::Normal`] text in points: hp2ps's 10 unless `--font-size`.
     pub font_size: f64,
+    /// What an interactive page draws beyond the picture, in the paints the layout chose
+    /// for it (`None` for every other output).
+    pub page_paints: Option<Box<PagePaints>>,
+}
+
+/// The paints of what a page draws that its picture does not: chosen by the layout
+/// (`layout::paint::page_paints`) with the picture's own, so that a backend only writes
+/// them down.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PagePaints {
+    /// Each band the picture left out, in the page data's order.
+    pub pool: Vec<Paint>,
+    /// Each flame-graph label, in the page data's order.
+    pub frames: Vec<Paint>,
+    /// A window's `OTHER`.
+    pub other: Paint,
+    /// The allocation rate's line.
+    pub rate: Paint,
+    /// The heap size, blocks in use and live bytes lines.
+    pub lines: [Paint; 3],
+    /// A minor and a major collection's mark.
+    pub gcs: [Paint; 2],
 }
 
 impl Scene {
@@ -369,6 +391,7 @@ impl Scene {
             pages: vec![Page { items }],
             plot: None,
             font_size,
+            page_paints: None,
         };
         (scene, plots)
     }
@@ -400,18 +423,6 @@ pub struct Plot {
     pub x_legend: f64,
     /// The y axis legend's width.
     pub y_legend: f64,
-}
-
-/// A band's place in a palette from its name alone (FNV-1a, the same on every machine and
-/// in every run), so that a cost centre has one colour in every figure. Two names can
-/// share a colour: a palette has only so many.
-pub fn stable_index(name: &[u8]) -> usize {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in name {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (h % 1_000_003) as usize
 }
 
 /// The runtime's heap size line: a dark blue, so that it reads apart from the bands
@@ -446,122 +457,3 @@ pub const ALLOCATION_RATE_PAINT: Paint = Paint::Rgb(0.8, 0.33, 0.0);
 /// a zoomed page's `OTHER`): lighter than every palette's grey, so it never passes for a
 /// band.
 pub const OTHER_PAINT: Paint = Paint::Gray(0.85);
-
-/// Gives each name a paint of `palette` that no other name here has: its preferred one
-/// (its [`stable_index`] when `stable`, else the next in order) when free, else the next
-/// free one after it, deterministically. `taken` marks the palette's paints already used
-/// in the picture, and is updated. Past the palette's size paints repeat, as they must:
-/// a palette long enough for the picture's bands (see `layout::paint::Palette::extended`)
-/// makes that rare.
-pub fn distinct_paints<'a>(
-    names: impl IntoIterator<Item = &'a [u8]>,
-    palette: &[Paint],
-    taken: &mut Vec<bool>,
-    stable: bool,
-) -> Vec<Paint> {
-    let n = palette.len();
-    if n == 0 {
-        return names.into_iter().map(|_| OTHER_PAINT).collect();
-    }
-    taken.resize(n, false);
-    let lab: Vec<(f64, f64, f64)> = palette.iter().map(|&p| lab(p)).collect();
-    let mut next = 0;
-    names
-        .into_iter()
-        .map(|name| {
-            let want = if stable {
-                stable_index(name) % n
-            } else {
-                next % n
-            };
-            // How far a paint is from every paint taken so far (CIE76 ΔE).
-            let apart = |k: usize, taken: &[bool]| {
-                (0..n)
-                    .filter(|&j| taken[j])
-                    .map(|j| {
-                        let (a, b) = (lab[k], lab[j]);
-                        ((a.0 - b.0).powi(2) + (a.1 - b.1).powi(2) + (a.2 - b.2).powi(2)).sqrt()
-                    })
-                    .fold(f64::INFINITY, f64::min)
-            };
-            let free = (0..n).map(|d| (want + d) % n).filter(|&k| !taken[k]);
-            // The first free paint far enough from the others (ΔE 8: told apart at a
-            // glance), else the free one farthest from them, else (all taken) the wanted.
-            let k = free
-                .clone()
-                .find(|&k| apart(k, taken) >= MIN_DELTA_E)
-                .or_else(|| free.max_by(|&a, &b| apart(a, taken).total_cmp(&apart(b, taken))))
-                .unwrap_or(want);
-            taken[k] = true;
-            next = k + 1;
-            palette[k]
-        })
-        .collect()
-}
-
-/// How far apart (CIE76 ΔE) two bands' paints are kept where the palette allows.
-pub const MIN_DELTA_E: f64 = 8.0;
-
-/// A paint in CIE L*a*b* (D65), from sRGB.
-fn lab(p: Paint) -> (f64, f64, f64) {
-    let (r, g, b) = match p {
-        Paint::Gray(v) => (v, v, v),
-        Paint::Rgb(r, g, b) => (r, g, b),
-    };
-    let lin = |c: f64| {
-        if c <= 0.04045 {
-            c / 12.92
-        } else {
-            ((c + 0.055) / 1.055).powf(2.4)
-        }
-    };
-    let (r, g, b) = (lin(r), lin(g), lin(b));
-    let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.95047;
-    let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
-    let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.08883;
-    let f = |t: f64| {
-        if t > 0.008856 {
-            t.cbrt()
-        } else {
-            7.787 * t + 16.0 / 116.0
-        }
-    };
-    (
-        116.0 * f(y) - 16.0,
-        500.0 * (f(x) - f(y)),
-        200.0 * (f(y) - f(z)),
-    )
-}
-
-/// `base`, then lighter and darker variants of each of its paints, then lighter and
-/// darker still: as many distinct paints as a picture can need before one repeats. The
-/// first are `base` itself, in its order; a variant that lands on a paint already there
-/// (black stays black) is left out.
-pub fn with_variants(base: &[Paint]) -> Vec<Paint> {
-    let mut all: Vec<Paint> = Vec::with_capacity(base.len() * 5);
-    for mix in [0.0, 0.45, -0.35, 0.7, -0.6] {
-        for &p in base {
-            let v = shade_of(p, mix);
-            if !all.contains(&v) {
-                all.push(v);
-            }
-        }
-    }
-    all
-}
-
-/// `p` mixed towards white (`mix` > 0) or black (`mix` < 0) by that share.
-fn shade_of(p: Paint, mix: f64) -> Paint {
-    let f = |c: f64| {
-        let v = if mix >= 0.0 {
-            c + (1.0 - c) * mix
-        } else {
-            c * (1.0 + mix)
-        };
-        (v * 1000.0).round() / 1000.0
-    };
-    match p {
-        Paint::Gray(g) => Paint::Gray(f(g)),
-        Paint::Rgb(r, g, b) => Paint::Rgb(f(r), f(g), f(b)),
-    }
-}

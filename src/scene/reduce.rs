@@ -190,6 +190,7 @@ mod tests {
             }],
             plot: None,
             font_size: 10.0,
+            page_paints: None,
         };
         let mut few = scene(100);
         reduce(&mut few, COLUMN);
