@@ -34,12 +34,54 @@ pub enum ByteUnits {
 
 /// The unit of a profile's sample times, read once from its `SAMPLE_UNIT`: what the
 /// outputs write times and rates with.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TimeUnit {
     /// Seconds (`SAMPLE_UNIT "seconds"`, and every eventlog): `2.50 s`, `MB/s`.
     Seconds,
     /// Anything else: the number as it is, with the profile's own word.
+    #[default]
     Other,
+}
+
+/// What a profile's values count, read once from its `VALUE_UNIT`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ValueUnit {
+    /// Bytes (`VALUE_UNIT "bytes"`, and every eventlog): written in kB or KiB.
+    Bytes,
+    /// Anything else: plain numbers with k, M, G.
+    #[default]
+    Other,
+}
+
+impl ValueUnit {
+    /// What values in `value_unit` count.
+    pub fn of(value_unit: &[u8]) -> ValueUnit {
+        if value_unit == b"bytes" {
+            ValueUnit::Bytes
+        } else {
+            ValueUnit::Other
+        }
+    }
+}
+
+/// A profile's units, each read once, where the profile is read (its header strings
+/// stay as written, for the outputs that print them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Units {
+    /// Of its sample times.
+    pub time: TimeUnit,
+    /// Of its values.
+    pub value: ValueUnit,
+}
+
+impl Units {
+    /// The units `SAMPLE_UNIT` and `VALUE_UNIT` name.
+    pub fn of(sample_unit: &[u8], value_unit: &[u8]) -> Units {
+        Units {
+            time: TimeUnit::of(sample_unit),
+            value: ValueUnit::of(value_unit),
+        }
+    }
 }
 
 impl TimeUnit {
@@ -63,12 +105,11 @@ pub enum Scale {
 }
 
 impl Scale {
-    /// The scale of values in `value_unit`, bytes written in `units`.
-    pub fn of(value_unit: &[u8], units: ByteUnits) -> Scale {
-        if value_unit == b"bytes" {
-            Scale::Bytes(units)
-        } else {
-            Scale::Plain
+    /// The scale of values that count `value`, bytes written in `units`.
+    pub fn new(value: ValueUnit, units: ByteUnits) -> Scale {
+        match value {
+            ValueUnit::Bytes => Scale::Bytes(units),
+            ValueUnit::Other => Scale::Plain,
         }
     }
 

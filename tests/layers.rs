@@ -301,3 +301,34 @@ fn colours_are_chosen_by_the_layout_alone() {
         broken.join("\n")
     );
 }
+
+#[test]
+fn units_are_read_once_where_the_profile_is_read() {
+    // SAMPLE_UNIT and VALUE_UNIT are read into `Profile::units` by the readers (and by
+    // `Profile::set_units`); every output takes the kinds from there.
+    let mut broken = Vec::new();
+    for module in [
+        "select", "analysis", "layout", "scene", "backend", "export", "engine", "cli",
+    ] {
+        for file in sources(module) {
+            for (line, text) in code(&file) {
+                for rule in [
+                    "TimeUnit::of(",
+                    "ValueUnit::of(",
+                    "Units::of(",
+                    "b\"seconds\"",
+                    "b\"bytes\"",
+                ] {
+                    if text.contains(rule) {
+                        broken.push(format!("{}:{line}: {}", file.display(), text.trim()));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        broken.is_empty(),
+        "a unit read again:\n{}",
+        broken.join("\n")
+    );
+}

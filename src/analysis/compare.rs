@@ -255,6 +255,9 @@ pub struct Comparison {
     pub value_unit: String,
     /// `SAMPLE_UNIT`, the same in both runs.
     pub sample_unit: String,
+    /// The units the two name.
+    #[serde(skip)]
+    pub units: crate::units::Units,
     /// The first run.
     pub before: RunFigures,
     /// The second run.
@@ -426,6 +429,7 @@ pub fn compare(
         version: 1,
         value_unit: String::from_utf8_lossy(&before.value_unit).into_owned(),
         sample_unit: String::from_utf8_lossy(&before.sample_unit).into_owned(),
+        units: before.units,
         change: Change {
             peak_percent: percent(rb.peak, ra.peak),
             mean_percent: percent(rb.mean, ra.mean),
@@ -462,14 +466,15 @@ pub fn normalised(mut p: Profile) -> Profile {
             *t = at(*t);
         }
     }
-    p.sample_unit = b"% of the run".to_vec();
+    let value_unit = std::mem::take(&mut p.value_unit);
+    p.set_units(b"% of the run".to_vec(), value_unit);
     p
 }
 
 /// What a picture of the comparison calls out, a line each: the headline change, and
 /// the bands whose mean and whose peak changed most.
 pub fn callouts(c: &Comparison, units: ByteUnits) -> Vec<String> {
-    let scale = Scale::of(c.value_unit.as_bytes(), units);
+    let scale = Scale::new(c.units.value, units);
     let signed = |v: f64| {
         let sign = if v < 0.0 { "-" } else { "+" };
         format!("{sign}{}", human(v.abs(), scale))
@@ -601,7 +606,8 @@ mod tests {
     fn runs_in_different_units_are_refused() {
         let a = profile("BEGIN_SAMPLE 0\nx\t1\nEND_SAMPLE 0\n");
         let mut b = a.clone();
-        b.value_unit = b"words".to_vec();
+        let sample_unit = b.sample_unit.clone();
+        b.set_units(sample_unit, b"words".to_vec());
         let e = compare(&a, &b, ["a", "b"], (None, None)).unwrap_err();
         assert_eq!(e.unit, "VALUE_UNIT");
     }

@@ -152,6 +152,9 @@ pub struct PageData {
     pub sample_unit: String,
     /// `VALUE_UNIT`.
     pub value_unit: String,
+    /// The units the two name, as the profile read them.
+    #[serde(skip)]
+    pub units_read: crate::units::Units,
     /// The number of samples in the profile (the page may keep fewer).
     pub samples: usize,
     /// The sample times kept (see [`MAX_TIMES`]).
@@ -293,9 +296,9 @@ pub struct PageScale {
 }
 
 impl PageScale {
-    /// The scale of values in `value_unit`, bytes written in `units`.
-    pub fn of(value_unit: &[u8], units: ByteUnits) -> PageScale {
-        let scale = crate::units::Scale::of(value_unit, units);
+    /// The scale of values that count `value`, bytes written in `units`.
+    pub fn of(value: crate::units::ValueUnit, units: ByteUnits) -> PageScale {
+        let scale = crate::units::Scale::new(value, units);
         PageScale {
             units: scale.units().to_vec(),
             space: scale != crate::units::Scale::Plain,
@@ -305,8 +308,8 @@ impl PageScale {
 
 /// The time unit as a page writes it after a number: `s` for seconds, else the
 /// profile's own word (as [`super::summary::time_text`] writes it).
-pub fn time_unit(sample_unit: &[u8]) -> String {
-    match crate::units::TimeUnit::of(sample_unit) {
+pub fn time_unit(time: crate::units::TimeUnit, sample_unit: &[u8]) -> String {
+    match time {
         crate::units::TimeUnit::Seconds => "s".into(),
         crate::units::TimeUnit::Other => String::from_utf8_lossy(sample_unit).into_owned(),
     }
@@ -435,6 +438,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         date: text(&profile.date),
         sample_unit: text(&profile.sample_unit),
         value_unit: text(&profile.value_unit),
+        units_read: profile.units,
         samples: profile.samples(),
         times: keep.iter().map(|&i| profile.times[i]).collect(),
         bands,
@@ -469,8 +473,8 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             line(&profile.runtime.allocation_rate(first, last, columns))
         },
         units: opts.units,
-        scale: PageScale::of(&profile.value_unit, opts.units),
-        time_unit: time_unit(&profile.sample_unit),
+        scale: PageScale::of(profile.units.value, opts.units),
+        time_unit: time_unit(profile.units.time, &profile.sample_unit),
         peak: {
             let (at, most) = super::window::peak(&heap);
             (profile.times[at], most)

@@ -68,6 +68,9 @@ pub struct Summary {
     pub sample_unit: String,
     /// `VALUE_UNIT`.
     pub value_unit: String,
+    /// The units the two name, as the profile read them.
+    #[serde(skip)]
+    pub units: crate::units::Units,
     /// How many samples.
     pub samples: usize,
     /// The first and last sample's times: the window every figure is over.
@@ -178,6 +181,7 @@ pub fn summarise(
         date: text(&profile.date),
         sample_unit: text(&profile.sample_unit),
         value_unit: text(&profile.value_unit),
+        units: profile.units,
         samples: n,
         window: Span {
             from: times[0],
@@ -208,32 +212,32 @@ pub fn summarise(
 impl Summary {
     /// A value as people read it: `12.3 MB` for bytes (`12.3 MiB` in binary units).
     pub fn value_text(&self, v: f64, units: ByteUnits) -> String {
-        value_text(&self.value_unit, v, units)
+        value_text(self.units.value, v, units)
     }
 
     /// A sample time as people read it: `2.50 s` when the unit is seconds.
     pub fn time_text(&self, t: f64) -> String {
-        time_text(&self.sample_unit, t)
+        time_text(self.units.time, &self.sample_unit, t)
     }
 
     /// What a rate is per: `/s` when times are seconds.
     pub fn per_time(&self) -> &'static str {
-        match TimeUnit::of(self.sample_unit.as_bytes()) {
+        match self.units.time {
             TimeUnit::Seconds => "/s",
             TimeUnit::Other => "",
         }
     }
 }
 
-/// A value in `value_unit` as people read it: `12.3 MB` for bytes.
-pub fn value_text(value_unit: &str, v: f64, units: ByteUnits) -> String {
-    human(v, Scale::of(value_unit.as_bytes(), units))
+/// A value that counts `value` as people read it: `12.3 MB` for bytes.
+pub fn value_text(value: crate::units::ValueUnit, v: f64, units: ByteUnits) -> String {
+    human(v, Scale::new(value, units))
 }
 
-/// A time in `sample_unit` as people read it: `2.50 s` when the unit is seconds, else
-/// the number as it is and the unit's word (`1500 ticks`).
-pub fn time_text(sample_unit: &str, t: f64) -> String {
-    if TimeUnit::of(sample_unit.as_bytes()) == TimeUnit::Seconds {
+/// A time in `time` as people read it: `2.50 s` when the unit is seconds, else the
+/// number as it is and the unit's word, `sample_unit` (`1500 ticks`).
+pub fn time_text(time: TimeUnit, sample_unit: &str, t: f64) -> String {
+    if time == TimeUnit::Seconds {
         seconds(t)
     } else if sample_unit.is_empty() {
         format!("{t}")

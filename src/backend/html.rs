@@ -246,8 +246,12 @@ impl super::Backend for Html<'_> {
                 "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
                 date = escape::html(&data.date),
                 samples = data.samples,
-                peak = escape::html(&value_text(&data.value_unit, data.peak.1, data.units)),
-                at = escape::html(&time_text(&data.sample_unit, data.peak.0)),
+                peak = escape::html(&value_text(data.units_read.value, data.peak.1, data.units)),
+                at = escape::html(&time_text(
+                    data.units_read.time,
+                    &data.sample_unit,
+                    data.peak.0
+                )),
             )
         };
         body(

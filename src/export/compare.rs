@@ -20,7 +20,7 @@ fn percent(p: Option<f64>) -> String {
 /// The comparison as a table: the headline, then a row per band, the largest change in
 /// mean first.
 pub fn write_text(c: &Comparison, opts: TextOptions, out: &mut dyn Write) -> io::Result<()> {
-    let scale = Scale::of(c.value_unit.as_bytes(), opts.units);
+    let scale = Scale::new(c.units.value, opts.units);
     let value = |v: f64| human(v, scale);
     let signed = |v: f64| {
         if v > 0.0 {

@@ -201,7 +201,7 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
         strings.get(&at),
         strings.get(&format!("program: {}", text(&p.job))),
     ];
-    let seconds = crate::units::TimeUnit::of(&p.sample_unit) == crate::units::TimeUnit::Seconds;
+    let seconds = p.units.time == crate::units::TimeUnit::Seconds;
     let duration_nanos = if seconds {
         ((census.to - census.from) * 1e9).round() as i64
     } else {

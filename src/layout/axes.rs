@@ -32,8 +32,7 @@ impl Frame<'_> {
         // The modern style writes seconds on the labels (`0.05 s`): no legend takes a
         // label's place at the axis's end.
         let seconds_in_labels = self.opts.style == Style::Modern
-            && crate::units::TimeUnit::of(&self.profile.sample_unit)
-                == crate::units::TimeUnit::Seconds;
+            && self.profile.units.time == crate::units::TimeUnit::Seconds;
         if !seconds_in_labels {
             items.push(text(
                 TextRole::AxisLegend,
@@ -178,7 +177,7 @@ impl Frame<'_> {
         // The modern style's byte labels say their unit (`20 MB`): the axis needs no
         // legend, and its top is free for labels.
         let units_in_labels = self.opts.style == Style::Modern
-            && self.opts.scale(&self.profile.value_unit) != crate::units::Scale::Plain;
+            && self.opts.scale(self.profile.units.value) != crate::units::Scale::Plain;
         if !units_in_labels {
             items.push(Item::Text(Text {
                 role: TextRole::AxisLegend,
@@ -202,7 +201,7 @@ impl Frame<'_> {
             // As many labels as the axis holds two lines of text apart (the least 1-2-5
             // step that keeps them so), at most fourteen; a line and a half apart where
             // two lines would leave fewer than four (a short axis).
-            let scale = self.opts.scale(&self.profile.value_unit);
+            let scale = self.opts.scale(self.profile.units.value);
             let at_least = |lines: f64| {
                 let target = (gh / (lines * 10.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
                 modern::value_ticks(y_range, target, scale)

@@ -41,7 +41,7 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     // a shallow census is a short figure, not one with a page of white above it.
     let chrome = margin + 12.0 * em + 30.0 * em + margin + 14.0 * em;
     let height = most.min(chrome + (flame.depth + 1) as f64 * 16.0 * em);
-    let scale = Scale::of(&flame.value_unit, opts.byte_units);
+    let scale = Scale::new(flame.units.value, opts.byte_units);
     let mut items = Vec::new();
 
     let top_line = height - margin - 12.0 * em;

@@ -153,8 +153,8 @@ pub struct LayoutOptions {
 
 impl LayoutOptions {
     /// The scale the modern style's value ticks are written in.
-    fn scale(&self, value_unit: &[u8]) -> Scale {
-        Scale::of(value_unit, self.byte_units)
+    fn scale(&self, value: crate::units::ValueUnit) -> Scale {
+        Scale::new(value, self.byte_units)
     }
 }
 

@@ -178,7 +178,7 @@ impl Frame<'_> {
             .iter()
             .map(|&(t, r)| Point::new(to_x(t), r / peak * self.graph_height + self.y0))
             .collect();
-        let scale = self.opts.scale(b"bytes");
+        let scale = self.opts.scale(crate::units::ValueUnit::Bytes);
         let label = format!(
             "allocation rate (peak {}/s)",
             crate::units::human(peak, scale)

@@ -102,6 +102,9 @@ pub struct Profile {
     pub sample_unit: Vec<u8>,
     /// `VALUE_UNIT` string (the y axis legend).
     pub value_unit: Vec<u8>,
+    /// The units the two strings name, read once with them ([`Profile::set_units`]):
+    /// what every output writes times and values in.
+    pub units: crate::units::Units,
     /// `BEGIN_SAMPLE` time of every complete sample; these define the x axis.
     pub times: Vec<f64>,
     /// `MARK`s in file order.
@@ -451,6 +454,14 @@ impl HeapSeries {
 }
 
 impl Profile {
+    /// Sets `SAMPLE_UNIT` and `VALUE_UNIT`, and the units they name: the one way either
+    /// string changes once read.
+    pub fn set_units(&mut self, sample_unit: Vec<u8>, value_unit: Vec<u8>) {
+        self.units = crate::units::Units::of(&sample_unit, &value_unit);
+        self.sample_unit = sample_unit;
+        self.value_unit = value_unit;
+    }
+
     /// Number of complete samples.
     pub fn samples(&self) -> usize {
         self.times.len()

@@ -216,6 +216,8 @@ pub struct Flame {
     pub value_unit: Vec<u8>,
     /// Its `SAMPLE_UNIT`.
     pub sample_unit: Vec<u8>,
+    /// The units the two name.
+    pub units: crate::units::Units,
     /// The census (or stretch) the frames are weighed at.
     pub census: Census,
     /// The frames; `frames[0]` is the root.
@@ -553,6 +555,7 @@ impl<'a> Tree<'a> {
             date: profile.date.clone(),
             value_unit: profile.value_unit.clone(),
             sample_unit: profile.sample_unit.clone(),
+            units: profile.units,
             census,
             depth: frames.iter().map(|f| f.depth).max().unwrap_or(0),
             direction: self.direction,

@@ -78,11 +78,11 @@ impl super::super::Backend for ComparePage<'_> {
             .collect();
         let data = Data {
             panels,
-            scale: PageScale::of(c.value_unit.as_bytes(), self.units),
-            time_unit: time_unit(c.sample_unit.as_bytes()),
+            scale: PageScale::of(c.units.value, self.units),
+            time_unit: time_unit(c.units.time, c.sample_unit.as_bytes()),
         };
         let json = escape::json_in_script(&serde_json::to_string(&data).map_err(io::Error::other)?);
-        let scale = Scale::of(c.value_unit.as_bytes(), self.units);
+        let scale = Scale::new(c.units.value, self.units);
         let value = |v: f64| human(v, scale);
         let title = format!("{} vs {}", c.before.file, c.after.file);
         let mut html = String::with_capacity(json.len() + 100_000);

@@ -549,8 +549,7 @@ impl Builder {
         let args: Vec<&[u8]> = self.args.iter().flatten().map(|a| &a[..]).collect();
         profile.job = job_of(&args, profiled);
         profile.date = self.wall_clock.map(date_of).unwrap_or_default();
-        profile.sample_unit = b"seconds".to_vec();
-        profile.value_unit = b"bytes".to_vec();
+        profile.set_units(b"seconds".to_vec(), b"bytes".to_vec());
         profile.breakdown = match self.breakdown {
             None => crate::profile::Breakdown::Unknown,
             Some(BREAKDOWN_COST_CENTRE_STACK) => crate::profile::Breakdown::CostCentreStacks,

@@ -260,6 +260,8 @@ impl Parser {
                 };
                 *slot = text;
                 self.seen[h as usize] = true;
+                let p = &mut self.profile;
+                p.units = crate::units::Units::of(&p.sample_unit, &p.value_unit);
             }
             Record::Timed(Timed::BeginSample, t) => {
                 self.first_begin.get_or_insert(t);
