@@ -73,15 +73,23 @@ pub fn look_alikes(names: &[&str]) -> Vec<Option<&'static str>> {
     for group in by_form.values().filter(|g| g.len() > 1) {
         for &k in group {
             if !is_nfc(names[k]) {
-                marks[k] = Some(if is_nfd(names[k]) {
-                    " (NFD)"
-                } else {
-                    " (not NFC)"
-                });
+                let [nfd, other] = LOOK_ALIKE_MARKS;
+                marks[k] = Some(if is_nfd(names[k]) { nfd } else { other });
             }
         }
     }
     marks
+}
+
+/// The marks [`look_alikes`] gives.
+pub const LOOK_ALIKE_MARKS: [&str; 2] = [" (NFD)", " (not NFC)"];
+
+/// `shown` without the mark [`look_alikes`] added to it, if any: the name as the
+/// profile has it.
+pub fn unmarked(shown: &str) -> &str {
+    (LOOK_ALIKE_MARKS.iter())
+        .find_map(|m| shown.strip_suffix(m))
+        .unwrap_or(shown)
 }
 
 /// The bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to

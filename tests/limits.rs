@@ -568,6 +568,20 @@ fn a_name_cannot_reverse_or_hide_in_the_picture_or_page() {
         );
         assert!(seen.contains("(NFD)"), "{out}: look-alikes told apart");
     }
+    // On the page each keeps its own colour from the picture, not OTHER's.
+    let page = std::fs::read_to_string(dir.path("n.html")).unwrap();
+    let field = |after: &str, key: &str| -> String {
+        let at = page.find(after).expect(after) + after.len();
+        let from = page[at..].find(key).expect(key) + at + key.len();
+        page[from..from + 7].to_string()
+    };
+    let other = field("\"other_fill\"", ":\"");
+    let nfc = field("\"name\":\"caf\u{e9}\"", "\"fill\":\"");
+    let nfd = field("\"name\":\"cafe\u{301} (NFD)\"", "\"fill\":\"");
+    assert!(
+        nfc != nfd && nfc != other && nfd != other,
+        "{nfc} {nfd} {other}"
+    );
 }
 
 #[test]

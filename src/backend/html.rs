@@ -165,8 +165,9 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
         .iter()
         .map(|band| ScriptBand {
             band,
-            fill: fills
-                .get(&band.name)
+            // The page may have marked a look-alike name; the scene has it as read.
+            fill: (fills.get(&band.name))
+                .or_else(|| fills.get(crate::escape::unmarked(&band.name)))
                 .cloned()
                 .unwrap_or_else(|| other_fill.clone()),
         })
