@@ -274,27 +274,32 @@ fn the_script_rules_can_fail() {
     }
 }
 
-#[test]
-fn colours_are_chosen_by_the_layout_alone() {
-    // The scene carries the paints the layout chose (the picture's and a page's); no
-    // backend and no scene code chooses one by name, palette or distance.
-    let mut broken = Vec::new();
-    for module in ["backend", "scene"] {
+/// The code lines of `modules` (outside their tests) that hold any of `words`.
+fn lines_holding(modules: &[&str], words: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    for module in modules {
         for file in sources(module) {
             for (line, text) in code(&file) {
-                for rule in [
-                    "stable_index(",
-                    "distinct_paints(",
-                    "with_variants(",
-                    "fn lab(",
-                ] {
-                    if text.contains(rule) {
-                        broken.push(format!("{}:{line}: {}", file.display(), text.trim()));
-                    }
+                if words.iter().any(|w| text.contains(w)) {
+                    found.push(format!("{}:{line}: {}", file.display(), text.trim()));
                 }
             }
         }
     }
+    found
+}
+
+#[test]
+fn colours_are_chosen_by_the_layout_alone() {
+    // The scene carries the paints the layout chose (the picture's and a page's); no
+    // backend and no scene code chooses one by name, palette or distance.
+    let choosing = [
+        "stable_index(",
+        "distinct_paints(",
+        "with_variants(",
+        "fn lab(",
+    ];
+    let broken = lines_holding(&["backend", "scene"], &choosing);
     assert!(
         broken.is_empty(),
         "colour chosen outside the layout:\n{}",
@@ -306,26 +311,17 @@ fn colours_are_chosen_by_the_layout_alone() {
 fn units_are_read_once_where_the_profile_is_read() {
     // SAMPLE_UNIT and VALUE_UNIT are read into `Profile::units` by the readers (and by
     // `Profile::set_units`); every output takes the kinds from there.
-    let mut broken = Vec::new();
-    for module in [
+    let after_input = [
         "select", "analysis", "layout", "scene", "backend", "export", "engine", "cli",
-    ] {
-        for file in sources(module) {
-            for (line, text) in code(&file) {
-                for rule in [
-                    "TimeUnit::of(",
-                    "ValueUnit::of(",
-                    "Units::of(",
-                    "b\"seconds\"",
-                    "b\"bytes\"",
-                ] {
-                    if text.contains(rule) {
-                        broken.push(format!("{}:{line}: {}", file.display(), text.trim()));
-                    }
-                }
-            }
-        }
-    }
+    ];
+    let reading = [
+        "TimeUnit::of(",
+        "ValueUnit::of(",
+        "Units::of(",
+        "b\"seconds\"",
+        "b\"bytes\"",
+    ];
+    let broken = lines_holding(&after_input, &reading);
     assert!(
         broken.is_empty(),
         "a unit read again:\n{}",
