@@ -173,21 +173,8 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
         })
         .collect();
     // What the picture does not draw, in the paints the layout chose for the page.
-    let fallback;
-    let paints = match scene.page_paints.as_deref() {
-        Some(p) => p,
-        None => {
-            fallback = crate::scene::PagePaints {
-                pool: Vec::new(),
-                frames: Vec::new(),
-                other: crate::scene::OTHER_PAINT,
-                rate: crate::scene::ALLOCATION_RATE_PAINT,
-                lines: [crate::scene::HEAP_SIZE_PAINT; 3],
-                gcs: [crate::scene::MINOR_GC_PAINT; 2],
-            };
-            &fallback
-        }
-    };
+    let none = crate::scene::PagePaints::default();
+    let paints = scene.page_paints.as_deref().unwrap_or(&none);
     let colour = super::svg::colour;
     let or_other = |p: Option<&crate::scene::Paint>| colour(*p.unwrap_or(&paints.other));
     let pool = (data.pool.iter().enumerate())

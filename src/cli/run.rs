@@ -137,7 +137,6 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
     let window = (job.filter.from, job.filter.to);
     let compared = engine::compare(&job.make, window, [before, after], compare.normalised)
         .map_err(|e| anyhow::anyhow!(e))?;
-    print_notes(&compare.inputs[0].display(), compared.notes());
     let plan = Plan {
         input: compare.inputs[0].clone(),
         output: compare.output.clone(),

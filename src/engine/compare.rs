@@ -180,12 +180,6 @@ fn compared_picture(
 }
 
 impl Compared<'_> {
-    /// What a reader should be told of this output: nothing yet, but a comparison's
-    /// warnings have their place.
-    pub fn notes(&self) -> &[String] {
-        &[]
-    }
-
     /// Writes the output.
     pub fn write(&self, out: &mut dyn Write) -> io::Result<()> {
         match self {

@@ -8,7 +8,7 @@
 //! [`std::io::Write`]. The engine reads no file and names none, prints nothing and
 //! decides no default: `cli` reads the command line into a `Job` (every default is
 //! applied there), opens the inputs, names the outputs and loops for `--watch`; what the
-//! engine would tell a reader comes back as [`Rendered::notes`] and [`Compared::notes`].
+//! engine would tell a reader comes back as [`Rendered::notes`].
 
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format};

@@ -267,14 +267,7 @@ pub fn page_paints<'a>(
     scene::PagePaints {
         pool,
         frames: frames.into_iter().map(by_name).collect(),
-        other: OTHER,
-        rate: scene::ALLOCATION_RATE_PAINT,
-        lines: [
-            scene::HEAP_SIZE_PAINT,
-            scene::BLOCKS_PAINT,
-            scene::LIVE_PAINT,
-        ],
-        gcs: [scene::MINOR_GC_PAINT, scene::MAJOR_GC_PAINT],
+        ..Default::default()
     }
 }
 

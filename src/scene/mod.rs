@@ -328,6 +328,20 @@ pub struct PagePaints {
     pub gcs: [Paint; 2],
 }
 
+impl Default for PagePaints {
+    /// The runtime's paints, and nothing chosen for bands or frames (each then OTHER's).
+    fn default() -> Self {
+        PagePaints {
+            pool: Vec::new(),
+            frames: Vec::new(),
+            other: OTHER_PAINT,
+            rate: ALLOCATION_RATE_PAINT,
+            lines: [HEAP_SIZE_PAINT, BLOCKS_PAINT, LIVE_PAINT],
+            gcs: [MINOR_GC_PAINT, MAJOR_GC_PAINT],
+        }
+    }
+}
+
 impl Scene {
     /// Moves everything up by `dy` points.
     pub fn lift(&mut self, dy: f64) {
