@@ -92,6 +92,26 @@ pub fn unmarked(shown: &str) -> &str {
         .unwrap_or(shown)
 }
 
+/// `name` with each bidirectional control ([`is_bidi`]) as the text of its code
+/// (`\u{202e}`), as markup shows it ([`html`]): what a layout measures and places.
+pub fn bidi_shown(name: &[u8]) -> Cow<'_, [u8]> {
+    let Ok(text) = std::str::from_utf8(name) else {
+        return Cow::Borrowed(name);
+    };
+    if !text.chars().any(is_bidi) {
+        return Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_bidi(c) {
+            out.push_str(&format!("\\u{{{:x}}}", c as u32));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out.into_bytes())
+}
+
 /// The bidirectional controls (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to
 /// U+2069): they reorder what follows them, so that a name can show as another
 /// (CVE-2021-42574, "Trojan Source").
@@ -334,6 +354,8 @@ mod tests {
         let json = json_in_script(&serde_json::to_string("x\u{2067}y<").unwrap());
         let read: String = serde_json::from_str(&json).unwrap();
         assert_eq!(read, "x\\u{2067}y<");
+        assert_eq!(&*bidi_shown("a\u{202e}b".as_bytes()), b"a\\u{202e}b");
+        assert_eq!(&*bidi_shown(b"plain\xff"), b"plain\xff");
     }
 
     #[test]

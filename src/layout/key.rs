@@ -85,9 +85,11 @@ pub(super) fn key_names(names: &[&[u8]], opts: &LayoutOptions) -> Vec<Vec<u8>> {
             for p in &plain {
                 *seen.entry(*p).or_insert(0usize) += 1;
             }
-            let names: Vec<&[u8]> = (plain.iter().zip(names))
-                .map(|(p, n)| if seen[p] > 1 { *n } else { *p })
+            // Measured as shown: a bidirectional control takes the room of its code.
+            let shown: Vec<std::borrow::Cow<[u8]>> = (plain.iter().zip(names))
+                .map(|(p, n)| crate::escape::bidi_shown(if seen[p] > 1 { n } else { p }))
                 .collect();
+            let names: Vec<&[u8]> = shown.iter().map(|n| &n[..]).collect();
             let room = match opts.key {
                 KeyPlacement::Below => below,
                 // A key of its own may be as wide as the figure it goes with.
