@@ -10,8 +10,8 @@ impl Frame<'_> {
     /// The runtime's collections along the bottom of the graph, on a white strip: each
     /// as wide as its pause (at least a hairline), a major one twice as tall and darker,
     /// so that a long pause shows where the heap changed. Collections closer than half a point share
-    /// one mark (a major one among them makes it major), which bounds the marks by the
-    /// graph's width.
+    /// one mark (a major one among them makes it major: [`crate::profile::Runtime::strip`]),
+    /// which bounds the marks by the graph's width.
     pub(super) fn collections(&self, items: &mut Vec<Item>) {
         const MINOR: f64 = STRIP / 2.0;
         const MAJOR: f64 = STRIP;
@@ -19,21 +19,7 @@ impl Frame<'_> {
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
         let x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
-        let mut marks: Vec<(f64, f64, bool)> = Vec::new();
-        for gc in &self.profile.runtime.gcs {
-            if !(first..=last).contains(&gc.start) {
-                continue;
-            }
-            let (x0, x1) = (x(gc.start), x(gc.end.min(last)).max(x(gc.start) + HAIRLINE));
-            let major = gc.generation > 0;
-            match marks.last_mut() {
-                Some(m) if x0 <= m.1 + 0.5 => {
-                    m.1 = m.1.max(x1);
-                    m.2 |= major;
-                }
-                _ => marks.push((x0, x1, major)),
-            }
-        }
+        let marks = (self.profile.runtime).strip(first, last, x, 0.5, HAIRLINE);
         if marks.is_empty() {
             return;
         }
