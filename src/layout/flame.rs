@@ -187,10 +187,10 @@ fn notes(flame: &Flame, k: usize) -> String {
     let parent = f.parent;
     let mut notes = String::new();
     if f.cut {
-        notes.push_str(" (GHC cut this name at -L: its callers are unknown)");
+        notes.push_str(crate::select::flame::CUT_NOTE);
     }
     if f.placed && parent.is_some_and(|p| !flame.frames[p].placed) {
-        notes.push_str(" (GHC cut this stack at -L: placed under the frame its kept name begins)");
+        notes.push_str(crate::select::flame::PLACED_NOTE);
     }
     if f.own > 0.0 && f.own < f.bytes {
         notes.push_str(&format!(" (its own {})", exact(f.own, &flame.value_unit)));

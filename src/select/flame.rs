@@ -287,6 +287,14 @@ fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
 /// that both the root's and the holder's side of the graph stay right.
 pub const MAX_DEPTH: usize = 512;
 
+/// What a frame's description adds when GHC cut its name at `-L` (its outermost frame's
+/// callers are unknown): the pictures' titles and the page say it alike.
+pub const CUT_NOTE: &str = " (GHC cut this name at -L: its callers are unknown)";
+
+/// What a frame's description adds when GHC cut its stack and [`placements`] placed it.
+pub const PLACED_NOTE: &str =
+    " (GHC cut this stack at -L: placed under the frame its kept name begins)";
+
 /// The frame standing for what [`MAX_DEPTH`] left out of a deep stack.
 pub const ELIDED: &[u8] = b"[deeper frames left out]";
 
