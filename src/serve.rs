@@ -95,13 +95,44 @@ struct Shown {
     version: u64,
 }
 
-/// The event a stream client is sent: enough for the page to know whether to fetch.
+/// The event a stream client is sent: enough for the page to know whether to fetch,
+/// and the line it shows.
 #[derive(Serialize)]
 struct Event<'a> {
     server: &'a str,
     version: u64,
     status: Status,
     samples: usize,
+    says: String,
+}
+
+impl Status {
+    /// The page's status line for this state, `samples` read so far.
+    fn says(self, samples: usize) -> String {
+        match self {
+            Status::Waiting => "waiting for the program to write its profile…".into(),
+            Status::Restarted => "the program started again: waiting for its first samples \
+                 (the last run is shown)"
+                .into(),
+            Status::Reconnecting => {
+                "lost the program's eventlog: connecting again… (the last picture is shown)".into()
+            }
+            Status::Ended => format!(
+                "ended · {samples} samples · the program's stream is closed (the last picture is shown)"
+            ),
+            Status::Live => {
+                let now = std::time::SystemTime::now()
+                    .duration_since(std::time::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs() % 86_400);
+                format!(
+                    "live · {samples} samples · updated {:02}:{:02}:{:02} UTC",
+                    now / 3600,
+                    now / 60 % 60,
+                    now % 60
+                )
+            }
+        }
+    }
 }
 
 /// A running server; dropping it (or [`Server::stop`]) stops it.
@@ -508,6 +539,7 @@ fn events(site: &Site, permit: tokio::sync::OwnedSemaphorePermit) -> EventStream
                     version: shown.version,
                     status: shown.status,
                     samples: shown.samples,
+                    says: shown.status.says(shown.samples),
                 })
                 .unwrap_or_default();
                 format!("{}data: {data}\n\n", first.take().unwrap_or_default())
