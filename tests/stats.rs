@@ -415,7 +415,9 @@ fn the_allocation_rate_drawn_adds_up_to_the_runs_allocation() {
                 .map(|(json, _)| json)
                 .expect("the page's data");
             let data: serde_json::Value = serde_json::from_str(json).unwrap();
-            let rate: Vec<(f64, f64)> = data["allocation_rate"]
+            let lines = data["lines"].as_array().unwrap();
+            let rate = lines.iter().find(|l| l["rate"] == true).expect("the rate");
+            let rate: Vec<(f64, f64)> = rate["points"]
                 .as_array()
                 .unwrap()
                 .iter()

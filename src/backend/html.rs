@@ -112,15 +112,50 @@ struct ScriptData<'a> {
     pool: Vec<ScriptBand<'a>>,
     /// The colour of a window's `OTHER`.
     other_fill: String,
-    /// The allocation rate's line's colour.
-    rate_stroke: String,
-    /// The heap size, blocks and live bytes lines' colours, in that order.
-    line_strokes: [String; 3],
+    /// The runtime's lines the page has, as the scene styles them.
+    lines: Vec<ScriptLine<'a>>,
     /// A minor and a major collection's mark in the GC strip.
     gc_fills: [String; 2],
     /// Each of the page data's frames' colour in a flame graph: one of the picture's,
     /// by its label.
     frame_fills: Vec<String>,
+}
+
+/// A runtime line: its points from the page data, its name, width and colour from the
+/// scene; the allocation rate goes on its own scale.
+#[derive(Serialize)]
+struct ScriptLine<'a> {
+    name: &'static str,
+    width: f64,
+    stroke: String,
+    points: &'a [(f64, f64)],
+    rate: bool,
+}
+
+/// The page data's runtime lines with the scene's styles, joined by
+/// [`crate::scene::RuntimeLine`]; those without two points are left out.
+fn script_lines<'a>(data: &'a PageData, paints: &crate::scene::PagePaints) -> Vec<ScriptLine<'a>> {
+    use crate::scene::RuntimeLine;
+    RuntimeLine::ALL
+        .iter()
+        .map(|&which| {
+            let points = match which {
+                RuntimeLine::HeapSize => &data.heap_size,
+                RuntimeLine::Blocks => &data.heap_blocks,
+                RuntimeLine::Live => &data.heap_live,
+                RuntimeLine::AllocationRate => &data.allocation_rate,
+            };
+            let style = paints.lines[which as usize];
+            ScriptLine {
+                name: style.name,
+                width: style.width,
+                stroke: super::svg::colour(style.paint),
+                points,
+                rate: which == RuntimeLine::AllocationRate,
+            }
+        })
+        .filter(|l| l.points.len() > 1)
+        .collect()
 }
 
 /// Each band's fill as the scene paints it, by name.
@@ -189,8 +224,7 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
             .collect(),
         pool,
         other_fill,
-        rate_stroke: colour(paints.rate),
-        line_strokes: paints.lines.map(colour),
+        lines: script_lines(data, paints),
         gc_fills: paints.gcs.map(colour),
         data,
         plot: PlotBox {
@@ -305,7 +339,7 @@ const FLAME: &str = "<section id=\"flame\" hidden aria-label=\"Flame graph of on
     <p id=\"flame-info\" role=\"status\"></p></section>\n";
 
 /// The table's frame; the script writes its rows for the window shown.
-const TABLE_HEAD: &str = "<table id=\"summary\">\n<caption>Every band the page holds, in \
+const TABLE_HEAD: &str = "<div class=\"below\"><table id=\"summary\">\n<caption>Every band the page holds, in \
     <span id=\"table-window\">the whole run</span>: its trend line, share of the area \
     under the graph, peak and when, mean, growth (least-squares slope) with its R², and \
     the trend. Click a heading to sort.</caption>\n<thead><tr><th>trend line</th>\
@@ -318,7 +352,7 @@ const IPE_HEAD: &str = "<th class=\"name\" data-sort=\"closure\">closure</th>\
     <th class=\"name\" data-sort=\"type\">type</th><th class=\"name\" data-sort=\"module\">module</th>\
     <th class=\"name\" data-sort=\"location\">source</th>";
 
-const TABLE_TAIL: &str = "</tr></thead>\n<tbody></tbody>\n</table>\n<noscript><p>The table needs the \
+const TABLE_TAIL: &str = "</tr></thead>\n<tbody></tbody>\n</table></div>\n<noscript><p>The table needs the \
     page's script; <code>hpgraph --summary</code> prints it.</p></noscript>\n";
 
 const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a key entry to \

@@ -88,11 +88,12 @@ impl Format {
     /// 100,000-sample profile the PNG then differs from Ghostscript's rendering of the
     /// exact EPS in 0.66% of 3x3-pixel blocks, at a quarter point 0.84%).
     pub fn column(self, dpi: f64) -> Option<f64> {
-        use crate::scene::reduce::COLUMN;
+        use crate::scene::reduce::{COLUMN, PAGE_COLUMN};
         match self {
             Format::Ps | Format::Eps => None,
             Format::Png => Some(COLUMN.min(72.0 / dpi / 8.0)),
-            Format::Svg | Format::Pdf | Format::Html => Some(COLUMN),
+            Format::Svg | Format::Pdf => Some(COLUMN),
+            Format::Html => Some(PAGE_COLUMN),
         }
     }
 

@@ -78,26 +78,14 @@ impl Frame<'_> {
         let heap = &self.profile.heap;
         let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
         let mut ends: Vec<(f64, f64, &[u8])> = Vec::new();
-        for (points, width, label, paint) in [
-            (
-                &heap.size,
-                1.0,
-                &b"heap size"[..],
-                crate::scene::HEAP_SIZE_PAINT,
-            ),
-            (
-                &heap.blocks,
-                0.4,
-                &b"blocks in use"[..],
-                crate::scene::BLOCKS_PAINT,
-            ),
-            (
-                &heap.live,
-                0.75,
-                &b"live bytes"[..],
-                crate::scene::LIVE_PAINT,
-            ),
+        use crate::scene::{LINE_STYLES, RuntimeLine};
+        for (points, which) in [
+            (&heap.size, RuntimeLine::HeapSize),
+            (&heap.blocks, RuntimeLine::Blocks),
+            (&heap.live, RuntimeLine::Live),
         ] {
+            let style = LINE_STYLES[which as usize];
+            let (width, label, paint) = (style.width, style.name.as_bytes(), style.paint);
             let shown: Vec<Point> = points
                 .iter()
                 .filter(|(t, _)| (first..=last).contains(t))
@@ -179,17 +167,13 @@ impl Frame<'_> {
             .map(|&(t, r)| Point::new(to_x(t), r / peak * self.graph_height + self.y0))
             .collect();
         let scale = self.opts.scale(crate::units::ValueUnit::Bytes);
+        let style = crate::scene::LINE_STYLES[crate::scene::RuntimeLine::AllocationRate as usize];
         let label = format!(
-            "allocation rate (peak {}/s)",
+            "{} (peak {}/s)",
+            style.name,
             crate::units::human(peak, scale)
         );
-        line(
-            items,
-            &shown,
-            0.6,
-            label.as_bytes(),
-            crate::scene::ALLOCATION_RATE_PAINT,
-        );
+        line(items, &shown, style.width, label.as_bytes(), style.paint);
         // The label in the graph's top left corner, the rate's peak being the top.
         items.push(text(
             TextRole::HeapLineLabel,

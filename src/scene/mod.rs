@@ -320,12 +320,46 @@ pub struct PagePaints {
     pub frames: Vec<Paint>,
     /// A window's `OTHER`.
     pub other: Paint,
-    /// The allocation rate's line.
-    pub rate: Paint,
-    /// The heap size, blocks in use and live bytes lines.
-    pub lines: [Paint; 3],
+    /// The runtime's lines as the picture draws them, in the order of
+    /// [`RuntimeLine`]'s variants: heap size, blocks in use, live bytes, allocation rate.
+    pub lines: [LineStyle; 4],
     /// A minor and a major collection's mark.
     pub gcs: [Paint; 2],
+}
+
+/// How a runtime line is drawn and named: chosen once by the layout, for the picture
+/// and the page alike.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LineStyle {
+    /// Its name, as the key and the end label say it.
+    pub name: &'static str,
+    /// Its width in points.
+    pub width: f64,
+    /// Its colour.
+    pub paint: Paint,
+}
+
+/// The runtime's lines, in the order [`PagePaints::lines`] holds their styles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RuntimeLine {
+    /// The heap's size.
+    HeapSize = 0,
+    /// The allocated blocks' size (GHC 9.2 and later).
+    Blocks = 1,
+    /// Live bytes.
+    Live = 2,
+    /// Bytes allocated per second: on its own scale.
+    AllocationRate = 3,
+}
+
+impl RuntimeLine {
+    /// Every line, in order.
+    pub const ALL: [RuntimeLine; 4] = [
+        RuntimeLine::HeapSize,
+        RuntimeLine::Blocks,
+        RuntimeLine::Live,
+        RuntimeLine::AllocationRate,
+    ];
 }
 
 impl Default for PagePaints {
@@ -335,8 +369,7 @@ impl Default for PagePaints {
             pool: Vec::new(),
             frames: Vec::new(),
             other: OTHER_PAINT,
-            rate: ALLOCATION_RATE_PAINT,
-            lines: [HEAP_SIZE_PAINT, BLOCKS_PAINT, LIVE_PAINT],
+            lines: LINE_STYLES,
             gcs: [MINOR_GC_PAINT, MAJOR_GC_PAINT],
         }
     }
@@ -466,6 +499,31 @@ pub fn tint(paint: Paint) -> Paint {
 /// readable over a light band. A line on its own scale is coloured so that it is not
 /// read against the bytes axis.
 pub const ALLOCATION_RATE_PAINT: Paint = Paint::Rgb(0.8, 0.33, 0.0);
+
+/// The runtime's lines, in [`RuntimeLine`]'s order: the heap size thick, the others
+/// thin, each in its paint; the picture draws them so and the page is handed them.
+pub const LINE_STYLES: [LineStyle; 4] = [
+    LineStyle {
+        name: "heap size",
+        width: 1.0,
+        paint: HEAP_SIZE_PAINT,
+    },
+    LineStyle {
+        name: "blocks in use",
+        width: 0.4,
+        paint: BLOCKS_PAINT,
+    },
+    LineStyle {
+        name: "live bytes",
+        width: 0.75,
+        paint: LIVE_PAINT,
+    },
+    LineStyle {
+        name: "allocation rate",
+        width: 0.6,
+        paint: ALLOCATION_RATE_PAINT,
+    },
+];
 
 /// The neutral grey of the `OTHER` band outside hp2ps's palette, in every figure (and of
 /// a zoomed page's `OTHER`): lighter than every palette's grey, so it never passes for a

@@ -21,6 +21,11 @@ use crate::scene::{Area, Band, Item, Point, Scene};
 /// keeps every pixel column's extremes at that resolution and below.
 pub const COLUMN: f64 = 0.25;
 
+/// A page's script redraws its bands from the page's data as soon as it runs, at the
+/// screen's resolution; the picture the file carries is what a reader without the
+/// script sees, and a point's columns keep it a fraction of the page's size.
+pub const PAGE_COLUMN: f64 = 1.0;
+
 /// Replaces the bands of every page of `scene` by areas drawn at `column` points of
 /// resolution (see the module's documentation). A page whose bands have no more points
 /// than the columns they span would lose nothing: its bands stay as they are, drawn

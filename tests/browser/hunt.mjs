@@ -100,7 +100,10 @@ try {
       `filter: the key holds the ${match.length} matching bands (${filtered.length})`);
     const drawn = await drawnNames(page);
     check(drawn.length === match.length && drawn.every((n) => match.includes(n)), `filter: only matching bands are drawn (${drawn.filter((n) => !match.includes(n))})`);
-    check((await page.$$eval("#summary tbody tr[data-band]", (r) => r.length)) === match.length, "filter: the table lists only matching bands");
+    // The table follows the chart when the browser is idle.
+    const listed = await page.waitForFunction((n) => document.querySelectorAll("#summary tbody tr[data-band]").length === n, match.length, { timeout: 5000 })
+      .then(() => match.length, () => -1);
+    check(listed === match.length, "filter: the table lists only matching bands");
     check((await page.textContent("#filter-note")).startsWith(`${match.length} of 26`), `filter: the note counts them (${await page.textContent("#filter-note")})`);
     await page.fill("#filter", "steady/(");
     check(await page.getAttribute("#filter", "aria-invalid") === "true", "filter: a broken expression is marked");

@@ -13,6 +13,9 @@
 
 use serde::Serialize;
 
+pub mod flame;
+pub mod levels;
+
 use super::table::Table;
 use crate::profile::Profile;
 use crate::select::Selection;
@@ -49,15 +52,19 @@ pub struct PageBand {
     pub ipe: Option<PageIpe>,
     /// Its frames in a flame graph, outermost first, as indices into
     /// [`PageData::frames`]: its name split as [`crate::select::flame`] splits it.
+    #[serde(skip)]
     pub stack: Vec<u32>,
     /// GHC cut its name at `-L`: its outermost frame's callers are unknown.
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(skip)]
     pub cut: bool,
     /// GHC cut its name, and the library placed it under the frame its kept name begins
     /// ([`crate::select::flame::placements`]): `stack` is the placed one and its frames
     /// from this index on are its own.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(skip)]
     pub placed: Option<usize>,
+    /// Its leaf in [`PageFlame::tree`] and in [`PageFlame::inverted`] (not for `OTHER`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leaf: Option<(u32, u32)>,
 }
 
 /// The frames' labels, each once: a band's [`PageBand::stack`] points into them.
@@ -178,6 +185,10 @@ pub struct PageData {
     pub totals: Vec<f64>,
     /// Every frame label the bands' stacks name.
     pub frames: Vec<String>,
+    /// The flame graphs' frames, laid out ([`flame`]).
+    pub flame: PageFlame,
+    /// The series at coarser resolutions ([`levels::series`]).
+    pub levels: Vec<levels::Level>,
     /// `--flame`: the census whose flame graph the page opens with.
     pub flame_at: Option<f64>,
     /// `--flame=mean`: the page opens its flame graph on the window's mean.
@@ -191,13 +202,17 @@ pub struct PageData {
     /// Marks within the run.
     pub marks: Vec<PageMark>,
     /// Heap size and live bytes, when the profile has them and they are drawn.
+    #[serde(skip)]
     pub heap_size: Vec<(f64, f64)>,
     /// Live bytes, as `heap_size` holds heap size.
+    #[serde(skip)]
     pub heap_live: Vec<(f64, f64)>,
     /// The allocated blocks' size (GHC 9.2 and later), likewise.
+    #[serde(skip)]
     pub heap_blocks: Vec<(f64, f64)>,
     /// The allocation rate in bytes per second ([`crate::profile::Runtime::allocation_rate`]
     /// at [`PAGE_RATE_COLUMNS`] steps), likewise: drawn on its own scale.
+    #[serde(skip)]
     pub allocation_rate: Vec<(f64, f64)>,
     /// How byte counts are written.
     #[serde(skip)]
@@ -205,13 +220,24 @@ pub struct PageData {
     /// The values' units, largest first, and whether a space goes before one: what the
     /// page writes its numbers with.
     pub scale: PageScale,
-    /// The time unit as the page writes it after a number (`s` for seconds).
-    pub time_unit: String,
     /// The heap's peak (every band of the filtered profile): when, and how much.
     #[serde(skip)]
     pub peak: (f64, f64),
     /// The runtime's collections and allocation, when the input is an eventlog.
     pub runtime: Option<PageRuntime>,
+}
+
+/// The page's flame graphs, laid out: the script weighs and places them.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PageFlame {
+    /// The rows drawn at most ([`flame::MAX_ROWS`]).
+    pub rows: usize,
+    /// Callers at the bottom.
+    pub tree: flame::Tree,
+    /// The inverted graph: what spends at the bottom.
+    pub inverted: flame::Tree,
+    /// What a frame's description adds when [`flame::CUT`] and when [`flame::PLACED`].
+    pub notes: [&'static str; 2],
 }
 
 /// A page carries the runtime's collections one by one up to this many (about 30 bytes
@@ -231,15 +257,17 @@ pub struct PageRuntime {
     pub end: f64,
     /// Collections past [`MAX_PAGE_GCS`]: then `gcs` is empty.
     pub too_many: bool,
+    /// The collections' strip at each zoom ([`levels::strip`]), coarsest first.
+    pub strip: Vec<levels::StripLevel>,
 }
 
 impl PageRuntime {
-    fn of(rt: &crate::profile::Runtime) -> Option<PageRuntime> {
+    fn of(rt: &crate::profile::Runtime, first: f64, last: f64) -> Option<PageRuntime> {
         if rt.is_empty() {
             return None;
         }
         let too_many = rt.gcs.len() > MAX_PAGE_GCS || rt.allocation.len() > 4 * MAX_PAGE_GCS;
-        let mut last: Vec<u64> = Vec::new();
+        let mut seen: Vec<u64> = Vec::new();
         let mut sum = 0u64;
         let allocated = if too_many {
             Vec::new()
@@ -248,11 +276,11 @@ impl PageRuntime {
                 .iter()
                 .map(|r| {
                     let c = usize::from(r.capability);
-                    if last.len() <= c {
-                        last.resize(c + 1, 0);
+                    if seen.len() <= c {
+                        seen.resize(c + 1, 0);
                     }
-                    sum = sum - last[c] + r.bytes;
-                    last[c] = r.bytes;
+                    sum = sum - seen[c] + r.bytes;
+                    seen[c] = r.bytes;
                     (r.time, sum as f64)
                 })
                 .collect()
@@ -268,6 +296,11 @@ impl PageRuntime {
             },
             allocated,
             end: rt.end,
+            strip: if too_many {
+                Vec::new()
+            } else {
+                levels::strip(rt, first, last)
+            },
             too_many,
         })
     }
@@ -286,32 +319,43 @@ pub struct TrendRule {
     pub r2: f64,
 }
 
-/// A scale of units for the page, from [`crate::units`].
+/// How the page writes numbers, from [`crate::units`]: values on a scale of units, and
+/// times in seconds or in the profile's own unit. The script is handed the units as
+/// parsed, never a unit's name to compare.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageScale {
     /// Each unit's size and name, largest first, the last of size 1.
     pub units: Vec<(f64, &'static str)>,
     /// Whether a space separates a number from its unit (`12 MB`, but `12k`).
     pub space: bool,
+    /// Times are seconds ([`crate::units::TimeUnit::Seconds`]): written with decimals
+    /// by their size, and growth per second.
+    pub seconds: bool,
+    /// The word written after a time: `s`, or the profile's own unit.
+    pub time: String,
 }
 
 impl PageScale {
-    /// The scale of values that count `value`, bytes written in `units`.
-    pub fn of(value: crate::units::ValueUnit, units: ByteUnits) -> PageScale {
+    /// The scale of values that count `value`, bytes written in `units`, over times in
+    /// `time` (`sample_unit` as the profile names it).
+    pub fn of(
+        value: crate::units::ValueUnit,
+        units: ByteUnits,
+        time: crate::units::TimeUnit,
+        sample_unit: &[u8],
+    ) -> PageScale {
         let scale = crate::units::Scale::new(value, units);
+        let seconds = time == crate::units::TimeUnit::Seconds;
         PageScale {
             units: scale.units().to_vec(),
             space: scale != crate::units::Scale::Plain,
+            seconds,
+            time: if seconds {
+                "s".into()
+            } else {
+                String::from_utf8_lossy(sample_unit).into_owned()
+            },
         }
-    }
-}
-
-/// The time unit as a page writes it after a number: `s` for seconds, else the
-/// profile's own word (as [`super::summary::time_text`] writes it).
-pub fn time_unit(time: crate::units::TimeUnit, sample_unit: &[u8]) -> String {
-    match time {
-        crate::units::TimeUnit::Seconds => "s".into(),
-        crate::units::TimeUnit::Other => String::from_utf8_lossy(sample_unit).into_owned(),
     }
 }
 
@@ -409,6 +453,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
                 stack,
                 cut,
                 placed,
+                leaf: None,
             }
         })
         .collect();
@@ -433,7 +478,16 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             .filter(|(t, _)| (first..=last).contains(t))
             .collect()
     };
-    PageData {
+    let levels = {
+        let mut drawn = vec![0.0; keep.len()];
+        for b in &bands {
+            drawn.iter_mut().zip(&b.values).for_each(|(d, v)| *d += v);
+        }
+        levels::series(&drawn)
+    };
+    let mut data = PageData {
+        levels,
+        flame: PageFlame::default(),
         job: text(&profile.job),
         date: text(&profile.date),
         sample_unit: text(&profile.sample_unit),
@@ -473,13 +527,63 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             line(&profile.runtime.allocation_rate(first, last, columns))
         },
         units: opts.units,
-        scale: PageScale::of(profile.units.value, opts.units),
-        time_unit: time_unit(profile.units.time, &profile.sample_unit),
+        scale: PageScale::of(
+            profile.units.value,
+            opts.units,
+            profile.units.time,
+            &profile.sample_unit,
+        ),
         peak: {
             let (at, most) = super::window::peak(&heap);
             (profile.times[at], most)
         },
-        runtime: PageRuntime::of(&profile.runtime),
+        runtime: PageRuntime::of(&profile.runtime, first, last),
+    };
+    data.lay_out_flames();
+    data
+}
+
+impl PageData {
+    /// The bands the page ranks, weighs and lists one by one: the drawn ones but
+    /// `OTHER`, then the pool, then the rest's sum.
+    fn individuals_mut(&mut self) -> impl Iterator<Item = &mut PageBand> {
+        (self.bands.iter_mut().filter(|b| !b.other))
+            .chain(self.pool.iter_mut())
+            .chain(self.rest.iter_mut().map(|r| &mut r.1))
+    }
+
+    /// Lays out the flame graphs of every band the page weighs ([`flame`]) and gives
+    /// each band its leaves.
+    fn lay_out_flames(&mut self) {
+        let labels = std::mem::take(&mut self.frames);
+        let (tree, inverted) = {
+            let stacks: Vec<flame::Stack> = (self.bands.iter().filter(|b| !b.other))
+                .chain(&self.pool)
+                .chain(self.rest.iter().map(|r| &r.1))
+                .map(|b| flame::Stack {
+                    frames: &b.stack,
+                    cut: b.cut,
+                    placed: b.placed,
+                })
+                .collect();
+            (
+                flame::tree(&stacks, &labels, false),
+                flame::tree(&stacks, &labels, true),
+            )
+        };
+        for (k, b) in self.individuals_mut().enumerate() {
+            b.leaf = Some((tree.leaves[k], inverted.leaves[k]));
+        }
+        self.frames = labels;
+        self.flame = PageFlame {
+            rows: flame::MAX_ROWS,
+            tree,
+            inverted,
+            notes: [
+                crate::select::flame::CUT_NOTE,
+                crate::select::flame::PLACED_NOTE,
+            ],
+        };
     }
 }
 
@@ -541,6 +645,7 @@ fn pool(
                 stack,
                 cut,
                 placed,
+                leaf: None,
             }
         })
         .collect();
@@ -557,6 +662,7 @@ fn pool(
         ipe: None,
         cut: false,
         placed: None,
+        leaf: None,
     };
     (pool, Some((left.len(), rest)))
 }

@@ -11,7 +11,7 @@ use serde::Serialize;
 
 use super::{Mode, STYLE, script_policy};
 use crate::analysis::compare::{Comparison, Totals};
-use crate::analysis::page::{PageScale, time_unit};
+use crate::analysis::page::PageScale;
 use crate::escape;
 use crate::scene::{Plot, Scene};
 use crate::units::{ByteUnits, Scale, human};
@@ -52,7 +52,6 @@ struct Panel<'a> {
 struct Data<'a> {
     panels: Vec<Panel<'a>>,
     scale: PageScale,
-    time_unit: String,
 }
 
 fn script_text() -> String {
@@ -78,8 +77,12 @@ impl super::super::Backend for ComparePage<'_> {
             .collect();
         let data = Data {
             panels,
-            scale: PageScale::of(c.units.value, self.units),
-            time_unit: time_unit(c.units.time, c.sample_unit.as_bytes()),
+            scale: PageScale::of(
+                c.units.value,
+                self.units,
+                c.units.time,
+                c.sample_unit.as_bytes(),
+            ),
         };
         let json = escape::json_in_script(&serde_json::to_string(&data).map_err(io::Error::other)?);
         let scale = Scale::new(c.units.value, self.units);

@@ -1,128 +1,101 @@
-// hpgraph's figures for a view: the one part of a page's script that computes numbers.
-// The rules are the library's, handed over in the page's data: the units and their names
-// (`scale`, from src/units.rs), the time unit, the trend's thresholds. What must follow
-// the reader's view is computed here from the samples the page carries:
-// * `windowFigures` gives a band's figures over a window exactly as src/analysis/window.rs
-//   does — the same sums, in the same order, so the same bits on the same samples (a
-//   browser test holds the table against `hpgraph --summary=json --from --to`);
-// * `text` writes a number as src/units.rs writes it (three significant digits, ties to
-//   even, as Rust's formatting rounds);
-// * `windowMean` gives a stack's mean over a window as src/select/flame.rs `weights`
-//   does for `--flame=mean` (each sample's value over half the time to its neighbours);
-// * `ticks` gives round values (1, 2 or 5 times a power of ten) across a zoomed axis, as
-//   src/layout/ticks.rs rounds hp2ps's.
-// Nothing here knows a unit's name, a colour or how a name splits into frames.
+// hpgraph's figures for a view: the one part of a page's script that computes numbers,
+// with the library's rules, handed over in the page's data (the units as parsed, the
+// trend's thresholds). Each repeats a Rust function bit for bit (the same sums in the same
+// order; browser tests hold them to the command line's output):
+// `windowFigures` src/analysis/window.rs, `fixed`/`writer` src/units.rs (three significant
+// digits, ties to even), `windowMean` src/select/flame.rs `weights`, `runtimeFigures`
+// src/analysis/stats.rs, the ticks src/layout/ticks.rs (1, 2 or 5 times a power of ten).
 var hpgraphFigures = (function () {
   "use strict";
-
-  // ---- numbers as people read them (src/units.rs) ----
   // `x` with `d` decimals, an exact tie rounded to even as Rust's `{:.d}` rounds it.
   function fixed(x, d) {
     var s = x.toFixed(d), exact = Math.abs(x).toFixed(Math.min(100, d + 30));
     var point = exact.indexOf("."), rest = exact.slice(point + 1 + d);
-    if (rest.charAt(0) !== "5" || !/^50*$/.test(rest)) return s;
-    // A tie: toFixed took the larger magnitude; even keeps the smaller when its last
-    // digit is even.
-    var kept = exact.slice(0, d ? point + 1 + d : point), last = +kept.charAt(kept.length - 1);
-    if (last % 2 === 1) return s;
-    return (x < 0 && /[1-9]/.test(kept) ? "-" : "") + kept;
+    if (!/^50*$/.test(rest)) return s;
+    // A tie: toFixed took the larger magnitude; even keeps the smaller when its last digit is even.
+    var kept = exact.slice(0, d ? point + 1 + d : point);
+    return +kept.charAt(kept.length - 1) % 2 === 1 ? s : (x < 0 && /[1-9]/.test(kept) ? "-" : "") + kept;
   }
-  // A writer of values on `scale` ({units: [[size, name], …] largest first, space}) and
-  // of times in `timeUnit` (`s` for seconds).
-  function writer(scale, timeUnit) {
-    var units = scale.units;
+  // A writer of values and times on `scale` ({units: [[size, name], …] largest first,
+  // space, seconds, time}).
+  function writer(scale) {
+    var units = scale.units, after = scale.time ? " " + scale.time : "";
     function unitFor(v) {
       for (var i = 0; i < units.length; i++) if (Math.abs(v) >= units[i][0]) return units[i];
       return [1, units[units.length - 1][1]];
     }
     function value(v) {
-      var u = unitFor(v), x = v / u[0];
-      var d = (u[0] === 1 && x === Math.floor(x)) || Math.abs(x) >= 99.95 ? 0 : Math.abs(x) >= 9.995 ? 1 : 2;
+      var u = unitFor(v), x = v / u[0], d = (u[0] === 1 && x === Math.floor(x)) || Math.abs(x) >= 99.95 ? 0 : Math.abs(x) >= 9.995 ? 1 : 2;
       return fixed(x, d) + (u[1] && scale.space ? " " : "") + u[1];
     }
     function time(t) {
-      if (timeUnit !== "s") return String(t) + (timeUnit ? " " + timeUnit : "");
       var a = Math.abs(t);
-      return fixed(t, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 || t === 0 ? 2 : 3) + " s";
+      return scale.seconds ? fixed(t, a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 || t === 0 ? 2 : 3) + " s" : String(t) + after;
     }
     return {
-      unitFor: unitFor,
-      value: value,
-      time: time,
+      unitFor: unitFor, value: value, time: time,
       // A trend line's slope: signed, per second when times are seconds.
-      growth: function (g) { return (g < 0 ? "-" : "+") + value(Math.abs(g)) + (timeUnit === "s" ? "/s" : ""); },
+      growth: function (g) { return (g < 0 ? "-" : "+") + value(Math.abs(g)) + (scale.seconds ? "/s" : ""); },
       share: function (f) { return fixed(f * 100, 1) + "%"; },
       r2: function (r) { return fixed(r, 2); },
-      // A pointer's time on a time axis, in the time unit when it has a name.
-      pointer: function (t, d) { return fixed(t, d) + (timeUnit ? " " + timeUnit : ""); }
+      // A pointer's time on a time axis.
+      pointer: function (t, d) { return fixed(t, d) + after; }
     };
   }
-
-  // ---- a window's figures (src/analysis/window.rs) ----
+  // ---- a window's figures ----
   function peakOf(v, i0, i1) {
     var k = 0, m = -Infinity;
     for (var i = i0; i <= i1; i++) if (v[i] > m) { m = v[i]; k = i - i0; }
     return [k, m];
   }
-  function trapezoids(T, v, i0, i1) {
-    var s = -0;
-    for (var i = i0; i < i1; i++) s += (T[i + 1] - T[i]) * (v[i] + v[i + 1]) / 2;
+  function weight(T, v, i0, i1) {
+    if (!(i1 > i0)) return v[i0];
+    for (var s = -0, i = i0; i < i1; i++) s += (T[i + 1] - T[i]) * (v[i] + v[i + 1]) / 2;
     return s;
   }
-  function weight(T, v, i0, i1) { return i1 > i0 ? trapezoids(T, v, i0, i1) : v[i0]; }
+  // The area up to each sample: a window's area (what ranks it) is a difference.
+  function cumulative(T, v) {
+    var out = new Float64Array(T.length);
+    for (var i = 1; i < T.length; i++) out[i] = out[i - 1] + (T[i] - T[i - 1]) * (v[i - 1] + v[i]) / 2;
+    return out;
+  }
   // src/select/mod.rs `slope`: the least-squares slope and its R².
   function slope(T, v, j0, j1) {
-    var n = j1 - j0 + 1, i;
+    var n = j1 - j0 + 1, i, st = -0, sv = -0, num = 0, den = 0, vv = 0;
     if (n < 2) return [0, 0];
-    var st = -0, sv = -0;
     for (i = j0; i <= j1; i++) st += T[i];
     for (i = j0; i <= j1; i++) sv += v[i];
-    var mt = st / n, mv = sv / n, num = 0, den = 0, vv = 0;
-    for (i = j0; i <= j1; i++) {
-      num += (T[i] - mt) * (v[i] - mv);
-      den += (T[i] - mt) * (T[i] - mt);
-      vv += (v[i] - mv) * (v[i] - mv);
-    }
-    if (!(den > 0)) return [0, 0];
-    return [num / den, vv > 0 ? Math.min(1, Math.max(0, num * num / (den * vv))) : 0];
+    var mt = st / n, mv = sv / n;
+    for (i = j0; i <= j1; i++) { num += (T[i] - mt) * (v[i] - mv); den += (T[i] - mt) * (T[i] - mt); vv += (v[i] - mv) * (v[i] - mv); }
+    return den > 0 ? [num / den, vv > 0 ? Math.min(1, Math.max(0, num * num / (den * vv))) : 0] : [0, 0];
   }
-  // The window of samples i0..i1 of `times`, `totals` the whole heap at each; `rule` the
-  // trend's thresholds. Its `figures(values)` are a band's, as Window::figures gives them.
+  // The window of samples i0..i1, `totals` the whole heap at each, `rule` the trend's
+  // thresholds. Its `figures(values)` are a band's, as Window::figures gives them.
   function windowFigures(T, totals, i0, i1, rule) {
-    var end = i1 + 1;
+    var end = i1 + 1, by = i0;
     while (end - i0 > 3 && totals[end - 1] === 0) end--;
-    var first = T[i0], last = T[end - 1], since = last - (last - first) * rule.window;
-    var by = i0;
+    var since = T[end - 1] - (T[end - 1] - T[i0]) * rule.window;
     while (by < end && T[by] < since) by++;
-    var j0 = Math.min(by, Math.max(i0, end - 3)), j1 = end - 1;
-    var heapPeak = peakOf(totals, i0, i1)[1], whole = weight(T, totals, i0, i1);
+    var j0 = Math.min(by, Math.max(i0, end - 3)), j1 = end - 1, heapPeak = peakOf(totals, i0, i1)[1], whole = weight(T, totals, i0, i1);
     return {
-      from: T[i0], to: T[i1], trendFrom: T[j0], trendTo: T[j1], heapPeak: heapPeak,
+      trendFrom: T[j0], trendTo: T[j1],
       figures: function (v) {
-        var p = peakOf(v, i0, i1), fit = slope(T, v, j0, j1);
-        var change = fit[0] * (T[j1] - T[j0]);
-        var least = Math.max(rule.change * p[1], rule.share * heapPeak);
-        var fits = fit[1] >= rule.r2;
-        var sum = -0;
-        for (var i = i0; i <= i1; i++) sum += v[i];
+        var p = peakOf(v, i0, i1), fit = slope(T, v, j0, j1), change = fit[0] * (T[j1] - T[j0]);
+        var least = Math.max(rule.change * p[1], rule.share * heapPeak), fits = fit[1] >= rule.r2;
+        for (var sum = -0, i = i0; i <= i1; i++) sum += v[i];
         return {
-          peak: p[1], at: T[i0 + p[0]], mean: sum / (i1 - i0 + 1),
-          share: whole > 0 ? weight(T, v, i0, i1) / whole : 0,
-          growth: fit[0], r2: fit[1],
+          peak: p[1], at: T[i0 + p[0]], mean: sum / (i1 - i0 + 1), share: whole > 0 ? weight(T, v, i0, i1) / whole : 0, growth: fit[0], r2: fit[1],
           trend: p[1] > 0 && fits && change > least ? "growing" : p[1] > 0 && fits && change < -least ? "shrinking" : "flat"
         };
       }
     };
   }
-
-  // ---- the runtime's figures over a window (src/analysis/stats.rs) ----
-  // R: the page's `runtime` (collections as [start, end, generation], the allocation
-  // counters' running sum as [time, bytes]). The window a..b, as `hpgraph --stats
-  // --from a --to b` takes it: the collections that start in it, GC time up to its end,
-  // allocation as the difference of the counters across it.
+  // ---- the runtime's figures over a window, as `hpgraph --stats --from a --to b` takes
+  // it: the collections that start in it, GC time up to its end, allocation as the
+  // difference of the counters' running sum across it ----
   function runtimeFigures(R, a, b) {
     b = Math.min(b, R.end);
-    var gc = 0, collections = 0, majors = 0, maxPause = 0;
+    var gc = 0, collections = 0, majors = 0, maxPause = 0, A = R.allocated;
     R.gcs.forEach(function (g) {
       if (g[0] < a || g[0] > b) return;
       collections++;
@@ -132,18 +105,13 @@ var hpgraphFigures = (function () {
     });
     // The running sum after the last reading at or before t (strictly before, `before`).
     function at(t, before) {
-      var lo = 0, hi = R.allocated.length;
-      while (lo < hi) { var m = (lo + hi) >> 1; if (before ? R.allocated[m][0] < t : R.allocated[m][0] <= t) lo = m + 1; else hi = m; }
-      return lo ? R.allocated[lo - 1][1] : 0;
+      var lo = 0, hi = A.length;
+      while (lo < hi) { var m = (lo + hi) >> 1; if (before ? A[m][0] < t : A[m][0] <= t) lo = m + 1; else hi = m; }
+      return lo ? A[lo - 1][1] : 0;
     }
-    var total = b - a;
-    return {
-      gcShare: total > 0 ? gc / total : 0, gc: gc, total: total, collections: collections, majors: majors,
-      maxPause: maxPause, allocated: R.allocated.length ? at(b, false) - at(a, true) : null
-    };
+    return { gcShare: b - a > 0 ? gc / (b - a) : 0, collections: collections, majors: majors, maxPause: maxPause, allocated: A.length ? at(b, false) - at(a, true) : null };
   }
-
-  // ---- ticks for a zoomed axis (src/layout/ticks.rs) ----
+  // ---- ticks for a zoomed axis: [value, label] pairs ----
   function round125(y) {
     if (!(y > 0) || !isFinite(y)) return null;
     var steps = 0, f = function (v) { return v > 4 ? 5 : v > 1 ? 2 : 1; };
@@ -153,44 +121,27 @@ var hpgraphFigures = (function () {
     return y;
   }
   function decimals(step) {
-    var d = 0;
-    while (step < 0.999999 && d < 12) { step *= 10; d++; }
+    for (var d = 0; step < 0.999999 && d < 12; d++) step *= 10;
     return d;
   }
-  // About `target` round values from a to b: [value, label] pairs.
+  // About `target` round values from a to b.
   function timeTicks(a, b, target) {
-    var step = round125((b - a) / target), out = [];
-    if (!step) return out;
-    var d = decimals(step);
-    for (var k = Math.ceil(a / step); out.length < 1000; k++) {
-      var v = k * step;
-      if (v > b + step * 1e-9) break;
-      out.push([v, v.toFixed(d)]);
-    }
+    var step = round125((b - a) / target), out = [], d = decimals(step);
+    for (var k = Math.ceil(a / step); step && out.length < 1000 && k * step <= b + step * 1e-9; k++) out.push([k * step, (k * step).toFixed(d)]);
     return out;
   }
   // Round values from 0 to top in the unit `write` gives top.
   function valueTicks(top, target, write) {
-    var u = write.unitFor(top), step = round125(top / u[0] / target), out = [];
-    if (!step) return out;
-    var d = decimals(step), space = u[1] ? " " : "";
-    for (var k = 0; k * step * u[0] <= top * (1 + 1e-9) && out.length < 1000; k++) {
-      out.push([k * step * u[0], (k * step).toFixed(d) + space + u[1]]);
-    }
+    var u = write.unitFor(top), step = round125(top / u[0] / target), out = [], d = decimals(step), space = u[1] ? " " : "";
+    for (var k = 0; step && k * step * u[0] <= top * (1 + 1e-9) && out.length < 1000; k++) out.push([k * step * u[0], (k * step).toFixed(d) + space + u[1]]);
     return out;
   }
-
-  // src/select/flame.rs `weights` (When::Mean): the mean over the samples i0..i1 by
-  // trapezoids, each sample's value counting for half the time to the sample before it
-  // and half to the one after, summed in sample order.
+  // A stack's mean over the samples i0..i1 by trapezoids, each sample's value counting for
+  // half the time to the sample before it and half to the one after, in sample order.
   function windowMean(T, v, i0, i1) {
     if (!(i1 > i0) || !(T[i1] > T[i0])) return v[i0];
-    var span = T[i1] - T[i0], w = 0;
-    for (var s = i0; s <= i1; s++) {
-      if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
-    }
+    for (var span = T[i1] - T[i0], w = 0, s = i0; s <= i1; s++) if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
     return w;
   }
-
-  return { writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
+  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
 })();

@@ -1,957 +1,486 @@
-// hpgraph's interactive page: hover for values, click a key entry to hide its band, drag
-// to zoom (the key and the table then rank the bands of that window), double-click to
-// reset, a filter box, three views (stacked, share, lines), and a click on the chart
-// opens that census as a flame graph under it. Everything it needs is in the page: the
-// numbers in the JSON block #hpgraph-data, the chart as inline SVG. No library; a file
-// makes no request. Text from the profile reaches the page only as text nodes and
-// attribute values, never as markup.
-// The page of `hpgraph --serve` (body[data-live]) also follows its server's event stream
-// and, when the profile changes, fetches the new page and swaps its parts in, keeping the
-// hidden bands, the zoom, the view and the filter.
+// hpgraph's interactive page: hover, hide bands from the key, drag to zoom (the key and table
+// rank that window's bands), a filter, three views, a census's flame graph on a click. The
+// library prepared all it draws (src/analysis/page): series and collections' strip at every
+// resolution, flame frames in order, each line's name, width and colour; this script picks,
+// scales, draws and reacts, computing only a window's figures (figures.js). Profile text
+// reaches the page only as text. A `--serve` page (body[data-live]) swaps in each new page.
 (function () {
   "use strict";
-  var NS = "http://www.w3.org/2000/svg";
-  var box = document.getElementById("chart");
-  var D = null, svg = null, page = null, P = null;
-  var left = 0, top = 0, width = 1, height = 1, bottom = 1;
-  var tip = document.getElementById("tooltip");
-  var hidden = new Set();
-  var view = null; // [from, to] while zoomed
-  var mode = "stacked"; // or "share", "lines"
-  var filter = null; // a RegExp while the filter box holds one
-  var sortBy = { key: "share", down: true };
-  var layer = null;
-  var drag = null;
-  var geometry = null; // what the last drawing used: times shown, stacks, scale
-  var pointer = null; // where the pointer last was over the chart, to refresh the tooltip
-  var individuals = []; // every band the page has on its own: drawn ones, then the pool
-  var flame = null; // the open flame graph: { index, mean, inverted, root, focus }
-  var flameFilter = null; // the filter the open flame graph was made with
-  var lastDraw = 0;
+  var NS = "http://www.w3.org/2000/svg", F = hpgraphFigures, byId = document.getElementById.bind(document);
+  var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
+  var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1;
+  var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
+  var screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
-  // ---- numbers: written and computed by figures.js, with the library's rules ----
-  var F = hpgraphFigures, W = null;
-  function human(v) { return W.value(v); }
-  function seconds(t) { return W.time(t); }
-  function valueTicks(top, target) {
-    if (mode === "share") return [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, (100 * f) + "%"]; });
-    return F.valueTicks(top, target, W);
-  }
-
-  // ---- elements ----
-  function el(name, attrs, parent) {
-    var e = document.createElementNS(NS, name);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
-    if (parent) parent.appendChild(e);
-    return e;
-  }
-  function html(name, attrs, parent, text) {
-    var e = document.createElement(name);
-    for (var k in attrs) e.setAttribute(k, attrs[k]);
+  // An element: SVG, or HTML when its name starts with "#"; its text, if any, as text.
+  function el(name, map, parent, text) {
+    var e = attrs(name.charAt(0) === "#" ? document.createElement(name.slice(1)) : document.createElementNS(NS, name), map);
     if (text !== undefined) e.textContent = text;
-    if (parent) parent.appendChild(e);
-    return e;
+    return parent ? parent.appendChild(e) : e;
   }
+  function titled(name, map, parent, title) { var e = el(name, map, parent); el("title", {}, e, title); return e; }
+  function attrs(e, map) { for (var k in map) e.setAttribute(k, map[k]); return e; }
   function fullRange() { return [P.t0, P.t0 + P.xr]; }
-
-  // ---- which bands are drawn ----
-  // The samples within [a, b], and the weight (area) of each value there.
-  // `empty` when no sample lies within (i0 = i1 is then the one after, for drawing).
+  function num(v) { return Math.round(v * 100) / 100; }
+  // The first index of the sorted `list` whose key is at least (`after`: more than) `t`.
+  function bisect(list, t, keyOf, after) {
+    for (var lo = 0, hi = list.length, m, k; lo < hi;) { m = (lo + hi) >> 1; k = keyOf(list[m]); if (after ? k <= t : k < t) lo = m + 1; else hi = m; }
+    return lo;
+  }
+  var same = function (t) { return t; }, first = function (p) { return p[0]; };
+  // The samples within [a, b]; `empty` when none is (i0 is then the one after).
   function windowOf(a, b) {
-    var T = D.times, n = T.length;
-    var first = function (ok) { var lo = 0, hi = n; while (lo < hi) { var m = (lo + hi) >> 1; if (ok(T[m])) hi = m; else lo = m + 1; } return lo; };
-    var i0 = first(function (t) { return t >= a; }), i1 = first(function (t) { return t > b; }) - 1;
-    if (i1 < i0) { i0 = Math.max(0, Math.min(i0, n - 1)); return { i0: i0, i1: i0, empty: true }; }
-    return { i0: i0, i1: i1, empty: false };
+    var T = D.times, i0 = bisect(T, a, same), i1 = bisect(T, b, same, true) - 1, j = Math.max(0, Math.min(i0, T.length - 1));
+    return i1 < i0 ? { i0: j, i1: j, empty: true } : { i0: i0, i1: i1, empty: false };
   }
-  function area(values, w) {
-    var T = D.times, s = 0;
-    if (w.i1 === w.i0) return values[w.i0];
-    for (var i = w.i0; i < w.i1; i++) s += (values[i] + values[i + 1]) / 2 * (T[i + 1] - T[i]);
-    return s;
+  function passes(s) { return !filter || filter.test(s.name); }
+  // ---- the window: the table's figures (figures.js) and the key's ranking ----
+  function windowRows() {
+    var range = view || fullRange(), want = [range, filter && filter.source].join("|");
+    if (want === rowsFor) return rows;
+    var w = windowOf(range[0], range[1]), win = F.windowFigures(D.times, D.totals, w.i0, w.i1, D.trend), list = [];
+    individuals.forEach(function (s) { var st = !w.empty && passes(s) && win.figures(s.values); if (st && (!view || st.peak > 0)) list.push(Object.assign(st, { s: s, name: s.name })); });
+    return (rowsFor = want, rows = { range: range, w: w, win: win, list: list });
   }
-  function sumOf(list) {
-    var out = new Float64Array(D.times.length);
-    list.forEach(function (s) { var v = s.values; for (var i = 0; i < v.length; i++) out[i] += v[i]; });
-    return out;
-  }
-  // Bottom first. The whole run unfiltered is the picture's own selection; a window or a
-  // filter ranks the bands it holds: the key's worth of the largest there, the rest as
-  // OTHER.
+  // Bottom first. Unzoomed and unfiltered, the picture's selection; else the bands ranked by area
+  // there (the summary's share; a difference of running sums), the key's worth, the rest OTHER.
   function series() {
-    if (!view && !filter) return D.bands.map(function (b) { return { name: b.name, fill: b.fill, values: b.values, other: b.other }; });
-    var range = view || fullRange(), w = windowOf(range[0], range[1]);
-    var cands = individuals.filter(function (s) { return !filter || filter.test(s.name); });
-    var ranked = cands.map(function (s) { return [area(s.values, w), s]; })
-      .filter(function (p) { return p[0] > 0 || !view; })
-      .sort(function (x, y) { return y[0] - x[0]; });
-    var room = D.key_entries > 0 ? D.key_entries : Infinity;
-    var rest = !filter && D.rest ? [D.rest[1]] : [];
-    var out = [];
-    if (ranked.length + (rest.length ? 1 : 0) > room) {
-      var merged = ranked.slice(room - 1).map(function (p) { return p[1]; }).concat(rest);
-      ranked = ranked.slice(0, room - 1);
-      out.push({ name: "OTHER", fill: D.other_fill, values: sumOf(merged), other: true, count: merged.length });
-    } else if (rest.length) {
-      out.push({ name: rest[0].name, fill: D.other_fill, values: rest[0].values, other: true });
-    }
-    for (var k = ranked.length - 1; k >= 0; k--) out.push(ranked[k][1]);
-    return out;
+    if (!view && !filter) return D.bands;
+    var range = view || fullRange(), w = windowOf(range[0], range[1]), ranked = [], out = [];
+    individuals.forEach(function (s) {
+      var c = s.cum || (s.cum = F.cumulative(D.times, s.values)), area = w.i1 > w.i0 ? c[w.i1] - c[w.i0] : s.values[w.i0];
+      if (!w.empty && passes(s) && (area > 0 || !view)) ranked.push({ s: s, area: area });
+    });
+    ranked.sort(function (x, y) { return y.area - x.area; });
+    var room = D.key_entries > 0 ? D.key_entries : Infinity, rest = !filter && D.rest ? [D.rest[1]] : [];
+    var merged = ranked.length + rest.length > room ? ranked.splice(room - 1).map(function (r) { return r.s; }).concat(rest) : rest, sum = new Float64Array(D.times.length);
+    merged.forEach(function (s) { s.values.forEach(function (v, i) { sum[i] += v; }); });
+    if (merged.length) out.push({ name: merged === rest ? rest[0].name : "OTHER", fill: D.other_fill, values: sum, other: true, count: merged === rest ? 0 : merged.length });
+    return out.concat(ranked.reverse().map(function (r) { return r.s; }));
   }
-
   // ---- drawing ----
+  // The columns drawn in [a, b], `px` at most: the finest level that fits; values interpolated at the edges.
+  function columns(a, b, px) {
+    var T = D.times, w = windowOf(a, b), cols = [], n = w.i1 - w.i0 + 1, i;
+    var at = function (t, i, j) { return { t: t, i: i, j: j, f: j === i ? 0 : (t - T[i]) / (T[j] - T[i]) }; };
+    if (w.empty) return w.i0 > 0 ? [at(a, w.i0 - 1, w.i0), at(b, w.i0 - 1, w.i0)] : [];
+    if (w.i0 > 0 && T[w.i0] > a) cols.push(at(a, w.i0 - 1, w.i0));
+    var level = D.levels.find(function (l) { return n * 2 / l.bin <= px; }) || D.levels[D.levels.length - 1];
+    if (n <= px || !level) for (i = w.i0; i <= w.i1; i++) cols.push(at(T[i], i, i));
+    else {
+      var S = level.samples, q = bisect(S, w.i0, same), end = bisect(S, w.i1, same, true);
+      if (S[q] !== w.i0) cols.push(at(T[w.i0], w.i0, w.i0));
+      for (; q < end; q++) cols.push(at(T[S[q]], S[q], S[q]));
+      if (S[end - 1] !== w.i1) cols.push(at(T[w.i1], w.i1, w.i1));
+    }
+    if (w.i1 < T.length - 1 && T[w.i1] < b) cols.push(at(b, w.i1, w.i1 + 1));
+    return cols;
+  }
   function draw() {
     if (!D) return;
-    var started = performance.now();
+    var started = performance.now(), range = view || fullRange(), a = range[0], b = range[1], list = series(), m;
     if (!layer) {
-      // The script draws from now on: the picture the file carries steps aside (before
-      // the browser lays it out: its outlines hold every column of the run).
+      // The script draws from now on: the picture the file carries steps aside.
       svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .collection").forEach(function (e) { e.remove(); });
       layer = el("g", { id: "layer" }, page);
     }
-    var vb = svg.viewBox.baseVal, pages = svg.querySelectorAll(":scope > g").length || 1;
-    var pageTop = vb.height / pages * P.page, pageBottom = pageTop + vb.height / pages;
-    // Where the pieces may go: the page, and a margin around it as far as the document
-    // reaches (a tool clips an element's box to the window).
-    var ctm = svg.getScreenCTM(), scale = ctm ? ctm.a : 1;
-    var leftRoom = ctm ? (ctm.e + window.scrollX) / scale : 0;
-    var room = {
-      x0: vb.x - Math.min(40, leftRoom), x1: vb.x + vb.width + 40,
-      y0: pageTop - 40, y1: pageBottom + 40
-    };
     layer.textContent = "";
-    var range = view || fullRange(), a = range[0], b = range[1];
-    var T = D.times, n = T.length;
-    var list = series();
-    var w = windowOf(a, b);
-    // The samples in view, and one either side so that the bands reach the edges.
-    var i0 = Math.max(0, w.i0 - (T[w.i0] > a ? 1 : 0)), i1 = Math.min(n - 1, w.i1 + (T[w.i1] < b ? 1 : 0));
-    var shown = [];
-    list.forEach(function (s, k) { if (!hidden.has(s.name)) shown.push(k); });
-    var stacks = [], total = new Float64Array(n), all = new Float64Array(n);
-    shown.forEach(function (k) { var v = list[k].values; for (var i = i0; i <= i1; i++) all[i] += v[i]; });
-    shown.forEach(function (k) {
-      var v = list[k].values, lower = new Float64Array(n), upper = new Float64Array(n);
-      for (var i = i0; i <= i1; i++) {
-        lower[i] = mode === "lines" ? 0 : total[i];
-        var x = mode === "share" ? (all[i] > 0 ? v[i] / all[i] : 0) : v[i];
-        total[i] += x;
-        upper[i] = mode === "lines" ? v[i] : total[i];
+    // Where the chart is on the screen: asked once (asking lays the page out), again on a resize.
+    var ctm = screen || (screen = svg.getScreenCTM() && { a: svg.getScreenCTM().a, e: svg.getScreenCTM().e + window.scrollX });
+    var cols = columns(a, b, width * (ctm ? ctm.a : 1) / 2), nc = cols.length, shown = list.filter(function (s) { return !hidden.has(s.name); });
+    var val = function (v, c) { return c.f ? v[c.i] * (1 - c.f) + v[c.j] * c.f : v[c.i]; };
+    var total = new Float64Array(nc), all = new Float64Array(nc), ymax = 0;
+    shown.forEach(function (s) { for (m = 0; m < nc; m++) all[m] += val(s.values, cols[m]); });
+    var stacks = shown.map(function (s) {
+      for (var L = new Float64Array(nc), U = new Float64Array(nc), v, m = 0; m < nc; m++) {
+        v = val(s.values, cols[m]); L[m] = mode === "lines" ? 0 : total[m];
+        ymax = Math.max(ymax, U[m] = mode === "lines" ? v : (total[m] += mode === "share" ? (all[m] > 0 ? v / all[m] : 0) : v));
       }
-      stacks.push([k, lower, upper]);
+      return { band: s, L: L, U: U };
     });
-    // The columns drawn: the samples in view, and the bands' values interpolated at the
-    // edges of a zoomed range, so that nothing is drawn outside the graph.
-    var cols = [];
-    var at = function (t, i, j) { return { t: t, i: i, j: j, f: j === i ? 0 : (t - T[i]) / (T[j] - T[i]) }; };
-    if (T[i0] < a && i0 < n - 1) cols.push(at(a, i0, i0 + 1));
-    for (var i = i0; i <= i1; i++) if (T[i] >= a && T[i] <= b) cols.push(at(T[i], i, i));
-    if (T[i1] > b && i1 > 0) cols.push(at(b, i1 - 1, i1));
-    // One column per pixel on the screen: each slice of two pixels keeps two.
-    cols = thinned(cols, all, width * scale / 2);
-    var val = function (arr, c) { return arr[c.i] * (1 - c.f) + arr[c.j] * c.f; };
-    var ymax = 0;
-    if (mode === "share") ymax = 1;
-    else if (mode === "stacked" && !view && !filter && hidden.size === 0) ymax = P.yr;
-    else {
-      stacks.forEach(function (s) { cols.forEach(function (c) { ymax = Math.max(ymax, val(s[2], c)); }); });
-      // The heap lines stay on the graph, as the picture's own axis holds them.
-      heapLines().forEach(function (h) { within(h.points, a, b).forEach(function (p) { ymax = Math.max(ymax, p[1]); }); });
-      if (!(ymax > 0)) ymax = 1;
-    }
-    function X(t) { return left + (t - a) / (b - a) * width; }
-    function Y(v) { return bottom - v / ymax * height; }
-    geometry = { a: a, b: b, i0: i0, i1: i1, list: list, stacks: stacks, total: all, ymax: ymax, X: X, Y: Y };
-
-    var bands = el("g", {}, layer);
-    // Where each column is across, once for every band.
-    var xs = new Float64Array(cols.length);
-    cols.forEach(function (c, m) { xs[m] = num(X(c.t)); });
-    stacks.forEach(function (s) {
-      var band = list[s[0]], lower = s[1], upper = s[2], d = "", nc = cols.length, m;
-      if (nc === 0) return;
-      var U = new Float64Array(nc), L = new Float64Array(nc);
-      for (m = 0; m < nc; m++) { U[m] = val(upper, cols[m]); L[m] = val(lower, cols[m]); }
-      if (mode === "lines") {
-        for (m = 0; m < nc; m++) d += (m ? "L" : "M") + xs[m] + " " + num(Y(U[m]));
-        var line = el("path", {
-          class: "band-line", d: d, fill: "none", stroke: band.fill, "stroke-width": 1.5,
-          "data-band": band.name
-        }, bands);
-        el("title", {}, line).textContent = band.name;
-        return;
-      }
-      // One outline per stretch where the band is above zero (with the columns either
-      // side, where it rises from and falls to zero): the element is where the band is.
-      var k = 0, x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity, y;
-      var on = function (m) { return m < nc && U[m] > L[m]; };
-      while (k < nc) {
-        if (!(on(k) || on(k + 1))) { k++; continue; }
-        var start = k;
-        while (k + 1 < nc && (on(k) || on(k + 1))) k++;
-        if (xs[start] < x0) x0 = xs[start];
-        if (xs[k] > x1) x1 = xs[k];
-        for (m = start; m <= k; m++) {
-          y = num(Y(U[m]));
-          if (y < y0) y0 = y;
-          d += (m === start ? "M" : "L") + xs[m] + " " + y;
-        }
-        for (m = k; m >= start; m--) {
-          y = num(Y(L[m]));
-          if (y > y1) y1 = y;
-          d += "L" + xs[m] + " " + y;
-        }
-        d += "Z";
-        k++;
-      }
-      if (d === "") return;
-      var path = el("path", {
-        d: d, fill: band.fill, stroke: "#ffffff", "stroke-width": 0.25,
-        "pointer-events": "fill", "data-band": band.name
-      }, bands);
-      el("title", {}, path).textContent = band.name;
-      centre(path, { x: x0, y: y0, width: x1 - x0, height: y1 - y0 }, cols, lower, upper, val, X, Y, room);
-    });
-    // Heap lines over the bands, on the bytes' scale.
-    if (mode !== "share") {
-      heapLines().forEach(function (h) {
-        var pts = within(h.points, a, b);
-        if (pts.length < 2) return;
-        var line = el("path", {
-          class: "heap-line", fill: "none", stroke: h.stroke, "stroke-width": h.width, "pointer-events": "none",
-          "stroke-dasharray": h.dash, "data-line": h.name,
-          d: pts.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(Y(p[1])); }).join("")
-        }, bands);
-        el("title", {}, line).textContent = h.name;
-      });
-      // The allocation rate on its own scale: its peak in the window at the top.
-      var rate = rateInView(a, b);
-      if (rate) {
-        var rline = el("path", {
-          class: "heap-line rate", fill: "none", stroke: D.rate_stroke, "stroke-width": 0.75, "pointer-events": "none",
-          "data-line": "allocation rate", "data-peak": String(rate.peak),
-          d: rate.points.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(bottom - p[1] / rate.peak * height); }).join("")
-        }, bands);
-        el("title", {}, rline).textContent = rateName(rate);
-      }
-    }
-    // The collections along the bottom, with the heap lines, as the picture marks them
-    // (src/layout/mod.rs): as wide as each pause, major ones darker and taller, those
-    // within half a unit sharing a mark.
-    if (heapLines().length && D.runtime && D.runtime.gcs.length) {
-      var strip = el("g", { class: "gc-strip", "pointer-events": "none" }, bands);
-      el("rect", { x: left, y: bottom - 7, width: width, height: 7, fill: "#fff" }, strip);
-      var marks = [];
-      D.runtime.gcs.forEach(function (g) {
-        if (g[0] < a || g[0] > b) return;
-        var x0 = X(g[0]), x1 = Math.max(X(Math.min(g[1], b)), x0 + 0.4), major = g[2] > 0, m = marks[marks.length - 1];
-        if (m && x0 <= m[1] + 0.5) { m[1] = Math.max(m[1], x1); m[2] = m[2] || major; } else marks.push([x0, x1, major]);
-      });
-      marks.forEach(function (m) {
-        var h = m[2] ? 6 : 3;
-        el("rect", { class: m[2] ? "gc major" : "gc", x: num(m[0]), y: bottom - h, width: num(m[1] - m[0]), height: h, fill: D.gc_fills[m[2] ? 1 : 0] }, strip);
-      });
-    }
-    // Axes: ticks and labels at round values of the range in view.
-    var clamp = function (v) { return Math.max(2, Math.min(7, v)); };
-    var font = P.font || 10, em = font / 10;
-    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) {
-      var x = X(t[0]);
-      if (x - left >= width - P.x_legend) return;
-      el("path", { class: "tick", d: "M" + x + " " + bottom + "v4", fill: "none" }, layer);
-      var label = el("text", { class: "tick-label", x: x, y: bottom + 20 * em - 5, "font-size": font, "text-anchor": "middle", stroke: "none", fill: "black" }, layer);
-      label.textContent = t[1];
-    });
-    valueTicks(ymax, clamp(height / (40 * em))).forEach(function (t) {
-      var y = Y(t[0]);
-      if (bottom - y >= height - P.y_legend) return;
-      el("path", { class: "tick", d: "M" + left + " " + y + "h-4", fill: "none" }, layer);
-      var label = el("text", { class: "tick-label", x: left - 5, y: y, "font-size": font, "text-anchor": "end", stroke: "none", fill: "black" }, layer);
-      label.textContent = t[1];
-    });
-    // Marks: a dashed line across the graph, its text above it where there is room,
-    // and on hover.
-    var lastLabel = -Infinity;
-    D.marks.forEach(function (m) {
-      if (m.time < a || m.time > b) return;
-      var x = X(m.time), text = m.text || "mark";
-      el("path", { class: "mark-line", d: "M" + x + " " + top + "V" + bottom, stroke: "#333", "stroke-width": 0.6, "stroke-dasharray": "3 2", fill: "none", "pointer-events": "none" }, layer);
-      var caret = el("path", { class: "mark", d: "M" + (x - 4) + " " + (bottom + 5) + "L" + x + " " + bottom + "L" + (x + 4) + " " + (bottom + 5) + "Z", fill: "black" }, layer);
-      caret.dataset.text = text;
-      el("title", {}, caret).textContent = text + " at " + seconds(m.time);
-      if (x - lastLabel > 60 * em) {
-        var end = x > left + width - 60 * em;
-        var label = el("text", { class: "mark-label", x: end ? x - 2 : x + 2, y: top + 8 * em, "font-size": 7 * em, fill: "#333",
-          "text-anchor": end ? "end" : "start", "pointer-events": "none" }, layer);
-        label.textContent = text.length > 24 ? text.slice(0, 23) + "…" : text;
-        lastLabel = x;
-      }
-    });
-    // The y axis's legend says what the view measures.
-    var legend = svg.querySelector('.axis-legend[transform*="rotate"]');
-    if (legend) {
-      if (legend.dataset.unit === undefined) legend.dataset.unit = legend.textContent;
-      var says = mode === "share" ? "share" : legend.dataset.unit;
-      if (legend.textContent !== says) legend.textContent = says;
-    }
-    document.getElementById("zoom-note").hidden = !view;
+    // The heap lines stay on the graph, as the picture's own axis holds them.
+    D.lines.forEach(function (l) { if (!l.rate) within(l.points, a, b).forEach(function (p) { ymax = Math.max(ymax, p[1]); }); });
+    ymax = mode === "share" ? 1 : mode === "stacked" && !view && !filter && hidden.size === 0 ? P.yr : ymax > 0 ? ymax : 1;
+    var X = function (t) { return left + (t - a) / (b - a) * width; }, Y = function (v) { return bottom - v / ymax * height; };
+    var g = el("g", {}, layer), xs = cols.map(function (c) { return num(X(c.t)); }), room = roomOf(ctm);
+    geometry = { a: a, b: b, list: list, ymax: ymax, Y: Y };
+    stacks.forEach(function (s) { drawBand(g, s, xs, Y, room); });
+    if (mode !== "share") { geometry.rate = drawLines(g, a, b, X, Y); drawStrip(g, a, b, X); }
+    drawAxes(ymax, X, Y, a, b);
+    drawMarks(a, b, X);
+    var legend = svg.querySelector('.axis-legend[transform*="rotate"]') || {}, said = legend.dataset || {};
+    said.unit = said.unit || legend.textContent; legend.textContent = mode === "share" ? "share" : said.unit;
+    byId("zoom-note").hidden = !view;
     drawRuntime(a, b);
-    drawKey(list, a, b);
-    drawTable();
+    drawKey(list);
+    // The table follows when the browser is idle: the chart answers first.
+    if (!tableSoon) tableSoon = requestIdleCallback(flush, { timeout: 300 });
     // The flame graph follows the window (its mean) and the filter.
     if (flame && (flame.mean || flameFilter !== (filter && filter.source))) reopenFlame();
     flameFilter = filter && filter.source;
     lastDraw = performance.now() - started;
   }
-
-  // More columns than the screen has pixels are thinned as src/analysis/page.rs thins
-  // samples: per slice of the width (`bins` of them), the columns of the highest and
-  // lowest total, so that no peak or dip is lost. Both ends stay. A drawing step, not a
-  // figure: the table and tooltips read every sample the page has.
-  function thinned(cols, all, bins) {
-    bins = Math.max(1, Math.floor(bins));
-    if (cols.length <= 2 * bins) return cols;
-    var a = cols[0].t, span = cols[cols.length - 1].t - a, out = [cols[0]], k = 1, last = cols.length - 1;
-    var total = function (c) { return all[c.i] * (1 - c.f) + all[c.j] * c.f; };
-    for (var b = 0; b < bins && k < last; b++) {
-      var edge = a + span * (b + 1) / bins, lo = -1, hi = -1;
-      for (; k < last && (cols[k].t <= edge || b === bins - 1); k++) {
-        if (lo < 0 || total(cols[k]) < total(cols[lo])) lo = k;
-        if (hi < 0 || total(cols[k]) > total(cols[hi])) hi = k;
-      }
-      if (lo < 0) continue;
-      if (lo === hi) out.push(cols[lo]);
-      else if (lo < hi) out.push(cols[lo], cols[hi]);
-      else out.push(cols[hi], cols[lo]);
+  // A band: an outline per stretch above zero (and the columns either side), or its line.
+  function drawBand(g, s, xs, Y, room) {
+    var U = s.U, L = s.L, nc = xs.length, d = "", m, k = 0, bb = { x: Infinity, y: Infinity, x1: -Infinity, y1: -Infinity }, y;
+    for (m = 0; mode === "lines" && m < nc; m++) d += (m ? "L" : "M") + xs[m] + " " + num(Y(U[m]));
+    if (mode === "lines") return nc && titled("path", { class: "band-line", d: d, fill: "none", stroke: s.band.fill, "stroke-width": 1.5, "data-band": s.band.name }, g, s.band.name);
+    var on = function (m) { return m < nc && U[m] > L[m]; };
+    for (; k < nc; k++) {
+      if (!(on(k) || on(k + 1))) continue;
+      var start = k;
+      while (k + 1 < nc && (on(k) || on(k + 1))) k++;
+      bb.x = Math.min(bb.x, xs[start]); bb.x1 = Math.max(bb.x1, xs[k]);
+      for (m = start; m <= k; m++) { y = num(Y(U[m])); bb.y = Math.min(bb.y, y); d += (m === start ? "M" : "L") + xs[m] + " " + y; }
+      for (m = k; m >= start; m--) { y = num(Y(L[m])); bb.y1 = Math.max(bb.y1, y); d += "L" + xs[m] + " " + y; }
+      d += "Z";
     }
-    out.push(cols[last]);
-    return out;
+    if (d) centre(titled("path", { d: d, fill: s.band.fill, "pointer-events": "fill", "data-band": s.band.name }, g, s.band.name), bb, xs, U, L, Y, room);
   }
-  // A coordinate as path data: two decimals, without toFixed's cost.
-  function num(v) { return Math.round(v * 100) / 100; }
-
-  // Zero-length pieces centre a band path's bounding box on a point of the band, so
-  // that "the middle of this element" (where test tools and assistive technology point)
-  // is on the band. The centred box must hold the band and stay on the page, which
-  // bounds where the point can be; within that, the point is where the band leaves it
-  // the most room.
-  function centre(path, bb, cols, lower, upper, val, X, Y, room) {
-    var best = null, k;
-    var xmin = (bb.x + bb.width + room.x0) / 2, xmax = (bb.x + room.x1) / 2;
-    var ymin = (bb.y + bb.height + room.y0) / 2, ymax2 = (bb.y + room.y1) / 2;
-    for (var q = 0; q <= 16 && xmin <= xmax; q++) {
-      var x = xmin + (xmax - xmin) * q / 16;
-      // The column pair around x, found by halving.
-      var lo = 0, hi = cols.length - 1;
-      if (hi < 1 || x < X(cols[0].t) || x > X(cols[hi].t)) continue;
-      while (hi - lo > 1) { k = (lo + hi) >> 1; if (X(cols[k].t) <= x) lo = k; else hi = k; }
-      var x0 = X(cols[lo].t), x1 = X(cols[hi].t);
-      if (x1 <= x0) continue;
-      var f = (x - x0) / (x1 - x0);
-      var yUp = Y(val(upper, cols[lo]) * (1 - f) + val(upper, cols[hi]) * f);
-      var yLo = Y(val(lower, cols[lo]) * (1 - f) + val(lower, cols[hi]) * f);
-      var from = Math.max(yUp, ymin), to = Math.min(yLo, ymax2);
+  // Zero-length pieces centre a band path's box on the band, where tools and assistive
+  // technology point: within the page's reach, where the band leaves the most room.
+  function roomOf(ctm) {
+    var vb = svg.viewBox.baseVal, pages = svg.querySelectorAll(":scope > g").length || 1, pageTop = vb.height / pages * P.page;
+    return { x0: vb.x - Math.min(40, ctm ? ctm.e / ctm.a : 0), x1: vb.x + vb.width + 40, y0: pageTop - 40, y1: pageTop + vb.height / pages + 40 };
+  }
+  function centre(path, bb, xs, U, L, Y, room) {
+    var best = null, xmin = (bb.x1 + room.x0) / 2, xmax = (bb.x + room.x1) / 2, ymin = (bb.y1 + room.y0) / 2, ymax = (bb.y + room.y1) / 2;
+    for (var q = 0; q <= 16 && xmin <= xmax && xs.length > 1; q++) {
+      var x = xmin + (xmax - xmin) * q / 16, hi = bisect(xs, x, same), lo = hi - 1;
+      if (hi === 0 || hi >= xs.length || xs[hi] <= xs[lo]) continue;
+      var f = (x - xs[lo]) / (xs[hi] - xs[lo]), from = Math.max(Y(U[lo] * (1 - f) + U[hi] * f), ymin), to = Math.min(Y(L[lo] * (1 - f) + L[hi] * f), ymax);
       if (to > from && (!best || to - from > best[2])) best = [x, (from + to) / 2, to - from];
     }
-    if (best) {
-      var hx = Math.max(best[0] - bb.x, bb.x + bb.width - best[0]);
-      var hy = Math.max(best[1] - bb.y, bb.y + bb.height - best[1]);
-      path.setAttribute("d", path.getAttribute("d") +
-        "M" + num(best[0] - hx) + " " + num(best[1] - hy) + "l0 0" +
-        "M" + num(best[0] + hx) + " " + num(best[1] + hy) + "l0 0");
-    }
+    if (!best) return;
+    var hx = Math.max(best[0] - bb.x, bb.x1 - best[0]), hy = Math.max(best[1] - bb.y, bb.y1 - best[1]), c = function (x, y) { return "M" + num(x) + " " + num(y) + "l0 0"; };
+    path.setAttribute("d", path.getAttribute("d") + c(best[0] - hx, best[1] - hy) + c(best[0] + hx, best[1] + hy));
   }
-
-  // A line's points within [a, b], and where it crosses a and b (drawn straight
-  // between readings, as the pictures draw it), so that it reaches the window's edges.
+  // A line's points within [a, b], and where it crosses a and b, as the pictures draw it.
   function within(points, a, b) {
-    var out = [], n = points.length;
+    var i = Math.max(1, bisect(points, a, first)), out = [];
     var cross = function (p, q, t) { return [t, p[1] + (q[1] - p[1]) * (t - p[0]) / (q[0] - p[0])]; };
-    for (var i = 0; i < n; i++) {
-      var p = points[i];
-      if (i > 0 && points[i - 1][0] < a && p[0] > a) out.push(cross(points[i - 1], p, a));
-      if (p[0] >= a && p[0] <= b) out.push(p);
-      if (i > 0 && points[i - 1][0] < b && p[0] > b) { out.push(cross(points[i - 1], p, b)); break; }
-    }
+    if (i < points.length && points[i - 1][0] < a) out.push(cross(points[i - 1], points[i], a));
+    for (i = i - 1; i < points.length && points[i][0] <= b; i++) if (points[i][0] >= a) out.push(points[i]);
+    if (i > 0 && i < points.length && points[i - 1][0] < b) out.push(cross(points[i - 1], points[i], b));
     return out;
   }
-
-  // The allocation rate's steps within [a, b] and their highest, or null.
-  function rateInView(a, b) {
-    var pts = within(D.allocation_rate || [], a, b);
-    var peak = pts.reduce(function (m, p) { return Math.max(m, p[1]); }, 0);
-    return pts.length > 1 && peak > 0 ? { points: pts, peak: peak } : null;
-  }
-  function rateName(rate) { return "allocation rate (peak " + W.value(rate.peak) + "/s)"; }
-
-  function heapLines() {
-    return [
-      { name: "heap size", points: D.heap_size, width: 1.5, dash: "none", stroke: D.line_strokes[0] },
-      { name: "blocks in use", points: D.heap_blocks, width: 0.75, dash: "1 2", stroke: D.line_strokes[1] },
-      { name: "live bytes", points: D.heap_live, width: 1, dash: "4 2", stroke: D.line_strokes[2] }
-    ].filter(function (h) { return h.points.length > 1; });
-  }
-
-  // ---- the runtime's figures for the window shown (figures.js) ----
-  function drawRuntime(a, b) {
-    var panel = document.getElementById("runtime");
-    if (!panel) return;
-    var R = D.runtime;
-    panel.hidden = !R;
-    if (!R) return;
-    if (R.too_many) {
-      panel.textContent = "The runtime: too many collections for the page; hpgraph --stats --from --to gives a window's figures.";
-      return;
-    }
-    var f = F.runtimeFigures(R, a, b);
-    var parts = [
-      [W.share(f.gcShare) + " of elapsed time in GC", "gc-share", f.gcShare],
-      [f.majors + " major collections (" + f.collections + " in all)", "collections", f.collections],
-      ["longest pause " + W.time(f.maxPause), "max-pause", f.maxPause]
-    ];
-    if (f.allocated !== null) parts.push([W.value(f.allocated) + " allocated", "allocated", f.allocated]);
-    var items = [document.createTextNode((view ? "This stretch" : "The whole run") + ", by the runtime: ")];
-    parts.forEach(function (p, k) {
-      if (k) items.push(document.createTextNode(", "));
-      var span = html("span", { "data-figure": p[1], "data-value": String(p[2]) }, null, p[0]);
-      items.push(span);
+  // The runtime's lines in the scene's styles; the allocation rate scaled to its peak here.
+  function drawLines(g, a, b, X, Y) {
+    var peak = null;
+    D.lines.forEach(function (l) {
+      var pts = within(l.points, a, b), y = Y, top = pts.reduce(function (m, p) { return Math.max(m, p[1]); }, 0);
+      if (pts.length < 2 || (l.rate && !(top > 0))) return;
+      if (l.rate) { peak = top; y = function (v) { return bottom - v / top * height; }; }
+      titled("path", { class: l.rate ? "heap-line rate" : "heap-line", fill: "none", stroke: l.stroke, "stroke-width": l.width, "pointer-events": "none", "data-line": l.name,
+        d: pts.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(y(p[1])); }).join("") }, g, l.rate ? rateName(peak) : l.name);
     });
-    items.push(document.createTextNode(" (as hpgraph --stats --from --to gives them)."));
-    panel.replaceChildren.apply(panel, items);
-    panel.setAttribute("data-from", String(a));
-    panel.setAttribute("data-to", String(b));
+    return peak;
   }
-
-  // ---- the key: the drawn bands, top first, and the heap lines ----
-  function drawKey(list, a, b) {
-    var items = [];
-    for (var k = list.length - 1; k >= 0; k--) {
-      var s = list[k], off = hidden.has(s.name);
-      var li = html("li", { "data-band": s.name, tabindex: "0", role: "button", "aria-pressed": off ? "false" : "true" });
-      if (off) li.classList.add("off");
-      var sw = html("span", { class: "swatch" }, li);
-      sw.style.background = s.fill;
-      html("span", {}, li, s.count ? "OTHER (" + s.count + " bands)" : s.name);
-      items.push(li);
+  function rateName(peak) { return "allocation rate (peak " + W.value(peak) + "/s)"; }
+  // The collections: the coarsest level whose joins are under half a unit, as the picture.
+  function drawStrip(g, a, b, X) {
+    var levels = D.runtime ? D.runtime.strip : [];
+    if (!levels.length || !D.lines.some(function (l) { return !l.rate; })) return;
+    var marks = (levels.find(function (l) { return l.join / (b - a) * width <= 0.5; }) || levels[levels.length - 1]).marks;
+    var strip = el("g", { class: "gc-strip", "pointer-events": "none" }, g);
+    el("rect", { x: left, y: bottom - 7, width: width, height: 7, fill: "#fff" }, strip);
+    for (var k = Math.max(0, bisect(marks, a, first) - 1); k < marks.length && marks[k][0] <= b; k++) {
+      var mk = marks[k], x0 = X(Math.max(mk[0], a)), x1 = Math.max(X(Math.min(mk[1], b)), x0 + 0.4), h = mk[2] ? 6 : 3;
+      if (mk[1] >= a) el("rect", { class: mk[2] ? "gc major" : "gc", x: num(x0), y: bottom - h, width: num(x1 - x0), height: h, fill: D.gc_fills[mk[2] ? 1 : 0] }, strip);
     }
-    if (mode !== "share") {
-      heapLines().forEach(function (h) {
-        var li = html("li", { class: "line", "data-line": h.name });
-        var sw = html("span", { class: "swatch line-swatch" }, li);
-        sw.style.borderTopWidth = h.width * 2 + "px";
-        sw.style.borderTopStyle = h.dash === "none" ? "solid" : "dashed";
-        sw.style.borderTopColor = h.stroke;
-        html("span", {}, li, h.name);
-        items.push(li);
-      });
-      var rate = rateInView(a, b);
-      if (rate) {
-        var li = html("li", { class: "line", "data-line": "allocation rate" });
-        var sw = html("span", { class: "swatch line-swatch" }, li);
-        sw.style.borderTopWidth = "2px";
-        sw.style.borderTopColor = D.rate_stroke;
-        html("span", {}, li, rateName(rate));
-        items.push(li);
-      }
-    }
+  }
+  // Ticks and labels at round values of the range in view.
+  function drawAxes(ymax, X, Y, a, b) {
+    var clamp = function (v) { return Math.max(2, Math.min(7, v)); }, font = P.font || 10, em = font / 10;
+    var tick = function (d, x, y, anchor, label) {
+      el("path", { class: "tick", d: d, fill: "none" }, layer);
+      el("text", { class: "tick-label", x: x, y: y, "font-size": font, "text-anchor": anchor, stroke: "none", fill: "black" }, layer, label);
+    };
+    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + bottom + "v4", X(t[0]), bottom + 20 * em - 5, "middle", t[1]); });
+    (mode === "share" ? [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, 100 * f + "%"]; }) : F.valueTicks(ymax, clamp(height / (40 * em)), W))
+      .forEach(function (t) { if (bottom - Y(t[0]) < height - P.y_legend) tick("M" + left + " " + Y(t[0]) + "h-4", left - 5, Y(t[0]), "end", t[1]); });
+  }
+  // Marks: a dashed line across the graph, its text above it where there is room, and on hover.
+  function drawMarks(a, b, X) {
+    var lastLabel = -Infinity, em = (P.font || 10) / 10;
+    D.marks.filter(function (m) { return m.time >= a && m.time <= b; }).forEach(function (m) {
+      var x = X(m.time), text = m.text || "mark", end = x > left + width - 60 * em;
+      el("path", { class: "mark-line", d: "M" + x + " " + top + "V" + bottom, stroke: "#333", "stroke-width": 0.6, "stroke-dasharray": "3 2", fill: "none", "pointer-events": "none" }, layer);
+      titled("path", { class: "mark", "data-text": text, d: "M" + (x - 4) + " " + (bottom + 5) + "L" + x + " " + bottom + "L" + (x + 4) + " " + (bottom + 5) + "Z", fill: "black" }, layer, text + " at " + W.time(m.time));
+      if (x - lastLabel > 60 * em) el("text", { class: "mark-label", x: end ? x - 2 : x + 2, y: top + 8 * em, "font-size": 7 * em, fill: "#333", "text-anchor": end ? "end" : "start",
+        "pointer-events": "none" }, layer, text.length > 24 ? text.slice(0, 23) + "…" : text) && (lastLabel = x);
+    });
+  }
+  // The runtime's figures for the window shown (figures.js), as --stats --from --to gives them.
+  function drawRuntime(a, b) {
+    var panel = byId("runtime"), R = D.runtime, f = R && !R.too_many && F.runtimeFigures(R, a, b), items = [(view ? "This stretch" : "The whole run") + ", by the runtime: "];
+    if (!panel || (panel.hidden = !R)) return;
+    if (!f) { panel.textContent = "The runtime: too many collections for the page; hpgraph --stats --from --to gives a window's figures."; return; }
+    [[W.share(f.gcShare) + " of elapsed time in GC", "gc-share", f.gcShare], [f.majors + " major collections (" + f.collections + " in all)", "collections", f.collections],
+      ["longest pause " + W.time(f.maxPause), "max-pause", f.maxPause]].concat(f.allocated === null ? [] : [[W.value(f.allocated) + " allocated", "allocated", f.allocated]])
+      .forEach(function (p, k) { items.push(k ? ", " : "", el("#span", { "data-figure": p[1], "data-value": String(p[2]) }, null, p[0])); });
+    panel.replaceChildren.apply(panel, items.concat(" (as hpgraph --stats --from --to gives them)."));
+    attrs(panel, { "data-from": a, "data-to": b });
+  }
+  // The key: the drawn bands, top first, and the runtime's lines.
+  function drawKey(list) {
+    var items = list.slice().reverse().map(function (s) {
+      var off = hidden.has(s.name), li = el("#li", { "data-band": s.name, tabindex: "0", role: "button", "aria-pressed": !off, class: off ? "off" : "" });
+      el("#span", { class: "swatch" }, li).style.background = s.fill;
+      el("#span", {}, li, s.count ? "OTHER (" + s.count + " bands)" : s.name);
+      return li;
+    });
+    if (mode !== "share") D.lines.forEach(function (l) {
+      if (l.rate && !geometry.rate) return;
+      var li = el("#li", { class: "line", "data-line": l.name }), sw = el("#span", { class: "swatch line-swatch" }, li).style;
+      sw.borderTop = Math.max(1, 2 * l.width) + "px solid " + l.stroke;
+      items.push(el("#span", {}, li, l.rate ? rateName(geometry.rate) : l.name).parentNode);
+    });
     key.replaceChildren.apply(key, items);
   }
 
-  // ---- the table: every band the page has, the window's figures (figures.js) ----
   function sparkline(values, w, peak) {
-    var s = el("svg", { class: "spark", width: 80, height: 16, viewBox: "0 0 80 16", "aria-hidden": "true" });
-    var n = w.i1 - w.i0 + 1, buckets = Math.min(40, n), pts = [];
+    var s = el("svg", { class: "spark", width: 80, height: 16, viewBox: "0 0 80 16", "aria-hidden": "true" }), n = w.i1 - w.i0 + 1, buckets = Math.min(40, n), pts = [];
     for (var q = 0; q < buckets; q++) {
-      var from = w.i0 + Math.floor(q * n / buckets), to = w.i0 + Math.floor((q + 1) * n / buckets);
-      var m = 0;
-      for (var i = from; i < Math.max(to, from + 1); i++) m = Math.max(m, values[i]);
+      for (var i = w.i0 + Math.floor(q * n / buckets), to = Math.max(w.i0 + Math.floor((q + 1) * n / buckets), i + 1), m = 0; i < to; i++) m = Math.max(m, values[i]);
       pts.push((buckets > 1 ? q * 79 / (buckets - 1) : 40).toFixed(1) + "," + (15 - (peak > 0 ? m / peak * 14 : 0)).toFixed(1));
     }
     el("polyline", { points: pts.join(" "), fill: "none", stroke: "#333", "stroke-width": 1 }, s);
     return s;
   }
-  var tableFor = null; // the window, filter and order the table's rows are for
-  var IPE = ["closure", "type", "module", "location"]; // info-table provenance, with -hi
-  // A cell: its text as people read it, its exact number in data-value for scripts.
-  function cell(tr, text, value, cls) {
-    var td = html("td", cls ? { class: cls } : {}, tr, text);
-    if (value !== undefined) td.setAttribute("data-value", String(value));
-    return td;
-  }
-  function drawTable() {
-    var table = document.getElementById("summary");
-    if (!table || !table.tBodies.length) return;
-    var wanted = [view && view[0], view && view[1], filter && filter.source, sortBy.key, sortBy.down, D.times.length, individuals.length].join("|");
-    if (wanted === tableFor) return;
-    tableFor = wanted;
-    var range = view || fullRange(), w = windowOf(range[0], range[1]);
-    var win = F.windowFigures(D.times, D.totals, w.i0, w.i1, D.trend);
-    // A band without a value in a zoomed window is not in it, as --summary --from --to
-    // leaves it out.
-    var data = [];
-    individuals.forEach(function (s) {
-      if (w.empty || (filter && !filter.test(s.name))) return;
-      var st = win.figures(s.values), ipe = s.ipe || {};
-      if (view && !(st.peak > 0)) return;
-      st.s = s; st.name = s.name;
-      IPE.forEach(function (c) { st[c] = ipe[c] || ""; });
-      data.push(st);
+  function flush() { cancelIdleCallback(tableSoon); tableSoon = null; if (D) drawTable(); }
+  function drawTable() { // every band the page has, sorted, with the window's figures
+    var table = byId("summary"), r = windowRows(), range = r.range, w = r.w, win = r.win, sec = W.time, k = sortBy.key, sign = sortBy.down ? -1 : 1, body = el("#tbody", {});
+    if (!table || [rowsFor, k, sign].join("|") === tableFor) return;
+    tableFor = [rowsFor, k, sign].join("|");
+    var field = function (x) { return x[k] === undefined ? (x.s.ipe || {})[k] || "" : x[k]; };
+    r.list.slice().sort(function (x, y) { var p = field(x), q = field(y); return typeof p === "string" ? sign * (p < q ? -1 : p > q ? 1 : 0) : sign * (p - q) || (y.share - x.share); })
+      .forEach(function (r) {
+      var tr = el("#tr", { class: r.trend, "data-band": r.name }, body);
+      el("#td", { class: "spark" }, tr).appendChild(sparkline(r.s.values, w, r.peak));
+      el("#td", { class: "name" }, tr, r.name);
+      [[W.share, "share"], [W.value, "peak"], [sec, "at"], [W.value, "mean"], [W.growth, "growth"], [W.r2, "r2"], [String, "trend"]]
+        .forEach(function (c) { el("#td", { "data-value": r[c[1]] }, tr, c[0](r[c[1]])); });
+      if (D.ipe) IPE.forEach(function (c) { el("#td", { class: "name" }, tr, (r.s.ipe || {})[c] || ""); });
     });
-    var k = sortBy.key, sign = sortBy.down ? -1 : 1;
-    data.sort(function (x, y) {
-      var p = x[k], q = y[k];
-      if (typeof p === "string") return sign * (p < q ? -1 : p > q ? 1 : 0);
-      return sign * (p - q) || (y.share - x.share);
-    });
-    var body = document.createElement("tbody");
-    data.forEach(function (r) {
-      var tr = html("tr", { class: r.trend, "data-band": r.name }, body);
-      html("td", { class: "spark" }, tr).appendChild(sparkline(r.s.values, w, r.peak));
-      cell(tr, r.name, undefined, "name");
-      cell(tr, W.share(r.share), r.share);
-      cell(tr, human(r.peak), r.peak);
-      cell(tr, seconds(r.at), r.at);
-      cell(tr, human(r.mean), r.mean);
-      cell(tr, W.growth(r.growth), r.growth);
-      cell(tr, W.r2(r.r2), r.r2);
-      cell(tr, r.trend, r.trend);
-      if (D.ipe) IPE.forEach(function (c) { cell(tr, r[c], undefined, "name"); });
-    });
-    if (D.rest && !filter) {
-      var tr = html("tr", { class: "total" }, body);
-      html("td", {}, tr);
-      html("td", { class: "name" }, tr, D.rest[0] + " smaller bands, not on their own in this page: --summary lists them");
-    }
+    if (D.rest && !filter) el("#td", { class: "name" }, el("#tr", { class: "total" }, body), D.rest[0] + " smaller bands, not on their own in this page: --summary lists them").before(el("#td", {}));
     table.replaceChild(body, table.tBodies[0]);
     // The window the figures are over, in the profile's time unit, for scripts too.
-    table.setAttribute("data-from", String(range[0]));
-    table.setAttribute("data-to", String(range[1]));
-    table.setAttribute("data-trend-from", String(win.trendFrom));
-    table.setAttribute("data-trend-to", String(win.trendTo));
-    var caption = document.getElementById("table-window");
-    if (caption) {
-      caption.textContent = w.empty ? "no census in the window " + seconds(range[0]) + " to " + seconds(range[1]) :
-        (view ? "the window " + seconds(range[0]) + " to " + seconds(range[1]) : "the whole run") +
-        (filter ? ", bands matching the filter" : "") + " · " + data.length + " bands · trend over its last quarter, " +
-        seconds(win.trendFrom) + " to " + seconds(win.trendTo) + ", where a line explains R² ≥ " + D.trend.r2 + " of the movement";
-    }
-    table.querySelectorAll("th[data-sort]").forEach(function (th) {
-      th.setAttribute("aria-sort", th.dataset.sort === sortBy.key ? (sortBy.down ? "descending" : "ascending") : "none");
-    });
+    attrs(table, { "data-from": range[0], "data-to": range[1], "data-trend-from": win.trendFrom, "data-trend-to": win.trendTo });
+    byId("table-window").textContent = w.empty ? "no census in the window " + sec(range[0]) + " to " + sec(range[1]) :
+      (view ? "the window " + sec(range[0]) + " to " + sec(range[1]) : "the whole run") + (filter ? ", bands matching the filter" : "") + " · " + r.list.length +
+      " bands · trend over its last quarter, " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + D.trend.r2 + " of the movement";
+    table.querySelectorAll("th[data-sort]").forEach(function (th) { th.setAttribute("aria-sort", th.dataset.sort !== k ? "none" : sortBy.down ? "descending" : "ascending"); });
   }
-
   // ---- the pointer ----
-  function svgPoint(ev) {
-    var m = svg && svg.getScreenCTM();
-    if (!m) return null;
-    var p = svg.createSVGPoint();
-    p.x = ev.clientX; p.y = ev.clientY;
-    return p.matrixTransform(m.inverse());
-  }
-  function nearest(t) {
-    var g = geometry, T = D.times, best = g.i0;
-    for (var i = g.i0; i <= g.i1; i++) if (Math.abs(T[i] - t) < Math.abs(T[best] - t)) best = i;
-    return best;
-  }
-  // The tooltip: its lines, the first in bold when `bold`. Each reaches the page as
-  // text, never as markup: a profile's names and units are not the page's to run.
+  function svgPoint(ev) { var m = svg && svg.getScreenCTM(); return m && new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse()); }
+  function inside(p) { return p && p.x >= left && p.x <= left + width && p.y >= top && p.y <= bottom; }
+  function timeAt(x) { return geometry.a + (x - left) / width * (geometry.b - geometry.a); }
+  function nearest(t) { var T = D.times, i = Math.min(bisect(T, t, same), T.length - 1); return i > 0 && Math.abs(T[i - 1] - t) <= Math.abs(T[i] - t) ? i - 1 : i; }
+  // The tooltip: its lines, the first in bold when `bold`; each reaches the page as text.
   function showTip(ev, lines, bold, data) {
     tip.replaceChildren();
-    lines.forEach(function (line, k) {
-      if (k) tip.appendChild(document.createElement("br"));
-      var node = document.createTextNode(line);
-      if (k === 0 && bold) {
-        var b = document.createElement("b");
-        b.appendChild(node);
-        node = b;
-      }
-      tip.appendChild(node);
-    });
+    lines.forEach(function (line, k) { if (k) el("#br", {}, tip); tip.appendChild(k === 0 && bold ? el("#b", {}, null, line) : document.createTextNode(line)); });
     tip.hidden = false;
-    var r = box.getBoundingClientRect();
-    var x = ev.clientX - r.left + 14, y = ev.clientY - r.top + 14;
-    if (x + tip.offsetWidth > r.width) x = Math.max(0, ev.clientX - r.left - tip.offsetWidth - 14);
-    tip.style.left = x + "px";
-    tip.style.top = y + "px";
+    var r = box.getBoundingClientRect(), x = ev.clientX - r.left + 14;
+    tip.style.left = (x + tip.offsetWidth > r.width ? Math.max(0, x - tip.offsetWidth - 28) : x) + "px"; tip.style.top = ev.clientY - r.top + 14 + "px";
     for (var k in data) tip.dataset[k] = data[k];
   }
   function move(ev) {
-    if (!D || !geometry) return;
-    var p = svgPoint(ev);
+    var p = D && geometry && svgPoint(ev), g = geometry, t = ev.target;
     if (!p) return;
     pointer = { clientX: ev.clientX, clientY: ev.clientY };
-    if (drag) {
-      drag.x1 = Math.max(left, Math.min(left + width, p.x));
-      drag.rect.setAttribute("x", Math.min(drag.x0, drag.x1));
-      drag.rect.setAttribute("width", Math.abs(drag.x1 - drag.x0));
-      return;
-    }
-    if (ev.target.classList && ev.target.classList.contains("mark")) {
-      showTip(ev, [ev.target.dataset.text], false, { band: "", text: ev.target.dataset.text });
-      return;
-    }
-    if (p.x < left || p.x > left + width || p.y < top || p.y > bottom) { tip.hidden = true; return; }
-    var g = geometry, t = g.a + (p.x - left) / width * (g.b - g.a), i = nearest(t);
-    var v = (bottom - p.y) / height * g.ymax, name = ev.target.getAttribute && ev.target.getAttribute("data-band");
-    if (!name) {
-      var best = Infinity;
-      g.stacks.forEach(function (s) {
-        if (mode === "lines") {
-          var dist = Math.abs(g.Y(s[2][i]) - p.y);
-          if (dist < 6 && dist < best) { best = dist; name = g.list[s[0]].name; }
-        } else if (v >= s[1][i] && v < s[2][i]) name = g.list[s[0]].name;
-      });
-    }
-    var time = seconds(D.times[i]), all = g.total[i];
-    if (!name) {
-      showTip(ev, [time, "all shown bands: " + human(all)], false, { band: "", time: D.times[i], value: all });
-      return;
-    }
-    var band = g.list.find(function (b) { return b.name === name; });
-    var value = band.values[i], share = W.share(all > 0 ? value / all : 0);
-    showTip(ev, [band.count ? "OTHER (" + band.count + " bands)" : name, human(value) + " (" + share + " of the shown heap) at " + time], true,
-      { band: name, time: D.times[i], value: value });
+    if (drag) { drag.x1 = Math.max(left, Math.min(left + width, p.x)); attrs(drag.rect, { x: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }); return; }
+    if (t.classList && t.classList.contains("mark")) { showTip(ev, [t.dataset.text], false, { band: "", text: t.dataset.text }); return; }
+    if (!inside(p)) { tip.hidden = true; return; }
+    var i = nearest(timeAt(p.x)), v = (bottom - p.y) / height * g.ymax, name = t.getAttribute && t.getAttribute("data-band"), below = 0, best = 6;
+    var shown = g.list.filter(function (s) { return !hidden.has(s.name); }), all = shown.reduce(function (sum, s) { return sum + s.values[i]; }, 0);
+    var share = function (x) { return mode === "share" ? (all > 0 ? x / all : 0) : x; };
+    if (!name) shown.forEach(function (s) {
+      var x = s.values[i], off = Math.abs(g.Y(x) - p.y);
+      if (mode === "lines" ? off < best && (best = off, true) : v >= share(below) && v < share(below + x)) name = s.name;
+      below += x;
+    });
+    var time = W.time(D.times[i]), band = name && g.list.find(function (b) { return b.name === name; }), x = band ? band.values[i] : all;
+    showTip(ev, band ? [band.count ? "OTHER (" + band.count + " bands)" : name, W.value(x) + " (" + W.share(all > 0 ? x / all : 0) + " of the shown heap) at " + time] : [time, "all shown bands: " + W.value(all)],
+      !!band, { band: band ? name : "", time: D.times[i], value: x });
   }
   box.addEventListener("mousemove", move);
   box.addEventListener("mouseleave", function () { tip.hidden = true; pointer = null; });
   box.addEventListener("mousedown", function (ev) {
-    if (!D) return;
-    var p = svgPoint(ev);
-    if (!p || p.x < left || p.x > left + width || p.y < top || p.y > bottom || ev.button !== 0) return;
-    ev.preventDefault();
-    drag = { x0: p.x, x1: p.x, rect: el("rect", { class: "zoom", x: p.x, y: top, width: 0, height: height, fill: "rgba(0,90,200,0.15)", stroke: "none" }, layer) };
+    var p = D && svgPoint(ev);
+    if (inside(p) && ev.button === 0 && !ev.preventDefault()) drag = { x0: p.x, x1: p.x, rect: el("rect", { class: "zoom", x: p.x, y: top, width: 0, height: height, fill: "rgba(0,90,200,0.15)", stroke: "none" }, layer) };
   });
+  // A click opens that census as a flame graph; a drag zooms.
   window.addEventListener("mouseup", function () {
-    if (!drag) return;
-    var d = drag, g = geometry;
-    drag = null;
-    d.rect.remove();
-    var t = function (x) { return g.a + (x - left) / width * (g.b - g.a); };
-    // A click opens that census as a flame graph; a drag zooms.
-    if (Math.abs(d.x1 - d.x0) < 3) { openFlame(nearest(t(d.x0))); return; }
-    zoom(t(Math.min(d.x0, d.x1)), t(Math.max(d.x0, d.x1)));
+    var d = drag;
+    if (!(drag = null) && d) d.rect.remove();
+    if (d && Math.abs(d.x1 - d.x0) < 3) openFlame(nearest(timeAt(d.x0)));
+    else if (d) zoom(timeAt(Math.min(d.x0, d.x1)), timeAt(Math.max(d.x0, d.x1)));
   });
   box.addEventListener("dblclick", function () { zoom(null); });
+  window.addEventListener("resize", function () { screen = null; });
   function zoom(a, b) { view = a === null ? null : [a, b]; draw(); }
-
-  // ---- the key ----
-  function toggle(entry) {
-    var name = entry.getAttribute("data-band");
-    if (hidden.has(name)) hidden.delete(name); else hidden.add(name);
-    draw();
+  // ---- the key and the controls: view, filter, sorting ----
+  function toggle(ev) {
+    var entry = ev.target.closest("[data-band]"), name = entry && entry.getAttribute("data-band");
+    if (entry && (ev.type !== "keydown" || ev.key === "Enter" || ev.key === " ") && !ev.preventDefault()) { if (!hidden.delete(name)) hidden.add(name); draw(); }
   }
-  var key = document.getElementById("key");
-  key.addEventListener("click", function (ev) {
-    var entry = ev.target.closest("[data-band]");
-    if (entry) toggle(entry);
-  });
-  key.addEventListener("keydown", function (ev) {
-    var entry = ev.target.closest("[data-band]");
-    if (entry && (ev.key === "Enter" || ev.key === " ")) { ev.preventDefault(); toggle(entry); }
-  });
-  document.getElementById("reset").addEventListener("click", function () { zoom(null); });
-
-  // ---- the controls: view, filter, sorting ----
-  var viewChoice = document.getElementById("view");
+  key.addEventListener("click", toggle);
+  key.addEventListener("keydown", toggle);
+  byId("reset").addEventListener("click", function () { zoom(null); });
+  var viewChoice = byId("view"), filterBox = byId("filter"), filterNote = byId("filter-note");
   viewChoice.addEventListener("change", function () { setView(viewChoice.value); });
-  function setView(m) { mode = m; viewChoice.value = m; draw(); }
-  var filterBox = document.getElementById("filter"), filterNote = document.getElementById("filter-note");
+  function setView(m) { mode = viewChoice.value = m; draw(); }
   filterBox.addEventListener("input", function () { setFilter(filterBox.value); });
   function setFilter(text) {
     filterBox.value = text;
-    if (!text) { filter = null; filterNote.textContent = ""; filterBox.removeAttribute("aria-invalid"); draw(); return; }
-    try {
-      filter = new RegExp(text, "i");
-      filterBox.removeAttribute("aria-invalid");
-      var n = individuals.filter(function (s) { return filter.test(s.name); }).length;
-      filterNote.textContent = n + " of " + individuals.length + " bands match";
-    } catch (e) {
-      filterBox.setAttribute("aria-invalid", "true");
+    try { filter = text ? new RegExp(text, "i") : null; } catch (e) {
       filterNote.textContent = "not a regular expression: " + e.message;
-      return;
+      return filterBox.setAttribute("aria-invalid", "true");
     }
+    filterBox.removeAttribute("aria-invalid");
+    filterNote.textContent = filter ? individuals.filter(passes).length + " of " + individuals.length + " bands match" : "";
     draw();
   }
   document.querySelectorAll("#summary th[data-sort]").forEach(function (th) {
-    th.addEventListener("click", function () {
-      var k = th.dataset.sort;
-      var words = k === "name" || IPE.indexOf(k) >= 0;
-      sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : !words };
-      drawTable();
-    });
+    var k = th.dataset.sort;
+    th.addEventListener("click", function () { sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : !(k === "name" || IPE.indexOf(k) >= 0) }; drawTable(); });
   });
-
-  // ---- the flame graph of one census ----
-  var flameBox = document.getElementById("flame");
-  // The flame graph's rows at most: a frame at the last row stands for all under it.
-  var MAX_ROWS = 60;
-  var flameInfo = document.getElementById("flame-info");
-  // A census (or the window's mean) as a tree of frames: each band's stack, outermost
-  // first, as the library split its name (indices into D.frames, each with its colour in
-  // D.frame_fills). Inverted, each stack goes in from its innermost frame. Only the bands
-  // the filter box lets through.
-  function tree(weigh, inverted) {
-    var root = { name: "all", bytes: 0, own: 0, kids: new Map(), parent: null, depth: 0 };
-    var add = function (stack, v, cut, placed) {
-      var at = root, n = stack.length;
-      root.bytes += v;
-      for (var k = 0; k < n; k++) {
-        var d = inverted ? n - 1 - k : k, f = stack[d];
-        var next = at.kids.get(f);
-        if (!next) {
-          next = { name: D.frames[f], fill: D.frame_fills[f], bytes: 0, own: 0, kids: new Map(), parent: at, depth: at.depth + 1, cut: cut && d === 0,
-            placed: placed !== undefined && placed !== null && d === placed };
-          at.kids.set(f, next);
-        }
-        next.bytes += v;
-        at = next;
-      }
-      at.own += v;
-    };
-    individuals.forEach(function (s) {
-      if (filter && !filter.test(s.name)) return;
-      var v = weigh(s.values);
-      if (v > 0) add(s.stack, v, s.cut, s.placed);
-    });
-    if (!filter && D.rest) {
-      var v = weigh(D.rest[1].values);
-      if (v > 0) add(D.rest[1].stack, v, false);
-    }
-    return root;
-  }
-  function stackOf(node) {
-    var out = [];
-    for (var n = node; n && n.parent; n = n.parent) out.push(n.name);
-    // GHC's order, innermost first: an inverted graph's path from its root already is.
-    if (flame && flame.inverted) out.reverse();
-    return out.join("/");
-  }
-  // Opens (or redraws) the flame graph: `index` a census, or null for the mean of the
-  // window shown; the graph follows the zoom, the filter and the inverted box.
+  // ---- the flame graph of a census or of the window's mean: the library laid out its frames
+  // (D.flame); each band's value goes to its leaf, sums run from the end, frames are placed ----
   function openFlame(index, mean) {
-    var inverted = document.getElementById("flame-inverted").checked;
-    var range = view || fullRange(), w = windowOf(range[0], range[1]);
-    var weigh = mean
-      ? function (v) { return F.windowMean(D.times, v, w.i0, w.i1); }
-      : function (v) { return v[index]; };
-    flame = { index: index, mean: !!mean, inverted: inverted, from: D.times[w.i0], to: D.times[w.i1] };
-    flame.root = tree(weigh, inverted);
-    flame.focus = flame.root;
-    flameBox.hidden = false;
-    if (mean) {
-      flameBox.removeAttribute("data-time");
-      // The window as the table states it; the title says which samples it spans.
-      flameBox.setAttribute("data-from", range[0]);
-      flameBox.setAttribute("data-to", range[1]);
-    } else {
-      flameBox.setAttribute("data-time", D.times[index]);
-      flameBox.removeAttribute("data-from");
-      flameBox.removeAttribute("data-to");
-    }
-    flameBox.setAttribute("data-inverted", inverted ? "true" : "false");
+    var inverted = byId("flame-inverted").checked, range = view || fullRange(), w = windowOf(range[0], range[1]), i;
+    var N = (inverted ? D.flame.inverted : D.flame.tree).nodes, own = new Float64Array(N.length);
+    individuals.concat(!filter && D.rest ? [D.rest[1]] : []).forEach(function (s) {
+      var v = !passes(s) ? 0 : mean ? F.windowMean(D.times, s.values, w.i0, w.i1) : s.values[index];
+      if (v > 0) own[s.leaf[inverted ? 1 : 0]] += v;
+    });
+    var bytes = Float64Array.from(own);
+    for (i = N.length - 1; i > 0; i--) bytes[N[i][1]] += bytes[i];
+    flame = { index: index, mean: !!mean, inverted: inverted, from: D.times[w.i0], to: D.times[w.i1], N: N, own: own, bytes: bytes, focus: 0 };
+    ["data-time", "data-from", "data-to"].forEach(function (a) { flameBox.removeAttribute(a); });
+    attrs(flameBox, mean ? { "data-from": range[0], "data-to": range[1], "data-inverted": inverted } : { "data-time": D.times[index], "data-inverted": inverted }).hidden = false;
     drawFlame();
   }
-  function reopenFlame() {
-    if (flame) openFlame(flame.mean ? null : Math.min(flame.index, D.times.length - 1), flame.mean);
-  }
+  function reopenFlame() { if (flame) openFlame(flame.mean ? null : Math.min(flame.index, D.times.length - 1), flame.mean); }
   function drawFlame() {
-    var f = flame, root = f.root, focus = f.focus;
-    var W = Math.max(300, flameBox.clientWidth || 800), ROW = 18;
-    var depth = 0;
-    (function walk(n) { depth = Math.max(depth, n.depth); n.kids.forEach(walk); })(root);
-    var rows = Math.min(depth + 1, MAX_ROWS);
-    var s = document.getElementById("flame-svg");
-    s.setAttribute("viewBox", "0 0 " + W + " " + rows * ROW);
-    s.setAttribute("height", rows * ROW);
-    s.textContent = "";
-    var what = f.mean
-      ? "Each stack's mean from " + seconds(f.from) + " to " + seconds(f.to)
-      : "The heap at " + seconds(D.times[f.index]);
-    if (filter) what += " (bands matching the filter)";
-    if (f.inverted) what += ", inverted (what holds the bytes at the bottom)";
-    document.getElementById("flame-title").textContent = what + ": " +
-      human(root.bytes) + (focus !== root ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
-    var scale = focus.bytes > 0 ? W / focus.bytes : 0;
-    var drawn = 0;
-    // The focus's callers span the width; its callees share it by bytes.
-    for (var up = focus; up; up = up.parent) box1(up, 0, W);
-    function box1(n, x, w) {
-      var y = (rows - 1 - n.depth) * ROW;
-      if (n.depth >= MAX_ROWS) return;
-      var g = el("g", { class: "frame", "data-stack": nameOf(n), "data-bytes": n.bytes, "data-own": n.own }, s);
-      var rect = el("rect", { x: x.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, fill: n === root ? "#c8c8c8" : n.narrow ? "#e0e0e0" : n.cut ? "#999" : n.fill || D.other_fill, rx: 1 }, g);
-      if (n.self) rect.setAttribute("fill-opacity", "0.5");
-      if (w > 30) {
-        var t = el("text", { x: (x + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: "#111" }, g);
-        var room = Math.floor((w - 6) / 6.2), label = n.name;
-        t.textContent = label.length > room ? label.slice(0, Math.max(1, room - 1)) + "…" : label;
-      }
-      el("title", {}, g).textContent = describe(n);
-      g.node = n;
-      n.g = g;
-      drawn++;
+    var f = flame, N = f.N, bytes = f.bytes, own = f.own, focus = f.focus, Wd = Math.max(300, flameBox.clientWidth || 800), ROW = 18, i, rows = 1, narrow = new Map();
+    for (i = 1; i < N.length; i++) if (bytes[i] > 0) rows = Math.max(rows, N[i][4] + 1);
+    attrs(flameSvg, { viewBox: "0 0 " + Wd + " " + rows * ROW, height: rows * ROW });
+    flameSvg.textContent = "";
+    byId("flame-title").textContent = (f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
+      (filter ? " (bands matching the filter)" : "") + (f.inverted ? ", inverted (what holds the bytes at the bottom)" : "") + ": " + W.value(bytes[0]) +
+      (focus ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
+    var scale = bytes[focus] > 0 ? Wd / bytes[focus] : 0, x = new Float64Array(N.length), placed = new Uint8Array(N.length);
+    f.drawn = 0;
+    function frame(node, at, w, depth) {
+      var y = (rows - 1 - depth) * ROW, room = Math.floor((w - 6) / 6.2), label = node.name;
+      var g = el("g", { class: "frame", "data-stack": node.stack, "data-bytes": node.bytes, "data-own": node.own }, flameSvg);
+      el("rect", { x: at.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, rx: 1, "fill-opacity": node.self ? 0.5 : 1,
+        fill: node.k === 0 ? "#c8c8c8" : node.narrow ? "#e0e0e0" : node.cut ? "#999" : node.fill || D.other_fill }, g);
+      if (w > 30) el("text", { x: (at + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: "#111" }, g, label.length > room ? label.slice(0, Math.max(1, room - 1)) + "…" : label);
+      el("title", {}, g, describe(node));
+      g.node = node;
+      f.drawn++;
     }
-    // Callees narrower than half a pixel are one grey box per caller, after the others;
-    // a frame at the last row stands for everything under it.
-    (function place(n, x) {
-      var cx = x, narrow = { bytes: 0, count: 0 };
-      // What the stack holds itself, paler, before its callees: the boxes with nothing
-      // on them add up to the census, as in the figures hpgraph draws.
-      if (n.own > 0 && n.kids.size > 0 && n.depth + 1 < MAX_ROWS) {
-        var ow = n.own * scale;
-        if (ow >= 0.5) {
-          box1({ name: n.name, fill: n.fill, stackText: nameOf(n) + " (its own)", self: true, bytes: n.own, own: n.own, kids: new Map(), parent: n, depth: n.depth + 1 }, cx, ow);
-          cx += ow;
-        } else { narrow.bytes += n.own; narrow.count++; }
-        if (n.g) n.g.setAttribute("data-own", 0);
-      }
-      Array.from(n.kids.values()).sort(function (p, q) { return p.name < q.name ? -1 : p.name > q.name ? 1 : 0; })
-        .forEach(function (c) {
-          var w = c.bytes * scale;
-          if (w >= 0.5 && c.depth < MAX_ROWS) { box1(c, cx, w); place(c, cx); cx += w; }
-          else { narrow.bytes += c.bytes; narrow.count++; }
-        });
-      if (narrow.count && n.depth + 1 < MAX_ROWS) {
-        box1({ name: narrow.count + " narrower parts", bytes: narrow.bytes, own: narrow.bytes, kids: new Map(), parent: n, depth: n.depth + 1, narrow: true }, cx, narrow.bytes * scale);
-      } else if (narrow.count && n.g) {
-        n.g.setAttribute("data-own", n.own + narrow.bytes);
-      }
-    })(focus, 0);
-    f.drawn = drawn;
+    var nodeOf = function (k) { return { k: k, name: k ? D.frames[N[k][0]] : "all", fill: D.frame_fills[N[k][0]], stack: stackOf(k), bytes: bytes[k], own: own[k], cut: N[k][3] & 1, placed: N[k][3] & 2 }; };
+    var join = function (k, v) { var s = narrow.get(k) || { bytes: 0, count: 0 }; s.bytes += v; s.count++; narrow.set(k, s); };
+    // A frame, then what it holds itself, paler, before its callees (bare boxes add up to the census).
+    function place(k, at, w) {
+      var node = nodeOf(k), ow = own[k] * scale, apart = own[k] > 0 && bytes[k] > own[k] && N[k][4] + 1 < rows;
+      if (apart) node.own = 0;
+      frame(node, at, w, N[k][4]);
+      x[k] = at; placed[k] = 1;
+      if (apart && ow >= 0.5) { frame({ name: node.name, fill: node.fill, stack: node.stack + " (its own)", self: true, bytes: own[k], own: own[k] }, at, ow, N[k][4] + 1); x[k] += ow; }
+      else if (apart) join(k, own[k]);
+    }
+    // The focus's callers span the width; its callees share it by bytes.
+    for (var up = focus; up; up = N[up][1]) if (up !== focus || !focus) frame(nodeOf(up), 0, Wd, N[up][4]);
+    if (focus) frame(nodeOf(0), 0, Wd, 0);
+    place(focus, 0, Wd);
+    for (i = focus + 1; i < N[focus][2]; i++) {
+      var p = N[i][1], w = bytes[i] * scale;
+      if (placed[p] && bytes[i] > 0 && w >= 0.5) { place(i, x[p], w); x[p] += w; continue; }
+      if (placed[p] && bytes[i] > 0) join(p, bytes[i]);
+      i = N[i][2] - 1;
+    }
+    // Callees narrower than half a pixel are one grey box per caller, after the others.
+    narrow.forEach(function (s, k) { frame({ narrow: true, name: s.count + " narrower parts", stack: s.count + " narrower parts", bytes: s.bytes, own: s.bytes }, x[k], s.bytes * scale, N[k][4] + 1); });
   }
-  function nameOf(n) { return n.stackText || (n.parent ? stackOf(n) : "all"); }
+  // A node's stack as GHC writes it, innermost first.
+  function stackOf(k) {
+    for (var out = [], N = flame.N; k; k = N[k][1]) out.push(D.frames[N[k][0]]);
+    return out.length ? (flame.inverted ? out.reverse() : out).join("/") : "all";
+  }
   function describe(n) {
-    var text = nameOf(n) + ": " + human(n.bytes) + " (" + W.share(flame.root.bytes > 0 ? n.bytes / flame.root.bytes : 0) + ")";
-    if (n.own > 0 && n.own < n.bytes && !n.self) text += ", its own " + human(n.own);
-    if (n.cut) text += " (GHC cut this name at -L: its callers are unknown)";
-    if (n.placed) text += " (GHC cut this stack at -L: placed under the frame its kept name begins)";
-    return text;
+    return n.stack + ": " + W.value(n.bytes) + " (" + W.share(flame.bytes[0] > 0 ? n.bytes / flame.bytes[0] : 0) + ")" + (n.own > 0 && n.own < n.bytes && !n.self ? ", its own " + W.value(n.own) : "") +
+      (n.cut ? D.flame.notes[0] : "") + (n.placed ? D.flame.notes[1] : "");
   }
-  var flameSvg = document.getElementById("flame-svg");
-  flameSvg.addEventListener("mousemove", function (ev) {
-    var g = ev.target.closest && ev.target.closest("g.frame");
-    flameInfo.textContent = g && g.node ? describe(g.node) : "";
-  });
-  flameSvg.addEventListener("click", function (ev) {
-    var g = ev.target.closest && ev.target.closest("g.frame");
-    if (!g || !g.node || g.node.narrow || g.node.self) return;
-    flame.focus = g.node === flame.focus ? (g.node.parent || g.node) : g.node;
-    drawFlame();
-  });
-  document.getElementById("flame-close").addEventListener("click", function () { flameBox.hidden = true; flame = null; });
-  document.getElementById("flame-mean").addEventListener("click", function () { openFlame(null, true); });
-  document.getElementById("flame-inverted").addEventListener("change", reopenFlame);
+  var frameOf = function (ev) { var g = ev.target.closest && ev.target.closest("g.frame"); return g && g.node; };
+  flameSvg.addEventListener("mousemove", function (ev) { var n = frameOf(ev); byId("flame-info").textContent = n ? describe(n) : ""; });
+  flameSvg.addEventListener("click", function (ev) { var n = frameOf(ev); if (n && !n.narrow && !n.self) { flame.focus = n.k === flame.focus ? flame.N[n.k][1] : n.k; drawFlame(); } });
+  byId("flame-close").addEventListener("click", function () { flameBox.hidden = true; flame = null; });
+  byId("flame-mean").addEventListener("click", function () { openFlame(null, true); });
+  byId("flame-inverted").addEventListener("change", reopenFlame);
 
   // Takes up the page's data and chart (at load, and after each live update).
   function install() {
-    D = JSON.parse(document.getElementById("hpgraph-data").textContent);
+    D = JSON.parse(byId("hpgraph-data").textContent);
     svg = box.querySelector("svg");
-    layer = null;
-    geometry = null;
-    if (!D || !svg) { D = null; return; }
-    page = svg.querySelectorAll(":scope > g")[D.plot.page];
-    P = D.plot;
+    layer = geometry = rowsFor = tableFor = screen = null;
+    if (!D || !svg) return (D = null);
+    P = D.plot; W = F.writer(D.scale); page = svg.querySelectorAll(":scope > g")[P.page];
     left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
-    W = F.writer(D.scale, D.time_unit);
-    tableFor = null;
-    individuals = D.bands.filter(function (b) { return !b.other; })
-      .concat(D.pool);
+    individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
     // A zoom outside the run (a new run started) is forgotten.
-    if (view) {
-      var f = fullRange();
-      if (view[1] <= f[0] || view[0] >= f[1]) view = null;
-    }
+    if (view && (view[1] <= fullRange()[0] || view[0] >= fullRange()[1])) view = null;
     draw();
-    if (!flame && D.flame_inverted) document.getElementById("flame-inverted").checked = true;
-    if (flame) reopenFlame();
-    else if (D.flame_mean) openFlame(null, true);
-    else if (D.flame_at !== null && D.flame_at !== undefined) {
-      var T = D.times, best = 0;
-      for (var i = 0; i < T.length; i++) if (Math.abs(T[i] - D.flame_at) < Math.abs(T[best] - D.flame_at)) best = i;
-      openFlame(best);
-    }
+    if (!flame && D.flame_inverted) byId("flame-inverted").checked = true;
+    if (flame || D.flame_mean || D.flame_at !== null) flame ? reopenFlame() : openFlame(D.flame_mean ? null : nearest(D.flame_at), D.flame_mean);
   }
   install();
-  var readyAt = performance.now();
-
-  // ---- live: follow the server ----
-  var updates = 0;
-  if (document.body.hasAttribute("data-live")) follow();
-  function follow() {
-    var status = document.getElementById("live-status");
-    var shown = null; // the server and version the page shows
-    var busy = false, again = null;
-    function say(state, text) {
-      status.setAttribute("data-status", state);
-      status.textContent = text;
-    }
-    function clock() { return new Date().toLocaleTimeString(); }
+  var readyAt = performance.now(), updates = 0;
+  // ---- live: follow the server; it says what the program is doing ----
+  if (document.body.hasAttribute("data-live")) (function follow() {
+    var status = byId("live-status"), shown = null, busy = false, again = null;
     function swap(doc) {
-      ["h1", ".about", "#hpgraph-data"].forEach(function (sel) {
+      ["h1", ".about", "#hpgraph-data", "#chart svg"].forEach(function (sel) {
         var mine = document.querySelector(sel), theirs = doc.querySelector(sel);
-        if (mine && theirs) mine.replaceWith(document.adoptNode(theirs));
+        if (theirs && mine) mine.replaceWith(document.adoptNode(theirs)); else if (theirs && sel === "#chart svg") box.prepend(document.adoptNode(theirs));
       });
-      var chart = doc.querySelector("#chart svg"), old = box.querySelector("svg");
-      if (chart) {
-        chart = document.adoptNode(chart);
-        if (old) old.replaceWith(chart); else box.insertBefore(chart, box.firstChild);
-      }
       install();
-      if (pointer && !tip.hidden) {
-        move({ clientX: pointer.clientX, clientY: pointer.clientY,
-          target: document.elementFromPoint(pointer.clientX, pointer.clientY) || svg });
-      }
+      if (pointer && !tip.hidden) move({ clientX: pointer.clientX, clientY: pointer.clientY, target: document.elementFromPoint(pointer.clientX, pointer.clientY) || svg });
     }
     function fetchPage(want) {
-      if (busy) { again = want; return; }
+      if (busy) return (again = want);
       busy = true;
-      fetch("/", { cache: "no-store" }).then(function (r) {
-        if (!r.ok) throw new Error(r.status);
-        return r.text();
-      }).then(function (text) {
-        swap(new DOMParser().parseFromString(text, "text/html"));
-        shown = want;
-        updates++;
-      }).catch(function () {}).then(function () {
-        busy = false;
-        if (again) { var next = again; again = null; fetchPage(next); }
-      });
+      fetch("/", { cache: "no-store" }).then(function (r) { if (!r.ok) throw new Error(r.status); return r.text(); })
+        .then(function (text) { swap(new DOMParser().parseFromString(text, "text/html")); shown = want; updates++; })
+        .catch(function () {}).then(function () { busy = false; if (again) { var next = again; again = null; fetchPage(next); } });
     }
-    function connect() {
+    function say(state, text) { status.setAttribute("data-status", state); status.textContent = text; }
+    (function connect() {
       var source = new EventSource("/events");
       source.onmessage = function (ev) {
         var e = JSON.parse(ev.data), at = e.server + "/" + e.version;
-        if (e.status === "waiting") say("waiting", "waiting for the program to write its profile…");
-        else if (e.status === "restarted") say("restarted", "the program started again: waiting for its first samples (the last run is shown)");
-        else if (e.status === "ended") say("ended", "ended · " + e.samples + " samples · the program's stream is closed (the last picture is shown)");
-        else if (e.status === "reconnecting") say("reconnecting", "lost the program's eventlog: connecting again… (the last picture is shown)");
-        else say("live", "live · " + e.samples + " samples · updated " + clock());
+        say(e.status, e.says);
         if ((e.status === "live" || e.status === "ended") && at !== shown) fetchPage(at);
       };
-      source.onerror = function () {
-        say("reconnecting", "lost the connection to hpgraph: reconnecting…");
-        // The browser retries by itself unless the stream failed for good.
-        if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000);
-      };
-    }
-    connect();
-  }
+      // The browser retries by itself unless the stream failed for good.
+      source.onerror = function () { say("reconnecting", "lost the connection to hpgraph: reconnecting…"); if (source.readyState === EventSource.CLOSED) setTimeout(connect, 2000); };
+    })();
+  })();
 
-  // For scripts, tests and the benchmark: the numbers the page draws, how many live
-  // updates it took, and the controls a reader has, each redrawing at once.
+  // For scripts, tests and the benchmark: the numbers the page draws, how many live updates
+  // it took, and the controls a reader has, each redrawing at once (the table too).
+  var now = function (f) { return function (x, y) { f(x, y); flush(); }; };
   window.hpgraph = {
-    data: function () { return D; },
-    updates: function () { return updates; },
-    zoom: zoom,
-    window: function () { return view || fullRange(); },
-    view: setView,
-    filter: setFilter,
-    flame: function (t) { openFlame(nearest(t)); return flame.drawn; },
-    flameMean: function () { openFlame(null, true); return flame.drawn; },
-    flameInverted: function (on) { document.getElementById("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
-    maxFlameRows: MAX_ROWS,
-    keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; },
-    lastDraw: function () { return lastDraw; },
-    readyAt: function () { return readyAt; }
+    zoom: now(zoom), view: now(setView), filter: now(setFilter), data: function () { return D; }, updates: function () { return updates; },
+    window: function () { return view || fullRange(); }, lastDraw: function () { return lastDraw; }, readyAt: function () { return readyAt; },
+    flame: function (t) { openFlame(nearest(t)); return flame.drawn; }, flameMean: function () { openFlame(null, true); return flame.drawn; },
+    flameInverted: function (on) { byId("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
+    get maxFlameRows() { return D ? D.flame.rows : 0; },
+    keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; }
   };
 })();
