@@ -4,7 +4,8 @@
 // gives for the window the table states (data-from, data-to), and every cell's text
 // equals `--summary`'s text for that band: same sums, same rounding, same verdict. Exact,
 // as these profiles are under the page's thinning limit. The flame graph of the window's
-// mean holds each frame's bytes as `--flame=mean --from --to` does.
+// mean holds each frame's bytes as `--flame=mean --from --to` does; a zoomed key names
+// the summary's largest shares; an eventlog's collections' strip refines the picture's.
 //
 //   node tests/browser/table.mjs [HPGRAPH]      (default target/release/hpgraph)
 
@@ -55,8 +56,35 @@ function textRows(text) {
 const FIELDS = [["share", "share", 2], ["peak", "peak", 3], ["peak_time", "at", 4], ["mean", "mean", 5],
   ["growth_per_second", "growth", 6], ["growth_r2", "r2", 7], ["trend", "trend", 8]];
 
+/**
+ * The page's collections' strip, unzoomed, against the picture's (the one the page of the
+ * same eventlog with --heap-lines carries, seen without the script): the page draws a level at least as fine as the picture's
+ * merging, so each of its marks lies within one of the picture's, every picture mark
+ * holds one of the page's, and a picture mark is major exactly when a page mark in it is.
+ */
+async function stripAgrees(browser, file, n) {
+  const name = file.split("/").pop(), html = render(file, join(work, `s${n}.html`), "--heap-lines");
+  const { page } = await open(browser, html);
+  const marks = await page.$$eval("g.gc-strip rect.gc", (rs) => rs.map((r) => [Number(r.getAttribute("x")), Number(r.getAttribute("x")) + Number(r.getAttribute("width")), r.classList.contains("major")]));
+  await page.close();
+  // The picture the file carries, as a reader without the script sees it.
+  const still = await browser.newContext({ javaScriptEnabled: false }), pic = await still.newPage();
+  await pic.goto("file://" + html);
+  const picture = await pic.$$eval("#chart path.collection", (ps) => ps.filter((p) => !/^(#fff|#ffffff|white)$/i.test(p.getAttribute("fill") || ""))
+    .map((p) => { const b = p.getBBox(); return [b.x, b.x + b.width, b.height > 4.5]; })); // a major mark is twice as tall
+  await still.close();
+  if (!picture.length) return;
+  const eps = 0.02, within = (m, p) => m[0] >= p[0] - eps && m[1] <= p[1] + eps;
+  const stray = marks.filter((m) => !picture.some((p) => within(m, p)));
+  const empty = picture.filter((p) => !marks.some((m) => within(m, p)));
+  const wrong = picture.filter((p) => p[2] !== marks.some((m) => within(m, p) && m[2]));
+  check(marks.length >= picture.length && !stray.length && !empty.length && !wrong.length,
+    `${name}: the page's strip (${marks.length} marks) refines the picture's (${picture.length})${stray.length ? `, ${stray.length} outside` : ""}${empty.length ? `, ${empty.length} empty` : ""}${wrong.length ? `, ${wrong.length} major/minor apart` : ""}`);
+  stripsCompared++;
+}
+
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
-let compared = 0, runtimeWindows = 0, flameWindows = 0, flameFrames = 0, flameCensuses = 0;
+let compared = 0, keyWindows = 0, stripsCompared = 0, runtimeWindows = 0, flameWindows = 0, flameFrames = 0, flameCensuses = 0;
 try {
   for (const [n, file] of inputs.entries()) {
     const name = file.split("/").pop();
@@ -91,6 +119,17 @@ try {
       check(json.trend_window.from === Number(table.trendFrom) && json.trend_window.to === Number(table.trendTo),
         `${what}: the trend's part is the summary's (${table.trendFrom} to ${table.trendTo})`);
       const want = json.bands.filter((b) => b.peak > 0);
+      // A zoom ranks the key by the window's area: the bands it names on their own are the
+      // summary's largest shares there (ties may fall either way).
+      if (w && !(await page.evaluate(() => window.hpgraph.data().rest))) {
+        const named = (await page.evaluate(() => window.hpgraph.keyNames())).filter((k) => k !== "OTHER");
+        const share = new Map(json.bands.map((b) => [b.name, b.share]));
+        const least = Math.min(...named.map((k) => share.get(k) ?? -1)), left = want.filter((b) => !named.includes(b.name));
+        const above = left.filter((b) => b.share > least * (1 + 1e-9));
+        check(named.every((k) => share.has(k)) && above.length === 0,
+          `${what}: the key's ${named.length} bands are the summary's largest shares${above.length ? ` (left out: ${above.map((b) => b.name).slice(0, 3)})` : ""}`);
+        keyWindows++;
+      }
       const byName = new Map(table.rows.map((r) => [r.name, r]));
       check(table.rows.length === want.length, `${what}: the table has the summary's ${want.length} bands (${table.rows.length})`);
       const wrong = [];
@@ -209,8 +248,11 @@ try {
     }
     check(problems.length === 0, `${name}: no console error and no request (${problems.join("; ")})`);
     await page.close();
+    if (file.endsWith(".eventlog")) await stripAgrees(browser, file, n);
   }
   check(compared > 500, `${compared} band-windows compared`);
+  check(keyWindows >= 20, `${keyWindows} zoomed keys compared with --summary's shares`);
+  check(stripsCompared >= 6, `${stripsCompared} collections' strips compared with the picture's`);
   check(runtimeWindows >= 20, `${runtimeWindows} windows' runtime panels compared with --stats`);
   check(flameCensuses >= 10, `${flameCensuses} censuses inverted and filtered compared with --flame`);
   check(flameWindows >= 20 && flameFrames > 200, `${flameWindows} windows' mean flame graphs (${flameFrames} frames) compared with --flame=mean`);
