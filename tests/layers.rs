@@ -204,14 +204,35 @@ const SCRIPT_RULES: &[(&str, &str)] = &[
     ("=== \"s\"", "a time unit compared as text"),
     ("!== \"s\"", "a time unit compared as text"),
     ("bins", "thinning: the library's levels choose the columns"),
-    ("kids", "a flame tree built in the page: the library lays its frames out"),
+    (
+        "kids",
+        "a flame tree built in the page: the library lays its frames out",
+    ),
     ("MAX_ROWS", "the flame graph's row limit: the library's"),
-    ("marks.push(", "the collections' strip merged in the page: the library's levels"),
-    ("\"heap size\"", "a runtime line named in the page: the scene names it"),
-    ("\"live bytes\"", "a runtime line named in the page: the scene names it"),
-    ("\"blocks in use\"", "a runtime line named in the page: the scene names it"),
-    ("GHC cut this", "a note of the library's written in the page"),
-    ("function area(", "a window's area summed outside figures.js"),
+    (
+        "marks.push(",
+        "the collections' strip merged in the page: the library's levels",
+    ),
+    (
+        "\"heap size\"",
+        "a runtime line named in the page: the scene names it",
+    ),
+    (
+        "\"live bytes\"",
+        "a runtime line named in the page: the scene names it",
+    ),
+    (
+        "\"blocks in use\"",
+        "a runtime line named in the page: the scene names it",
+    ),
+    (
+        "GHC cut this",
+        "a note of the library's written in the page",
+    ),
+    (
+        "function area(",
+        "a window's area summed outside figures.js",
+    ),
 ];
 
 /// The page's scripts together stay under this many lines: the library computes, the

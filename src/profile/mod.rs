@@ -436,6 +436,22 @@ pub struct Thinned {
     pub mark_text: bool,
 }
 
+/// The indices of the lowest and of the highest of `values[range]` (the first of
+/// each): the one thinning rule, by which a bin of samples keeps what no peak or dip may
+/// lose — in the pictures' columns, the page's times and the page's levels alike.
+pub fn extremes(values: &[f64], range: std::ops::Range<usize>) -> (usize, usize) {
+    let (mut lo, mut hi) = (range.start, range.start);
+    for k in range {
+        if values[k] < values[lo] {
+            lo = k;
+        }
+        if values[k] > values[hi] {
+            hi = k;
+        }
+    }
+    (lo, hi)
+}
+
 /// `text` cut to at most `max` bytes on a UTF-8 character boundary (where the text is
 /// UTF-8 there), with `…` after it; `None` when it fits.
 pub fn cut_text(text: &[u8], max: usize) -> Option<Box<[u8]>> {

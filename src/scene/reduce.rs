@@ -108,15 +108,7 @@ pub fn reduce_curve(xs: &[f64], ys: &[f64], column: f64) -> Vec<Point> {
         while end < n && col(xs[end]) == c {
             end += 1;
         }
-        let (mut low, mut high) = (start, start);
-        for i in start..end {
-            if ys[i] < ys[low] {
-                low = i;
-            }
-            if ys[i] > ys[high] {
-                high = i;
-            }
-        }
+        let (low, high) = crate::profile::extremes(ys, start..end);
         let mut keep = [
             low,
             high,

@@ -44,15 +44,7 @@ pub fn series(totals: &[f64]) -> Vec<Level> {
         let mut samples = Vec::with_capacity(2 * n / bin + 2);
         for start in (0..n).step_by(bin) {
             let end = (start + bin).min(n);
-            let (mut lo, mut hi) = (start, start);
-            for k in start..end {
-                if totals[k] < totals[lo] {
-                    lo = k;
-                }
-                if totals[k] > totals[hi] {
-                    hi = k;
-                }
-            }
+            let (lo, hi) = crate::profile::extremes(totals, start..end);
             let mut picks = [lo.min(hi), lo.max(hi)];
             // The first and last samples stay, so that every level spans the run.
             if start == 0 {
@@ -177,6 +169,24 @@ mod tests {
                 .filter(|m| m.2)
                 .count(),
             10
+        );
+    }
+
+    #[test]
+    fn collections_closer_than_any_level_stop_the_levels_at_their_limit() {
+        let mut rt = Runtime::default();
+        for start in [0.0, 1e-12, 1.0] {
+            rt.gcs.push(crate::profile::Gc {
+                start,
+                end: start,
+                ..Default::default()
+            });
+        }
+        let levels = strip(&rt, 0.0, 1.0);
+        assert_eq!(levels.len(), MAX_STRIP_LEVELS);
+        assert!(
+            levels.iter().all(|l| l.marks.len() == 2),
+            "the two first share a mark"
         );
     }
 }

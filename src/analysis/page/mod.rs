@@ -400,15 +400,7 @@ pub(crate) fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
             i + times[i..].partition_point(|&t| t < edge)
         };
         if end > i {
-            let (mut lo, mut hi) = (i, i);
-            for k in i..end {
-                if totals[k] < totals[lo] {
-                    lo = k;
-                }
-                if totals[k] > totals[hi] {
-                    hi = k;
-                }
-            }
+            let (lo, hi) = crate::profile::extremes(totals, i..end);
             // The first and last samples always stay, so the page spans the whole run.
             let mut picks = vec![lo, hi];
             if b == 0 {
