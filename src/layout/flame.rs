@@ -122,11 +122,16 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     items.extend(boxes.narrow(flame, &narrow, &cursor));
     items.extend(boxes.gone(flame, &gone, &cursor));
     items.extend(captions(gone_left, rows - shown_rows, width, margin));
+    scene(flame, opts, (width, height), items)
+}
+
+/// A flame graph's scene: one page of `items`, `size` points.
+fn scene(flame: &Flame, opts: &LayoutOptions, size: (f64, f64), items: Vec<Item>) -> Scene {
     Scene {
         title: flame.job.clone(),
         date: flame.date.clone(),
-        width,
-        height,
+        width: size.0,
+        height: size.1,
         media: opts.media,
         pages: vec![Page { items }],
         plot: None,

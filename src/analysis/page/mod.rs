@@ -429,26 +429,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     let flame_at = opts
         .flame_at
         .map(|when| profile.times[crate::select::flame::census(profile, when)]);
-    let mut bands: Vec<PageBand> = (0..drawn.columns.len())
-        .map(|k| {
-            let all = drawn.column(k);
-            let name = &drawn.columns[k].0;
-            let (other, (stack, cut, placed)) = match drawn.columns[k].1 {
-                crate::select::Source::Ident(id) => (false, frames.of(profile, id as usize)),
-                crate::select::Source::Other(_) => (true, (Vec::new(), false, None)),
-            };
-            PageBand {
-                name: text(name),
-                values: keep.iter().map(|&i| all[i]).collect(),
-                other,
-                ipe: ipe_of(profile, name),
-                stack,
-                cut,
-                placed,
-                leaf: None,
-            }
-        })
-        .collect();
+    let mut bands = drawn_bands(profile, &drawn, &keep, &mut frames);
     {
         // Names that read the same are told apart wherever the page shows them.
         let shown: Vec<String> = bands.iter().chain(&pool).map(|b| b.name.clone()).collect();
@@ -471,11 +452,11 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             .collect()
     };
     let levels = {
-        let mut drawn = vec![0.0; keep.len()];
+        let mut stack = vec![0.0; keep.len()];
         for b in &bands {
-            drawn.iter_mut().zip(&b.values).for_each(|(d, v)| *d += v);
+            stack.iter_mut().zip(&b.values).for_each(|(d, v)| *d += v);
         }
-        levels::series(&drawn)
+        levels::series(&stack)
     };
     let mut data = PageData {
         levels,
@@ -533,6 +514,35 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     };
     data.lay_out_flames();
     data
+}
+
+/// The drawn bands at the kept samples, bottom first, `OTHER` included.
+fn drawn_bands(
+    profile: &Profile,
+    drawn: &Table,
+    keep: &[usize],
+    frames: &mut Frames,
+) -> Vec<PageBand> {
+    (0..drawn.columns.len())
+        .map(|k| {
+            let all = drawn.column(k);
+            let name = &drawn.columns[k].0;
+            let (other, (stack, cut, placed)) = match drawn.columns[k].1 {
+                crate::select::Source::Ident(id) => (false, frames.of(profile, id as usize)),
+                crate::select::Source::Other(_) => (true, (Vec::new(), false, None)),
+            };
+            PageBand {
+                name: String::from_utf8_lossy(name).into_owned(),
+                values: keep.iter().map(|&i| all[i]).collect(),
+                other,
+                ipe: ipe_of(profile, name),
+                stack,
+                cut,
+                placed,
+                leaf: None,
+            }
+        })
+        .collect()
 }
 
 impl PageData {
