@@ -191,6 +191,16 @@ fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> 
     let mut pdf = Vec::new();
     Pdf { compress: true }.write(&scene, &mut pdf).unwrap();
     assert!(pdf.starts_with(b"%PDF-"));
+    // HTML without a page's numbers: the picture in a document that runs nothing.
+    let mut html = Vec::new();
+    hpgraph::backend::Format::Html
+        .backend(&Default::default())
+        .write(&scene, &mut html)
+        .unwrap();
+    let html = String::from_utf8(html).unwrap();
+    assert!(
+        html.contains("<svg") && !html.contains("<script") && html.contains("default-src 'none'")
+    );
     Some(out)
 }
 

@@ -287,6 +287,27 @@ impl super::Backend for Html<'_> {
     }
 }
 
+/// HTML without a page's numbers: the picture alone, in a document that runs nothing.
+/// What a program using the library gets for [`super::Format::Html`] when it draws a
+/// scene that has no page behind it (a key, a flame graph); the interactive page is
+/// [`Html`], which cannot be made without its [`PageData`].
+pub struct Figure;
+
+impl super::Backend for Figure {
+    fn write(&self, scene: &Scene, out: &mut dyn Write) -> io::Result<()> {
+        let title = escape::html(&String::from_utf8_lossy(&scene.title));
+        let html = format!(
+            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
+             <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; \
+             style-src 'unsafe-inline'\">\n<meta name=\"generator\" content=\"hpgraph {}\">\n\
+             <title>{title}</title>\n</head>\n<body>\n{}\n</body>\n</html>\n",
+            env!("CARGO_PKG_VERSION"),
+            super::svg::page_picture(scene),
+        );
+        out.write_all(html.as_bytes())
+    }
+}
+
 /// The key: one entry per band, top band first, each a button that hides its band.
 fn key(html: &mut String, bands: &[ScriptBand]) {
     html.push_str("<ul id=\"key\" aria-label=\"Bands: click to hide or show\">\n");

@@ -1,5 +1,5 @@
 //! Backends: a [`Scene`] in, bytes out. They never see the profile; the HTML page also
-//! takes the numbers behind its picture ([`PageData`], made by [`crate::analysis`]).
+//! takes the numbers behind its picture ([`crate::analysis::page::PageData`], made by [`crate::analysis`]).
 //! Which backend draws a format, with which options, is decided here ([`Format::backend`])
 //! and nowhere else.
 
@@ -13,7 +13,6 @@ pub mod svg;
 
 use std::io::{self, Write};
 
-use crate::analysis::page::PageData;
 use crate::scene::Scene;
 
 /// What PostScript and EPS files name as their creator.
@@ -104,14 +103,11 @@ impl Format {
             .find(|f| f.extension().eq_ignore_ascii_case(ext))
     }
 
-    /// The backend that writes this format. `page` is the HTML page's numbers (only HTML
-    /// reads them, and must have them).
-    pub fn backend<'a>(
-        self,
-        opts: &Options,
-        page: Option<&'a PageData>,
-    ) -> io::Result<Box<dyn Backend + 'a>> {
-        Ok(match self {
+    /// The backend that draws a scene in this format. HTML draws it as a document of its
+    /// own ([`html::Figure`]); the interactive page, which carries the numbers behind
+    /// its picture, is [`html::Html`], made with them.
+    pub fn backend(self, opts: &Options) -> Box<dyn Backend> {
+        match self {
             Format::Ps | Format::Eps => Box::new(ps::PostScript {
                 creator: CREATOR,
                 encapsulated: self == Format::Eps,
@@ -119,11 +115,8 @@ impl Format {
             Format::Svg => Box::new(svg::Svg { text: opts.text }),
             Format::Pdf => Box::new(pdf::Pdf { compress: true }),
             Format::Png => Box::new(png::Png { dpi: opts.dpi }),
-            Format::Html => Box::new(html::Html {
-                data: page.ok_or_else(|| io::Error::other("an HTML page needs its numbers"))?,
-                mode: opts.page,
-            }),
-        })
+            Format::Html => Box::new(html::Figure),
+        }
     }
 
     /// The backend that writes a comparison of two runs in this format: the HTML page
@@ -133,10 +126,10 @@ impl Format {
         self,
         opts: &Options,
         page: html::ComparePage<'a>,
-    ) -> io::Result<Box<dyn Backend + 'a>> {
+    ) -> Box<dyn Backend + 'a> {
         match self {
-            Format::Html => Ok(Box::new(page)),
-            _ => self.backend(opts, None),
+            Format::Html => Box::new(page),
+            _ => self.backend(opts),
         }
     }
 }

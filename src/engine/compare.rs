@@ -187,10 +187,9 @@ impl Compared<'_> {
                 let [before, after] = &**runs;
                 crate::export::stacks::write_differential([before, after], *when, out)
             }
-            Compared::Flame { picture, scene } => picture
-                .format
-                .backend(&picture.backend, None)?
-                .write(scene, out),
+            Compared::Flame { picture, scene } => {
+                picture.format.backend(&picture.backend).write(scene, out)
+            }
             Compared::Data { data, comparison } => {
                 data.export.write_comparison(comparison, data.options, out)
             }
@@ -215,7 +214,7 @@ impl Compared<'_> {
                 };
                 picture
                     .format
-                    .comparison_backend(&picture.backend, page)?
+                    .comparison_backend(&picture.backend, page)
                     .write(scene, out)
             }
         }

@@ -196,19 +196,23 @@ impl Rendered<'_> {
                 };
                 data.export.write(&table, data.options, out)
             }
+            // The page carries its numbers by type: only a page has them.
             Rendered::Picture {
-                picture,
+                page: Some(data),
                 scene,
-                page,
+                picture,
                 ..
-            } => picture
-                .format
-                .backend(&picture.backend, page.as_deref())?
-                .write(scene, out),
-            Rendered::Flame { picture, scene, .. } => picture
-                .format
-                .backend(&picture.backend, None)?
-                .write(scene, out),
+            } => crate::backend::Backend::write(
+                &crate::backend::html::Html {
+                    data,
+                    mode: picture.backend.page,
+                },
+                scene,
+                out,
+            ),
+            Rendered::Picture { picture, scene, .. } | Rendered::Flame { picture, scene, .. } => {
+                picture.format.backend(&picture.backend).write(scene, out)
+            }
         }
     }
 
@@ -220,10 +224,7 @@ impl Rendered<'_> {
                 key: Some(key),
                 ..
             } => Some(move |out: &mut dyn Write| {
-                picture
-                    .format
-                    .backend(&picture.backend, None)?
-                    .write(key, out)
+                picture.format.backend(&picture.backend).write(key, out)
             }),
             _ => None,
         }
