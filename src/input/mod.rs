@@ -11,6 +11,7 @@ pub mod compressed;
 pub mod eventlog;
 pub mod hp;
 pub mod names;
+pub mod prof;
 pub mod stream;
 
 use std::collections::HashMap;

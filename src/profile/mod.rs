@@ -7,6 +7,7 @@
 /// Index of an identifier in [`Profile::bands`].
 pub type IdentId = u32;
 
+pub mod costs;
 mod series;
 pub use series::{Points, Series};
 

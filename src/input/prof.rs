@@ -1,0 +1,485 @@
+//! GHC's time and allocation report, the text `+RTS -p`, `-P` and `-pa` write
+//! (`prog.prof`), read into a [`CostProfile`].
+//!
+//! The report is a header (date, command line, `total time`, `total alloc`), a table of
+//! the costliest cost centres, and the tree: one row per cost-centre stack under a header
+//! `COST CENTRE MODULE SRC no. entries %time %alloc %time %alloc [ticks bytes]`. A row's
+//! depth is its leading spaces. GHC pads each column to its widest value, counted in
+//! characters, so the header's words say where the name, module and source columns
+//! start; a source may hold spaces (`<no location info>`), and numbers may be wider than
+//! their column, so the numbers are taken as the row's last words, as many as the header
+//! has after `SRC`. `-p` gives percentages only: the stacks' ticks and bytes are then the
+//! run's totals times each share ([`Precision::Percentages`]).
+//!
+//! A file cut in the middle of its tree gives the rows before the cut, with a warning
+//! naming the line; anything else malformed is an error naming the line.
+
+use std::collections::HashMap;
+
+use crate::profile::costs::{
+    CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Precision, Stack,
+};
+
+/// What the first line of a report says.
+const TITLE: &[u8] = b"Time and Allocation Profiling Report";
+
+/// Whether `prefix` (a file's first bytes) begins a text report.
+pub fn is_report(prefix: &[u8]) -> bool {
+    let line = prefix.split(|&b| b == b'\n').next().unwrap_or_default();
+    line.first() == Some(&b'\t') && line.windows(TITLE.len()).any(|w| w == TITLE)
+}
+
+/// A report that cannot be read: where, and what is wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Error {
+    /// The line, from 1.
+    pub line: usize,
+    /// What is wrong there.
+    pub what: String,
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "line {}: {}", self.line, self.what)
+    }
+}
+
+/// A report read, and what a reader should be told about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Read {
+    /// The profile.
+    pub profile: CostProfile,
+    /// Lines that could not be read where the file ends early: (line, what).
+    pub warnings: Vec<(usize, String)>,
+}
+
+fn error(line: usize, what: impl Into<String>) -> Error {
+    Error {
+        line,
+        what: what.into(),
+    }
+}
+
+/// The header's figures.
+#[derive(Default)]
+struct Header {
+    date: Box<[u8]>,
+    command: Box<[u8]>,
+    seconds: f64,
+    ticks: u64,
+    tick_us: u64,
+    bytes: u64,
+}
+
+/// Reads a whole report.
+pub fn parse(text: &[u8]) -> Result<Read, Error> {
+    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let header = header(&lines)?;
+    let at = (lines.iter())
+        .position(|l| {
+            l.starts_with(b"COST CENTRE") && contains(l, b" no. ") && contains(l, b"entries")
+        })
+        .ok_or_else(|| {
+            error(
+                lines.len(),
+                "no tree of cost-centre stacks (a `COST CENTRE … no. entries` line)",
+            )
+        })?;
+    let columns = Columns::of(lines[at])
+        .ok_or_else(|| error(at + 1, "the tree's header lacks MODULE or SRC"))?;
+    let mut tree = Tree::default();
+    let cut = !text.ends_with(b"\n");
+    let mut warnings = Vec::new();
+    for (k, line) in lines.iter().enumerate().skip(at + 1) {
+        let number = k + 1;
+        if line.iter().all(u8::is_ascii_whitespace) {
+            if tree.stacks.is_empty() {
+                continue;
+            }
+            break;
+        }
+        match columns
+            .row(line, number)
+            .and_then(|row| tree.add(row, number))
+        {
+            Ok(()) => {}
+            // The last line of a file cut short: keep what came before it.
+            Err(e) if cut && k + 1 == lines.len() => {
+                warnings.push((number, format!("the file ends inside a row ({})", e.what)));
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    if tree.stacks.is_empty() {
+        return Err(error(at + 1, "the tree of cost-centre stacks is empty"));
+    }
+    Ok(Read {
+        profile: tree.finish(header, columns.counted),
+        warnings,
+    })
+}
+
+fn contains(line: &[u8], word: &[u8]) -> bool {
+    line.windows(word.len()).any(|w| w == word)
+}
+
+/// The header: the date before the title, the command line, and the totals.
+fn header(lines: &[&[u8]]) -> Result<Header, Error> {
+    let first = lines.first().copied().unwrap_or_default();
+    let Some(title) = first.windows(TITLE.len()).position(|w| w == TITLE) else {
+        return Err(error(1, "not GHC's time and allocation report"));
+    };
+    let mut h = Header {
+        date: first[..title].trim_ascii().into(),
+        ..Header::default()
+    };
+    let mut rest = lines
+        .iter()
+        .enumerate()
+        .skip(1)
+        .filter(|(_, l)| !l.trim_ascii().is_empty());
+    if let Some((_, l)) = rest.next() {
+        h.command = l.trim_ascii().into();
+    }
+    for (k, line) in rest.take(2) {
+        let words: Vec<&str> = std::str::from_utf8(line)
+            .map_err(|_| error(k + 1, "a header line that is not UTF-8"))?
+            .split_whitespace()
+            .collect();
+        let number = |w: &str| w.trim_start_matches('(').replace(',', "");
+        match words.as_slice() {
+            [
+                "total",
+                "time",
+                "=",
+                secs,
+                "secs",
+                ticks,
+                "ticks",
+                "@",
+                us,
+                ..,
+            ] => {
+                h.seconds = number(secs)
+                    .parse()
+                    .map_err(|_| error(k + 1, "total time"))?;
+                h.ticks = number(ticks)
+                    .parse()
+                    .map_err(|_| error(k + 1, "total ticks"))?;
+                h.tick_us = number(us)
+                    .parse()
+                    .map_err(|_| error(k + 1, "the tick interval"))?;
+            }
+            ["total", "alloc", "=", bytes, ..] => {
+                h.bytes = number(bytes)
+                    .parse()
+                    .map_err(|_| error(k + 1, "total alloc"))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(h)
+}
+
+/// Where the tree's columns start, in characters, and how many numbers end a row.
+struct Columns {
+    module: usize,
+    src: usize,
+    numbers: usize,
+    /// The rows have `ticks` and `bytes` (`-P`).
+    counted: bool,
+}
+
+/// A row, split.
+struct Row<'a> {
+    depth: usize,
+    label: &'a [u8],
+    module: &'a [u8],
+    src: &'a [u8],
+    numbers: Vec<&'a str>,
+}
+
+impl Columns {
+    fn of(header: &[u8]) -> Option<Columns> {
+        let text = std::str::from_utf8(header).ok()?;
+        let column = |word: &str| {
+            let byte = text.find(word)?;
+            Some(text[..byte].chars().count())
+        };
+        let after: Vec<&str> = text[text.find(" SRC")? + 4..].split_whitespace().collect();
+        Some(Columns {
+            module: column(" MODULE")? + 1,
+            src: column(" SRC")? + 1,
+            numbers: after.len(),
+            counted: after.contains(&"ticks") && after.contains(&"bytes"),
+        })
+    }
+
+    fn row<'a>(&self, line: &'a [u8], number: usize) -> Result<Row<'a>, Error> {
+        let text =
+            std::str::from_utf8(line).map_err(|_| error(number, "a row that is not UTF-8"))?;
+        let byte = |chars: usize| {
+            text.char_indices()
+                .nth(chars)
+                .map_or(text.len(), |(b, _)| b)
+        };
+        let (module_at, src_at) = (byte(self.module), byte(self.src));
+        let depth = text.len() - text.trim_start_matches(' ').len();
+        if depth >= module_at {
+            return Err(error(number, "a row with no cost centre before its module"));
+        }
+        let tail = &text[src_at..];
+        let words: Vec<(usize, &str)> = word_starts(tail);
+        if words.len() < self.numbers {
+            return Err(error(
+                number,
+                format!(
+                    "a row with {} numbers where the header has {}",
+                    words.len(),
+                    self.numbers
+                ),
+            ));
+        }
+        let first_number = words[words.len() - self.numbers].0;
+        Ok(Row {
+            depth,
+            label: text[depth..module_at].trim_end().as_bytes(),
+            module: text[module_at..src_at].trim().as_bytes(),
+            src: tail[..first_number].trim().as_bytes(),
+            numbers: words[words.len() - self.numbers..]
+                .iter()
+                .map(|w| w.1)
+                .collect(),
+        })
+    }
+}
+
+/// The words of `text` with where each starts.
+fn word_starts(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut start = None;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match (c.is_whitespace(), start) {
+            (false, None) => start = Some(i),
+            (true, Some(s)) => {
+                out.push((s, &text[s..i]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The tree as it is read: the stacks, the cost centres each once, and the path of
+/// (depth, stack) from the root to the last row.
+#[derive(Default)]
+struct Tree {
+    stacks: Vec<Stack>,
+    /// Individual `%time` and `%alloc` of each stack, for `-p`.
+    shares: Vec<(f64, f64)>,
+    centres: Vec<CostCentre>,
+    index: HashMap<CostCentre, u32>,
+    path: Vec<(usize, u32)>,
+}
+
+impl Tree {
+    fn add(&mut self, row: Row, line: usize) -> Result<(), Error> {
+        if self.stacks.len() >= MAX_STACKS {
+            return Err(error(
+                line,
+                format!("more than {MAX_STACKS} cost-centre stacks"),
+            ));
+        }
+        while self.path.last().is_some_and(|&(d, _)| d >= row.depth) {
+            self.path.pop();
+        }
+        if self.path.len() >= MAX_DEPTH {
+            return Err(error(
+                line,
+                format!("a stack deeper than {MAX_DEPTH} cost centres"),
+            ));
+        }
+        let n = &row.numbers;
+        let int = |k: usize, what: &str| -> Result<u64, Error> {
+            n[k].parse()
+                .map_err(|_| error(line, format!("{what} `{}` is not a count", n[k])))
+        };
+        let real = |k: usize, what: &str| -> Result<f64, Error> {
+            n[k].parse()
+                .map_err(|_| error(line, format!("{what} `{}` is not a number", n[k])))
+        };
+        let centre = self.centre(&row, line)?;
+        let counted = n.len() >= 8;
+        let stack = Stack {
+            centre,
+            parent: self.path.last().map(|&(_, s)| s),
+            number: int(0, "no.")?,
+            entries: int(1, "entries")?,
+            ticks: if counted {
+                int(6, "ticks")? as f64
+            } else {
+                0.0
+            },
+            bytes: if counted {
+                int(7, "bytes")? as f64
+            } else {
+                0.0
+            },
+        };
+        self.shares.push((real(2, "%time")?, real(3, "%alloc")?));
+        self.path.push((row.depth, self.stacks.len() as u32));
+        self.stacks.push(stack);
+        Ok(())
+    }
+
+    fn centre(&mut self, row: &Row, line: usize) -> Result<u32, Error> {
+        let cc = CostCentre {
+            label: row.label.into(),
+            module: row.module.into(),
+            src: row.src.into(),
+        };
+        if let Some(&k) = self.index.get(&cc) {
+            return Ok(k);
+        }
+        if self.centres.len() >= MAX_CENTRES {
+            return Err(error(line, format!("more than {MAX_CENTRES} cost centres")));
+        }
+        let k = self.centres.len() as u32;
+        self.centres.push(cc.clone());
+        self.index.insert(cc, k);
+        Ok(k)
+    }
+
+    fn finish(mut self, h: Header, counted: bool) -> CostProfile {
+        if !counted {
+            for (s, (time, alloc)) in self.stacks.iter_mut().zip(&self.shares) {
+                s.ticks = time / 100.0 * h.ticks as f64;
+                s.bytes = alloc / 100.0 * h.bytes as f64;
+            }
+        }
+        CostProfile {
+            command: h.command,
+            date: h.date,
+            seconds: h.seconds,
+            total_ticks: h.ticks,
+            tick_us: h.tick_us,
+            total_bytes: h.bytes,
+            centres: self.centres,
+            stacks: self.stacks,
+            precision: if counted {
+                Precision::Counted
+            } else {
+                Precision::Percentages
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const P: &str = "\tWed Nov 25 23:56 2026 Time and Allocation Profiling Report  (Final)
+
+\t   main +RTS -P -RTS
+
+\ttotal time  =        0.05 secs   (50 ticks @ 1000 us, 1 processor)
+\ttotal alloc = 151,575,736 bytes  (excludes profiling overheads)
+
+COST CENTRE MODULE SRC              %time %alloc  ticks     bytes
+
+step        Main   Main.hs:6:1-46    92.0   95.5     46 144783008
+
+
+                                                                             individual      inherited
+COST CENTRE  MODULE                SRC                    no.     entries  %time %alloc   %time %alloc  ticks     bytes
+
+MAIN         MAIN                  <built-in>             148           0    0.0    0.0   100.0  100.0      0       816
+ CAF         Main                  <entire-module>        295           0    0.0    0.0   100.0  100.0      0        16
+  main       Main                  Main.hs:(18,1)-(21,16) 296           1    0.0    0.0   100.0  100.0      0      1168
+   fib       Main                  Main.hs:12:1-60        302      150049    2.0    1.3     2.0    1.3      1   1942272
+   main.m    Main                  Main.hs:19:7-22        298           1    0.0    0.0    98.0   98.7      0         0
+    step     Main                  <no location info>     300 12345678901   92.0   95.5    92.0   95.5     46 144783008
+ CAF         GHC.IO.Handle.FD      <entire-module>        242           0    0.0    0.0     0.0    0.0      0     34816
+";
+
+    #[test]
+    fn a_p_report_reads_as_its_tree() {
+        assert!(is_report(P.as_bytes()));
+        let r = parse(P.as_bytes()).unwrap();
+        let p = &r.profile;
+        assert!(r.warnings.is_empty());
+        assert_eq!(&*p.command, b"main +RTS -P -RTS");
+        assert_eq!(&*p.date, b"Wed Nov 25 23:56 2026");
+        assert_eq!(
+            (p.seconds, p.total_ticks, p.tick_us, p.total_bytes),
+            (0.05, 50, 1000, 151_575_736)
+        );
+        assert_eq!(p.stacks.len(), 7);
+        assert!(p.exact());
+        let names: Vec<Vec<u8>> = p
+            .path(5)
+            .iter()
+            .map(|&c| p.centres[c as usize].name())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                &b"MAIN.MAIN"[..],
+                b"Main.CAF",
+                b"Main.main",
+                b"Main.main.m",
+                b"Main.step"
+            ]
+        );
+        let step = p.stacks[5];
+        assert_eq!(
+            (step.entries, step.ticks, step.bytes),
+            (12_345_678_901, 46.0, 144_783_008.0)
+        );
+        assert_eq!(&*p.centres[step.centre as usize].src, b"<no location info>");
+        assert_eq!(p.stacks[6].parent, Some(0), "a CAF of the root");
+        let bytes = p.inherited(|s| s.bytes);
+        assert_eq!(
+            bytes[0],
+            816.0 + 16.0 + 1168.0 + 1_942_272.0 + 144_783_008.0 + 34816.0
+        );
+    }
+
+    #[test]
+    fn percentages_give_shares_of_the_totals_and_a_cut_file_its_rows() {
+        let p = P
+            .replace("  ticks     bytes\n\nMAIN", "\n\nMAIN")
+            .lines()
+            .map(|l| {
+                if l.len() > 100 && !l.starts_with("COST") {
+                    l[..l.len() - 17].trim_end().to_string()
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n");
+        let r = parse(p.as_bytes()).unwrap();
+        assert_eq!(r.profile.precision, Precision::Percentages);
+        assert_eq!(r.profile.stacks[3].ticks, 2.0 / 100.0 * 50.0);
+        let cut = &P[..P.len() - 40];
+        let r = parse(cut.as_bytes()).unwrap();
+        assert_eq!(r.profile.stacks.len(), 6);
+        assert_eq!(r.warnings.len(), 1);
+        assert_eq!(r.warnings[0].0, 22, "the last row, cut");
+    }
+
+    #[test]
+    fn malformed_rows_are_errors_naming_their_line() {
+        let bad = P.replace("     46 144783008\n CAF", "     4x 144783008\n CAF");
+        let e = parse(bad.as_bytes()).unwrap_err();
+        assert_eq!(e.line, 21, "the row of step");
+        assert!(e.what.contains("ticks"), "{e}");
+        assert_eq!(parse(b"JOB \"x\"\n").unwrap_err().line, 1);
+    }
+}

@@ -1,0 +1,122 @@
+//! A cost-centre profile: who spends the time and who allocates the bytes, as GHC's
+//! `+RTS -p`/`-P`/`-pa` text, `-pj` JSON and eventlog samples report it. One model for
+//! the three forms: the cost centres, each once, and the tree of cost-centre stacks with
+//! each stack's own measures (what GHC calls *individual*; *inherited* is a sum over a
+//! subtree, which the model computes rather than stores).
+//!
+//! Every list grows with the input and has a limit: [`MAX_CENTRES`], [`MAX_STACKS`],
+//! [`MAX_DEPTH`].
+
+/// A profile names at most this many cost centres (a large program has tens of thousands).
+pub const MAX_CENTRES: usize = 1 << 20;
+
+/// A profile's tree holds at most this many stacks; past it the reader stops with an
+/// error naming the line (a 400,000-stack profile is 73 MB of text).
+pub const MAX_STACKS: usize = 1 << 24;
+
+/// A stack is at most this many cost centres deep; deeper rows are an error (GHC folds
+/// recursion, so real stacks stay shallow).
+pub const MAX_DEPTH: usize = 4096;
+
+/// A cost centre: a label in a module, and where its source is.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct CostCentre {
+    /// Its label (`step`, `main.m`, `CAF`, an `SCC` pragma's text).
+    pub label: Box<[u8]>,
+    /// Its module (`Main`, `GHC.IO.Encoding`, `MAIN` for the runtime's).
+    pub module: Box<[u8]>,
+    /// Its source span, as GHC writes it (`Main.hs:6:1-46`, `<entire-module>`,
+    /// `<no location info>`, `<built-in>`).
+    pub src: Box<[u8]>,
+}
+
+impl CostCentre {
+    /// `Module.label`, as GHC's JSON and inferno name a frame.
+    pub fn name(&self) -> Vec<u8> {
+        [&*self.module, b".", &*self.label].concat()
+    }
+}
+
+/// One stack of the tree: a cost centre called from its parent's stack.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Stack {
+    /// The cost centre (an index into [`CostProfile::centres`]).
+    pub centre: u32,
+    /// The stack it is called from (`None` for a root: `MAIN`, or an eventlog's
+    /// outermost cost centres).
+    pub parent: Option<u32>,
+    /// GHC's number for this stack (the text's `no.`, the JSON's `id`).
+    pub number: u64,
+    /// Times it was entered.
+    pub entries: u64,
+    /// Profiler ticks spent in this stack itself (`-P`, `-pj`; estimated from `%time`
+    /// for `-p`, see [`CostProfile::exact`]).
+    pub ticks: f64,
+    /// Bytes allocated in this stack itself.
+    pub bytes: f64,
+}
+
+/// How precise the measures are.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Precision {
+    /// Ticks and bytes as GHC counted them (`-P`, `-pj`, eventlog samples).
+    Counted,
+    /// Only percentages with one decimal (`-p`, `-pa`): ticks and bytes are the totals
+    /// times each share, so a stack's measure is known to 0.05% of the run's total and a
+    /// stack under that reads as 0.
+    Percentages,
+}
+
+/// A whole cost-centre profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CostProfile {
+    /// The program and its arguments, as the report's header gives them.
+    pub command: Box<[u8]>,
+    /// When it ran (the header's date).
+    pub date: Box<[u8]>,
+    /// The run's time, in seconds (the header's `total time`).
+    pub seconds: f64,
+    /// The run's ticks.
+    pub total_ticks: u64,
+    /// One tick, in microseconds.
+    pub tick_us: u64,
+    /// Bytes allocated in the run (the header's `total alloc`, which leaves out the
+    /// profiler's own).
+    pub total_bytes: u64,
+    /// The cost centres, each once.
+    pub centres: Vec<CostCentre>,
+    /// The stacks, each after its parent (the report's order).
+    pub stacks: Vec<Stack>,
+    /// Whether ticks and bytes were counted or come from percentages.
+    pub precision: Precision,
+}
+
+impl CostProfile {
+    /// Whether ticks and bytes are GHC's counts.
+    pub fn exact(&self) -> bool {
+        self.precision == Precision::Counted
+    }
+
+    /// Each stack's cost centres, outermost first, as indices into [`Self::centres`].
+    pub fn path(&self, k: usize) -> Vec<u32> {
+        let mut path = Vec::new();
+        let mut at = Some(k as u32);
+        while let Some(s) = at {
+            path.push(self.stacks[s as usize].centre);
+            at = self.stacks[s as usize].parent;
+        }
+        path.reverse();
+        path
+    }
+
+    /// Each stack's inherited measure: its own plus its callees', by `own`.
+    pub fn inherited(&self, own: impl Fn(&Stack) -> f64) -> Vec<f64> {
+        let mut sums: Vec<f64> = self.stacks.iter().map(&own).collect();
+        for k in (0..self.stacks.len()).rev() {
+            if let Some(p) = self.stacks[k].parent {
+                sums[p as usize] += sums[k];
+            }
+        }
+        sums
+    }
+}

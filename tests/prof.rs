@@ -1,0 +1,76 @@
+//! GHC's time and allocation reports (`+RTS -p`, `-P`, `-pa`) read into the cost-centre
+//! model, held to what GHC itself says: the header's totals, and the trees of runs of one
+//! program (its allocation is deterministic: it has no threads) agreeing stack for stack.
+//! Fixtures: `fixtures/prof/ghc-9.0.2/MapFib*.prof`, from `MapFib.hs` beside them
+//! (`ghc -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`).
+
+use std::collections::HashMap;
+use std::path::Path;
+
+use hpgraph::input::prof::parse;
+use hpgraph::profile::costs::{CostProfile, Precision};
+
+fn read(name: &str) -> CostProfile {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/prof/ghc-9.0.2")
+        .join(name);
+    let r = parse(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+    assert!(r.warnings.is_empty(), "{name}: {:?}", r.warnings);
+    r.profile
+}
+
+/// Each stack by its path of `Module.label` names, with its entries and bytes.
+fn by_path(p: &CostProfile) -> HashMap<Vec<Vec<u8>>, (u64, f64)> {
+    (0..p.stacks.len())
+        .map(|k| {
+            let path = p
+                .path(k)
+                .iter()
+                .map(|&c| p.centres[c as usize].name())
+                .collect();
+            (path, (p.stacks[k].entries, p.stacks[k].bytes))
+        })
+        .collect()
+}
+
+#[test]
+fn a_counted_report_adds_up_to_its_headers_totals() {
+    let p = read("MapFib-P.prof");
+    assert_eq!(p.precision, Precision::Counted);
+    let ticks: f64 = p.stacks.iter().map(|s| s.ticks).sum();
+    let bytes: f64 = p.stacks.iter().map(|s| s.bytes).sum();
+    assert_eq!(ticks, p.total_ticks as f64);
+    assert_eq!(bytes, p.total_bytes as f64);
+    assert_eq!(
+        p.inherited(|s| s.bytes)[0],
+        p.total_bytes as f64,
+        "MAIN inherits it all"
+    );
+    // GHC folds recursion: fib's 150,049 entries are one stack under main.
+    let fib: Vec<_> = by_path(&p)
+        .into_iter()
+        .filter(|(path, _)| path.last().is_some_and(|n| n == b"Main.fib"))
+        .collect();
+    assert_eq!(fib.len(), 1);
+    assert_eq!(fib[0].1.0, 150_049);
+}
+
+#[test]
+fn runs_of_one_program_agree_stack_for_stack() {
+    let counted = by_path(&read("MapFib-P.prof"));
+    let shares = read("MapFib-p.prof");
+    assert_eq!(shares.precision, Precision::Percentages);
+    let shares = by_path(&shares);
+    let every = by_path(&read("MapFib-pa.prof"));
+    assert_eq!(shares.len(), counted.len());
+    assert!(every.len() > counted.len(), "-pa keeps every cost centre");
+    for (path, (entries, bytes)) in &counted {
+        assert_eq!(shares[path].0, *entries, "{path:?}");
+        assert_eq!(every[path].0, *entries, "{path:?}");
+        // One decimal of a percentage: within 0.05% of the run's total.
+        assert!(
+            (shares[path].1 - bytes).abs() <= 0.0005 * 151_575_736.0 + 1.0,
+            "{path:?}"
+        );
+    }
+}
