@@ -74,3 +74,69 @@ fn runs_of_one_program_agree_stack_for_stack() {
         );
     }
 }
+
+/// Folded stacks as a map from stack to its summed measure, zeros left out.
+fn folded_map(text: &str) -> std::collections::BTreeMap<String, u64> {
+    let mut map = std::collections::BTreeMap::new();
+    for line in text.lines() {
+        let (stack, n) = line.rsplit_once(' ').expect("a stack and a count");
+        let n: u64 = n.parse().expect("a count");
+        if n > 0 {
+            *map.entry(stack.to_string()).or_insert(0) += n;
+        }
+    }
+    map
+}
+
+/// `inferno-collapse-ghcprof` (crates.io, not ours) folds the same report to the same
+/// stacks with the same ticks and bytes. CI installs it; elsewhere its absence skips
+/// this test, unless `CI` is set.
+#[test]
+fn folded_stacks_are_inferno_collapse_ghcprofs() {
+    let tool = "inferno-collapse-ghcprof";
+    if std::process::Command::new(tool)
+        .arg("--help")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is needed (.ci/run installs it)"
+        );
+        eprintln!("skipped: {tool} is not installed");
+        return;
+    }
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2");
+    for (name, flag, measure) in [
+        (
+            "MapFib-P.prof",
+            "--ticks",
+            hpgraph::profile::costs::Measure::Time,
+        ),
+        (
+            "MapFib-P.prof",
+            "--bytes",
+            hpgraph::profile::costs::Measure::Alloc,
+        ),
+        (
+            "MapFib-pa.prof",
+            "--bytes",
+            hpgraph::profile::costs::Measure::Alloc,
+        ),
+    ] {
+        let theirs = std::process::Command::new(tool)
+            .arg(flag)
+            .arg(dir.join(name))
+            .output()
+            .unwrap();
+        assert!(theirs.status.success(), "{tool} {flag} {name}");
+        let mut ours = Vec::new();
+        hpgraph::export::costs::write_folded(&read(name), measure, &mut ours).unwrap();
+        let (ours, theirs) = (
+            folded_map(&String::from_utf8(ours).unwrap()),
+            folded_map(&String::from_utf8(theirs.stdout).unwrap()),
+        );
+        assert!(ours.len() >= 3, "{name}: {} stacks", ours.len());
+        assert_eq!(ours, theirs, "{name} {flag}");
+    }
+}

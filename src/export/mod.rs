@@ -4,6 +4,7 @@
 
 pub mod aligned;
 pub mod compare;
+pub mod costs;
 pub mod csv;
 pub mod hp;
 pub mod json;

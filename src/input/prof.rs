@@ -14,7 +14,11 @@
 //! A file cut in the middle of its tree gives the rows before the cut, with a warning
 //! naming the line; anything else malformed is an error naming the line.
 
-use std::collections::HashMap;
+use std::hash::Hasher as _;
+
+use hashbrown::HashTable;
+
+use super::FxHasher;
 
 use crate::profile::costs::{
     CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Precision, Stack,
@@ -218,60 +222,59 @@ impl Columns {
     fn row<'a>(&self, line: &'a [u8], number: usize) -> Result<Row<'a>, Error> {
         let text =
             std::str::from_utf8(line).map_err(|_| error(number, "a row that is not UTF-8"))?;
-        let byte = |chars: usize| {
-            text.char_indices()
+        // Columns count characters: in an ASCII row they are bytes.
+        let ascii = text.as_bytes()[..self.src.min(text.len())].is_ascii();
+        let byte = |chars: usize| match ascii {
+            true => chars.min(text.len()),
+            false => text
+                .char_indices()
                 .nth(chars)
-                .map_or(text.len(), |(b, _)| b)
+                .map_or(text.len(), |(b, _)| b),
         };
         let (module_at, src_at) = (byte(self.module), byte(self.src));
         let depth = text.len() - text.trim_start_matches(' ').len();
         if depth >= module_at {
             return Err(error(number, "a row with no cost centre before its module"));
         }
-        let tail = &text[src_at..];
-        let words: Vec<(usize, &str)> = word_starts(tail);
-        if words.len() < self.numbers {
+        // The numbers are the row's last words: taken from its end.
+        let tail = text[src_at..].trim_end();
+        let mut numbers = Vec::with_capacity(self.numbers);
+        let mut end = tail.len();
+        while numbers.len() < self.numbers {
+            let Some(space) = tail[..end].rfind(|c: char| c.is_ascii_whitespace()) else {
+                break;
+            };
+            numbers.push(&tail[space + 1..end]);
+            end = tail[..space].trim_end().len();
+        }
+        if numbers.len() < self.numbers {
             return Err(error(
                 number,
                 format!(
-                    "a row with {} numbers where the header has {}",
-                    words.len(),
+                    "a row with fewer numbers than the header's {}",
                     self.numbers
                 ),
             ));
         }
-        let first_number = words[words.len() - self.numbers].0;
+        numbers.reverse();
         Ok(Row {
             depth,
             label: text[depth..module_at].trim_end().as_bytes(),
             module: text[module_at..src_at].trim().as_bytes(),
-            src: tail[..first_number].trim().as_bytes(),
-            numbers: words[words.len() - self.numbers..]
-                .iter()
-                .map(|w| w.1)
-                .collect(),
+            src: tail[..end].trim().as_bytes(),
+            numbers,
         })
     }
 }
 
-/// The words of `text` with where each starts.
-fn word_starts(text: &str) -> Vec<(usize, &str)> {
-    let mut out = Vec::new();
-    let mut start = None;
-    for (i, c) in text
-        .char_indices()
-        .chain(std::iter::once((text.len(), ' ')))
-    {
-        match (c.is_whitespace(), start) {
-            (false, None) => start = Some(i),
-            (true, Some(s)) => {
-                out.push((s, &text[s..i]));
-                start = None;
-            }
-            _ => {}
-        }
+/// A cost centre's hash, by its three parts.
+fn centre_hash(label: &[u8], module: &[u8], src: &[u8]) -> u64 {
+    let mut h = FxHasher::default();
+    for part in [label, module, src] {
+        h.write(part);
+        h.write_u8(0xff);
     }
-    out
+    h.finish()
 }
 
 /// The tree as it is read: the stacks, the cost centres each once, and the path of
@@ -282,7 +285,8 @@ struct Tree {
     /// Individual `%time` and `%alloc` of each stack, for `-p`.
     shares: Vec<(f64, f64)>,
     centres: Vec<CostCentre>,
-    index: HashMap<CostCentre, u32>,
+    /// The cost centres by label, module and source: indices into `centres`.
+    index: HashTable<u32>,
     path: Vec<(usize, u32)>,
 }
 
@@ -337,20 +341,30 @@ impl Tree {
     }
 
     fn centre(&mut self, row: &Row, line: usize) -> Result<u32, Error> {
-        let cc = CostCentre {
-            label: row.label.into(),
-            module: row.module.into(),
-            src: row.src.into(),
+        let key = centre_hash(row.label, row.module, row.src);
+        let centres = &self.centres;
+        let same = |&k: &u32| {
+            let c = &centres[k as usize];
+            (&*c.label, &*c.module, &*c.src) == (row.label, row.module, row.src)
         };
-        if let Some(&k) = self.index.get(&cc) {
+        if let Some(&k) = self.index.find(key, same) {
             return Ok(k);
         }
         if self.centres.len() >= MAX_CENTRES {
             return Err(error(line, format!("more than {MAX_CENTRES} cost centres")));
         }
         let k = self.centres.len() as u32;
-        self.centres.push(cc.clone());
-        self.index.insert(cc, k);
+        self.centres.push(CostCentre {
+            label: row.label.into(),
+            module: row.module.into(),
+            src: row.src.into(),
+        });
+        let centres = &self.centres;
+        let rehash = |&k: &u32| {
+            let c = &centres[k as usize];
+            centre_hash(&c.label, &c.module, &c.src)
+        };
+        self.index.insert_unique(key, k, rehash);
         Ok(k)
     }
 

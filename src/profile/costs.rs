@@ -56,6 +56,29 @@ pub struct Stack {
     pub bytes: f64,
 }
 
+/// What a stack is weighed by.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Measure {
+    /// Profiler ticks: time.
+    #[default]
+    Time,
+    /// Bytes allocated.
+    Alloc,
+    /// Times entered.
+    Entries,
+}
+
+impl Measure {
+    /// A stack's own measure.
+    pub fn of(self, s: &Stack) -> f64 {
+        match self {
+            Measure::Time => s.ticks,
+            Measure::Alloc => s.bytes,
+            Measure::Entries => s.entries as f64,
+        }
+    }
+}
+
 /// How precise the measures are.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Precision {
