@@ -140,3 +140,31 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
         assert_eq!(ours, theirs, "{name} {flag}");
     }
 }
+
+/// The JSON report (`-pj`) of the same program gives every stack the text report (`-P`)
+/// gives, with the same entries and bytes (its allocation is deterministic), besides the
+/// runtime's own cost centres, which only the JSON holds: its total is the text's plus
+/// theirs.
+#[test]
+fn the_json_report_agrees_with_the_text_node_for_node() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2/MapFib-pj.prof");
+    let bytes = std::fs::read(path).unwrap();
+    assert!(hpgraph::input::prof::json::is_report(&bytes));
+    let json = hpgraph::input::prof::json::parse(&bytes).unwrap().profile;
+    let text = read("MapFib-P.prof");
+    let (ours, theirs) = (by_path(&text), by_path(&json));
+    for (path, (entries, bytes)) in &ours {
+        let (e, b) = theirs
+            .get(path)
+            .unwrap_or_else(|| panic!("{path:?} not in the JSON"));
+        assert_eq!((e, b), (entries, bytes), "{path:?}");
+    }
+    let runtime: f64 = (theirs.iter())
+        .filter(|(path, _)| !ours.contains_key(*path))
+        .map(|(_, v)| v.1)
+        .sum();
+    assert!(runtime > 0.0, "SYSTEM and the profiler's overhead");
+    assert_eq!(text.total_bytes as f64 + runtime, json.total_bytes as f64);
+    let all: f64 = json.stacks.iter().map(|s| s.bytes).sum();
+    assert_eq!(all, json.total_bytes as f64);
+}

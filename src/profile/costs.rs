@@ -45,7 +45,8 @@ pub struct Stack {
     /// The stack it is called from (`None` for a root: `MAIN`, or an eventlog's
     /// outermost cost centres).
     pub parent: Option<u32>,
-    /// GHC's number for this stack (the text's `no.`, the JSON's `id`).
+    /// GHC's number: the stack's in the text report (`no.`), its cost centre's in the
+    /// JSON (`id`).
     pub number: u64,
     /// Times it was entered.
     pub entries: u64,

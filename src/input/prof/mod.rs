@@ -14,6 +14,8 @@
 //! A file cut in the middle of its tree gives the rows before the cut, with a warning
 //! naming the line; anything else malformed is an error naming the line.
 
+pub mod json;
+
 use std::hash::Hasher as _;
 
 use hashbrown::HashTable;
