@@ -772,6 +772,7 @@ fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
         marks,
         heap,
         runtime: false,
+        measure: None,
     });
     p.feed(bytes, true).unwrap();
     p.finish().unwrap().profile
@@ -889,6 +890,7 @@ fn a_large_eventlog_file_reads_as_its_bytes_do() {
             marks,
             heap,
             runtime: false,
+            measure: None,
         };
         let mapped = input::read_file(&file, options).unwrap();
         let whole = read_with(&bytes, marks, heap);

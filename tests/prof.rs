@@ -138,6 +138,23 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
         );
         assert!(ours.len() >= 3, "{name}: {} stacks", ours.len());
         assert_eq!(ours, theirs, "{name} {flag}");
+        // The command line's folded export of the report is the same.
+        let out =
+            std::env::temp_dir().join(format!("hpgraph-prof-{}-{flag}.folded", std::process::id()));
+        let measure = if flag == "--ticks" { "time" } else { "alloc" };
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(dir.join(name))
+            .args(["--measure", measure, "-o"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let cli = folded_map(&std::fs::read_to_string(&out).unwrap());
+        std::fs::remove_file(&out).unwrap();
+        assert_eq!(
+            cli, theirs,
+            "hpgraph {name} --measure {measure} -o x.folded"
+        );
     }
 }
 

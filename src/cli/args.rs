@@ -298,6 +298,19 @@ pub struct Args {
     #[arg(long, help_heading = "Data and inspection")]
     pub inverted: bool,
 
+    /// A time and allocation report's (prog.prof): what a stack is weighed by
+    ///
+    /// time (profiler ticks; the default where the report has them), alloc (bytes
+    /// allocated) or entries. GHC's +RTS -p text gives percentages only: ticks and bytes
+    /// are then the run's totals times each share, to 0.05% of the run.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "MEASURE",
+        help_heading = "Data and inspection"
+    )]
+    pub measure: Option<MeasureArg>,
+
     /// Order the bands by how fast they grow, the fastest on top
     ///
     /// growth is the least-squares slope of each band over the run, in bytes a second.
@@ -411,6 +424,27 @@ pub enum SortName {
     Asc,
     /// The least name on top (`-i-`).
     Desc,
+}
+
+/// `--measure` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MeasureArg {
+    /// Profiler ticks.
+    Time,
+    /// Bytes allocated.
+    Alloc,
+    /// Times entered.
+    Entries,
+}
+
+impl From<MeasureArg> for crate::profile::costs::Measure {
+    fn from(m: MeasureArg) -> Self {
+        match m {
+            MeasureArg::Time => Self::Time,
+            MeasureArg::Alloc => Self::Alloc,
+            MeasureArg::Entries => Self::Entries,
+        }
+    }
 }
 
 /// `--sort` values.

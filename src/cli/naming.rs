@@ -8,6 +8,10 @@ use crate::input::stream::Endpoint;
 /// The extension that names an eventlog rather than the base of a `.hp` file.
 const EVENTLOG: &str = ".eventlog";
 
+/// The extension of GHC's time and allocation report: `FOO.prof` is read itself where
+/// hp2ps's `FOO.prof.hp` does not exist.
+const PROF: &str = ".prof";
+
 /// Where the profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Input {
@@ -56,7 +60,8 @@ impl Input {
 /// hp2ps naming: `FOO` and `FOO.hp` both read `FOO.hp` and write `./FOO.ps` and
 /// `./FOO.aux` (in the current folder, whatever folder FOO is in). Only the last
 /// `.`-suffix of the whole argument counts: `x.txt` reads `x.txt.hp`. An eventlog is
-/// named in full and written as a `.hp` would be: `FOO.eventlog` writes `./FOO.ps`. `-` or no argument
+/// named in full and written as a `.hp` would be: `FOO.eventlog` writes `./FOO.ps`; so is
+/// a time and allocation report (`FOO.prof`), unless `FOO.prof.hp` exists. `-` or no argument
 /// reads standard input and writes standard output. `output` overrides the picture's
 /// path; the `.aux` file then sits beside it. `ext` is the picture's extension (`ps`,
 /// or the format asked for).
@@ -66,7 +71,11 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         Some(a) if a == "-" => Input::Stdin,
         Some(a) => {
             let s = a.to_string_lossy();
-            if s.ends_with(EVENTLOG) || compression_suffix(&s).is_some() || is_stream(Path::new(a))
+            let report = s.ends_with(PROF) && !Path::new(&format!("{s}.hp")).exists();
+            if s.ends_with(EVENTLOG)
+                || report
+                || compression_suffix(&s).is_some()
+                || is_stream(Path::new(a))
             {
                 Input::File(PathBuf::from(a))
             } else {
@@ -129,6 +138,7 @@ pub fn plan_for(input: Input, output: Option<&Path>, ext: &str) -> Plan {
             let stem = compression_suffix(&stem).map_or(&stem[..], |n| &stem[..stem.len() - n]);
             let stem = stem
                 .strip_suffix(EVENTLOG)
+                .or_else(|| stem.strip_suffix(PROF))
                 .or_else(|| stem.strip_suffix(".hp"))
                 .unwrap_or(stem);
             let base = stem.rsplit('/').next().unwrap_or(stem);

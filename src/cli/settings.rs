@@ -452,6 +452,7 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
 /// and so does a served profile, whose page draws them), heap lines when drawn.
 fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
     input::Options {
+        measure: args.measure.map(Into::into),
         marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
         heap: args.heap_lines,
         // The page's runtime panel sums the collections of the window shown.

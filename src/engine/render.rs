@@ -11,6 +11,7 @@ use crate::profile::Profile;
 use crate::scene::Scene;
 use crate::select::Selection;
 use crate::select::aux::Aux;
+use crate::select::flame::When;
 
 /// What one rendering drew: for a live view's status line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +104,9 @@ pub fn render_picture<'a>(
                 .to_string(),
         );
     }
-    if let (Some(when), false) = (picture.flame, picture.format == Format::Html) {
+    // A cost-centre report's picture is its flame graph: it has one census, of stacks.
+    let flame = (picture.flame).or_else(|| profile.is_cost_report().then_some(When::Peak));
+    if let (Some(when), false) = (flame, picture.format == Format::Html) {
         let flame = crate::select::flame::shaped(&profile, when, picture.direction);
         notes.extend(crate::select::flame::advice(&flame));
         let scene = crate::layout::flame::layout(&flame, &picture.layout);
@@ -128,10 +131,13 @@ pub fn render_picture<'a>(
     let selection = crate::layout::selected(&profile, aux, &picture.select, &picture.layout);
     // The HTML page carries the numbers behind its picture; they are taken before the
     // layout consumes the profile.
-    let page = picture
-        .page
-        .as_ref()
-        .map(|opts| Box::new(crate::analysis::page::data(&profile, &selection, opts)));
+    let page = picture.page.as_ref().map(|opts| {
+        let opts = crate::analysis::page::PageOptions {
+            flame_at: flame,
+            ..*opts
+        };
+        Box::new(crate::analysis::page::data(&profile, &selection, &opts))
+    });
     let key = (picture.layout.key == crate::layout::KeyPlacement::Apart).then(|| {
         Box::new(crate::layout::key_figure(
             &profile,

@@ -30,12 +30,28 @@ pub enum Format {
     Hp,
     /// GHC's binary eventlog.
     Eventlog,
+    /// GHC's time and allocation report (`+RTS -p`, `-P`, `-pa` text or `-pj` JSON).
+    Costs,
 }
 
 impl Format {
     /// The format of an input that starts with `prefix`, or `None` while `prefix` is too
     /// short to tell (and `eof` is not set: then it is `.hp`, or nothing).
     pub fn detect(prefix: &[u8], eof: bool) -> Option<Format> {
+        // A report starts with a tab (the text) or a brace (the JSON), which no `.hp`
+        // does: its first line tells.
+        if matches!(prefix.first(), Some(b'\t' | b'{')) {
+            let line = memchr::memchr(b'\n', prefix).map_or(prefix.len(), |n| n + 1);
+            let whole = eof || line < prefix.len() || prefix.len() >= prof::PROBE;
+            let first = &prefix[..prefix.len().min(prof::PROBE)];
+            return match whole {
+                false => None,
+                true if prof::is_report(first) || prof::json::is_report(first) => {
+                    Some(Format::Costs)
+                }
+                true => Some(Format::Hp),
+            };
+        }
         let magic = &eventlog::format::MAGIC;
         if prefix.len() >= magic.len() {
             Some(if prefix.starts_with(magic) {
@@ -68,6 +84,8 @@ pub enum Error {
     Hp(hp::ParseError),
     /// An eventlog; its errors carry a byte offset.
     Eventlog(eventlog::Error),
+    /// A time and allocation report; its errors carry a line.
+    Costs(prof::Error),
     /// Binary data that does not start as an eventlog does: a NUL byte at `offset`.
     /// `damaged_eventlog` when an eventlog's event-type table follows.
     Binary {
@@ -97,7 +115,7 @@ impl Error {
                 e.kind,
                 eventlog::ErrorKind::NoHeapSamples | eventlog::ErrorKind::CutBeforeCensus
             ),
-            Error::Binary { .. } => false,
+            Error::Binary { .. } | Error::Costs(_) => false,
         }
     }
 
@@ -120,6 +138,7 @@ impl Error {
                 None => format!(": {e}"),
             },
             Error::Binary { offset, .. } => format!(": byte {offset}: {self}"),
+            Error::Costs(e) => format!(":{}: {}", e.line, e.what),
         }
     }
 }
@@ -129,6 +148,7 @@ impl fmt::Display for Error {
         match self {
             Error::Hp(e) => e.fmt(f),
             Error::Eventlog(e) => e.fmt(f),
+            Error::Costs(e) => e.fmt(f),
             Error::Binary {
                 damaged_eventlog: true,
                 ..
@@ -172,6 +192,9 @@ pub struct Options {
     /// Read the runtime's collections and allocation (`--stats`): an eventlog without a
     /// heap profile is then read for them rather than refused.
     pub runtime: bool,
+    /// What a cost-centre report's stacks are weighed by (`--measure`; `None`: time
+    /// where it has ticks).
+    pub measure: Option<crate::profile::costs::Measure>,
 }
 
 impl Default for Options {
@@ -181,6 +204,7 @@ impl Default for Options {
             marks: true,
             heap: true,
             runtime: false,
+            measure: None,
         }
     }
 }
@@ -194,6 +218,9 @@ pub enum Reader {
     Hp(Box<hp::Parser>, u64),
     /// An eventlog reader.
     Eventlog(Box<eventlog::Parser>),
+    /// A time and allocation report, gathered whole (within [`prof::MAX_BYTES`]) and
+    /// read at its end.
+    Costs(Vec<u8>, Options),
 }
 
 impl Default for Reader {
@@ -223,6 +250,7 @@ impl Reader {
                 Some(Format::Eventlog) => {
                     *self = Reader::Eventlog(Box::new(eventlog::Parser::with_options(options)))
                 }
+                Some(Format::Costs) => *self = Reader::Costs(Vec::new(), options),
             }
         }
         match self {
@@ -240,6 +268,16 @@ impl Reader {
                 Ok(used)
             }
             Reader::Eventlog(p) => Ok(p.feed(buf, eof)?),
+            Reader::Costs(bytes, _) => {
+                if bytes.len() + buf.len() > prof::MAX_BYTES {
+                    return Err(Error::Costs(prof::Error {
+                        line: 1 + bytes.iter().filter(|&&b| b == b'\n').count(),
+                        what: format!("a report longer than {} bytes", prof::MAX_BYTES),
+                    }));
+                }
+                bytes.extend_from_slice(buf);
+                Ok(buf.len())
+            }
         }
     }
 
@@ -249,6 +287,7 @@ impl Reader {
             Reader::Undecided(_) => None,
             Reader::Hp(..) => Some(Format::Hp),
             Reader::Eventlog(_) => Some(Format::Eventlog),
+            Reader::Costs(..) => Some(Format::Costs),
         }
     }
 
@@ -289,7 +328,7 @@ impl Reader {
     /// Complete samples and marks so far.
     pub fn progress(&self) -> (usize, usize) {
         match self {
-            Reader::Undecided(_) => (0, 0),
+            Reader::Undecided(_) | Reader::Costs(..) => (0, 0),
             Reader::Hp(p, _) => p.progress(),
             Reader::Eventlog(p) => p.progress(),
         }
@@ -298,7 +337,7 @@ impl Reader {
     /// The complete samples so far; the reader goes on.
     pub fn snapshot(&self) -> Result<Parsed, Error> {
         match self {
-            Reader::Undecided(_) => Err(Error::Hp(hp::ParseError {
+            Reader::Undecided(_) | Reader::Costs(..) => Err(Error::Hp(hp::ParseError {
                 line: None,
                 kind: hp::ParseErrorKind::NoSamples,
             })),
@@ -313,6 +352,9 @@ impl Reader {
             Reader::Undecided(_) => hp::Parser::new().finish()?,
             Reader::Hp(p, _) => p.finish()?,
             Reader::Eventlog(p) => p.finish()?,
+            Reader::Costs(bytes, options) => {
+                prof::read(&bytes, options.measure).map_err(Error::Costs)?
+            }
         })
     }
 }
@@ -487,6 +529,9 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     if compressed::Compression::detect(&magic[..got]).is_some() {
         let first = read(file, options);
         return read_for_runtime(file, options, first, |f, o| read(f, o));
+    }
+    if let Some(Format::Costs) = Format::detect(&magic[..got], got < BINARY_PROBE) {
+        return read(file, options);
     }
     let head = &magic[..got.min(4)];
     match Format::detect(head, true) {
@@ -714,6 +759,8 @@ pub enum WarningKind {
     /// More than [`crate::profile::MAX_HEAP_POINTS`] readings of a heap line:
     /// neighbouring ones merged.
     HeapLinesMerged,
+    /// A time and allocation report ends inside its tree: the rows before are read.
+    CutReport(String),
     /// An eventlog's definitions (cost centres, info tables) passed
     /// [`eventlog::MAX_NAMING_BYTES`]: later ones were not kept.
     NamingDropped,
@@ -766,6 +813,7 @@ impl fmt::Display for Warning {
                 "a marker's text is longer than {} bytes: cut",
                 crate::profile::MAX_MARK_TEXT
             ),
+            WarningKind::CutReport(what) => write!(f, "{what}: the stacks before it are read"),
             WarningKind::HeapLinesMerged => write!(
                 f,
                 "more than {} heap readings: neighbouring readings merged in pairs, each \

@@ -128,7 +128,14 @@ pub struct Profile {
     /// ([`crate::select::flame::placements`]), so that a window or a filter does not
     /// move it.
     pub dropped_names: Vec<Box<[u8]>>,
+    /// Each band's frames, outermost first, by band name, where the input names its
+    /// stacks frame by frame (a cost-centre report: a label may hold a `/`); otherwise
+    /// empty, and a band's name is split as [`Breakdown`] says.
+    pub stacks: std::collections::HashMap<Box<[u8]>, Frames>,
 }
+
+/// A stack's frames, outermost first ([`Profile::stacks`]).
+pub type Frames = Box<[Box<[u8]>]>;
 
 /// At most this many collections are kept one by one: 64 bytes each, 64 MB in all. A
 /// run with more (hours of minor collections) counts the rest in [`Runtime::dropped`]
@@ -509,6 +516,12 @@ impl Profile {
         self.units = crate::units::Units::of(&sample_unit, &value_unit);
         self.sample_unit = sample_unit;
         self.value_unit = value_unit;
+    }
+
+    /// Whether the profile is a cost-centre report's ([`Self::stacks`] names its frames):
+    /// one census of stacks, drawn as a flame graph.
+    pub fn is_cost_report(&self) -> bool {
+        !self.stacks.is_empty()
     }
 
     /// Number of complete samples.

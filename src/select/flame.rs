@@ -148,7 +148,7 @@ pub fn weights_at(profile: &Profile, samples: &[usize]) -> Vec<Vec<f64>> {
 /// A band's stack with its bytes: its frames as [`stacks`] gives them.
 pub fn stack_of(profile: &Profile, band: usize, bytes: f64) -> Stack<'_> {
     let name = &profile.bands.names()[band];
-    let (frames, cut) = labels(name, profile.breakdown);
+    let (frames, cut) = frames_of(profile, name);
     Stack {
         band: name,
         frames,
@@ -300,6 +300,16 @@ pub const ELIDED: &[u8] = b"[deeper frames left out]";
 
 /// The frames of a band's name, outermost first, and whether GHC cut the name; at most
 /// [`MAX_DEPTH`] of them.
+/// A band's frames, outermost first, and whether GHC cut its name: the input's own
+/// frames where it named them one by one ([`Profile::stacks`]), else its name split.
+pub(crate) fn frames_of<'p>(profile: &'p Profile, name: &'p [u8]) -> (Vec<&'p [u8]>, bool) {
+    match profile.stacks.get(name) {
+        Some(frames) => (frames.iter().map(|f| &**f).take(MAX_DEPTH).collect(), false),
+        None => labels(name, profile.breakdown),
+    }
+}
+
+/// A band's name split into frames, outermost first, as `breakdown` says.
 pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
     if breakdown == Breakdown::Other {
         return (vec![name], false);

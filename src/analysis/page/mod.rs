@@ -91,7 +91,7 @@ impl<'p> Frames<'p> {
             Some(p) => (p.frames.clone(), false, Some(p.inferred)),
             None => {
                 let (labels, cut) =
-                    crate::select::flame::labels(&profile.bands.names()[k], profile.breakdown);
+                    crate::select::flame::frames_of(profile, &profile.bands.names()[k]);
                 (labels, cut, None)
             }
         };

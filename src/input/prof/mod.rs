@@ -23,8 +23,15 @@ use hashbrown::HashTable;
 use super::FxHasher;
 
 use crate::profile::costs::{
-    CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Precision, Stack,
+    CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Measure, Precision, Stack,
 };
+use crate::profile::{Breakdown, Profile, Series};
+
+/// A report's first line is recognised within this many bytes.
+pub const PROBE: usize = 4096;
+
+/// A report is read whole, up to this many bytes (the text of 400,000 stacks is 73 MB).
+pub const MAX_BYTES: usize = 1 << 30;
 
 /// What the first line of a report says.
 const TITLE: &[u8] = b"Time and Allocation Profiling Report";
@@ -393,6 +400,89 @@ impl Tree {
             },
         }
     }
+}
+
+/// A report, text or JSON, read into the shared model ([`profile`]); the rows a cut
+/// file lost become warnings.
+pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Error> {
+    let r = if json::is_report(bytes) {
+        json::parse(bytes)?
+    } else {
+        parse(bytes)?
+    };
+    let mut parsed = super::Parsed {
+        profile: profile(&r.profile, measure),
+        warnings: Vec::new(),
+        runtime_only: false,
+    };
+    for (line, what) in r.warnings {
+        parsed.warnings.push(super::Warning {
+            line: Some(line as u64),
+            kind: super::WarningKind::CutReport(what),
+        });
+    }
+    Ok(parsed)
+}
+
+/// The shared model of a cost-centre profile, weighed by `measure` (time where the
+/// profile has ticks, else allocation): one census, at the run's end, whose bands are the
+/// stacks with anything to weigh, each named GHC's way (`Module.label` frames innermost
+/// first, joined by `/`) and with its frames kept one by one ([`Profile::stacks`]), so
+/// that the flame graph, its exports and the page read it as they read a heap profile's
+/// census. Stacks that name the same frames are one band.
+pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
+    let measure = measure.unwrap_or(if costs.stacks.iter().any(|s| s.ticks > 0.0) {
+        Measure::Time
+    } else {
+        Measure::Alloc
+    });
+    let mut p = Profile {
+        job: costs.command.to_vec(),
+        date: costs.date.to_vec(),
+        times: vec![costs.seconds],
+        breakdown: Breakdown::CostCentreStacks,
+        ..Profile::default()
+    };
+    let unit: &[u8] = match measure {
+        Measure::Time => b"ticks",
+        Measure::Alloc => b"bytes",
+        Measure::Entries => b"entries",
+    };
+    p.set_units(b"seconds".to_vec(), unit.to_vec());
+    let names: Vec<Box<[u8]>> = costs.centres.iter().map(|c| c.name().into()).collect();
+    let mut bands: std::collections::HashMap<Box<[u8]>, usize> = Default::default();
+    let mut values: Vec<f64> = Vec::new();
+    for (k, stack) in costs.stacks.iter().enumerate() {
+        let value = measure.of(stack);
+        if value == 0.0 {
+            continue;
+        }
+        let frames: Box<[Box<[u8]>]> = costs
+            .path(k)
+            .iter()
+            .map(|&c| names[c as usize].clone())
+            .collect();
+        let name: Box<[u8]> = frames
+            .iter()
+            .rev()
+            .map(|f| &**f)
+            .collect::<Vec<_>>()
+            .join(&b'/')
+            .into();
+        match bands.get(&name) {
+            Some(&b) => values[b] += value,
+            None => {
+                bands.insert(name.clone(), values.len());
+                values.push(value);
+                p.stacks.insert(name.clone(), frames);
+                p.bands.push(name, Series::default());
+            }
+        }
+    }
+    for (b, value) in values.into_iter().enumerate() {
+        p.bands.series_mut()[b].push(0, value);
+    }
+    p
 }
 
 #[cfg(test)]
