@@ -82,6 +82,8 @@ try {
     check(after.length === before.length, `window: the key keeps its ${before.length} entries (${after.length})`);
     check((await drawnNames(page)).includes(spike), "window: the spike is drawn as a band of its own");
     const [a, b] = await page.evaluate(() => window.hpgraph.window());
+    // The table follows the chart when the browser is idle: wait for it to state the window.
+    await page.waitForFunction((a) => document.getElementById("summary").dataset.from === String(a), a, { timeout: 5000 }).catch(() => {});
     const rows = await tableRows(page);
     const row = rows.find((r) => r.name === spike);
     const want = area(samples, (s) => s.values.get(spike) || 0, a, b) / area(samples, total, a, b);

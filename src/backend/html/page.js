@@ -449,7 +449,7 @@
         var mine = document.querySelector(sel), theirs = doc.querySelector(sel);
         if (theirs && mine) mine.replaceWith(document.adoptNode(theirs)); else if (theirs && sel === "#chart svg") box.prepend(document.adoptNode(theirs));
       });
-      install();
+      install(); flush();
       if (pointer && !tip.hidden) move({ clientX: pointer.clientX, clientY: pointer.clientY, target: document.elementFromPoint(pointer.clientX, pointer.clientY) || svg });
     }
     function fetchPage(want) {
