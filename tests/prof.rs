@@ -185,3 +185,80 @@ fn the_json_report_agrees_with_the_text_node_for_node() {
     let all: f64 = json.stacks.iter().map(|s| s.bytes).sum();
     assert_eq!(all, json.total_bytes as f64);
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// A report cut anywhere or with bytes changed anywhere (text or JSON) reads, or is an
+    /// error; it never panics.
+    #[test]
+    fn damaged_reports_read_or_fail_but_never_panic(
+        which in 0usize..4,
+        cut in 0.0f64..1.0,
+        changes in proptest::collection::vec((0.0f64..1.0, proptest::prelude::any::<u8>()), 0..8),
+    ) {
+        let name = ["MapFib-P.prof", "MapFib-p.prof", "MapFib-pa.prof", "MapFib-pj.prof"][which];
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2").join(name);
+        let mut bytes = std::fs::read(path).unwrap();
+        bytes.truncate((bytes.len() as f64 * cut) as usize + 1);
+        for (at, b) in changes {
+            let k = ((bytes.len() - 1) as f64 * at) as usize;
+            bytes[k] = b;
+        }
+        let _ = hpgraph::input::parse(&bytes);
+        let _ = hpgraph::input::prof::parse(&bytes);
+        let _ = hpgraph::input::prof::json::parse(&bytes);
+    }
+}
+
+/// `go tool pprof` (not ours) reads a report's pprof export: time in ticks, the stacks'
+/// ticks adding up to the report's header total; allocation in bytes likewise.
+#[test]
+fn pprof_reads_a_reports_stacks_with_its_totals() {
+    if std::process::Command::new("go")
+        .arg("version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "go is needed (.ci/run installs it)"
+        );
+        eprintln!("skipped: go is not installed");
+        return;
+    }
+    let report =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2/MapFib-P.prof");
+    let p = read("MapFib-P.prof");
+    for (measure, kind, total) in [
+        ("time", "time/ticks", p.total_ticks),
+        ("alloc", "alloc_space/bytes", p.total_bytes),
+    ] {
+        let out = std::env::temp_dir().join(format!(
+            "hpgraph-prof-{}-{measure}.pb.gz",
+            std::process::id()
+        ));
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(&report)
+            .args(["--measure", measure, "-o"])
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let raw = std::process::Command::new("go")
+            .args(["tool", "pprof", "-raw"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        std::fs::remove_file(&out).unwrap();
+        let raw = String::from_utf8(raw.stdout).unwrap();
+        let samples = raw.split("Samples:\n").nth(1).expect("pprof's samples");
+        let mut lines = samples.lines();
+        assert_eq!(lines.next(), Some(kind), "{measure}");
+        let sum: u64 = lines
+            .take_while(|l| !l.starts_with("Locations"))
+            .filter_map(|l| l.trim().split(':').next()?.trim().parse::<u64>().ok())
+            .sum();
+        assert_eq!(sum, total, "{measure}: pprof's sum of the samples");
+    }
+}

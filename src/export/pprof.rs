@@ -146,9 +146,17 @@ impl Strings {
 pub fn profile(p: &Profile, when: When) -> PprofProfile {
     let (census, stacks) = stacks(p, when);
     let mut strings = Strings::new();
+    // A heap census is space in use; a time and allocation report's stacks are weighed
+    // by what `--measure` chose.
+    let (kind, unit) = match (census.whole_run, &p.value_unit[..]) {
+        (false, _) => ("inuse_space", "bytes"),
+        (true, b"bytes") => ("alloc_space", "bytes"),
+        (true, b"ticks") => ("time", "ticks"),
+        (true, _) => ("entries", "count"),
+    };
     let sample_type = vec![ValueType {
-        r#type: strings.get("inuse_space"),
-        unit: strings.get("bytes"),
+        r#type: strings.get(kind),
+        unit: strings.get(unit),
     }];
     // A location (and its function) per frame name and place.
     let mut frames = FrameIndex::default();
@@ -189,6 +197,7 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
     }
     let unit = String::from_utf8_lossy(&p.sample_unit);
     let at = match census.when {
+        _ if census.whole_run => format!("hpgraph: the whole run, {:.3} {unit}", census.from),
         When::Mean => format!(
             "hpgraph: each stack's mean from {:.3} to {:.3} {unit}",
             census.from, census.to

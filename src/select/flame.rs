@@ -62,6 +62,9 @@ pub struct Census {
     /// The whole heap there: the census's total, or the stretch's mean total (the sum of
     /// the stacks' means).
     pub total: f64,
+    /// The census is a time and allocation report's whole run
+    /// ([`Profile::is_cost_report`]), not a moment of a heap profile's.
+    pub whole_run: bool,
 }
 
 /// One band's stack as a flame graph and the stack exports read it.
@@ -102,6 +105,7 @@ pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
             from: times[0],
             to: times[n - 1],
             total,
+            whole_run: profile.is_cost_report(),
         };
         return (census, weights);
     }
@@ -120,6 +124,7 @@ pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
         from: times[sample],
         to: times[sample],
         total: totals[sample],
+        whole_run: profile.is_cost_report(),
     };
     (census, weights)
 }

@@ -220,9 +220,11 @@ impl Columns {
             Some(text[..byte].chars().count())
         };
         let after: Vec<&str> = text[text.find(" SRC")? + 4..].split_whitespace().collect();
-        Some(Columns {
-            module: column(" MODULE")? + 1,
-            src: column(" SRC")? + 1,
+        let (module, src) = (column(" MODULE")? + 1, column(" SRC")? + 1);
+        // The numbers a row must end with: `no.`, `entries` and four shares at least.
+        (module < src && after.len() >= 6).then_some(Columns {
+            module,
+            src,
             numbers: after.len(),
             counted: after.contains(&"ticks") && after.contains(&"bytes"),
         })
