@@ -135,7 +135,7 @@ pub struct Profile {
 }
 
 /// A stack's frames, outermost first ([`Profile::stacks`]).
-pub type Frames = Box<[Box<[u8]>]>;
+pub type Frames = Box<[std::sync::Arc<[u8]>]>;
 
 /// At most this many collections are kept one by one: 64 bytes each, 64 MB in all. A
 /// run with more (hours of minor collections) counts the rest in [`Runtime::dropped`]

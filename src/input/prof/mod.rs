@@ -451,7 +451,7 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
         Measure::Entries => b"entries",
     };
     p.set_units(b"seconds".to_vec(), unit.to_vec());
-    let names: Vec<Box<[u8]>> = costs.centres.iter().map(|c| c.name().into()).collect();
+    let names: Vec<std::sync::Arc<[u8]>> = costs.centres.iter().map(|c| c.name().into()).collect();
     let mut bands: std::collections::HashMap<Box<[u8]>, usize> = Default::default();
     let mut values: Vec<f64> = Vec::new();
     for (k, stack) in costs.stacks.iter().enumerate() {
@@ -459,7 +459,7 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
         if value == 0.0 {
             continue;
         }
-        let frames: Box<[Box<[u8]>]> = costs
+        let frames: crate::profile::Frames = costs
             .path(k)
             .iter()
             .map(|&c| names[c as usize].clone())
