@@ -262,3 +262,53 @@ fn pprof_reads_a_reports_stacks_with_its_totals() {
         assert_eq!(sum, total, "{measure}: pprof's sum of the samples");
     }
 }
+
+/// `--summary` of a report: each cost centre's individual ticks and bytes are what GHC's
+/// own table of the costliest cost centres (at the report's top) gives, and the hottest
+/// path starts at the root with the whole run.
+#[test]
+fn the_summary_of_a_report_is_ghcs_own_table() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2");
+    let text = std::fs::read_to_string(dir.join("MapFib-P.prof")).unwrap();
+    // GHC's table: `label module src %time %alloc ticks bytes`, after the first header.
+    let table: Vec<(String, u64, u64)> = (text.lines())
+        .skip_while(|l| !l.starts_with("COST CENTRE"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let n = w.len();
+            (
+                format!("{}.{}", w[1], w[0]),
+                w[n - 2].parse().unwrap(),
+                w[n - 1].parse().unwrap(),
+            )
+        })
+        .collect();
+    assert!(table.len() >= 3, "{table:?}");
+    for (measure, column) in [("time", 1), ("alloc", 2)] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(dir.join("MapFib-P.prof"))
+            .args(["--summary=json", "--measure", measure])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        for row in &table {
+            let want = if column == 1 { row.1 } else { row.2 };
+            let got = s["by_individual"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == row.0.as_str());
+            assert_eq!(
+                got.map(|c| c["individual"].as_u64()),
+                Some(Some(want)),
+                "{measure}: {}",
+                row.0
+            );
+        }
+        assert_eq!(s["hottest_path"][0]["name"], "MAIN.MAIN");
+        assert_eq!(s["hottest_path"][0]["inherited"], s["total"]);
+    }
+}

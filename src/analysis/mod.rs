@@ -5,6 +5,7 @@
 //! [`Table`] or a [`summary::Summary`].
 
 pub mod compare;
+pub mod costs;
 pub mod page;
 pub mod stats;
 pub mod summary;

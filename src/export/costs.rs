@@ -35,3 +35,57 @@ pub fn write_folded(
     }
     out.flush()
 }
+
+/// A report's summary as text: the cost centres by what they spend themselves and by
+/// what they lead to, and the hottest path.
+pub fn write_summary(
+    s: &crate::analysis::costs::CostSummary,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let share = |v: f64| {
+        if s.total > 0.0 {
+            100.0 * v / s.total
+        } else {
+            0.0
+        }
+    };
+    let mut out = io::BufWriter::new(out);
+    writeln!(out, "the whole run: {} {}", s.total, s.measure)?;
+    for (title, list, individual) in [
+        (
+            "by what they spend themselves (individual)",
+            &s.by_individual,
+            true,
+        ),
+        ("by what they lead to (inherited)", &s.by_inherited, false),
+    ] {
+        writeln!(out, "\ncost centres {title}:")?;
+        for c in list {
+            let v = if individual {
+                c.individual
+            } else {
+                c.inherited
+            };
+            writeln!(
+                out,
+                "{:>14} {:5.1}%  {}",
+                v,
+                share(v),
+                escape::terminal(&c.name)
+            )?;
+        }
+    }
+    writeln!(out, "\nthe hottest path:")?;
+    for (depth, step) in s.hottest_path.iter().enumerate() {
+        let v = step.inherited;
+        writeln!(
+            out,
+            "{:>14} {:5.1}%  {}{}",
+            v,
+            share(v),
+            " ".repeat(depth),
+            escape::terminal(&step.name)
+        )?;
+    }
+    out.flush()
+}

@@ -192,6 +192,18 @@ impl Export {
                 stacks::write_folded(table.profile, opts.census.unwrap_or(When::Peak), out)
             }
             Export::Speedscope => speedscope::write(table.profile, opts.census, out),
+            // A time and allocation report's summary is of its cost centres.
+            Export::Summary(style) if table.profile.is_cost_report() => {
+                let s = crate::analysis::costs::summarise(table.profile, opts.top.unwrap_or(20));
+                match style {
+                    SummaryStyle::Text => costs::write_summary(&s, out),
+                    SummaryStyle::Json => {
+                        crate::escape::json_to(&mut *out, &s, true)?;
+                        writeln!(out)
+                    }
+                    SummaryStyle::Csv => summary::write_figures_csv(&s.by_individual, out),
+                }
+            }
             Export::Summary(style) => {
                 let s = crate::analysis::summarise(table, opts.top, opts.window);
                 match style {

@@ -1,0 +1,133 @@
+//! A time and allocation report's summary: which cost centres spend (individual: the
+//! stacks that end in them), which lead to the spending (inherited: every stack through
+//! them, each counted once), and the hottest path from the root. Computed from the
+//! shared model's census ([`Profile::is_cost_report`]), weighed as `--measure` chose.
+
+use std::collections::HashMap;
+
+use serde::Serialize;
+
+use crate::profile::Profile;
+
+/// One cost centre's share of the run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Centre {
+    /// `Module.label`.
+    pub name: String,
+    /// What the stacks ending in it weigh.
+    #[serde(serialize_with = "crate::units::number")]
+    pub individual: f64,
+    /// What every stack through it weighs.
+    #[serde(serialize_with = "crate::units::number")]
+    pub inherited: f64,
+}
+
+/// A step of the hottest path.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    /// `Module.label`.
+    pub name: String,
+    /// What the stacks through it (by this path) weigh.
+    #[serde(serialize_with = "crate::units::number")]
+    pub inherited: f64,
+}
+
+/// The summary of a report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CostSummary {
+    /// What the stacks are weighed by (`ticks`, `bytes`, `entries`).
+    pub measure: String,
+    /// The whole run's.
+    #[serde(serialize_with = "crate::units::number")]
+    pub total: f64,
+    /// The cost centres by individual measure, largest first (at most `top`).
+    pub by_individual: Vec<Centre>,
+    /// By inherited measure, largest first (at most `top`).
+    pub by_inherited: Vec<Centre>,
+    /// From the root, at each step the callee that weighs most, with what it weighs.
+    pub hottest_path: Vec<Step>,
+}
+
+/// The summary of `profile`'s one census, `top` cost centres in each list.
+pub fn summarise(profile: &Profile, top: usize) -> CostSummary {
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    let stacks: Vec<(Vec<&[u8]>, f64)> = (0..profile.bands.len())
+        .map(|k| {
+            let name = &profile.bands.names()[k];
+            let (frames, _) = crate::select::flame::frames_of(profile, name);
+            let mut value = 0.0;
+            profile.bands.series()[k].for_each(|_, v| value += v);
+            (frames, value)
+        })
+        .collect();
+    let mut centres: HashMap<&[u8], (f64, f64)> = HashMap::new();
+    for (frames, value) in &stacks {
+        if let Some(last) = frames.last() {
+            centres.entry(last).or_default().0 += value;
+        }
+        let mut seen: Vec<&[u8]> = Vec::with_capacity(frames.len());
+        for f in frames {
+            if !seen.contains(f) {
+                seen.push(f);
+                centres.entry(f).or_default().1 += value;
+            }
+        }
+    }
+    let mut all: Vec<Centre> = (centres.into_iter())
+        .map(|(name, (individual, inherited))| Centre {
+            name: text(name),
+            individual,
+            inherited,
+        })
+        .collect();
+    all.sort_by(|a, b| {
+        b.individual
+            .total_cmp(&a.individual)
+            .then(a.name.cmp(&b.name))
+    });
+    let by_individual = all.iter().take(top).cloned().collect();
+    all.sort_by(|a, b| {
+        b.inherited
+            .total_cmp(&a.inherited)
+            .then(a.name.cmp(&b.name))
+    });
+    CostSummary {
+        measure: text(&profile.value_unit),
+        total: stacks.iter().map(|s| s.1).sum(),
+        by_individual,
+        by_inherited: all.into_iter().take(top).collect(),
+        hottest_path: hottest(&stacks)
+            .into_iter()
+            .map(|(f, v)| Step {
+                name: text(f),
+                inherited: v,
+            })
+            .collect(),
+    }
+}
+
+/// From the root, the callee whose stacks weigh most, step by step.
+fn hottest<'a>(stacks: &[(Vec<&'a [u8]>, f64)]) -> Vec<(&'a [u8], f64)> {
+    let mut path: Vec<(&[u8], f64)> = Vec::new();
+    let mut through: Vec<usize> = (0..stacks.len()).collect();
+    loop {
+        let d = path.len();
+        let mut next: HashMap<&[u8], f64> = HashMap::new();
+        for &k in &through {
+            if let Some(f) = stacks[k].0.get(d) {
+                *next.entry(f).or_default() += stacks[k].1;
+            }
+        }
+        let Some((&f, &v)) = next
+            .iter()
+            .max_by(|a, b| a.1.total_cmp(b.1).then(b.0.cmp(a.0)))
+        else {
+            return path;
+        };
+        if v <= 0.0 {
+            return path;
+        }
+        path.push((f, v));
+        through.retain(|&k| stacks[k].0.get(d) == Some(&f));
+    }
+}
