@@ -1,8 +1,9 @@
 //! GHC's time and allocation reports (`+RTS -p`, `-P`, `-pa`) read into the cost-centre
 //! model, held to what GHC itself says: the header's totals, and the trees of runs of one
 //! program (its allocation is deterministic: it has no threads) agreeing stack for stack.
-//! Fixtures: `fixtures/prof/ghc-9.0.2/MapFib*.prof`, from `MapFib.hs` beside them
-//! (`ghc -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`).
+//! Fixtures: `fixtures/prof/ghc-*/MapFib*.prof` of GHC 9.0.2 and 9.6.6, from `MapFib.hs`
+//! beside them (`ghc -O1 -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`, `-pj`); one
+//! label holds a quote, a slash and a letter past ASCII.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -10,13 +11,24 @@ use std::path::Path;
 use hpgraph::input::prof::parse;
 use hpgraph::profile::costs::{CostProfile, Precision};
 
-fn read(name: &str) -> CostProfile {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("fixtures/prof/ghc-9.0.2")
-        .join(name);
-    let r = parse(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert!(r.warnings.is_empty(), "{name}: {:?}", r.warnings);
+/// The GHCs whose reports are fixtures.
+const GHCS: [&str; 2] = ["ghc-9.0.2", "ghc-9.6.6"];
+
+fn dir(ghc: &str) -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/prof")
+        .join(ghc)
+}
+
+fn read_of(ghc: &str, name: &str) -> CostProfile {
+    let path = dir(ghc).join(name);
+    let r = parse(&std::fs::read(&path).unwrap()).unwrap_or_else(|e| panic!("{ghc} {name}: {e}"));
+    assert!(r.warnings.is_empty(), "{ghc} {name}: {:?}", r.warnings);
     r.profile
+}
+
+fn read(name: &str) -> CostProfile {
+    read_of(GHCS[0], name)
 }
 
 /// Each stack by its path of `Module.label` names, with its entries and bytes.
@@ -35,43 +47,50 @@ fn by_path(p: &CostProfile) -> HashMap<Vec<Vec<u8>>, (u64, f64)> {
 
 #[test]
 fn a_counted_report_adds_up_to_its_headers_totals() {
-    let p = read("MapFib-P.prof");
-    assert_eq!(p.precision, Precision::Counted);
-    let ticks: f64 = p.stacks.iter().map(|s| s.ticks).sum();
-    let bytes: f64 = p.stacks.iter().map(|s| s.bytes).sum();
-    assert_eq!(ticks, p.total_ticks as f64);
-    assert_eq!(bytes, p.total_bytes as f64);
-    assert_eq!(
-        p.inherited(|s| s.bytes)[0],
-        p.total_bytes as f64,
-        "MAIN inherits it all"
-    );
-    // GHC folds recursion: fib's 150,049 entries are one stack under main.
-    let fib: Vec<_> = by_path(&p)
-        .into_iter()
-        .filter(|(path, _)| path.last().is_some_and(|n| n == b"Main.fib"))
-        .collect();
-    assert_eq!(fib.len(), 1);
-    assert_eq!(fib[0].1.0, 150_049);
+    for ghc in GHCS {
+        let p = read_of(ghc, "MapFib-P.prof");
+        assert_eq!(p.precision, Precision::Counted);
+        let ticks: f64 = p.stacks.iter().map(|s| s.ticks).sum();
+        let bytes: f64 = p.stacks.iter().map(|s| s.bytes).sum();
+        assert_eq!(ticks, p.total_ticks as f64, "{ghc}");
+        assert_eq!(bytes, p.total_bytes as f64, "{ghc}");
+        assert_eq!(
+            p.inherited(|s| s.bytes)[0],
+            p.total_bytes as f64,
+            "MAIN inherits it all"
+        );
+        // GHC folds recursion: fib 24's 150,049 entries are one stack under main.
+        let fib: Vec<Vec<u8>> = ["MAIN.MAIN", "Main.CAF", "Main.main", "Main.fib"]
+            .map(|n| n.as_bytes().to_vec())
+            .to_vec();
+        assert_eq!(by_path(&p)[&fib].0, 150_049, "{ghc}");
+        // The label with a quote, a slash and an é is one frame.
+        let label = "say\"é\"/done".as_bytes();
+        assert!(p.centres.iter().any(|c| &*c.label == label), "{ghc}");
+    }
 }
 
 #[test]
 fn runs_of_one_program_agree_stack_for_stack() {
-    let counted = by_path(&read("MapFib-P.prof"));
-    let shares = read("MapFib-p.prof");
-    assert_eq!(shares.precision, Precision::Percentages);
-    let shares = by_path(&shares);
-    let every = by_path(&read("MapFib-pa.prof"));
-    assert_eq!(shares.len(), counted.len());
-    assert!(every.len() > counted.len(), "-pa keeps every cost centre");
-    for (path, (entries, bytes)) in &counted {
-        assert_eq!(shares[path].0, *entries, "{path:?}");
-        assert_eq!(every[path].0, *entries, "{path:?}");
-        // One decimal of a percentage: within 0.05% of the run's total.
-        assert!(
-            (shares[path].1 - bytes).abs() <= 0.0005 * 151_575_736.0 + 1.0,
-            "{path:?}"
-        );
+    for ghc in GHCS {
+        let p = read_of(ghc, "MapFib-P.prof");
+        let total = p.total_bytes as f64;
+        let counted = by_path(&p);
+        let shares = read_of(ghc, "MapFib-p.prof");
+        assert_eq!(shares.precision, Precision::Percentages);
+        let shares = by_path(&shares);
+        let every = by_path(&read_of(ghc, "MapFib-pa.prof"));
+        assert_eq!(shares.len(), counted.len(), "{ghc}");
+        assert!(every.len() > counted.len(), "-pa keeps every cost centre");
+        for (path, (entries, bytes)) in &counted {
+            assert_eq!(shares[path].0, *entries, "{ghc} {path:?}");
+            assert_eq!(every[path].0, *entries, "{ghc} {path:?}");
+            // One decimal of a percentage: within 0.05% of the run's total.
+            assert!(
+                (shares[path].1 - bytes).abs() <= 0.0005 * total + 1.0,
+                "{ghc} {path:?}"
+            );
+        }
     }
 }
 
@@ -106,24 +125,16 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
         eprintln!("skipped: {tool} is not installed");
         return;
     }
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2");
-    for (name, flag, measure) in [
-        (
-            "MapFib-P.prof",
-            "--ticks",
-            hpgraph::profile::costs::Measure::Time,
-        ),
-        (
-            "MapFib-P.prof",
-            "--bytes",
-            hpgraph::profile::costs::Measure::Alloc,
-        ),
-        (
-            "MapFib-pa.prof",
-            "--bytes",
-            hpgraph::profile::costs::Measure::Alloc,
-        ),
-    ] {
+    let cases = GHCS.iter().flat_map(|&ghc| {
+        use hpgraph::profile::costs::Measure::{Alloc, Time};
+        [
+            (ghc, "MapFib-P.prof", "--ticks", Time),
+            (ghc, "MapFib-P.prof", "--bytes", Alloc),
+            (ghc, "MapFib-pa.prof", "--bytes", Alloc),
+        ]
+    });
+    for (ghc, name, flag, measure) in cases {
+        let dir = dir(ghc);
         let theirs = std::process::Command::new(tool)
             .arg(flag)
             .arg(dir.join(name))
@@ -131,13 +142,13 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
             .unwrap();
         assert!(theirs.status.success(), "{tool} {flag} {name}");
         let mut ours = Vec::new();
-        hpgraph::export::costs::write_folded(&read(name), measure, &mut ours).unwrap();
+        hpgraph::export::costs::write_folded(&read_of(ghc, name), measure, &mut ours).unwrap();
         let (ours, theirs) = (
             folded_map(&String::from_utf8(ours).unwrap()),
             folded_map(&String::from_utf8(theirs.stdout).unwrap()),
         );
-        assert!(ours.len() >= 3, "{name}: {} stacks", ours.len());
-        assert_eq!(ours, theirs, "{name} {flag}");
+        assert!(ours.len() >= 3, "{ghc} {name}: {} stacks", ours.len());
+        assert_eq!(ours, theirs, "{ghc} {name} {flag}");
         // The command line's folded export of the report is the same.
         let out =
             std::env::temp_dir().join(format!("hpgraph-prof-{}-{flag}.folded", std::process::id()));
@@ -164,11 +175,16 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
 /// theirs.
 #[test]
 fn the_json_report_agrees_with_the_text_node_for_node() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2/MapFib-pj.prof");
-    let bytes = std::fs::read(path).unwrap();
+    for ghc in GHCS {
+        json_agrees(ghc);
+    }
+}
+
+fn json_agrees(ghc: &str) {
+    let bytes = std::fs::read(dir(ghc).join("MapFib-pj.prof")).unwrap();
     assert!(hpgraph::input::prof::json::is_report(&bytes));
     let json = hpgraph::input::prof::json::parse(&bytes).unwrap().profile;
-    let text = read("MapFib-P.prof");
+    let text = read_of(ghc, "MapFib-P.prof");
     let (ours, theirs) = (by_path(&text), by_path(&json));
     for (path, (entries, bytes)) in &ours {
         let (e, b) = theirs
