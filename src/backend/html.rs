@@ -255,7 +255,19 @@ impl super::Backend for Html<'_> {
         use crate::analysis::summary::{time_text, value_text};
         let mut html = String::with_capacity(json.len() + 200_000);
         head(&mut html, &data.job, self.mode);
-        let _ = if script_data.bands.is_empty() && !data.heap_size.is_empty() {
+        let _ = if data.report {
+            writeln!(
+                html,
+                "<p class=\"about\">{date} · a time and allocation report: the whole run, \
+                 {total} {measure}</p>",
+                date = escape::html(&data.date),
+                total = escape::html(&value_text(data.units_read.value, data.peak.1, data.units)),
+                measure = match data.units_read.value {
+                    crate::units::ValueUnit::Bytes => "allocated".into(),
+                    _ => escape::html(&data.value_unit),
+                },
+            )
+        } else if script_data.bands.is_empty() && !data.heap_size.is_empty() {
             writeln!(
                 html,
                 "<p class=\"about\">{date} · no heap profile in this eventlog: the runtime's \
@@ -280,7 +292,7 @@ impl super::Backend for Html<'_> {
             &mut html,
             &super::svg::page_picture(scene),
             &script_data.bands,
-            data.ipe,
+            (data.ipe, data.report),
         );
         tail(&mut html, &json);
         out.write_all(html.as_bytes())
@@ -325,15 +337,21 @@ fn key(html: &mut String, bands: &[ScriptBand]) {
 
 /// The page's parts under its heading: the controls, the chart and its key, the flame
 /// graph's place and the table, which the script fills in.
-fn body(html: &mut String, picture: &str, bands: &[ScriptBand], ipe: bool) {
+/// A report's page (`report`) has one census: its graph over time is hidden, and the
+/// flame graph the page opens with leads.
+fn body(html: &mut String, picture: &str, bands: &[ScriptBand], (ipe, report): (bool, bool)) {
     html.push_str(CONTROLS);
-    html.push_str("<div class=\"figure\">\n<div id=\"chart\">\n");
+    html.push_str(if report {
+        "<div class=\"figure\" hidden>\n<div id=\"chart\">\n"
+    } else {
+        "<div class=\"figure\">\n<div id=\"chart\">\n"
+    });
     html.push_str(picture);
     html.push_str("\n<div id=\"tooltip\" role=\"status\" hidden></div>\n</div>\n");
     key(html, bands);
     html.push_str("</div>\n");
     html.push_str("<p id=\"runtime\" class=\"help\" hidden></p>\n");
-    html.push_str(HELP);
+    html.push_str(if report { REPORT_HELP } else { HELP });
     html.push_str(FLAME);
     html.push_str(TABLE_HEAD);
     if ipe {
@@ -382,6 +400,12 @@ const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a
     flame graph <span id=\"zoom-note\" hidden>· <button id=\"reset\" type=\"button\">show the whole \
     run</button></span></p>\n";
 
+/// What a report's page says of itself.
+const REPORT_HELP: &str = "<p class=\"help\">The flame graph of the whole run: click a frame \
+    to zoom into it, tick inverted for what spends at the bottom · the table lists every \
+    stack the page holds <span id=\"zoom-note\" hidden><button id=\"reset\" type=\"button\">\
+    </button></span></p>\n";
+
 /// Everything up to the page's heading; a live page also gets the line that tells the
 /// program's state.
 fn head(html: &mut String, job: &str, mode: Mode) {
@@ -421,7 +445,7 @@ pub fn waiting_page(what: &str, out: &mut dyn Write) -> io::Result<()> {
     let mut html = String::new();
     head(&mut html, what, Mode::Live);
     html.push_str("<p class=\"about\">no complete sample yet</p>\n");
-    body(&mut html, "", &[], false);
+    body(&mut html, "", &[], (false, false));
     tail(&mut html, "null");
     out.write_all(html.as_bytes())
 }

@@ -148,11 +148,12 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
     let mut strings = Strings::new();
     // A heap census is space in use; a time and allocation report's stacks are weighed
     // by what `--measure` chose.
-    let (kind, unit) = match (census.whole_run, &p.value_unit[..]) {
-        (false, _) => ("inuse_space", "bytes"),
-        (true, b"bytes") => ("alloc_space", "bytes"),
-        (true, b"ticks") => ("time", "ticks"),
-        (true, _) => ("entries", "count"),
+    use crate::profile::costs::Measure;
+    let (kind, unit) = match p.measure {
+        None => ("inuse_space", "bytes"),
+        Some(Measure::Alloc) => ("alloc_space", "bytes"),
+        Some(Measure::Time) => ("time", "ticks"),
+        Some(Measure::Entries) => ("entries", "count"),
     };
     let sample_type = vec![ValueType {
         r#type: strings.get(kind),

@@ -132,6 +132,9 @@ pub struct Profile {
     /// stacks frame by frame (a cost-centre report: a label may hold a `/`); otherwise
     /// empty, and a band's name is split as [`Breakdown`] says.
     pub stacks: std::collections::HashMap<Box<[u8]>, Frames>,
+    /// A time and allocation report's: what its stacks are weighed by (`None` for a heap
+    /// profile), read once with the report.
+    pub measure: Option<costs::Measure>,
 }
 
 /// A stack's frames, outermost first ([`Profile::stacks`]).
@@ -521,7 +524,7 @@ impl Profile {
     /// Whether the profile is a cost-centre report's ([`Self::stacks`] names its frames):
     /// one census of stacks, drawn as a flame graph.
     pub fn is_cost_report(&self) -> bool {
-        !self.stacks.is_empty()
+        self.measure.is_some() && !self.stacks.is_empty()
     }
 
     /// Number of complete samples.

@@ -197,6 +197,9 @@ pub struct PageData {
     pub flame_inverted: bool,
     /// Some band has info-table provenance: the table has its columns.
     pub ipe: bool,
+    /// A time and allocation report's one census ([`Profile::is_cost_report`]): the page
+    /// shows its flame graph and table, not a graph over time.
+    pub report: bool,
     /// The trend's rule ([`super::window`]), which the page applies to its window.
     pub trend: TrendRule,
     /// Marks within the run.
@@ -478,6 +481,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         flame_mean: opts.flame_at == Some(crate::select::flame::When::Mean),
         flame_inverted: opts.flame_inverted,
         ipe: !profile.provenance.is_empty(),
+        report: profile.is_cost_report(),
         trend: TrendRule {
             window: super::window::TREND_WINDOW,
             change: super::window::TREND_CHANGE,

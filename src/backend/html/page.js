@@ -369,7 +369,7 @@
     for (i = 1; i < N.length; i++) if (bytes[i] > 0) rows = Math.max(rows, N[i][4] + 1);
     attrs(flameSvg, { viewBox: "0 0 " + Wd + " " + rows * ROW, height: rows * ROW });
     flameSvg.textContent = "";
-    byId("flame-title").textContent = (f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
+    byId("flame-title").textContent = (D.report ? "The whole run" : f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
       (filter ? " (bands matching the filter)" : "") + (f.inverted ? ", inverted (what holds the bytes at the bottom)" : "") + ": " + W.value(bytes[0]) +
       (focus ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
     var scale = bytes[focus] > 0 ? Wd / bytes[focus] : 0, x = new Float64Array(N.length), placed = new Uint8Array(N.length);

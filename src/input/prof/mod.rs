@@ -443,6 +443,7 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
         date: costs.date.to_vec(),
         times: vec![costs.seconds],
         breakdown: Breakdown::CostCentreStacks,
+        measure: Some(measure),
         ..Profile::default()
     };
     let unit: &[u8] = match measure {
