@@ -1,7 +1,7 @@
 //! GHC's time and allocation reports (`+RTS -p`, `-P`, `-pa`) read into the cost-centre
 //! model, held to what GHC itself says: the header's totals, and the trees of runs of one
 //! program (its allocation is deterministic: it has no threads) agreeing stack for stack.
-//! Fixtures: `fixtures/prof/ghc-*/MapFib*.prof` of GHC 9.0.2 and 9.6.6, from `MapFib.hs`
+//! Fixtures: `fixtures/prof/ghc-*/MapFib*.prof` of GHC 9.0.2, 9.6.6 and 9.10.3, from `MapFib.hs`
 //! beside them (`ghc -O1 -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`, `-pj`); one
 //! label holds a quote, a slash and a letter past ASCII.
 
@@ -12,7 +12,7 @@ use hpgraph::input::prof::parse;
 use hpgraph::profile::costs::{CostProfile, Precision};
 
 /// The GHCs whose reports are fixtures.
-const GHCS: [&str; 2] = ["ghc-9.0.2", "ghc-9.6.6"];
+const GHCS: [&str; 3] = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"];
 
 fn dir(ghc: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
