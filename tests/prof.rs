@@ -1,9 +1,9 @@
 //! GHC's time and allocation reports (`+RTS -p`, `-P`, `-pa`) read into the cost-centre
 //! model, held to what GHC itself says: the header's totals, and the trees of runs of one
 //! program (its allocation is deterministic: it has no threads) agreeing stack for stack.
-//! Fixtures: `fixtures/prof/ghc-*/MapFib*.prof` of GHC 9.0.2, 9.6.6 and 9.10.3, from `MapFib.hs`
-//! beside them (`ghc -O1 -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`, `-pj`); one
-//! label holds a quote, a slash and a letter past ASCII.
+//! Fixtures: `fixtures/prof/ghc-*/MapFib*.prof` of GHC 9.0.2, 9.6.6 and 9.10.3, of
+//! `fixtures/prof/MapFib.hs` (`ghc -O1 -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`,
+//! `-pj`); one label holds a quote, a slash and a letter past ASCII.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -94,6 +94,20 @@ fn runs_of_one_program_agree_stack_for_stack() {
     }
 }
 
+/// Whether `tool` runs: CI installs the tools these tests read our output with; elsewhere
+/// a missing one skips its test with a note, unless `CI` is set, when it fails.
+fn have(tool: &str, arg: &str) -> bool {
+    let ok = std::process::Command::new(tool).arg(arg).output().is_ok();
+    assert!(
+        ok || std::env::var_os("CI").is_none(),
+        "{tool} is needed (.ci/run installs it)"
+    );
+    if !ok {
+        eprintln!("skipped: {tool} is not installed");
+    }
+    ok
+}
+
 /// Folded stacks as a map from stack to its summed measure, zeros left out.
 fn folded_map(text: &str) -> std::collections::BTreeMap<String, u64> {
     let mut map = std::collections::BTreeMap::new();
@@ -113,16 +127,7 @@ fn folded_map(text: &str) -> std::collections::BTreeMap<String, u64> {
 #[test]
 fn folded_stacks_are_inferno_collapse_ghcprofs() {
     let tool = "inferno-collapse-ghcprof";
-    if std::process::Command::new(tool)
-        .arg("--help")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is needed (.ci/run installs it)"
-        );
-        eprintln!("skipped: {tool} is not installed");
+    if !have(tool, "--help") {
         return;
     }
     let cases = GHCS.iter().flat_map(|&ghc| {
@@ -231,16 +236,7 @@ proptest::proptest! {
 /// ticks adding up to the report's header total; allocation in bytes likewise.
 #[test]
 fn pprof_reads_a_reports_stacks_with_its_totals() {
-    if std::process::Command::new("go")
-        .arg("version")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "go is needed (.ci/run installs it)"
-        );
-        eprintln!("skipped: go is not installed");
+    if !have("go", "version") {
         return;
     }
     let report =
