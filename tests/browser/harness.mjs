@@ -43,6 +43,11 @@ export async function open(browser, file, ready = () => window.hpgraph !== undef
   const started = Date.now();
   await page.goto(url);
   await page.waitForFunction(ready, null, { timeout: 10000 });
+  // A page's table follows its chart when the browser is idle: wait for it, as a reader does.
+  await page.waitForFunction(() => {
+    const t = document.getElementById("summary");
+    return !t || !window.hpgraph || !window.hpgraph.data() || t.hasAttribute("data-from");
+  }, null, { timeout: 10000 });
   return { page, problems, ready: Date.now() - started };
 }
 
