@@ -7,6 +7,8 @@
 //! CI installs the tools (`.ci/run`); elsewhere a missing tool skips its test with a
 //! note, unless `CI` is set, when it fails.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -357,6 +359,39 @@ fn speedscope_files_follow_speedscope_s_schema_and_weigh_the_censuses() {
             .any(|f| f["file"] == "Leak.hs" && f["line"].as_u64().is_some()),
         "{v}"
     );
+    files.push(file);
+    // An eventlog's cost-centre samples: one profile, its samples the stacks in the order
+    // ghc-events reads them (one capability: no two at one time), each one tick.
+    let prof = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.10.3");
+    let file = dir.join("samples.speedscope.json");
+    run(hpgraph()
+        .arg(prof.join("MapFib-samples.eventlog"))
+        .arg("-o")
+        .arg(&file));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let frames: Vec<&str> = (v["shared"]["frames"].as_array().unwrap().iter())
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    let p = &v["profiles"][0];
+    let ours: Vec<String> = (p["samples"].as_array().unwrap().iter())
+        .map(|s| {
+            let ids = s.as_array().unwrap().iter();
+            let names: Vec<&str> = ids.map(|i| frames[i.as_u64().unwrap() as usize]).collect();
+            names.join(";")
+        })
+        .collect();
+    let mut theirs = common::samples_oracle(&prof.join("MapFib-samples.samples"));
+    theirs.sort_by_key(|s| s.0);
+    let theirs: Vec<String> = theirs.into_iter().map(|s| s.1).collect();
+    assert_eq!(ours, theirs);
+    assert!(p["weights"].as_array().unwrap().iter().all(|w| w == 1));
+    files.push(file);
+    // A report's stacks, weighed by time.
+    let file = dir.join("report.speedscope.json");
+    run(hpgraph()
+        .arg(prof.join("MapFib-P.prof"))
+        .arg("-o")
+        .arg(&file));
     files.push(file);
     let out = Command::new("node")
         .arg(&validator)

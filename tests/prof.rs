@@ -2,8 +2,9 @@
 //! model, held to what GHC itself says: the header's totals, and the trees of runs of one
 //! program (its allocation is deterministic: it has no threads) agreeing stack for stack.
 //! Fixtures: `fixtures/prof/ghc-*/MapFib*.prof` of GHC 9.0.2, 9.6.6 and 9.10.3, of
-//! `fixtures/prof/MapFib.hs` (`ghc -O1 -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`,
-//! `-pj`); one label holds a quote, a slash and a letter past ASCII.
+//! `fixtures/prof/MapFib.hs` (`ghc -O0 -prof -fprof-auto`, then `+RTS -p`, `-P`, `-pa`,
+//! `-pj`: scripts/regen-prof-fixtures.sh); one label holds a quote, a slash and a letter
+//! past ASCII.
 
 use std::collections::HashMap;
 use std::path::Path;

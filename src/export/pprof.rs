@@ -198,7 +198,13 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
     }
     let unit = String::from_utf8_lossy(&p.sample_unit);
     let at = match census.when {
-        _ if census.whole_run => format!("hpgraph: the whole run, {:.3} {unit}", census.from),
+        _ if census.whole_run && census.from == census.to => {
+            format!("hpgraph: the whole run, {:.3} {unit}", census.from)
+        }
+        _ if census.whole_run => format!(
+            "hpgraph: the samples from {:.3} to {:.3} {unit}",
+            census.from, census.to
+        ),
         When::Mean => format!(
             "hpgraph: each stack's mean from {:.3} to {:.3} {unit}",
             census.from, census.to

@@ -13,6 +13,7 @@ use serde::Serialize;
 
 use super::stacks::{FrameIndex, weighed};
 use crate::profile::Profile;
+use crate::profile::costs::Measure;
 use crate::select::flame::{Stack, When, stack_of, stacks, weights_at};
 
 /// At most this many censuses become profiles.
@@ -70,6 +71,12 @@ struct Frames {
 
 impl Frames {
     fn profile(&mut self, p: &Profile, name: String, stacks: &[Stack<'_>]) -> Sampled {
+        // What a weight counts: a heap's bytes, or a cost profile's measure (speedscope
+        // has no unit for ticks or entries: plain numbers).
+        let unit = match p.measure {
+            None | Some(Measure::Alloc) => "bytes",
+            Some(Measure::Time | Measure::Entries) => "none",
+        };
         let (mut samples, mut weights) = (Vec::new(), Vec::new());
         for (stack, bytes, place) in weighed(p, stacks) {
             let mut ids = Vec::with_capacity(stack.frames.len());
@@ -90,7 +97,7 @@ impl Frames {
         Sampled {
             kind: "sampled",
             name,
-            unit: "bytes",
+            unit,
             start: 0,
             end: weights.iter().fold(0u64, |s, &w| s.saturating_add(w)),
             samples,
@@ -128,13 +135,48 @@ fn censuses_within(p: &Profile, profiles: usize, samples: usize) -> Vec<usize> {
     picked
 }
 
+/// A cost profile's stacks census by census in time order (an eventlog's samples as
+/// they were taken; a report's one census), so that speedscope's time-order view is
+/// the run's; `None` past [`MAX_SAMPLES`] stacks, where a census (or their sum) is
+/// written instead.
+fn in_time_order(p: &Profile) -> Option<Vec<Stack<'_>>> {
+    let mut points = Vec::new();
+    for (band, series) in p.bands.series().iter().enumerate() {
+        series.for_each(|census, v| {
+            if v != 0.0 {
+                points.push((census, band, v));
+            }
+        });
+        if points.len() > MAX_SAMPLES {
+            return None;
+        }
+    }
+    points.sort_unstable_by_key(|&(census, band, _)| (census, band));
+    Some(
+        points
+            .into_iter()
+            .map(|(_, band, v)| stack_of(p, band, v))
+            .collect(),
+    )
+}
+
 /// Writes the file.
 pub fn write(p: &Profile, when: Option<When>, out: &mut dyn Write) -> io::Result<()> {
     let unit = String::from_utf8_lossy(&p.sample_unit).into_owned();
     let mut frames = Frames::default();
     let mut profiles = Vec::new();
     let mut active = 0;
+    let ordered = if p.is_cost_report() {
+        in_time_order(p)
+    } else {
+        None
+    };
     match when {
+        _ if let Some(stacks) = ordered => {
+            let (from, to) = (p.times[0], p.times[p.samples() - 1]);
+            let name = format!("the samples in time order, {from:.3} to {to:.3} {unit}");
+            profiles.push(frames.profile(p, name, &stacks));
+        }
         Some(when) => {
             let (census, stacks) = stacks(p, when);
             let name = match when {

@@ -774,6 +774,12 @@ pub enum WarningKind {
     EmptyCensuses,
     /// An eventlog with no heap profile: the picture is the runtime's lines.
     NoHeapProfile,
+    /// More than [`eventlog::MAX_SAMPLES`] cost-centre samples: this many later ones
+    /// dropped.
+    SamplesDropped(u64),
+    /// More than [`eventlog::MAX_SAMPLE_STACKS`] sampled stacks: the later ones' samples
+    /// counted together.
+    SampleStacksMerged,
 }
 
 impl fmt::Display for Warning {
@@ -814,6 +820,19 @@ impl fmt::Display for Warning {
                 crate::profile::MAX_MARK_TEXT
             ),
             WarningKind::CutReport(what) => write!(f, "{what}: the stacks before it are read"),
+            WarningKind::SamplesDropped(n) => write!(
+                f,
+                "more than {} cost-centre samples: the last {n} dropped, so that memory \
+                 stays bounded (read a window of the run with --from/--to)",
+                eventlog::MAX_SAMPLES
+            ),
+            WarningKind::SampleStacksMerged => write!(
+                f,
+                "more than {} distinct sampled stacks: the samples of later ones are \
+                 counted as one frame, {:?}",
+                eventlog::MAX_SAMPLE_STACKS,
+                String::from_utf8_lossy(eventlog::OTHER_STACKS)
+            ),
             WarningKind::HeapLinesMerged => write!(
                 f,
                 "more than {} heap readings: neighbouring readings merged in pairs, each \

@@ -155,7 +155,13 @@ fn heading(flame: &Flame, opts: &LayoutOptions, at: Point, em: f64, scale: Scale
     let c = &flame.census;
     let measure = String::from_utf8_lossy(&flame.value_unit);
     let which = |c: &crate::select::flame::Census| match c.when {
-        _ if c.whole_run => format!("the whole run ({:.2} {unit}), by {measure}", c.from),
+        _ if c.whole_run && c.from == c.to => {
+            format!("the whole run ({:.2} {unit}), by {measure}", c.from)
+        }
+        _ if c.whole_run => format!(
+            "the samples from {:.2} to {:.2} {unit}, by {measure}",
+            c.from, c.to
+        ),
         When::Peak => format!("the peak census, at {:.2} {unit}", c.from),
         When::End => format!("the last census, at {:.2} {unit}", c.from),
         When::At(_) => format!("the census at {:.2} {unit}", c.from),

@@ -70,6 +70,15 @@ pub enum Measure {
 }
 
 impl Measure {
+    /// Its name on the command line (`--measure`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Measure::Time => "time",
+            Measure::Alloc => "alloc",
+            Measure::Entries => "entries",
+        }
+    }
+
     /// A stack's own measure.
     pub fn of(self, s: &Stack) -> f64 {
         match self {

@@ -62,8 +62,10 @@ pub struct Census {
     /// The whole heap there: the census's total, or the stretch's mean total (the sum of
     /// the stacks' means).
     pub total: f64,
-    /// The census is a time and allocation report's whole run
-    /// ([`Profile::is_cost_report`]), not a moment of a heap profile's.
+    /// The census is a cost-centre profile's sum over its time
+    /// ([`Profile::is_cost_report`]): a report's whole run (`from == to`, the run's
+    /// length), or eventlog samples' from `from` to `to`; not a moment of a heap
+    /// profile's.
     pub whole_run: bool,
 }
 
@@ -88,6 +90,22 @@ pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
     let n = profile.samples();
     let times = &profile.times;
     let mut weights = vec![0.0; profile.bands.names().len()];
+    if profile.is_cost_report() && n > 0 {
+        // A cost profile's censuses count what was spent since the one before (a
+        // report has one, the run's): a stretch weighs their sum, whatever `when`.
+        for (w, series) in weights.iter_mut().zip(profile.bands.series()) {
+            series.for_each(|_, v| *w += v);
+        }
+        let census = Census {
+            when,
+            sample: None,
+            from: times[0],
+            to: times[n - 1],
+            total: weights.iter().sum(),
+            whole_run: true,
+        };
+        return (census, weights);
+    }
     if when == When::Mean && n > 1 && times[n - 1] > times[0] {
         // Trapezoids over sparse series: each sample's value counts for half the time
         // to the sample before it and half to the one after, so a band is summed over
@@ -105,7 +123,7 @@ pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
             from: times[0],
             to: times[n - 1],
             total,
-            whole_run: profile.is_cost_report(),
+            whole_run: false,
         };
         return (census, weights);
     }
@@ -124,7 +142,7 @@ pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
         from: times[sample],
         to: times[sample],
         total: totals[sample],
-        whole_run: profile.is_cost_report(),
+        whole_run: false,
     };
     (census, weights)
 }

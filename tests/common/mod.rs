@@ -197,3 +197,27 @@ pub fn with_header_comments_repaired(ps: &[u8]) -> Vec<u8> {
     out.extend_from_slice(&ps[end..]);
     out
 }
+
+/// ghc-events' reading of an eventlog's cost-centre samples (a `.samples` file of
+/// scripts/samples-oracle.hs): each sample's time (ns) and stack, root first, as
+/// `Module.label` names joined by `;` (inferno's folded form).
+pub fn samples_oracle(path: &std::path::Path) -> Vec<(u64, String)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut names = std::collections::BTreeMap::new();
+    let mut samples = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "cc" => {
+                names.insert(f[1].to_string(), format!("{}.{}", f[2], f[3]));
+            }
+            "sample" => {
+                let stack: Vec<&str> = f[4].split(',').filter(|s| !s.is_empty()).collect();
+                let folded: Vec<&str> = stack.iter().rev().map(|id| names[*id].as_str()).collect();
+                samples.push((f[1].parse().unwrap(), folded.join(";")));
+            }
+            _ => {}
+        }
+    }
+    samples
+}

@@ -8,9 +8,10 @@
 //! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
 
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
+use crate::profile::costs::Measure;
 use crate::profile::{HeapLine, IdentId, Mark, Profile, Provenance, Series};
 
-use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, id, payload};
+use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, closure_type, id, payload};
 use super::gathering::Gathering;
 
 /// Seconds from the eventlog's nanoseconds.
@@ -65,6 +66,11 @@ pub(super) struct Builder {
     pub capability: u16,
     /// The runtime's collections and allocation being gathered, when asked for.
     pub gathering: Option<Box<Gathering>>,
+    /// The cost-centre profiler's samples.
+    samples: super::samples::Samples,
+    /// What the samples are to be weighed by (`--measure`): they are then the profile
+    /// even where the eventlog holds a heap profile too.
+    measure: Option<crate::profile::costs::Measure>,
 }
 
 /// A heap-sample event as the eventlog holds it, before it becomes part of a profile:
@@ -108,6 +114,15 @@ impl Builder {
         }
     }
 
+    /// A builder for what `options` ask: the runtime's account (`--stats`), the
+    /// cost-centre samples over a heap profile (`--measure`).
+    pub fn with_options(options: crate::input::Options) -> Builder {
+        Builder {
+            measure: options.measure,
+            ..Builder::gathering_runtime(options.runtime)
+        }
+    }
+
     /// Applies one event; `false` when its payload is too short for its fields.
     pub fn event(&mut self, ty: u16, time: u64, p: &[u8]) -> bool {
         self.clock(time);
@@ -127,6 +142,14 @@ impl Builder {
             | id::HEAP_BIO_PROF_SAMPLE_BEGIN
             | id::HEAP_PROF_SAMPLE_END => self.census(ty, time, p),
             id::HEAP_PROF_COST_CENTRE | id::HEAP_PROF_BEGIN | id::IPE => self.naming(ty, p),
+            id::PROF_SAMPLE_COST_CENTRE => {
+                self.samples.push(time, payload::prof_sample(p)?);
+                Some(())
+            }
+            id::PROF_BEGIN => {
+                self.samples.interval = Some(payload::u64_at(p, 0)?);
+                Some(())
+            }
             _ => self.run_event(ty, time, p),
         }
     }
@@ -486,6 +509,9 @@ impl Builder {
                 let profiled = self.rts.as_deref().is_some_and(is_profiling_rts);
                 g.finish(self.clock, self.profiling && profiled)
             });
+        if let Some(parsed) = self.sampled(&gathered) {
+            return parsed;
+        }
         // Heap profiling on but no census is a heap profile that ended early, not a run
         // without one.
         let runtime_only = self.profile.times.is_empty()
@@ -538,6 +564,43 @@ impl Builder {
             warnings: self.warnings,
             runtime_only,
         })
+    }
+
+    /// The cost-centre samples as the profile, when they are what is read: asked for
+    /// (`--measure`), or the eventlog holds no heap profile. The runtime's events and
+    /// marks come along, as with a heap profile.
+    fn sampled(
+        &mut self,
+        runtime: &Option<crate::profile::Runtime>,
+    ) -> Option<Result<Parsed, super::ErrorKind>> {
+        let heap = !self.profile.times.is_empty() || self.profiling;
+        if self.samples.is_empty() || (heap && self.measure.is_none()) {
+            return None;
+        }
+        if let Some(m @ (Measure::Alloc | Measure::Entries)) = self.measure {
+            return Some(Err(super::ErrorKind::SamplesWeighTime(m)));
+        }
+        let samples = std::mem::take(&mut self.samples);
+        let centres = &self.cost_centres;
+        let name = |id: u32| match centres.get(&id) {
+            Some(cc) => [&*cc.module, b".", &*cc.label].concat(),
+            None => id.to_string().into_bytes(),
+        };
+        let mut profile = samples.profile(name, &mut self.warnings);
+        profile.runtime = runtime.clone().unwrap_or_default();
+        profile.marks = std::mem::take(&mut self.profile.marks);
+        profile.heap = std::mem::take(&mut self.profile.heap);
+        profile.heap.sort();
+        // The header's strings as for a heap profile; the units and break-down are
+        // the samples'.
+        let mut profile = self.dress(profile);
+        profile.set_units(b"seconds".to_vec(), b"ticks".to_vec());
+        profile.breakdown = crate::profile::Breakdown::CostCentreStacks;
+        Some(Ok(Parsed {
+            profile,
+            warnings: std::mem::take(&mut self.warnings),
+            runtime_only: false,
+        }))
     }
 
     /// The `.hp` header strings and, for `-hi`, readable names.
@@ -593,87 +656,6 @@ impl Builder {
             *name = new.into();
         }
     }
-}
-
-/// GHC's closure types (`rts/include/rts/storage/ClosureTypes.h`, the same numbers
-/// since GHC 9.0), which an IPE event gives by number.
-const CLOSURE_TYPES: [&str; 66] = [
-    "INVALID_OBJECT",
-    "CONSTR",
-    "CONSTR_1_0",
-    "CONSTR_0_1",
-    "CONSTR_2_0",
-    "CONSTR_1_1",
-    "CONSTR_0_2",
-    "CONSTR_NOCAF",
-    "FUN",
-    "FUN_1_0",
-    "FUN_0_1",
-    "FUN_2_0",
-    "FUN_1_1",
-    "FUN_0_2",
-    "FUN_STATIC",
-    "THUNK",
-    "THUNK_1_0",
-    "THUNK_0_1",
-    "THUNK_2_0",
-    "THUNK_1_1",
-    "THUNK_0_2",
-    "THUNK_STATIC",
-    "THUNK_SELECTOR",
-    "BCO",
-    "AP",
-    "PAP",
-    "AP_STACK",
-    "IND",
-    "IND_STATIC",
-    "RET_BCO",
-    "RET_SMALL",
-    "RET_BIG",
-    "RET_FUN",
-    "UPDATE_FRAME",
-    "CATCH_FRAME",
-    "UNDERFLOW_FRAME",
-    "STOP_FRAME",
-    "BLOCKING_QUEUE",
-    "BLACKHOLE",
-    "MVAR_CLEAN",
-    "MVAR_DIRTY",
-    "TVAR",
-    "ARR_WORDS",
-    "MUT_ARR_PTRS_CLEAN",
-    "MUT_ARR_PTRS_DIRTY",
-    "MUT_ARR_PTRS_FROZEN_DIRTY",
-    "MUT_ARR_PTRS_FROZEN_CLEAN",
-    "MUT_VAR_CLEAN",
-    "MUT_VAR_DIRTY",
-    "WEAK",
-    "PRIM",
-    "MUT_PRIM",
-    "TSO",
-    "STACK",
-    "TREC_CHUNK",
-    "ATOMICALLY_FRAME",
-    "CATCH_RETRY_FRAME",
-    "CATCH_STM_FRAME",
-    "WHITEHOLE",
-    "SMALL_MUT_ARR_PTRS_CLEAN",
-    "SMALL_MUT_ARR_PTRS_DIRTY",
-    "SMALL_MUT_ARR_PTRS_FROZEN_DIRTY",
-    "SMALL_MUT_ARR_PTRS_FROZEN_CLEAN",
-    "COMPACT_NFDATA",
-    "CONTINUATION",
-    "ANN_FRAME",
-];
-
-/// An IPE event's closure description, a closure type's number, by its name; anything
-/// else as written.
-fn closure_type(desc: &[u8]) -> &[u8] {
-    std::str::from_utf8(desc)
-        .ok()
-        .and_then(|d| d.parse::<usize>().ok())
-        .and_then(|k| CLOSURE_TYPES.get(k))
-        .map_or(desc, |name| name.as_bytes())
 }
 
 /// Whether an RTS identifier (`GHC-9.0.2 rts_thr_p`) names a profiling runtime: its

@@ -84,6 +84,10 @@ pub mod id {
     pub const HEAP_PROF_SAMPLE_END: u16 = 165;
     /// A biographical census begins.
     pub const HEAP_BIO_PROF_SAMPLE_BEGIN: u16 = 166;
+    /// A cost-centre profiler's sample: a capability's stack at a tick.
+    pub const PROF_SAMPLE_COST_CENTRE: u16 = 167;
+    /// The cost-centre profiler began: its tick interval.
+    pub const PROF_BEGIN: u16 = 168;
     /// An info table's provenance (`-hi`).
     pub const IPE: u16 = 169;
 }
@@ -285,6 +289,15 @@ pub mod payload {
         Some((residency, stack))
     }
 
+    /// `(capability, tick count, depth, cost-centre ids…)`: the ids' bytes, innermost
+    /// first.
+    pub fn prof_sample(p: &[u8]) -> Option<&[u8]> {
+        let (i, _capability) = u32c::<_, E>(p).ok()?;
+        let (i, _tick) = u64c::<_, E>(i).ok()?;
+        let (i, depth) = u8c::<_, E>(i).ok()?;
+        i.get(..usize::from(depth) * 4)
+    }
+
     /// `(profile id, residency, label)`.
     pub fn sample_string(p: &[u8]) -> Option<(u64, &[u8])> {
         let (i, _profile) = u8c::<_, E>(p).ok()?;
@@ -356,6 +369,87 @@ pub mod payload {
     pub fn length(i: &[u8]) -> Option<u16> {
         u16c::<_, E>(i).ok().map(|(_, v)| v)
     }
+}
+
+/// GHC's closure types (`rts/include/rts/storage/ClosureTypes.h`, the same numbers
+/// since GHC 9.0), which an IPE event gives by number.
+const CLOSURE_TYPES: [&str; 66] = [
+    "INVALID_OBJECT",
+    "CONSTR",
+    "CONSTR_1_0",
+    "CONSTR_0_1",
+    "CONSTR_2_0",
+    "CONSTR_1_1",
+    "CONSTR_0_2",
+    "CONSTR_NOCAF",
+    "FUN",
+    "FUN_1_0",
+    "FUN_0_1",
+    "FUN_2_0",
+    "FUN_1_1",
+    "FUN_0_2",
+    "FUN_STATIC",
+    "THUNK",
+    "THUNK_1_0",
+    "THUNK_0_1",
+    "THUNK_2_0",
+    "THUNK_1_1",
+    "THUNK_0_2",
+    "THUNK_STATIC",
+    "THUNK_SELECTOR",
+    "BCO",
+    "AP",
+    "PAP",
+    "AP_STACK",
+    "IND",
+    "IND_STATIC",
+    "RET_BCO",
+    "RET_SMALL",
+    "RET_BIG",
+    "RET_FUN",
+    "UPDATE_FRAME",
+    "CATCH_FRAME",
+    "UNDERFLOW_FRAME",
+    "STOP_FRAME",
+    "BLOCKING_QUEUE",
+    "BLACKHOLE",
+    "MVAR_CLEAN",
+    "MVAR_DIRTY",
+    "TVAR",
+    "ARR_WORDS",
+    "MUT_ARR_PTRS_CLEAN",
+    "MUT_ARR_PTRS_DIRTY",
+    "MUT_ARR_PTRS_FROZEN_DIRTY",
+    "MUT_ARR_PTRS_FROZEN_CLEAN",
+    "MUT_VAR_CLEAN",
+    "MUT_VAR_DIRTY",
+    "WEAK",
+    "PRIM",
+    "MUT_PRIM",
+    "TSO",
+    "STACK",
+    "TREC_CHUNK",
+    "ATOMICALLY_FRAME",
+    "CATCH_RETRY_FRAME",
+    "CATCH_STM_FRAME",
+    "WHITEHOLE",
+    "SMALL_MUT_ARR_PTRS_CLEAN",
+    "SMALL_MUT_ARR_PTRS_DIRTY",
+    "SMALL_MUT_ARR_PTRS_FROZEN_DIRTY",
+    "SMALL_MUT_ARR_PTRS_FROZEN_CLEAN",
+    "COMPACT_NFDATA",
+    "CONTINUATION",
+    "ANN_FRAME",
+];
+
+/// An IPE event's closure description, a closure type's number, by its name; anything
+/// else as written.
+pub fn closure_type(desc: &[u8]) -> &[u8] {
+    std::str::from_utf8(desc)
+        .ok()
+        .and_then(|d| d.parse::<usize>().ok())
+        .and_then(|k| CLOSURE_TYPES.get(k))
+        .map_or(desc, |name| name.as_bytes())
 }
 
 #[cfg(test)]

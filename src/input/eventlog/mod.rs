@@ -11,6 +11,7 @@
 mod build;
 pub mod format;
 mod gathering;
+mod samples;
 
 use std::fmt;
 
@@ -18,6 +19,7 @@ use crate::input::Parsed;
 use format::{DATA_END, EVENT_HEADER, Size, id, payload};
 
 pub use build::{HeapEvent, date_of, job_of};
+pub use samples::{MAX_SAMPLE_CENSUSES, MAX_SAMPLE_STACKS, MAX_SAMPLES, OTHER_STACKS};
 
 /// Why an eventlog could not be read.
 #[derive(Debug, Clone, PartialEq)]
@@ -60,6 +62,8 @@ pub enum ErrorKind {
     /// Heap profiling was on, but the eventlog ends (cut: the program still running, or
     /// killed) before the first census.
     CutBeforeCensus,
+    /// `--measure` asked cost-centre samples for what they do not count.
+    SamplesWeighTime(crate::profile::costs::Measure),
 }
 
 impl fmt::Display for Error {
@@ -94,6 +98,13 @@ impl fmt::Display for Error {
                 "no heap profile and no GC events in this eventlog (run the program with \
                  +RTS -l for the runtime's statistics and lines, +RTS -hT -l for a heap \
                  profile too; -l with classes writes GC events only with g among them)"
+            ),
+            ErrorKind::SamplesWeighTime(m) => write!(
+                f,
+                "--measure {}: an eventlog's cost-centre samples count time only (use \
+                 --measure time, or read the run's report: +RTS -P or -pj writes its \
+                 allocation and entries to prog.prof)",
+                m.name()
             ),
             ErrorKind::CutBeforeCensus => write!(
                 f,
@@ -206,7 +217,7 @@ impl Parser {
             block_end: None,
             skip_until: 0,
             options,
-            profile: build::Builder::gathering_runtime(options.runtime),
+            profile: build::Builder::with_options(options),
             searched: Vec::new(),
         }
     }

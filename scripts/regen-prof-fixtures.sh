@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The cost-centre profiles of fixtures/prof/MapFib.hs as one GHC writes them:
+# fixtures/prof/ghc-<version>/MapFib-{p,P,pa,pj}.prof (the report's text and JSON forms),
+# MapFib-samples.eventlog (+RTS -p -l-au: cost-centre samples only) and
+# MapFib-samples-hc.eventlog (+RTS -p -hc -l: samples, a heap profile and GC events in
+# one eventlog), each eventlog with ghc-events' reading of its samples beside it
+# (.samples, scripts/samples-oracle.hs), which the tests weigh stacks by.
+#   scripts/regen-prof-fixtures.sh                      # the system's GHC (9.0.2 on bookworm)
+#   scripts/regen-prof-fixtures.sh /opt/ghc-trixie      # GHC 9.6.6 (../shared/tools/ghc-chroot)
+#   scripts/regen-prof-fixtures.sh /opt/ghc-sid         # GHC 9.10.3
+# Needs: the system's ghc with ghc-events (Debian: ghc, ghc-prof, libghc-ghc-events-dev).
+set -euo pipefail
+export TZ=UTC
+root=${1:-}
+cd "$(dirname "$0")/.."
+chroot_tool=${GHC_CHROOT:-../shared/tools/ghc-chroot}
+oracle=$(mktemp -d)
+trap 'rm -rf "$oracle"' EXIT
+ghc -O -outputdir "$oracle" scripts/samples-oracle.hs -o "$oracle/samples-oracle" >/dev/null
+
+if [ -n "$root" ]; then
+  work=$root/w-prof
+  in_ghc() { "$chroot_tool" run "$root" "cd /w-prof && $1"; }
+else
+  work=$(mktemp -d)
+  in_ghc() { (cd "$work" && bash -c "$1"); }
+fi
+rm -rf "$work" && mkdir -p "$work" && cp fixtures/prof/MapFib.hs "$work/"
+version=$(in_ghc 'ghc --numeric-version')
+# GHC before 9.4 links the eventlog into a profiled program only when asked.
+case $version in 9.[0-3].*|8.*) eventlog=-eventlog ;; *) eventlog= ;; esac
+in_ghc "ghc -O0 -prof -fprof-auto -rtsopts $eventlog MapFib.hs -o MapFib >/dev/null"
+out=fixtures/prof/ghc-$version
+mkdir -p "$out"
+# Tag and RTS options of each run; the runtime names its files after the program.
+for run in "p|-p" "P|-P" "pa|-pa" "pj|-pj" "samples|-p -l-au" "samples-hc|-p -hc -l -i0.02"; do
+  IFS='|' read -r tag rts <<<"$run"
+  in_ghc "rm -f MapFib.prof MapFib.eventlog MapFib.hp && ./MapFib +RTS $rts -RTS >/dev/null"
+  case $tag in
+    samples*)
+      cp "$work/MapFib.eventlog" "$out/MapFib-$tag.eventlog"
+      "$oracle/samples-oracle" "$out/MapFib-$tag.eventlog" > "$out/MapFib-$tag.samples"
+      ;;
+    *) cp "$work/MapFib.prof" "$out/MapFib-$tag.prof" ;;
+  esac
+done
+rm -rf "$work"
+echo "$out: $(ls "$out" | wc -l) files, $(du -sh "$out" | cut -f1)"

@@ -1,0 +1,236 @@
+//! An eventlog's cost-centre samples (`+RTS -p -l`, GHC 8.10 and later): at every
+//! profiler tick the runtime writes one `EVENT_PROF_SAMPLE_COST_CENTRE` per capability,
+//! the stack that capability is running, innermost cost centre first. Each sample is one
+//! tick of time (its tick field is the run's tick count so far, not a weight).
+//!
+//! The samples become the shared model of a cost-centre profile over time: each census
+//! holds the ticks of the samples taken since the one before (counts, summed over a
+//! stretch of time rather than averaged; see [`crate::profile::Profile::is_cost_report`]),
+//! so that `--from`/`--to` keep the samples of a window and the flame graph weighs its
+//! stacks by them. While there are at most [`MAX_SAMPLE_CENSUSES`] sample times, each is
+//! a census of its own and a window is exact to the sample; past that, consecutive
+//! samples share a census.
+
+use crate::input::{FxMap, Warning, WarningKind};
+use crate::profile::costs::Measure;
+use crate::profile::{Breakdown, Frames, Profile, Series};
+
+/// The most samples kept (one per capability per tick: at a 1 ms tick, over an hour of
+/// one capability's run). Past it later samples are dropped, with a warning.
+pub const MAX_SAMPLES: usize = 1 << 22;
+
+/// The most censuses the samples make; more sample times share censuses.
+pub const MAX_SAMPLE_CENSUSES: usize = 1 << 16;
+
+/// The most distinct stacks kept (one fewer than a profile's bands); a sample of another
+/// stack past it is counted in the band [`OTHER_STACKS`], with a warning.
+pub const MAX_SAMPLE_STACKS: usize = crate::profile::MAX_BANDS - 1;
+
+/// The frame that holds the samples of stacks past [`MAX_SAMPLE_STACKS`].
+pub const OTHER_STACKS: &[u8] = b"(other stacks)";
+
+/// The samples read so far.
+#[derive(Default)]
+pub(super) struct Samples {
+    /// Each stack as the events give it (cost-centre numbers, big-endian, innermost
+    /// first) to its number.
+    numbers: FxMap<Box<[u8]>, u32>,
+    /// Stacks by number.
+    stacks: Vec<Box<[u8]>>,
+    /// `(time in nanoseconds, stack number)`, in the order read (capabilities' blocks
+    /// interleave, so not in time order).
+    taken: Vec<(u64, u32)>,
+    /// The profiler's tick, in nanoseconds (`EVENT_PROF_BEGIN`).
+    pub interval: Option<u64>,
+    /// Samples dropped past [`MAX_SAMPLES`].
+    dropped: u64,
+    /// Samples of stacks past [`MAX_SAMPLE_STACKS`], counted as [`OTHER_STACKS`].
+    others: bool,
+}
+
+impl Samples {
+    /// Whether any sample was read.
+    pub fn is_empty(&self) -> bool {
+        self.taken.is_empty()
+    }
+
+    /// One sample: the stack `ids` (4 bytes per cost centre, innermost first) at `time`.
+    pub fn push(&mut self, time: u64, ids: &[u8]) {
+        if self.taken.len() >= MAX_SAMPLES {
+            self.dropped += 1;
+            return;
+        }
+        let number = match self.numbers.get(ids) {
+            Some(&n) => n,
+            None if self.stacks.len() >= MAX_SAMPLE_STACKS => {
+                self.others = true;
+                u32::MAX
+            }
+            None => {
+                let n = self.stacks.len() as u32;
+                self.stacks.push(ids.into());
+                self.numbers.insert(ids.into(), n);
+                n
+            }
+        };
+        self.taken.push((time, number));
+    }
+
+    /// The profile of the samples: bands are stacks, frames `Module.label` outermost
+    /// first (`name` gives a cost centre's), censuses the sample times.
+    pub fn profile(
+        mut self,
+        name: impl Fn(u32) -> Vec<u8>,
+        warnings: &mut Vec<Warning>,
+    ) -> Profile {
+        if self.dropped > 0 {
+            warnings.push(Warning {
+                line: None,
+                kind: WarningKind::SamplesDropped(self.dropped),
+            });
+        }
+        if self.others {
+            crate::input::warn_once(warnings, WarningKind::SampleStacksMerged);
+        }
+        let mut p = Profile {
+            breakdown: Breakdown::CostCentreStacks,
+            measure: Some(Measure::Time),
+            ..Profile::default()
+        };
+        p.set_units(b"seconds".to_vec(), b"ticks".to_vec());
+        let mut frames_of: FxMap<u32, std::sync::Arc<[u8]>> = FxMap::default();
+        let mut frame = |id: u32| {
+            frames_of
+                .entry(id)
+                .or_insert_with(|| name(id).into())
+                .clone()
+        };
+        let mut band_of: FxMap<Box<[u8]>, u32> = FxMap::default();
+        let mut bands: Vec<u32> = Vec::with_capacity(self.stacks.len() + 1);
+        for ids in self.stacks.iter().map(|s| &s[..]).chain([&[][..]]) {
+            let frames: Frames = if ids.is_empty() {
+                [OTHER_STACKS.into()].into()
+            } else {
+                ids.chunks_exact(4)
+                    .rev()
+                    .map(|c| frame(u32::from_be_bytes(c.try_into().expect("4 bytes"))))
+                    .collect()
+            };
+            let band: Box<[u8]> = frames
+                .iter()
+                .rev()
+                .map(|f| &**f)
+                .collect::<Vec<_>>()
+                .join(&b'/')
+                .into();
+            let b = *band_of.entry(band.clone()).or_insert_with(|| {
+                p.stacks.insert(band.clone(), frames);
+                p.bands.push(band, Series::default());
+                (p.bands.len() - 1) as u32
+            });
+            bands.push(b);
+        }
+        self.taken.sort_by_key(|&(t, _)| t);
+        let per = self.taken.len().div_ceil(MAX_SAMPLE_CENSUSES).max(1);
+        let mut counts: FxMap<u32, f64> = FxMap::default();
+        for chunk in self.taken.chunks(per) {
+            let census = p.times.len() as u32;
+            for &(_, stack) in chunk {
+                let band = bands[(stack as usize).min(bands.len() - 1)];
+                *counts.entry(band).or_default() += 1.0;
+            }
+            let mut kept: Vec<(u32, f64)> = counts.drain().collect();
+            kept.sort_unstable_by_key(|&(b, _)| b);
+            for (b, ticks) in kept {
+                p.bands.series_mut()[b as usize].push(census, ticks);
+            }
+            p.times
+                .push(super::build::seconds(chunk[chunk.len() - 1].0));
+        }
+        // The band of stacks past the limit, when none fell in it, is not a band.
+        if !self.others {
+            let last = p.bands.len() - 1;
+            if p.bands.series()[last].is_empty() {
+                p.stacks.remove(&p.bands.names()[last]);
+                p.bands.truncate(last);
+            }
+        }
+        p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(stack: &[u32]) -> Vec<u8> {
+        stack.iter().flat_map(|c| c.to_be_bytes()).collect()
+    }
+
+    fn name(id: u32) -> Vec<u8> {
+        format!("M.f{id}").into_bytes()
+    }
+
+    fn ticks(p: &Profile) -> f64 {
+        let mut sum = 0.0;
+        for s in p.bands.series() {
+            s.for_each(|_, v| sum += v);
+        }
+        sum
+    }
+
+    #[test]
+    fn samples_out_of_order_are_sorted_and_each_is_one_tick() {
+        let mut s = Samples::default();
+        s.push(3_000, &ids(&[2, 1]));
+        s.push(1_000, &ids(&[2, 1]));
+        s.push(2_000, &ids(&[3]));
+        let p = s.profile(name, &mut Vec::new());
+        assert_eq!(p.times, [1e-6, 2e-6, 3e-6]);
+        assert_eq!(p.bands.names().len(), 2);
+        assert_eq!(&*p.bands.names()[0], b"M.f2/M.f1", "innermost first");
+        let frames: Vec<&[u8]> = p.stacks[&p.bands.names()[0]].iter().map(|f| &**f).collect();
+        assert_eq!(frames, [&b"M.f1"[..], b"M.f2"], "outermost first");
+        assert_eq!(ticks(&p), 3.0);
+    }
+
+    #[test]
+    fn past_the_census_bound_samples_share_censuses() {
+        let mut s = Samples::default();
+        let n = MAX_SAMPLE_CENSUSES as u64 * 2 + 3;
+        for t in 0..n {
+            s.push(t, &ids(&[(t % 3) as u32]));
+        }
+        let p = s.profile(name, &mut Vec::new());
+        assert!(p.times.len() <= MAX_SAMPLE_CENSUSES);
+        assert_eq!(ticks(&p), n as f64, "every sample counted");
+    }
+
+    #[test]
+    fn past_the_stack_bound_later_stacks_are_one_frame() {
+        let mut s = Samples::default();
+        for k in 0..MAX_SAMPLE_STACKS as u32 + 10 {
+            s.push(u64::from(k), &ids(&[k]));
+        }
+        let mut warnings = Vec::new();
+        let p = s.profile(name, &mut warnings);
+        assert_eq!(p.bands.names().len(), MAX_SAMPLE_STACKS + 1);
+        assert!(p.bands.names().len() <= crate::profile::MAX_BANDS);
+        assert!(p.stacks.contains_key(OTHER_STACKS));
+        assert_eq!(ticks(&p), (MAX_SAMPLE_STACKS + 10) as f64);
+        assert!(matches!(warnings[0].kind, WarningKind::SampleStacksMerged));
+    }
+
+    #[test]
+    fn past_the_sample_bound_later_samples_are_dropped_and_said() {
+        let mut s = Samples::default();
+        let stack = ids(&[1]);
+        for t in 0..MAX_SAMPLES as u64 + 5 {
+            s.push(t, &stack);
+        }
+        let mut warnings = Vec::new();
+        let p = s.profile(name, &mut warnings);
+        assert_eq!(ticks(&p), MAX_SAMPLES as f64);
+        assert!(matches!(warnings[0].kind, WarningKind::SamplesDropped(5)));
+    }
+}

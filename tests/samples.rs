@@ -1,0 +1,97 @@
+//! An eventlog's cost-centre samples (`+RTS -p -l-au`, and `-p -hc -l`: samples beside a
+//! heap profile) weighed stack by stack as ghc-events reads them: each fixture eventlog
+//! of `fixtures/prof/ghc-*` has beside it (`.samples`) ghc-events' reading of its cost
+//! centres and samples (scripts/samples-oracle.hs, run when
+//! scripts/regen-prof-fixtures.sh made the fixture), never hpgraph's.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::{Scratch, fixtures, hpgraph, samples_oracle as oracle};
+
+const GHCS: [&str; 3] = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"];
+
+fn counts<'a>(samples: impl Iterator<Item = &'a (u64, String)>) -> BTreeMap<String, u64> {
+    let mut map = BTreeMap::new();
+    for (_, stack) in samples {
+        *map.entry(stack.clone()).or_insert(0) += 1;
+    }
+    map
+}
+
+/// hpgraph's folded export of `eventlog` with `args`, as a map.
+fn folded(eventlog: &std::path::Path, args: &[&str]) -> BTreeMap<String, u64> {
+    let scratch = Scratch::new("samples");
+    let out = scratch.path("s.folded");
+    let mut all = vec![eventlog.to_str().unwrap(), "-o", out.to_str().unwrap()];
+    all.extend_from_slice(args);
+    let o = hpgraph(&scratch.0, &all, None);
+    assert!(
+        o.status.success(),
+        "{all:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let mut map = BTreeMap::new();
+    for line in std::fs::read_to_string(out).unwrap().lines() {
+        let (stack, n) = line.rsplit_once(' ').unwrap();
+        *map.entry(stack.to_string()).or_insert(0) += n.parse::<u64>().unwrap();
+    }
+    map
+}
+
+#[test]
+fn samples_weigh_each_stack_as_ghc_events_reads_them_over_the_run_and_a_window() {
+    for ghc in GHCS {
+        for (name, args) in [
+            ("MapFib-samples", &[][..]),
+            // Beside a heap profile, the samples are read when a measure asks for them.
+            ("MapFib-samples-hc", &["--measure", "time"][..]),
+        ] {
+            let dir = fixtures().join("prof").join(ghc);
+            let eventlog = dir.join(format!("{name}.eventlog"));
+            let samples = oracle(&dir.join(format!("{name}.samples")));
+            assert!(
+                samples.len() > 100,
+                "{ghc} {name}: {} samples",
+                samples.len()
+            );
+            let theirs = counts(samples.iter());
+            assert!(theirs.len() >= 4, "{ghc} {name}: {theirs:?}");
+            assert_eq!(folded(&eventlog, args), theirs, "{ghc} {name}: the run");
+            // A window from a quarter to three quarters of the samples, its edges halfway
+            // between two samples' times.
+            let mut times: Vec<u64> = samples.iter().map(|s| s.0).collect();
+            times.sort_unstable();
+            let edge = |k: usize| (times[k] + times[k + 1]) / 2;
+            let (from, to) = (edge(times.len() / 4), edge(times.len() * 3 / 4));
+            let window = counts(samples.iter().filter(|s| s.0 >= from && s.0 <= to));
+            let (f, t) = (
+                format!("{}", from as f64 / 1e9),
+                format!("{}", to as f64 / 1e9),
+            );
+            let mut args = args.to_vec();
+            args.extend(["--from", &f, "--to", &t]);
+            assert_eq!(folded(&eventlog, &args), window, "{ghc} {name}: {f} to {t}");
+        }
+    }
+}
+
+#[test]
+fn an_eventlog_with_a_heap_profile_and_samples_draws_the_heap_unless_asked() {
+    let dir = fixtures().join("prof/ghc-9.6.6");
+    let scratch = Scratch::new("samples-heap");
+    let eventlog = dir.join("MapFib-samples-hc.eventlog");
+    let e = eventlog.to_str().unwrap();
+    let o = hpgraph(&scratch.0, &[e, "-o", "heap.folded"], None);
+    assert!(o.status.success());
+    let heap = std::fs::read_to_string(scratch.path("heap.folded")).unwrap();
+    // The heap's stacks weigh bytes: GHC's .hp names them without modules.
+    assert!(!heap.contains("Main.step"), "{heap}");
+    // Samples count time only; asking them for allocation says so, and writes nothing.
+    let o = hpgraph(&scratch.0, &[e, "--measure", "alloc", "-o", "a.svg"], None);
+    assert_eq!(o.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("count time only"), "{err}");
+    assert!(!scratch.path("a.svg").exists());
+}
