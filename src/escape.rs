@@ -258,6 +258,22 @@ pub fn csv_formula(cell: &[u8]) -> bool {
     )
 }
 
+/// A name or file as a callgrind line ends in it (`fn=(1) NAME`): the line's end is the
+/// name's, so a line break or other control character is `?`, and what acts on a
+/// terminal is shown as [`terminal`] shows it (`callgrind_annotate` prints names); an
+/// empty name is `???`, valgrind's name for the unknown.
+pub fn callgrind_name(name: &[u8]) -> String {
+    let text = String::from_utf8_lossy(name);
+    if text.trim().is_empty() {
+        return "???".into();
+    }
+    let plain: String = text
+        .chars()
+        .map(|c| if c.is_control() { '?' } else { c })
+        .collect();
+    terminal(&plain).into_owned()
+}
+
 /// A frame's name as one field of a folded-stacks line (`outer;inner 123`): `;` would
 /// start a new frame and a line break a new line, so each becomes `_`; other control
 /// characters are shown as [`terminal`] shows them, since inferno and flamegraph.pl
@@ -346,6 +362,14 @@ pub fn hp_name_changes(name: &[u8]) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn callgrind_names_end_their_line_and_never_act_on_a_terminal() {
+        assert_eq!(callgrind_name(b"Main.step"), "Main.step");
+        assert_eq!(callgrind_name(b"a\nfn=(9) b\r"), "a?fn=(9) b?");
+        assert_eq!(callgrind_name(b" \t"), "???");
+        assert!(!callgrind_name("x\u{202e}y".as_bytes()).contains('\u{202e}'));
+    }
+
     use super::*;
 
     #[test]

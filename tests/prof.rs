@@ -282,22 +282,8 @@ fn pprof_reads_a_reports_stacks_with_its_totals() {
 #[test]
 fn the_summary_of_a_report_is_ghcs_own_table() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof/ghc-9.0.2");
-    let text = std::fs::read_to_string(dir.join("MapFib-P.prof")).unwrap();
     // GHC's table: `label module src %time %alloc ticks bytes`, after the first header.
-    let table: Vec<(String, u64, u64)> = (text.lines())
-        .skip_while(|l| !l.starts_with("COST CENTRE"))
-        .skip(2)
-        .take_while(|l| !l.trim().is_empty())
-        .map(|l| {
-            let w: Vec<&str> = l.split_whitespace().collect();
-            let n = w.len();
-            (
-                format!("{}.{}", w[1], w[0]),
-                w[n - 2].parse().unwrap(),
-                w[n - 1].parse().unwrap(),
-            )
-        })
-        .collect();
+    let table = ghcs_table(&dir.join("MapFib-P.prof"));
     assert!(table.len() >= 3, "{table:?}");
     for (measure, column) in [("time", 1), ("alloc", 2)] {
         let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
@@ -324,4 +310,126 @@ fn the_summary_of_a_report_is_ghcs_own_table() {
         assert_eq!(s["hottest_path"][0]["name"], "MAIN.MAIN");
         assert_eq!(s["hottest_path"][0]["inherited"], s["total"]);
     }
+}
+
+/// GHC's table of the costliest cost centres at a report's top: `Module.label`, its
+/// ticks and its bytes.
+fn ghcs_table(report: &Path) -> Vec<(String, u64, u64)> {
+    let text = std::fs::read_to_string(report).unwrap();
+    (text.lines())
+        .skip_while(|l| !l.starts_with("COST CENTRE"))
+        .skip(2)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let n = w.len();
+            (
+                format!("{}.{}", w[1], w[0]),
+                w[n - 2].parse().unwrap(),
+                w[n - 1].parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// What `callgrind_annotate` (valgrind's, not ours) reads from a callgrind file: the
+/// program's totals, and each function's cost (`file:function`).
+fn annotated(file: &Path, inclusive: bool) -> (u64, Vec<(String, u64)>) {
+    let out = std::process::Command::new("callgrind_annotate")
+        .arg(format!(
+            "--inclusive={}",
+            if inclusive { "yes" } else { "no" }
+        ))
+        .arg("--threshold=100")
+        .arg(file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    let number = |w: &str| w.replace(',', "").parse::<u64>().ok();
+    let mut totals = None;
+    let mut functions = Vec::new();
+    for line in text.lines() {
+        let Some((cost, rest)) = line.trim().split_once(' ') else {
+            continue;
+        };
+        let Some(cost) = number(cost) else { continue };
+        let Some(name) = rest.trim().split_once(')').map(|(_, n)| n.trim()) else {
+            continue;
+        };
+        if name == "PROGRAM TOTALS" {
+            totals = Some(cost);
+        } else if !name.is_empty() && !name.starts_with("=>") && !name.starts_with("<=") {
+            functions.push((name.to_string(), cost));
+        }
+    }
+    (totals.expect("callgrind_annotate's totals"), functions)
+}
+
+/// `-o callgrind.out.NAME` of a report: `callgrind_annotate` reads the header's totals,
+/// each cost centre of GHC's own table with its ticks or bytes as the function's self
+/// cost, and the root inheriting the whole run; of eventlog samples, as many ticks as
+/// ghc-events reads samples.
+#[test]
+fn callgrind_annotate_reads_the_callgrind_export_with_ghcs_totals() {
+    if !have("callgrind_annotate", "--version") {
+        return;
+    }
+    let scratch = std::env::temp_dir().join(format!("hpgraph-callgrind-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    for ghc in GHCS {
+        let report = dir(ghc).join("MapFib-P.prof");
+        let p = read_of(ghc, "MapFib-P.prof");
+        let table = ghcs_table(&report);
+        assert!(table.len() >= 3, "{table:?}");
+        for (measure, total) in [("time", p.total_ticks), ("alloc", p.total_bytes)] {
+            let out = scratch.join(format!("callgrind.out.{measure}"));
+            let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+                .arg(&report)
+                .args(["--measure", measure, "-o"])
+                .arg(&out)
+                .status()
+                .unwrap();
+            assert!(status.success());
+            let (totals, functions) = annotated(&out, false);
+            assert_eq!(totals, total, "{ghc} {measure}: the header's total");
+            for (name, ticks, bytes) in &table {
+                let want = if measure == "time" { *ticks } else { *bytes };
+                let got = functions
+                    .iter()
+                    .find(|f| f.0.ends_with(&format!(":{name}")))
+                    .map(|f| f.1);
+                assert_eq!(got, Some(want), "{ghc} {measure}: {name} in {functions:?}");
+            }
+            let (_, inclusive) = annotated(&out, true);
+            assert_eq!(
+                inclusive
+                    .iter()
+                    .find(|f| f.0.ends_with(":MAIN.MAIN"))
+                    .map(|f| f.1),
+                Some(total),
+                "{ghc} {measure}: the root inherits the run"
+            );
+        }
+        let eventlog = dir(ghc).join("MapFib-samples.eventlog");
+        let samples = std::fs::read_to_string(dir(ghc).join("MapFib-samples.samples")).unwrap();
+        let n = samples
+            .lines()
+            .filter(|l| l.starts_with("sample\t"))
+            .count() as u64;
+        let out = scratch.join("callgrind.out.samples");
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(&eventlog)
+            .arg("-o")
+            .arg(&out)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        assert_eq!(annotated(&out, false).0, n, "{ghc}: the samples");
+    }
+    std::fs::remove_dir_all(&scratch).ok();
 }

@@ -284,8 +284,8 @@ pub struct Args {
     /// integrated between censuses. Each box is a cost centre on top of its caller, as
     /// wide as the bytes its stack holds (-hc). Other break-downs give one row. In an
     /// HTML page the census is opened under the chart. Written to NAME.flame.FMT unless
-    /// -o says. With -o x.pb.gz, x.folded or x.speedscope.json: the stacks WHEN weighs,
-    /// for pprof, inferno and speedscope.
+    /// -o says. With -o x.pb.gz, x.folded, x.speedscope.json or callgrind.out.NAME: the
+    /// stacks WHEN weighs, for pprof, inferno, speedscope and KCacheGrind.
     #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
           default_missing_value = "peak", value_parser = flame_when,
           help_heading = "Data and inspection")]

@@ -47,6 +47,11 @@ impl OutputKind {
     /// extension it ends in, so that `x.speedscope.json` is speedscope's, not JSON.
     pub fn from_file_name(name: &str) -> Option<OutputKind> {
         let name = name.to_ascii_lowercase();
+        // valgrind names its files `callgrind.out.PID`, and KCacheGrind opens those.
+        let base = name.rsplit(['/', '\\']).next().unwrap_or(&name);
+        if base.starts_with("callgrind.out") {
+            return Some(OutputKind::Data(Export::Callgrind));
+        }
         OutputKind::all()
             .filter(|k| {
                 name.strip_suffix(k.extension())

@@ -255,14 +255,14 @@ fn flame_rules(args: &Args, kind: OutputKind) -> Result<(), UsageError> {
         return Err(usage(
             ErrorKind::ArgumentConflict,
             "--flame draws a picture (ps, eps, svg, pdf, png or html) or writes stacks \
-             (pprof, folded, speedscope): not with --summary or another data format",
+             (pprof, folded, speedscope, callgrind): not with --summary or another data format",
         ));
     }
     if args.inverted && !matches!(kind, OutputKind::Picture(_)) {
         return Err(usage(
             ErrorKind::ArgumentConflict,
-            "--inverted draws a flame graph (ps, eps, svg, pdf, png or html); pprof, inferno \
-             and speedscope invert the stacks themselves",
+            "--inverted draws a flame graph (ps, eps, svg, pdf, png or html); pprof, inferno, \
+             speedscope and KCacheGrind invert the stacks themselves",
         ));
     }
     Ok(())
@@ -287,7 +287,7 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
     }
     if matches!(
         kind,
-        OutputKind::Data(Export::Hp | Export::Pprof | Export::Speedscope)
+        OutputKind::Data(Export::Hp | Export::Pprof | Export::Speedscope | Export::Callgrind)
     ) {
         return Err(usage(
             ErrorKind::InvalidValue,

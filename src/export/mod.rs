@@ -3,6 +3,7 @@
 //! [`crate::analysis`]), never the scene.
 
 pub mod aligned;
+pub mod callgrind;
 pub mod compare;
 pub mod costs;
 pub mod csv;
@@ -35,6 +36,8 @@ pub enum Export {
     Folded,
     /// speedscope's JSON file format.
     Speedscope,
+    /// valgrind's callgrind format, for KCacheGrind and `callgrind_annotate`.
+    Callgrind,
     /// `--summary`: the leak table, for people or (`--summary=json`) for scripts.
     Summary(SummaryStyle),
     /// `--stats`: the runtime's statistics in `+RTS -s`'s layout, or as JSON.
@@ -69,13 +72,14 @@ pub struct ExportOptions {
 
 impl Export {
     /// The formats a file name can ask for, in the order `--help` lists them.
-    pub const FILES: [Export; 6] = [
+    pub const FILES: [Export; 7] = [
         Export::Hp,
         Export::Csv,
         Export::Json,
         Export::Pprof,
         Export::Folded,
         Export::Speedscope,
+        Export::Callgrind,
     ];
 
     /// The usual file extension, which is also the format's name on the command line.
@@ -86,6 +90,7 @@ impl Export {
             Export::Pprof => "pb.gz",
             Export::Folded => "folded",
             Export::Speedscope => "speedscope.json",
+            Export::Callgrind => "callgrind",
             Export::Json
             | Export::Summary(SummaryStyle::Json)
             | Export::Stats(SummaryStyle::Json) => "json",
@@ -107,7 +112,10 @@ impl Export {
     /// Whether it writes the stacks of one census or window (`--flame`'s WHEN, the
     /// peak by default) rather than the profile over time.
     pub fn writes_stacks(self) -> bool {
-        matches!(self, Export::Pprof | Export::Folded | Export::Speedscope)
+        matches!(
+            self,
+            Export::Pprof | Export::Folded | Export::Speedscope | Export::Callgrind
+        )
     }
 
     /// Writes a comparison of two runs (`--compare`) in this format: the summary's text
@@ -128,11 +136,13 @@ impl Export {
             Export::Json | Export::Summary(SummaryStyle::Json) => {
                 compare::write_json(comparison, out)
             }
-            Export::Hp | Export::Stats(_) | Export::Pprof | Export::Speedscope => {
-                Err(io::Error::other(
-                    "a comparison is written as a picture, a summary, CSV, JSON or folded stacks",
-                ))
-            }
+            Export::Hp
+            | Export::Stats(_)
+            | Export::Pprof
+            | Export::Speedscope
+            | Export::Callgrind => Err(io::Error::other(
+                "a comparison is written as a picture, a summary, CSV, JSON or folded stacks",
+            )),
         }
     }
 
@@ -169,7 +179,9 @@ impl Export {
         }
         let (limit, kind) = match self {
             Export::Pprof => (i64::MAX as f64, "signed"),
-            Export::Folded | Export::Speedscope => (u64::MAX as f64, "unsigned"),
+            Export::Folded | Export::Speedscope | Export::Callgrind => {
+                (u64::MAX as f64, "unsigned")
+            }
             _ => return None,
         };
         let peak = profile.totals().into_iter().fold(0.0, f64::max);
@@ -192,6 +204,9 @@ impl Export {
                 stacks::write_folded(table.profile, opts.census.unwrap_or(When::Peak), out)
             }
             Export::Speedscope => speedscope::write(table.profile, opts.census, out),
+            Export::Callgrind => {
+                callgrind::write(table.profile, opts.census.unwrap_or(When::Peak), out)
+            }
             // A time and allocation report's summary is of its cost centres.
             Export::Summary(style) if table.profile.is_cost_report() => {
                 let s = crate::analysis::costs::summarise(table.profile, opts.top.unwrap_or(20));

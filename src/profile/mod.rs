@@ -135,6 +135,12 @@ pub struct Profile {
     /// A time and allocation report's: what its stacks are weighed by (`None` for a heap
     /// profile), read once with the report.
     pub measure: Option<costs::Measure>,
+    /// A report's: the times each stack was entered, by the stack's band name, for
+    /// every stack of its tree (those that weigh nothing too): callgrind's call counts.
+    pub entries: std::collections::HashMap<Box<[u8]>, u64>,
+    /// A cost-centre profile's: each frame's source span as GHC writes it
+    /// (`Main.hs:6:1-46`, `<entire-module>`), by frame name (`Module.label`).
+    pub sources: std::collections::HashMap<Box<[u8]>, Box<[u8]>>,
 }
 
 /// A stack's frames, outermost first ([`Profile::stacks`]).

@@ -455,11 +455,13 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
     let names: Vec<std::sync::Arc<[u8]>> = costs.centres.iter().map(|c| c.name().into()).collect();
     let mut bands: std::collections::HashMap<Box<[u8]>, usize> = Default::default();
     let mut values: Vec<f64> = Vec::new();
+    for (c, centre) in names.iter().zip(&costs.centres) {
+        p.sources
+            .entry((**c).into())
+            .or_insert_with(|| centre.src.clone());
+    }
     for (k, stack) in costs.stacks.iter().enumerate() {
         let value = measure.of(stack);
-        if value == 0.0 {
-            continue;
-        }
         let frames: crate::profile::Frames = costs
             .path(k)
             .iter()
@@ -472,6 +474,10 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
             .collect::<Vec<_>>()
             .join(&b'/')
             .into();
+        *p.entries.entry(name.clone()).or_default() += stack.entries;
+        if value == 0.0 {
+            continue;
+        }
         match bands.get(&name) {
             Some(&b) => values[b] += value,
             None => {
