@@ -8,10 +8,15 @@
 #   scripts/regen-prof-fixtures.sh                      # the system's GHC (9.0.2 on bookworm)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-trixie      # GHC 9.6.6 (../shared/tools/ghc-chroot)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-sid         # GHC 9.10.3
+#   scripts/regen-prof-fixtures.sh --pandoc             # a real program: pandoc's library
+#     (fixtures/prof/Pandoc.hs; Debian: libghc-pandoc-prof) with the system's GHC, to
+#     fixtures/prof/pandoc-ghc-<version>/Pandoc-{P,pj}.prof and Pandoc-samples.eventlog
 # Needs: the system's ghc with ghc-events (Debian: ghc, ghc-prof, libghc-ghc-events-dev).
 set -euo pipefail
 export TZ=UTC
 root=${1:-}
+program=MapFib
+if [ "$root" = --pandoc ]; then root= program=Pandoc; fi
 cd "$(dirname "$0")/.."
 chroot_tool=${GHC_CHROOT:-../shared/tools/ghc-chroot}
 oracle=$(mktemp -d)
@@ -25,23 +30,29 @@ else
   work=$(mktemp -d)
   in_ghc() { (cd "$work" && bash -c "$1"); }
 fi
-rm -rf "$work" && mkdir -p "$work" && cp fixtures/prof/MapFib.hs "$work/"
+rm -rf "$work" && mkdir -p "$work" && cp "fixtures/prof/$program.hs" "$work/"
 version=$(in_ghc 'ghc --numeric-version')
 # GHC before 9.4 links the eventlog into a profiled program only when asked.
 case $version in 9.[0-3].*|8.*) eventlog=-eventlog ;; *) eventlog= ;; esac
-in_ghc "ghc -O0 -prof -fprof-auto -rtsopts $eventlog MapFib.hs -o MapFib >/dev/null"
-out=fixtures/prof/ghc-$version
-mkdir -p "$out"
+in_ghc "ghc -O0 -prof -fprof-auto -rtsopts $eventlog $program.hs -o $program >/dev/null"
 # Tag and RTS options of each run; the runtime names its files after the program.
-for run in "p|-p" "P|-P" "pa|-pa" "pj|-pj" "samples|-p -l-au" "samples-hc|-p -hc -l -i0.02"; do
+if [ $program = Pandoc ]; then
+  out=fixtures/prof/pandoc-ghc-$version
+  runs=("P|-P" "pj|-pj" "samples|-p -l-au")
+else
+  out=fixtures/prof/ghc-$version
+  runs=("p|-p" "P|-P" "pa|-pa" "pj|-pj" "samples|-p -l-au" "samples-hc|-p -hc -l -i0.02")
+fi
+mkdir -p "$out"
+for run in "${runs[@]}"; do
   IFS='|' read -r tag rts <<<"$run"
-  in_ghc "rm -f MapFib.prof MapFib.eventlog MapFib.hp && ./MapFib +RTS $rts -RTS >/dev/null"
+  in_ghc "rm -f $program.prof $program.eventlog $program.hp && ./$program +RTS $rts -RTS >/dev/null 2>&1"
   case $tag in
     samples*)
-      cp "$work/MapFib.eventlog" "$out/MapFib-$tag.eventlog"
-      "$oracle/samples-oracle" "$out/MapFib-$tag.eventlog" > "$out/MapFib-$tag.samples"
+      cp "$work/$program.eventlog" "$out/$program-$tag.eventlog"
+      "$oracle/samples-oracle" "$out/$program-$tag.eventlog" > "$out/$program-$tag.samples"
       ;;
-    *) cp "$work/MapFib.prof" "$out/MapFib-$tag.prof" ;;
+    *) cp "$work/$program.prof" "$out/$program-$tag.prof" ;;
   esac
 done
 rm -rf "$work"

@@ -10,7 +10,19 @@ use std::collections::BTreeMap;
 
 use common::{Scratch, fixtures, hpgraph, samples_oracle as oracle};
 
-const GHCS: [&str; 3] = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"];
+/// The fixture runs: a folder, and the eventlogs in it with the arguments that read
+/// their samples. Besides MapFib of three GHCs, a real program (pandoc's library,
+/// fixtures/prof/Pandoc.hs, GHC 9.0.2).
+const RUNS: [(&str, &str, &[&str]); 7] = [
+    ("ghc-9.0.2", "MapFib-samples", &[]),
+    ("ghc-9.6.6", "MapFib-samples", &[]),
+    ("ghc-9.10.3", "MapFib-samples", &[]),
+    // Beside a heap profile, the samples are read when a measure asks for them.
+    ("ghc-9.0.2", "MapFib-samples-hc", &["--measure", "time"]),
+    ("ghc-9.6.6", "MapFib-samples-hc", &["--measure", "time"]),
+    ("ghc-9.10.3", "MapFib-samples-hc", &["--measure", "time"]),
+    ("pandoc-ghc-9.0.2", "Pandoc-samples", &[]),
+];
 
 fn counts<'a>(samples: impl Iterator<Item = &'a (u64, String)>) -> BTreeMap<String, u64> {
     let mut map = BTreeMap::new();
@@ -42,12 +54,8 @@ fn folded(eventlog: &std::path::Path, args: &[&str]) -> BTreeMap<String, u64> {
 
 #[test]
 fn samples_weigh_each_stack_as_ghc_events_reads_them_over_the_run_and_a_window() {
-    for ghc in GHCS {
-        for (name, args) in [
-            ("MapFib-samples", &[][..]),
-            // Beside a heap profile, the samples are read when a measure asks for them.
-            ("MapFib-samples-hc", &["--measure", "time"][..]),
-        ] {
+    for (ghc, name, args) in RUNS {
+        {
             let dir = fixtures().join("prof").join(ghc);
             let eventlog = dir.join(format!("{name}.eventlog"));
             let samples = oracle(&dir.join(format!("{name}.samples")));
