@@ -15,8 +15,9 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use crate::escape::callgrind_name;
+use crate::input::FxMap;
 use crate::profile::Profile;
-use crate::profile::costs::Measure;
+use crate::profile::costs::{CostProfile, Measure};
 use crate::select::flame::{When, flame};
 
 /// A name's number in callgrind's name compression (`fn=(3) name` once, `fn=(3)`
@@ -53,6 +54,22 @@ pub fn place(src: &[u8]) -> Option<(String, u32)> {
     (!file.is_empty() && !file.starts_with('<')).then(|| (file.to_string(), line))
 }
 
+/// A report's entries by stack, each stack named as its band is (`Module.label` frames
+/// innermost first, joined by `/`), stacks of one name added.
+fn entries_by_stack(tree: &CostProfile) -> FxMap<Vec<u8>, u64> {
+    let names: Vec<Vec<u8>> = tree.centres.iter().map(|c| c.name()).collect();
+    let mut map: FxMap<Vec<u8>, u64> = FxMap::default();
+    for (k, stack) in tree.stacks.iter().enumerate() {
+        let path = tree.path(k);
+        let name = (path.iter().rev())
+            .map(|&c| &names[c as usize][..])
+            .collect::<Vec<_>>()
+            .join(&b'/');
+        *map.entry(name).or_default() += stack.entries;
+    }
+    map
+}
+
 /// One function's costs: itself, and its calls by callee.
 #[derive(Default)]
 struct Function {
@@ -64,6 +81,7 @@ struct Function {
 /// Writes `p`'s stacks at `when` (a cost profile's whole run or window).
 pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
     let graph = flame(p, when);
+    let entries = p.tree.as_deref().map(entries_by_stack).unwrap_or_default();
     let event = match p.measure {
         Some(Measure::Time) => "Ticks",
         Some(Measure::Entries) => "Entries",
@@ -84,7 +102,7 @@ pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
         if let Some(parent) = frame.parent.filter(|&q| q > 0) {
             // Readers take a call counted 0 (a CAF's, which GHC does not count) for
             // no call, and its cost for the caller's own: at least 1.
-            let entries = p.entries.get(&graph.stack(k)[..]).copied().unwrap_or(1);
+            let entries = entries.get(&graph.stack(k)[..]).copied().unwrap_or(1);
             let entries = entries.max(1);
             let call = (functions[of_frame[parent]].1.calls).entry(f).or_default();
             call.0 = call.0.saturating_add(entries);

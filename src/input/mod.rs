@@ -531,6 +531,10 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
         return read_for_runtime(file, options, first, |f, o| read(f, o));
     }
     if let Some(Format::Costs) = Format::detect(&magic[..got], got < BINARY_PROBE) {
+        #[cfg(unix)]
+        if let Some(parsed) = read_report_mapped(file, options) {
+            return parsed;
+        }
         return read(file, options);
     }
     let head = &magic[..got.min(4)];
@@ -645,6 +649,22 @@ const MAP_WINDOW: usize = 16 << 20;
 /// How far behind the reader the map's pages are given back, at the least.
 #[cfg(unix)]
 const MAP_RELEASE: usize = 32 << 20;
+
+/// A time and allocation report through a memory map (as [`read_mapped`] reads an
+/// eventlog): parsed where the page cache holds it, not copied out first. `None` when
+/// it cannot be mapped, or is past [`prof::MAX_BYTES`] (the stream's reading says so).
+#[cfg(unix)]
+fn read_report_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() < MAP_MIN || meta.len() > prof::MAX_BYTES as u64 {
+        return None;
+    }
+    // SAFETY: as for read_mapped below: read only, through `&[u8]`, while the file is
+    // open.
+    let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+    let _ = map.advise(memmap2::Advice::Sequential);
+    Some(prof::read(&map, options.measure).map_err(Error::Costs))
+}
 
 /// Reads an eventlog file through a memory map, as ripgrep reads a large file: the
 /// bytes are searched where the page cache holds them rather than copied out first,
@@ -897,7 +917,7 @@ pub struct Parsed {
 /// collide on purpose is possible (docs/security.md says so); names that merely look
 /// alike, as generated ones do, spread as they should.
 #[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
+pub struct FxHasher(u64);
 
 impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -927,7 +947,8 @@ impl Hasher for FxHasher {
     }
 }
 
-pub(crate) type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+/// A hash map keyed by names, hashed with [`FxHasher`].
+pub type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 #[cfg(test)]
 mod tests {

@@ -131,16 +131,17 @@ pub struct Profile {
     /// Each band's frames, outermost first, by band name, where the input names its
     /// stacks frame by frame (a cost-centre report: a label may hold a `/`); otherwise
     /// empty, and a band's name is split as [`Breakdown`] says.
-    pub stacks: std::collections::HashMap<Box<[u8]>, Frames>,
+    pub stacks: crate::input::FxMap<Box<[u8]>, Frames>,
     /// A time and allocation report's: what its stacks are weighed by (`None` for a heap
     /// profile), read once with the report.
     pub measure: Option<costs::Measure>,
-    /// A report's: the times each stack was entered, by the stack's band name, for
-    /// every stack of its tree (those that weigh nothing too): callgrind's call counts.
-    pub entries: std::collections::HashMap<Box<[u8]>, u64>,
+    /// A report's tree of cost-centre stacks, which its bands were made of, with every
+    /// stack's entries, ticks and bytes (those that weigh nothing too): what exports
+    /// of the whole tree read (callgrind's call counts). Shared, not copied.
+    pub tree: Option<std::sync::Arc<costs::CostProfile>>,
     /// A cost-centre profile's: each frame's source span as GHC writes it
     /// (`Main.hs:6:1-46`, `<entire-module>`), by frame name (`Module.label`).
-    pub sources: std::collections::HashMap<Box<[u8]>, Box<[u8]>>,
+    pub sources: crate::input::FxMap<Box<[u8]>, Box<[u8]>>,
 }
 
 /// A stack's frames, outermost first ([`Profile::stacks`]).

@@ -10,8 +10,6 @@
 //! marked `cut`, the callers beyond it unknown. A profile broken down by anything but
 //! cost-centre stacks (an eventlog says which) gives one level: a name is one frame.
 
-use std::collections::HashMap;
-
 use crate::profile::{Breakdown, Profile};
 
 /// A band's name without a `.hp` file's `(N)` stack number.
@@ -365,6 +363,7 @@ pub fn flame(profile: &Profile, when: When) -> Flame {
 pub fn shaped(profile: &Profile, when: When, direction: Direction) -> Flame {
     let (census, stacks) = stacks(profile, when);
     let mut tree = Tree::new(direction);
+    tree.children.reserve(stacks.len() * 2);
     for (stack, placed) in place_cut(profile, stacks) {
         tree.count(&stack, placed);
         tree.add(&stack, 1, placed);
@@ -482,8 +481,13 @@ pub fn placements(profile: &Profile) -> Vec<Option<Placed<'_>>> {
 /// `stacks` (of `profile`) with each band GHC cut placed as [`placements`] says, and the
 /// index of each one's first frame past the inferred path.
 fn place_cut<'a>(profile: &'a Profile, stacks: Vec<Stack<'a>>) -> Vec<(Stack<'a>, Option<usize>)> {
+    // Only a name GHC cut is placed: without one (a report's stacks never are), the
+    // stacks stand as they are.
+    if !profile.bands.names().iter().any(|n| cut_stem(n).is_some()) {
+        return stacks.into_iter().map(|s| (s, None)).collect();
+    }
     let places = placements(profile);
-    let by_name: HashMap<&[u8], usize> = (profile.bands.names().iter().enumerate())
+    let by_name: crate::input::FxMap<&[u8], usize> = (profile.bands.names().iter().enumerate())
         .map(|(k, n)| (&n[..], k))
         .collect();
     stacks
@@ -506,7 +510,7 @@ struct Tree<'a> {
     direction: Direction,
     cuts: (usize, usize),
     frames: Vec<Frame>,
-    children: HashMap<(usize, &'a [u8]), usize>,
+    children: crate::input::FxMap<(usize, &'a [u8]), usize>,
 }
 
 impl<'a> Tree<'a> {
@@ -525,7 +529,7 @@ impl<'a> Tree<'a> {
                 own_before: 0.0,
                 placed: false,
             }],
-            children: HashMap::new(),
+            children: Default::default(),
         }
     }
 

@@ -167,7 +167,11 @@ fn centres(text: &[u8], mut at: usize) -> Result<(Vec<CostCentre>, HashMap<u64, 
         let (module, end) = string_at(text, end, "module", &["\", \"src_loc\": \""])?;
         let (src, end) = string_at(text, end, "src_loc", &["\", \"is_caf\":"])?;
         ids.insert(id as u64, centres.len() as u32);
-        centres.push(CostCentre { label, module, src });
+        centres.push(CostCentre {
+            label: label.into(),
+            module: module.into(),
+            src,
+        });
         at = end;
     }
     Ok((centres, ids))

@@ -86,7 +86,13 @@ struct Header {
 
 /// Reads a whole report.
 pub fn parse(text: &[u8]) -> Result<Read, Error> {
-    let lines: Vec<&[u8]> = text.split(|&b| b == b'\n').collect();
+    let mut lines: Vec<&[u8]> = Vec::with_capacity(text.len() / 64);
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'\n', text) {
+        lines.push(&text[start..end]);
+        start = end + 1;
+    }
+    lines.push(&text[start..]);
     let header = header(&lines)?;
     let at = (lines.iter())
         .position(|l| {
@@ -100,21 +106,23 @@ pub fn parse(text: &[u8]) -> Result<Read, Error> {
         })?;
     let columns = Columns::of(lines[at])
         .ok_or_else(|| error(at + 1, "the tree's header lacks MODULE or SRC"))?;
-    let mut tree = Tree::default();
+    // Sized for a row per line: growing tables of 100,000s rehash and copy again and
+    // again.
+    let rows = lines.len() - at;
+    let mut tree = Tree {
+        stacks: Vec::with_capacity(rows),
+        index: HashTable::with_capacity(rows.min(MAX_CENTRES) / 4),
+        ..Tree::default()
+    };
     let cut = !text.ends_with(b"\n");
     let mut warnings = Vec::new();
-    for (k, line) in lines.iter().enumerate().skip(at + 1) {
+    // The rows: after blank lines, up to the next blank line.
+    let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
+    let first = at + 1 + (lines[at + 1..].iter()).take_while(|l| blank(l)).count();
+    let last = first + (lines[first..].iter()).take_while(|l| !blank(l)).count();
+    for (k, cooked) in cook_rows(&columns, &lines, first..last) {
         let number = k + 1;
-        if line.iter().all(u8::is_ascii_whitespace) {
-            if tree.stacks.is_empty() {
-                continue;
-            }
-            break;
-        }
-        match columns
-            .row(line, number)
-            .and_then(|row| tree.add(row, number))
-        {
+        match cooked.and_then(|row| tree.add(row, number)) {
             Ok(()) => {}
             // The last line of a file cut short: keep what came before it.
             Err(e) if cut && k + 1 == lines.len() => {
@@ -130,6 +138,58 @@ pub fn parse(text: &[u8]) -> Result<Read, Error> {
         profile: tree.finish(header, columns.counted),
         warnings,
     })
+}
+
+/// Rows from this many on are read on several threads.
+const PARALLEL_ROWS: usize = 20_000;
+
+/// The rows `range` of `lines` read and their numbers parsed, each with its line's
+/// index, in order; a chunk's first error ends its rows. A large report is read on as
+/// many threads as the machine has (at most 8): the rows are independent until the
+/// tree is put together, which is done in order after.
+fn cook_rows<'a>(
+    columns: &Columns,
+    lines: &[&'a [u8]],
+    range: std::ops::Range<usize>,
+) -> Vec<(usize, Result<Cooked<'a>, Error>)> {
+    let cook = |range: std::ops::Range<usize>| {
+        let mut out = Vec::with_capacity(range.len());
+        for k in range {
+            let cooked = columns.cook(lines[k], k + 1);
+            let failed = cooked.is_err();
+            out.push((k, cooked));
+            if failed {
+                break;
+            }
+        }
+        out
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+    if threads < 2 || range.len() < PARALLEL_ROWS {
+        return cook(range);
+    }
+    let size = range.len().div_ceil(threads);
+    let chunks: Vec<std::ops::Range<usize>> = (range.start..range.end)
+        .step_by(size)
+        .map(|s| s..(s + size).min(range.end))
+        .collect();
+    let cooked: Vec<Vec<_>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = (chunks.into_iter())
+            .map(|chunk| scope.spawn(move || cook(chunk)))
+            .collect();
+        (handles.into_iter())
+            .map(|h| h.join().expect("reading rows does not panic"))
+            .collect()
+    });
+    let mut all = Vec::with_capacity(range.len());
+    for chunk in cooked {
+        let failed = chunk.last().is_some_and(|(_, c)| c.is_err());
+        all.extend(chunk);
+        if failed {
+            break;
+        }
+    }
+    all
 }
 
 fn contains(line: &[u8], word: &[u8]) -> bool {
@@ -209,8 +269,13 @@ struct Row<'a> {
     label: &'a [u8],
     module: &'a [u8],
     src: &'a [u8],
-    numbers: Vec<&'a str>,
+    /// The row's last words, as many as the header has number columns (`count`).
+    numbers: [&'a str; MAX_NUMBERS],
+    count: usize,
 }
+
+/// The most number columns a tree's header may have (GHC writes 6, or 8 with `-P`).
+const MAX_NUMBERS: usize = 12;
 
 impl Columns {
     fn of(header: &[u8]) -> Option<Columns> {
@@ -222,7 +287,7 @@ impl Columns {
         let after: Vec<&str> = text[text.find(" SRC")? + 4..].split_whitespace().collect();
         let (module, src) = (column(" MODULE")? + 1, column(" SRC")? + 1);
         // The numbers a row must end with: `no.`, `entries` and four shares at least.
-        (module < src && after.len() >= 6).then_some(Columns {
+        (module < src && (6..=MAX_NUMBERS).contains(&after.len())).then_some(Columns {
             module,
             src,
             numbers: after.len(),
@@ -248,17 +313,24 @@ impl Columns {
             return Err(error(number, "a row with no cost centre before its module"));
         }
         // The numbers are the row's last words: taken from its end.
+        // Whitespace is ASCII: a byte position found is a character boundary.
         let tail = text[src_at..].trim_end();
-        let mut numbers = Vec::with_capacity(self.numbers);
+        let bytes = tail.as_bytes();
+        let mut numbers = [""; MAX_NUMBERS];
+        let mut found = 0;
         let mut end = tail.len();
-        while numbers.len() < self.numbers {
-            let Some(space) = tail[..end].rfind(|c: char| c.is_ascii_whitespace()) else {
+        while found < self.numbers {
+            let Some(space) = bytes[..end].iter().rposition(u8::is_ascii_whitespace) else {
                 break;
             };
-            numbers.push(&tail[space + 1..end]);
-            end = tail[..space].trim_end().len();
+            numbers[self.numbers - 1 - found] = &tail[space + 1..end];
+            found += 1;
+            end = space;
+            while end > 0 && bytes[end - 1].is_ascii_whitespace() {
+                end -= 1;
+            }
         }
-        if numbers.len() < self.numbers {
+        if found < self.numbers {
             return Err(error(
                 number,
                 format!(
@@ -267,13 +339,61 @@ impl Columns {
                 ),
             ));
         }
-        numbers.reverse();
         Ok(Row {
             depth,
             label: text[depth..module_at].trim_end().as_bytes(),
             module: text[module_at..src_at].trim().as_bytes(),
             src: tail[..end].trim().as_bytes(),
             numbers,
+            count: self.numbers,
+        })
+    }
+}
+
+/// A row read, its numbers parsed and its cost centre hashed: all that can be done of a
+/// row before the rows above it are placed.
+struct Cooked<'a> {
+    depth: usize,
+    label: &'a [u8],
+    module: &'a [u8],
+    src: &'a [u8],
+    /// [`centre_hash`] of the three.
+    hash: u64,
+    number: u64,
+    entries: u64,
+    /// `ticks` and `bytes` when the report has them (`-P`).
+    counts: Option<(f64, f64)>,
+    /// Individual `%time` and `%alloc`.
+    shares: (f64, f64),
+}
+
+impl Columns {
+    fn cook<'a>(&self, line: &'a [u8], number: usize) -> Result<Cooked<'a>, Error> {
+        let row = self.row(line, number)?;
+        let n = &row.numbers;
+        let int = |k: usize, what: &str| -> Result<u64, Error> {
+            n[k].parse()
+                .map_err(|_| error(number, format!("{what} `{}` is not a count", n[k])))
+        };
+        let real = |k: usize, what: &str| -> Result<f64, Error> {
+            n[k].parse()
+                .map_err(|_| error(number, format!("{what} `{}` is not a number", n[k])))
+        };
+        let counts = if row.count >= 8 {
+            Some((int(6, "ticks")? as f64, int(7, "bytes")? as f64))
+        } else {
+            None
+        };
+        Ok(Cooked {
+            depth: row.depth,
+            label: row.label,
+            module: row.module,
+            src: row.src,
+            hash: centre_hash(row.label, row.module, row.src),
+            number: int(0, "no.")?,
+            entries: int(1, "entries")?,
+            counts,
+            shares: (real(2, "%time")?, real(3, "%alloc")?),
         })
     }
 }
@@ -299,10 +419,12 @@ struct Tree {
     /// The cost centres by label, module and source: indices into `centres`.
     index: HashTable<u32>,
     path: Vec<(usize, u32)>,
+    /// Each label and module once.
+    strings: crate::input::FxMap<Box<[u8]>, std::sync::Arc<[u8]>>,
 }
 
 impl Tree {
-    fn add(&mut self, row: Row, line: usize) -> Result<(), Error> {
+    fn add(&mut self, row: Cooked, line: usize) -> Result<(), Error> {
         if self.stacks.len() >= MAX_STACKS {
             return Err(error(
                 line,
@@ -318,41 +440,24 @@ impl Tree {
                 format!("a stack deeper than {MAX_DEPTH} cost centres"),
             ));
         }
-        let n = &row.numbers;
-        let int = |k: usize, what: &str| -> Result<u64, Error> {
-            n[k].parse()
-                .map_err(|_| error(line, format!("{what} `{}` is not a count", n[k])))
-        };
-        let real = |k: usize, what: &str| -> Result<f64, Error> {
-            n[k].parse()
-                .map_err(|_| error(line, format!("{what} `{}` is not a number", n[k])))
-        };
         let centre = self.centre(&row, line)?;
-        let counted = n.len() >= 8;
+        let (ticks, bytes) = row.counts.unwrap_or((0.0, 0.0));
         let stack = Stack {
             centre,
             parent: self.path.last().map(|&(_, s)| s),
-            number: int(0, "no.")?,
-            entries: int(1, "entries")?,
-            ticks: if counted {
-                int(6, "ticks")? as f64
-            } else {
-                0.0
-            },
-            bytes: if counted {
-                int(7, "bytes")? as f64
-            } else {
-                0.0
-            },
+            number: row.number,
+            entries: row.entries,
+            ticks,
+            bytes,
         };
-        self.shares.push((real(2, "%time")?, real(3, "%alloc")?));
+        self.shares.push(row.shares);
         self.path.push((row.depth, self.stacks.len() as u32));
         self.stacks.push(stack);
         Ok(())
     }
 
-    fn centre(&mut self, row: &Row, line: usize) -> Result<u32, Error> {
-        let key = centre_hash(row.label, row.module, row.src);
+    fn centre(&mut self, row: &Cooked, line: usize) -> Result<u32, Error> {
+        let key = row.hash;
         let centres = &self.centres;
         let same = |&k: &u32| {
             let c = &centres[k as usize];
@@ -365,9 +470,18 @@ impl Tree {
             return Err(error(line, format!("more than {MAX_CENTRES} cost centres")));
         }
         let k = self.centres.len() as u32;
+        let mut shared = |text: &[u8]| match self.strings.get(text) {
+            Some(kept) => kept.clone(),
+            None => {
+                let kept: std::sync::Arc<[u8]> = text.into();
+                self.strings.insert(text.into(), kept.clone());
+                kept
+            }
+        };
+        let (label, module) = (shared(row.label), shared(row.module));
         self.centres.push(CostCentre {
-            label: row.label.into(),
-            module: row.module.into(),
+            label,
+            module,
             src: row.src.into(),
         });
         let centres = &self.centres;
@@ -404,6 +518,9 @@ impl Tree {
     }
 }
 
+/// A frame's name, shared by the stacks through it.
+type Name = std::sync::Arc<[u8]>;
+
 /// A report, text or JSON, read into the shared model ([`profile`]); the rows a cut
 /// file lost become warnings.
 pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Error> {
@@ -412,8 +529,12 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
     } else {
         parse(bytes)?
     };
+    let tree = std::sync::Arc::new(r.profile);
     let mut parsed = super::Parsed {
-        profile: profile(&r.profile, measure),
+        profile: Profile {
+            tree: Some(tree.clone()),
+            ..profile(&tree, measure)
+        },
         warnings: Vec::new(),
         runtime_only: false,
     };
@@ -452,16 +573,33 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
         Measure::Entries => b"entries",
     };
     p.set_units(b"seconds".to_vec(), unit.to_vec());
-    let names: Vec<std::sync::Arc<[u8]>> = costs.centres.iter().map(|c| c.name().into()).collect();
-    let mut bands: std::collections::HashMap<Box<[u8]>, usize> = Default::default();
+    // One name per `Module.label`: a report's cost centres differ by source span too
+    // (each stack of a large one can have its own), and a name is made once.
+    let mut named: crate::input::FxMap<(&[u8], &[u8]), Name> = Default::default();
+    let names: Vec<std::sync::Arc<[u8]>> = (costs.centres.iter())
+        .map(|c| {
+            (named.entry((&c.module, &c.label)))
+                .or_insert_with(|| c.name().into())
+                .clone()
+        })
+        .collect();
+    // Sized once for every stack that weighs something: growing maps of 100,000s of
+    // names rehash them again and again.
+    let weighed = costs.stacks.iter().filter(|s| measure.of(s) != 0.0).count();
+    let mut bands: crate::input::FxMap<Box<[u8]>, usize> = Default::default();
+    bands.reserve(weighed);
+    p.stacks.reserve(weighed);
     let mut values: Vec<f64> = Vec::new();
     for (c, centre) in names.iter().zip(&costs.centres) {
-        p.sources
-            .entry((**c).into())
-            .or_insert_with(|| centre.src.clone());
+        if !p.sources.contains_key(&**c) {
+            p.sources.insert((**c).into(), centre.src.clone());
+        }
     }
     for (k, stack) in costs.stacks.iter().enumerate() {
         let value = measure.of(stack);
+        if value == 0.0 {
+            continue;
+        }
         let frames: crate::profile::Frames = costs
             .path(k)
             .iter()
@@ -474,10 +612,6 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
             .collect::<Vec<_>>()
             .join(&b'/')
             .into();
-        *p.entries.entry(name.clone()).or_default() += stack.entries;
-        if value == 0.0 {
-            continue;
-        }
         match bands.get(&name) {
             Some(&b) => values[b] += value,
             None => {
@@ -596,5 +730,56 @@ MAIN         MAIN                  <built-in>             148           0    0.0
         assert_eq!(e.line, 21, "the row of step");
         assert!(e.what.contains("ticks"), "{e}");
         assert_eq!(parse(b"JOB \"x\"\n").unwrap_err().line, 1);
+    }
+
+    /// A report of more rows than [`PARALLEL_ROWS`] is read on several threads: the
+    /// same tree as one thread reads, a bad row's line named as ever, a cut last row a
+    /// warning.
+    #[test]
+    fn a_large_report_reads_alike_on_threads() {
+        let (head, _) = P.split_at(P.find("MAIN ").unwrap());
+        let mut text = head.to_string();
+        text.push_str(
+            "MAIN         MAIN                  <built-in>             148           0    0.0    0.0   100.0  100.0      0       816\n",
+        );
+        let rows = PARALLEL_ROWS * 2 + 7;
+        for k in 0..rows {
+            let depth = 1 + k % 5;
+            // Columns as the header places them: MODULE at 13, SRC at 35.
+            let label = format!("{:depth$}f{k}", "");
+            text.push_str(&format!(
+                "{label:<13}{:<22}Main.hs:{k}:1-9 {k:>9}           1    0.0    0.0     0.0    0.0      {}      {}\n",
+                "Main",
+                k % 3,
+                k * 8,
+            ));
+        }
+        let r = parse(text.as_bytes()).unwrap();
+        assert_eq!(r.profile.stacks.len(), rows + 1);
+        let ticks: f64 = r.profile.stacks.iter().map(|s| s.ticks).sum();
+        let last = &r.profile.centres[r.profile.stacks[rows].centre as usize];
+        assert_eq!(&*last.label, format!("f{}", rows - 1).as_bytes());
+        assert_eq!(&*last.module, b"Main");
+        assert_eq!(ticks, (0..rows).map(|k| (k % 3) as f64).sum::<f64>());
+        // A row's parent is the row above it one level out, across the threads' chunks.
+        for (k, s) in r.profile.stacks.iter().enumerate().skip(1) {
+            let depth = 1 + (k - 1) % 5;
+            let parent = if depth == 1 { 0 } else { k - 1 };
+            assert_eq!(s.parent, Some(parent as u32), "row {k}");
+        }
+        // A bad row far into the file.
+        let lines: Vec<&str> = text.lines().collect();
+        let bad_at = lines.len() - 100;
+        let mut bad = lines.clone();
+        let broken = bad[bad_at].replace("Main.hs", "Main.hs x");
+        let broken = broken.replacen("      1    0.0", "      q    0.0", 1);
+        bad[bad_at] = &broken;
+        let e = parse((bad.join("\n") + "\n").as_bytes()).unwrap_err();
+        assert_eq!(e.line, bad_at + 1, "{e}");
+        // Cut inside its last row.
+        let cut = &text[..text.len() - 30];
+        let r = parse(cut.as_bytes()).unwrap();
+        assert_eq!(r.profile.stacks.len(), rows);
+        assert_eq!(r.warnings[0].0, lines.len());
     }
 }
