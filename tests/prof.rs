@@ -450,3 +450,77 @@ fn callgrind_annotate_reads_the_callgrind_export_with_ghcs_totals() {
     }
     std::fs::remove_dir_all(&scratch).ok();
 }
+
+/// `--min-share`: what is hidden is what GHC's own tree says weighs under the share.
+/// From the `-P` text's rows (depth by indentation, ticks in their column), every
+/// stack's inherited ticks; a stack with an ancestor (or itself) under the share is
+/// hidden in an `(other)`, the rest kept; the summary's hidden ticks and the folded
+/// stacks' total follow.
+#[test]
+fn pruning_hides_what_ghcs_tree_weighs_under_the_share() {
+    let mut hid = 0;
+    for (ghc, program) in RUNS {
+        let report = dir(ghc).join(format!("{program}-P.prof"));
+        let text = std::fs::read_to_string(&report).unwrap();
+        let rows: Vec<(usize, u64)> = (text.lines())
+            .skip_while(|l| !(l.starts_with("COST CENTRE") && l.contains(" no. ")))
+            .skip(2)
+            .take_while(|l| !l.trim().is_empty())
+            .map(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                (
+                    l.len() - l.trim_start().len(),
+                    w[w.len() - 2].parse().unwrap(),
+                )
+            })
+            .collect();
+        // Each row's parent, then inherited ticks bottom-up.
+        let mut parent = vec![None; rows.len()];
+        let mut path: Vec<usize> = Vec::new();
+        for (k, &(depth, _)) in rows.iter().enumerate() {
+            while path.last().is_some_and(|&p| rows[p].0 >= depth) {
+                path.pop();
+            }
+            parent[k] = path.last().copied();
+            path.push(k);
+        }
+        let mut inherited: Vec<u64> = rows.iter().map(|r| r.1).collect();
+        for k in (0..rows.len()).rev() {
+            if let Some(p) = parent[k] {
+                inherited[p] += inherited[k];
+            }
+        }
+        let total: u64 = rows.iter().map(|r| r.1).sum();
+        for share in [1.0, 5.0] {
+            let least = total as f64 * share / 100.0;
+            let hidden: u64 = (0..rows.len())
+                .filter(|&k| {
+                    let mut at = Some(k);
+                    while let Some(a) = at {
+                        if (inherited[a] as f64) < least {
+                            return true;
+                        }
+                        at = parent[a];
+                    }
+                    false
+                })
+                .map(|k| rows[k].1)
+                .sum();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+                .arg(&report)
+                .args(["--summary=json", "--min-share", &share.to_string()])
+                .output()
+                .unwrap();
+            assert!(out.status.success());
+            let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(
+                s["total"], total,
+                "{ghc} {program} {share}%: the total stays"
+            );
+            let got = s["pruned"]["weight"].as_u64().unwrap_or(0);
+            assert_eq!(got, hidden, "{ghc} {program} {share}%: what was hidden");
+            hid += usize::from(hidden > 0);
+        }
+    }
+    assert!(hid >= 4, "the shares hide something in most runs: {hid}");
+}

@@ -46,6 +46,9 @@ pub struct CostSummary {
     pub by_inherited: Vec<Centre>,
     /// From the root, at each step the callee that weighs most, with what it weighs.
     pub hottest_path: Vec<Step>,
+    /// What `--min-share` hid in `(other)` frames (`null` without it, or when nothing
+    /// was under the share).
+    pub pruned: Option<crate::select::prune::Pruned>,
 }
 
 /// The summary of `profile`'s one census, `top` cost centres in each list.
@@ -103,6 +106,7 @@ pub fn summarise(profile: &Profile, top: usize) -> CostSummary {
                 inherited: v,
             })
             .collect(),
+        pruned: profile.pruned,
     }
 }
 

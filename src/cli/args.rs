@@ -342,6 +342,17 @@ pub struct Args {
     #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
     pub to: Option<f64>,
 
+    /// Prune a cost-centre profile: frames under PERCENT of the whole join their caller's
+    /// "(other)"
+    ///
+    /// For time and allocation reports (prog.prof) and eventlog samples: a frame whose
+    /// stack and callees weigh less than PERCENT of what the run (or --from/--to's
+    /// window) spent is cut, and what it weighed is its caller's "(other)" frame, so the
+    /// flame graph, its exports and the summary stay readable and keep their totals.
+    /// --summary says what was hidden. Heap profiles gather small bands with -t instead.
+    #[arg(long, value_name = "PERCENT", value_parser = share, help_heading = "Filters")]
+    pub min_share: Option<f64>,
+
     /// Redraw as the running program writes FILE; stop with Ctrl-C
     ///
     /// Draws at once, then again whenever the file grows by a complete sample. - follows

@@ -96,6 +96,12 @@ pub(crate) fn draw(
 
 /// The profile the job renders ([`engine::kept`]), or why none, naming the input.
 pub(crate) fn filtered(job: &Job, name: &str, profile: Profile) -> anyhow::Result<Profile> {
+    if job.filter.min_share.is_some() && !profile.is_cost_report() {
+        eprintln!(
+            "hpgraph: warning: {name}: --min-share prunes cost-centre profiles (.prof, \
+             eventlog samples); a heap profile's small bands are gathered with -t"
+        );
+    }
     engine::kept(job, profile).map_err(|e| anyhow::anyhow!("{name}: {e}"))
 }
 

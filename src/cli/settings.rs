@@ -198,6 +198,7 @@ impl Settings {
                 exclude: args.exclude.clone(),
                 from: args.from,
                 to: args.to,
+                min_share: args.min_share,
             },
             make: make(args, kind, html::Mode::Static),
         };

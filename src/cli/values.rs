@@ -229,6 +229,16 @@ pub(crate) fn threshold(text: &str) -> Result<f64, String> {
     Ok(t)
 }
 
+/// `--min-share`: a percentage from 0 to 100.
+pub(crate) fn share(text: &str) -> Result<f64, String> {
+    let t: f64 =
+        (text.trim_end_matches('%').parse()).map_err(|_| format!("not a number: {text}"))?;
+    if !(0.0..=100.0).contains(&t) {
+        return Err("the share must be between 0 and 100 percent".into());
+    }
+    Ok(t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::bytes;

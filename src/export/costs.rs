@@ -75,6 +75,18 @@ pub fn write_summary(
             )?;
         }
     }
+    if let Some(p) = &s.pruned {
+        writeln!(
+            out,
+            "\npruned (--min-share {}%): {} stacks under it, {} {} ({:.1}%) together, \
+             shown as (other) under their callers",
+            p.min_share,
+            p.stacks,
+            p.weight,
+            s.measure,
+            share(p.weight)
+        )?;
+    }
     writeln!(out, "\nthe hottest path:")?;
     for (depth, step) in s.hottest_path.iter().enumerate() {
         let v = step.inherited;

@@ -139,6 +139,8 @@ pub struct Profile {
     /// stack's entries, ticks and bytes (those that weigh nothing too): what exports
     /// of the whole tree read (callgrind's call counts). Shared, not copied.
     pub tree: Option<std::sync::Arc<costs::CostProfile>>,
+    /// What `--min-share` hid ([`crate::select::prune`]), when it hid anything.
+    pub pruned: Option<crate::select::prune::Pruned>,
     /// A cost-centre profile's: each frame's source span as GHC writes it
     /// (`Main.hs:6:1-46`, `<entire-module>`), by frame name (`Module.label`).
     pub sources: crate::input::FxMap<Box<[u8]>, Box<[u8]>>,

@@ -21,6 +21,9 @@ pub struct Filter {
     pub from: Option<f64>,
     /// Samples taken after this time are dropped.
     pub to: Option<f64>,
+    /// `--min-share`: a cost-centre profile's frames under this share of the whole, in
+    /// percent, join their caller's `(other)` ([`super::prune`]).
+    pub min_share: Option<f64>,
 }
 
 /// Why a filter leaves nothing to draw.
@@ -64,6 +67,7 @@ impl Filter {
             && self.exclude.is_empty()
             && self.from.is_none()
             && self.to.is_none()
+            && self.min_share.is_none()
     }
 
     /// Whether a band of this name is kept.
@@ -82,6 +86,15 @@ impl Filter {
         if self.is_empty() {
             return Ok(profile);
         }
+        let kept = self.window_and_names(profile)?;
+        Ok(match self.min_share {
+            Some(share) => super::prune::prune(kept, share),
+            None => kept,
+        })
+    }
+
+    /// The samples in the window and the bands whose names pass.
+    fn window_and_names(&self, profile: Profile) -> Result<Profile, Empty> {
         let window = || Empty::NoSamples {
             from: self.from,
             to: self.to,

@@ -10,6 +10,7 @@ pub mod aux;
 pub mod filter;
 pub mod flame;
 pub mod order;
+pub mod prune;
 pub mod shade;
 
 use crate::profile::{IdentId, Profile};
