@@ -524,3 +524,77 @@ fn pruning_hides_what_ghcs_tree_weighs_under_the_share() {
     }
     assert!(hid >= 4, "the shares hide something in most runs: {hid}");
 }
+
+/// `--compare A.prof B.prof -o x.folded`: the two-column folded stacks
+/// (`stack before after`, as inferno's difffolded writes them) hold, stack by stack,
+/// what `inferno-collapse-ghcprof --ticks` folds from each report; without `-o x.folded`
+/// the picture is the differential flame graph.
+#[test]
+fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
+    let tool = "inferno-collapse-ghcprof";
+    if !have(tool, "--help") {
+        return;
+    }
+    let (a, b) = (
+        dir("ghc-9.0.2").join("MapFib-P.prof"),
+        dir("ghc-9.10.3").join("MapFib-P.prof"),
+    );
+    let fold = |p: &Path| {
+        let out = std::process::Command::new(tool)
+            .arg("--ticks")
+            .arg(p)
+            .output()
+            .unwrap();
+        folded_map(&String::from_utf8(out.stdout).unwrap())
+    };
+    let (before, after) = (fold(&a), fold(&b));
+    let scratch = std::env::temp_dir().join(format!("hpgraph-cmp-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let out = scratch.join("d.folded");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .args(["--compare"])
+        .args([&a, &b])
+        .arg("-o")
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut ours: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
+    for line in text.lines() {
+        let mut w = line.rsplitn(3, ' ');
+        let (after, before, stack) = (w.next().unwrap(), w.next().unwrap(), w.next().unwrap());
+        let e = ours.entry(stack.to_string()).or_default();
+        e.0 += before.parse::<u64>().unwrap();
+        e.1 += after.parse::<u64>().unwrap();
+    }
+    ours.retain(|_, v| *v != (0, 0));
+    let stacks: std::collections::BTreeSet<&String> = before.keys().chain(after.keys()).collect();
+    assert!(stacks.len() >= 3);
+    for stack in stacks {
+        let want = (
+            before.get(stack).copied().unwrap_or(0),
+            after.get(stack).copied().unwrap_or(0),
+        );
+        assert_eq!(ours.get(stack), Some(&want), "{stack}");
+    }
+    // The picture of two reports is their differential flame graph.
+    let svg = scratch.join("d.svg");
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .args(["--compare"])
+        .args([&a, &b])
+        .arg("-o")
+        .arg(&svg)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let svg = std::fs::read_to_string(&svg).unwrap();
+    // Its root's tooltip: both runs' totals, as inferno folds them.
+    let root = format!(
+        "<title>all: {} ticks before, {} ticks after",
+        before.values().sum::<u64>(),
+        after.values().sum::<u64>()
+    );
+    assert!(svg.contains(&root), "a differential flame graph: {root}");
+    std::fs::remove_dir_all(&scratch).ok();
+}

@@ -101,8 +101,11 @@ pub fn compare<'a>(
         let runs = Box::new([before, after]);
         return Ok(Compared::Folded { runs, when });
     }
+    // Two cost-centre profiles (reports, samples) have one stretch of time each: what
+    // changed is the differential flame graph, as one report's picture is its flame graph.
+    let costs = (before.is_cost_report() && after.is_cost_report()).then_some(When::Peak);
     if let Make::Picture(picture) = make
-        && let Some(when) = picture.flame
+        && let Some(when) = picture.flame.or(costs)
         && picture.format != Format::Html
     {
         let scene = Box::new(differential_flame(&before, &after, when, picture));
