@@ -598,3 +598,101 @@ fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
     assert!(svg.contains(&root), "a differential flame graph: {root}");
     std::fs::remove_dir_all(&scratch).ok();
 }
+
+/// `-o x.csv` of a report: its tree, a row per frame, as GHC's own rows give it: each
+/// stack's entries and individual ticks from its row, inherited ticks summed over the
+/// rows under it (stacks that weigh nothing are left out).
+#[test]
+fn the_csv_of_a_report_is_ghcs_tree() {
+    for (ghc, program) in RUNS {
+        let report = dir(ghc).join(format!("{program}-P.prof"));
+        let text = std::fs::read_to_string(&report).unwrap();
+        let header = text
+            .lines()
+            .find(|l| l.starts_with("COST CENTRE") && l.contains(" no. "))
+            .unwrap();
+        let module_at = header.find("MODULE").unwrap();
+        let src_at = header.find("SRC").unwrap();
+        // GHC's rows: the path of Module.label names, entries, own ticks.
+        let mut rows: Vec<(Vec<String>, u64, u64)> = Vec::new();
+        let mut path: Vec<(usize, String)> = Vec::new();
+        for l in (text.lines())
+            .skip_while(|l| !(l.starts_with("COST CENTRE") && l.contains(" no. ")))
+            .skip(2)
+            .take_while(|l| !l.trim().is_empty())
+        {
+            let chars: Vec<char> = l.chars().collect();
+            let cut = |a: usize, b: usize| chars[a..b].iter().collect::<String>();
+            let depth = l.len() - l.trim_start().len();
+            let name = format!(
+                "{}.{}",
+                cut(module_at, src_at).trim(),
+                cut(depth, module_at).trim()
+            );
+            while path.last().is_some_and(|p| p.0 >= depth) {
+                path.pop();
+            }
+            path.push((depth, name));
+            let w: Vec<&str> = l.split_whitespace().collect();
+            let n = w.len();
+            rows.push((
+                path.iter().map(|p| p.1.clone()).collect(),
+                w[n - 7].parse().unwrap(),
+                w[n - 2].parse().unwrap(),
+            ));
+        }
+        let mut want: std::collections::BTreeMap<Vec<String>, (u64, u64, u64)> = Default::default();
+        for (p, entries, ticks) in &rows {
+            let e = want.entry(p.clone()).or_default();
+            e.0 += entries;
+            e.1 += ticks;
+            for k in 1..=p.len() {
+                want.entry(p[..k].to_vec()).or_default().2 += ticks;
+            }
+        }
+        want.retain(|_, v| v.2 > 0);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(&report)
+            .args(["--format", "csv", "-o", "-"])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let csv = String::from_utf8(out.stdout).unwrap();
+        let mut lines = csv.lines();
+        assert_eq!(
+            lines.next(),
+            Some("id,parent,frame,individual_ticks,inherited_ticks,entries")
+        );
+        let mut paths: std::collections::HashMap<u64, Vec<String>> = Default::default();
+        let mut ours: std::collections::BTreeMap<Vec<String>, (u64, u64, u64)> = Default::default();
+        for line in lines {
+            // The frame may be quoted; the numbers around it are not.
+            let (head, rest) = line.split_at(line.find(',').unwrap());
+            let rest = &rest[1..];
+            let (parent, rest) = rest.split_at(rest.find(',').unwrap());
+            let rest = &rest[1..];
+            let mut tail = rest.rsplitn(4, ',');
+            let entries: u64 = tail.next().unwrap().parse().unwrap();
+            let inherited: u64 = tail.next().unwrap().parse().unwrap();
+            let individual: u64 = tail.next().unwrap().parse().unwrap();
+            let name = tail.next().unwrap();
+            let name = match name.strip_prefix('"') {
+                Some(q) => q.strip_suffix('"').unwrap().replace("\"\"", "\""),
+                None => name.to_string(),
+            };
+            let id: u64 = head.parse().unwrap();
+            let mut p = match parent {
+                "" => Vec::new(),
+                p => paths[&p.parse::<u64>().unwrap()].clone(),
+            };
+            p.push(name);
+            paths.insert(id, p.clone());
+            ours.insert(p, (entries, individual, inherited));
+        }
+        assert_eq!(ours, want, "{ghc} {program}");
+    }
+}

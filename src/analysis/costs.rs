@@ -7,6 +7,7 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
+use crate::input::FxMap;
 use crate::profile::Profile;
 
 /// One cost centre's share of the run.
@@ -134,4 +135,57 @@ fn hottest<'a>(stacks: &[(Vec<&'a [u8]>, f64)]) -> Vec<(&'a [u8], f64)> {
         path.push((f, v));
         through.retain(|&k| stacks[k].0.get(d) == Some(&f));
     }
+}
+
+/// A report's entries by stack, each stack named as its band is (`Module.label` frames
+/// innermost first, joined by `/`), stacks of one name added.
+pub fn entries_by_stack(tree: &crate::profile::costs::CostProfile) -> FxMap<Vec<u8>, u64> {
+    let names: Vec<Vec<u8>> = tree.centres.iter().map(|c| c.name()).collect();
+    let mut map: FxMap<Vec<u8>, u64> = FxMap::default();
+    for (k, stack) in tree.stacks.iter().enumerate() {
+        let path = tree.path(k);
+        let name = (path.iter().rev())
+            .map(|&c| &names[c as usize][..])
+            .collect::<Vec<_>>()
+            .join(&b'/');
+        *map.entry(name).or_default() += stack.entries;
+    }
+    map
+}
+
+/// One frame of a cost-centre profile's tree, as `-o x.csv` and `-o x.json` write it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct TreeRow {
+    /// Its number: a frame comes after its caller.
+    pub id: usize,
+    /// Its caller's number (`null` for the outermost frames).
+    pub parent: Option<usize>,
+    /// `Module.label`.
+    pub name: String,
+    /// What the stack ending here weighs itself.
+    #[serde(serialize_with = "crate::units::number")]
+    pub individual: f64,
+    /// What it and its callees weigh.
+    #[serde(serialize_with = "crate::units::number")]
+    pub inherited: f64,
+    /// Times its stack was entered, where the profile counts them (a report).
+    pub entries: Option<u64>,
+}
+
+/// The profile's tree of stacks, frame by frame, callers first: each frame's own and
+/// inherited measure, and its entries from the report where there is one. The flame
+/// graph's frames (the root `all` left out), so a frame is a stack of the tree.
+pub fn tree(profile: &Profile) -> Vec<TreeRow> {
+    let flame = crate::select::flame::flame(profile, crate::select::flame::When::Peak);
+    let entries = profile.tree.as_deref().map(entries_by_stack);
+    (flame.frames.iter().enumerate().skip(1))
+        .map(|(k, f)| TreeRow {
+            id: k,
+            parent: f.parent.filter(|&p| p > 0),
+            name: String::from_utf8_lossy(&f.name).into_owned(),
+            individual: f.own,
+            inherited: f.bytes,
+            entries: (entries.as_ref()).map(|e| e.get(&flame.stack(k)).copied().unwrap_or(0)),
+        })
+        .collect()
 }

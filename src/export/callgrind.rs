@@ -15,9 +15,8 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use crate::escape::callgrind_name;
-use crate::input::FxMap;
 use crate::profile::Profile;
-use crate::profile::costs::{CostProfile, Measure};
+use crate::profile::costs::Measure;
 use crate::select::flame::{When, flame};
 
 /// A name's number in callgrind's name compression (`fn=(3) name` once, `fn=(3)`
@@ -54,22 +53,6 @@ pub fn place(src: &[u8]) -> Option<(String, u32)> {
     (!file.is_empty() && !file.starts_with('<')).then(|| (file.to_string(), line))
 }
 
-/// A report's entries by stack, each stack named as its band is (`Module.label` frames
-/// innermost first, joined by `/`), stacks of one name added.
-fn entries_by_stack(tree: &CostProfile) -> FxMap<Vec<u8>, u64> {
-    let names: Vec<Vec<u8>> = tree.centres.iter().map(|c| c.name()).collect();
-    let mut map: FxMap<Vec<u8>, u64> = FxMap::default();
-    for (k, stack) in tree.stacks.iter().enumerate() {
-        let path = tree.path(k);
-        let name = (path.iter().rev())
-            .map(|&c| &names[c as usize][..])
-            .collect::<Vec<_>>()
-            .join(&b'/');
-        *map.entry(name).or_default() += stack.entries;
-    }
-    map
-}
-
 /// One function's costs: itself, and its calls by callee.
 #[derive(Default)]
 struct Function {
@@ -81,7 +64,11 @@ struct Function {
 /// Writes `p`'s stacks at `when` (a cost profile's whole run or window).
 pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
     let graph = flame(p, when);
-    let entries = p.tree.as_deref().map(entries_by_stack).unwrap_or_default();
+    let entries = p
+        .tree
+        .as_deref()
+        .map(crate::analysis::costs::entries_by_stack)
+        .unwrap_or_default();
     let event = match p.measure {
         Some(Measure::Time) => "Ticks",
         Some(Measure::Entries) => "Entries",

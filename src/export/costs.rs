@@ -101,3 +101,67 @@ pub fn write_summary(
     }
     out.flush()
 }
+
+/// A cost-centre profile's tree as CSV (`-o x.csv`): a row per frame, callers first,
+/// `id,parent,frame,individual_UNIT,inherited_UNIT,entries` (`parent` empty for the
+/// outermost frames, `entries` where the report counts them), quoted as every CSV
+/// output is ([`super::csv::field`]).
+pub fn write_tree_csv(profile: &crate::profile::Profile, out: &mut dyn Write) -> io::Result<()> {
+    let rows = crate::analysis::costs::tree(profile);
+    let unit = String::from_utf8_lossy(&profile.value_unit);
+    let mut out = io::BufWriter::new(out);
+    write!(
+        out,
+        "id,parent,frame,individual_{unit},inherited_{unit},entries\r\n"
+    )?;
+    for r in rows {
+        write!(out, "{},", r.id)?;
+        if let Some(p) = r.parent {
+            write!(out, "{p}")?;
+        }
+        out.write_all(b",")?;
+        super::csv::field(&mut out, r.name.as_bytes())?;
+        write!(
+            out,
+            ",{},{},",
+            super::csv::number(r.individual),
+            super::csv::number(r.inherited)
+        )?;
+        if let Some(e) = r.entries {
+            write!(out, "{e}")?;
+        }
+        out.write_all(b"\r\n")?;
+    }
+    out.flush()
+}
+
+/// The layout of [`write_tree_json`]'s document.
+pub const TREE_FORMAT: &str = "hpgraph-cost-tree";
+
+/// A cost-centre profile's tree as JSON (`-o x.json`): `{"format":
+/// "hpgraph-cost-tree", "version": 1, "measure", "total", "frames": [{"id", "parent",
+/// "name", "individual", "inherited", "entries"}]}`, callers first.
+pub fn write_tree_json(profile: &crate::profile::Profile, out: &mut dyn Write) -> io::Result<()> {
+    #[derive(serde::Serialize)]
+    struct Doc {
+        format: &'static str,
+        version: u32,
+        measure: String,
+        #[serde(serialize_with = "crate::units::number")]
+        total: f64,
+        frames: Vec<crate::analysis::costs::TreeRow>,
+    }
+    let frames = crate::analysis::costs::tree(profile);
+    let doc = Doc {
+        format: TREE_FORMAT,
+        version: 1,
+        measure: String::from_utf8_lossy(&profile.value_unit).into_owned(),
+        total: (frames.iter())
+            .filter(|f| f.parent.is_none())
+            .map(|f| f.inherited)
+            .sum(),
+        frames,
+    };
+    escape::json_to(&mut *out, &doc, false)?;
+    writeln!(out)
+}

@@ -197,6 +197,13 @@ impl Export {
     pub fn write(self, table: &Table, opts: ExportOptions, out: &mut dyn Write) -> io::Result<()> {
         match self {
             Export::Hp => hp::write(table.profile, out),
+            // A cost-centre profile's numbers are its tree, not a row per census.
+            Export::Csv if table.profile.is_cost_report() => {
+                costs::write_tree_csv(table.profile, out)
+            }
+            Export::Json if table.profile.is_cost_report() => {
+                costs::write_tree_json(table.profile, out)
+            }
             Export::Csv => csv::write(table, out),
             Export::Json => json::write(table, out),
             Export::Pprof => pprof::write(table.profile, opts.census.unwrap_or(When::Peak), out),
