@@ -4,7 +4,8 @@
 # MapFib-samples.eventlog (+RTS -p -l-au: cost-centre samples only) and
 # MapFib-samples-hc.eventlog (+RTS -p -hc -l: samples, a heap profile and GC events in
 # one eventlog), each eventlog with ghc-events' reading of its samples beside it
-# (.samples, scripts/samples-oracle.hs), which the tests weigh stacks by.
+# (.samples, scripts/samples-oracle.hs), which the tests weigh stacks by; and a
+# retainer profile with the report that names its sets (Leak-hr.hp, Leak-hr.prof).
 #   scripts/regen-prof-fixtures.sh                      # the system's GHC (9.0.2 on bookworm)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-trixie      # GHC 9.6.6 (../shared/tools/ghc-chroot)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-sid         # GHC 9.10.3
@@ -55,5 +56,13 @@ for run in "${runs[@]}"; do
     *) cp "$work/$program.prof" "$out/$program-$tag.prof" ;;
   esac
 done
+# A retainer profile and the report that names its sets in full (fixtures/programs/Leak.hs):
+# Leak-hr.hp and Leak-hr.prof, one stem as hpgraph looks for them.
+if [ $program = MapFib ]; then
+  cp fixtures/programs/Leak.hs "$work/"
+  in_ghc "ghc -O0 -prof -fprof-auto -rtsopts Leak.hs -o Leak >/dev/null && rm -f Leak.hp Leak.prof && ./Leak +RTS -hr -i0.02 -RTS >/dev/null"
+  cp "$work/Leak.hp" "$out/Leak-hr.hp"
+  cp "$work/Leak.prof" "$out/Leak-hr.prof"
+fi
 rm -rf "$work"
 echo "$out: $(ls "$out" | wc -l) files, $(du -sh "$out" | cut -f1)"

@@ -696,3 +696,69 @@ fn the_csv_of_a_report_is_ghcs_tree() {
         assert_eq!(ours, want, "{ghc} {program}");
     }
 }
+
+/// A retainer profile (`-hr`) with its run's report beside it (one stem): each band
+/// whose set the report lists gets it in full in `--summary=json` (`retainer_set`), as
+/// the report's `SET N = {<…>, …}` line gives it — where GHC's own band name in the
+/// `.hp` (`(N)label,label`) is those members' innermost labels, for GHC numbers sets
+/// afresh as the run goes and a number can name another set earlier; stderr says which
+/// file named the sets.
+#[test]
+fn retainer_sets_are_named_in_full_from_the_runs_report() {
+    for ghc in GHCS {
+        let hp = dir(ghc).join("Leak-hr.hp");
+        let report = std::fs::read_to_string(dir(ghc).join("Leak-hr.prof")).unwrap();
+        let listed: std::collections::HashMap<String, Vec<Vec<String>>> = (report.lines())
+            .filter_map(|l| {
+                let (n, body) = l.strip_prefix("SET ")?.split_once(" = {")?;
+                let members = (body.strip_suffix('}')?.split(">, <"))
+                    .map(|m| {
+                        let m = m.trim_start_matches('<').trim_end_matches('>');
+                        m.split(',')
+                            .filter(|c| !c.is_empty())
+                            .map(String::from)
+                            .collect()
+                    })
+                    .collect();
+                Some((n.to_string(), members))
+            })
+            .collect();
+        assert!(listed.len() >= 5, "{ghc}: {listed:?}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(&hp)
+            .arg("--summary=json")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("retainer sets named from") && err.contains("Leak-hr.prof"),
+            "{err}"
+        );
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut named = 0;
+        for band in s["bands"].as_array().unwrap() {
+            let name = band["name"].as_str().unwrap();
+            let (number, labels) = name[1..].split_once(')').unwrap();
+            let got: Option<Vec<Vec<String>>> =
+                serde_json::from_value(band["retainer_set"].clone()).unwrap();
+            // GHC numbers sets afresh as the run goes: the report's set of this number is
+            // this band's when its members' innermost labels are the band's labels.
+            let agrees = |members: &Vec<Vec<String>>| {
+                let ls: Vec<&str> = labels.split(',').collect();
+                ls.len() == members.len()
+                    && ls.iter().zip(members).all(|(l, m)| match m.first() {
+                        None => *l == "MAIN",
+                        Some(inner) => inner == l || inner.ends_with(&format!(".{l}")),
+                    })
+            };
+            let want = listed.get(number).filter(|m| agrees(m));
+            if labels.ends_with("...") {
+                continue; // cut by -L: its labels cannot be read whole
+            }
+            assert_eq!(got.as_ref(), want, "{ghc}: {name}");
+            named += usize::from(got.is_some());
+        }
+        assert!(named >= 5, "{ghc}: {named} bands named");
+    }
+}

@@ -32,6 +32,10 @@ pub struct BandSummary {
     pub growth_per_second: f64,
     /// How well the line fits the band's values over the window (R², 0 to 1).
     pub growth_r2: f64,
+    /// A retainer profile's band: its retainer set in full (each member a stack of
+    /// cost-centre names, innermost first), where the run's report lists it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retainer_set: Option<Vec<Vec<String>>>,
 }
 
 /// The sum of all bands.
@@ -166,6 +170,17 @@ pub fn summarise(
                 trend: f.trend,
                 growth_per_second: f.growth,
                 growth_r2: f.r2,
+                retainer_set: (table.profile.retainer_sets.get(&table.columns[k].0[..])).map(
+                    |members| {
+                        (members.iter())
+                            .map(|m| {
+                                (m.iter())
+                                    .map(|c| String::from_utf8_lossy(c).into_owned())
+                                    .collect()
+                            })
+                            .collect()
+                    },
+                ),
             }
         })
         .collect();

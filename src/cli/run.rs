@@ -44,8 +44,40 @@ pub(crate) fn render_one(job: &Job, plan: &Plan) -> anyhow::Result<()> {
     for w in &parsed.warnings {
         print_warning(&name, w);
     }
-    draw(job, plan, parsed.profile, &mut timings)?;
+    let mut profile = parsed.profile;
+    name_retainer_sets(&plan.input, &mut profile);
+    draw(job, plan, profile, &mut timings)?;
     Ok(())
+}
+
+/// A retainer profile (`-hr`) read from `STEM.hp` or `STEM.eventlog` takes its bands'
+/// retainer sets in full from the same run's `STEM.prof`, where it is beside it and
+/// lists them; stderr says which file named them. The bands keep GHC's names.
+fn name_retainer_sets(input: &Input, profile: &mut Profile) {
+    use crate::input::prof::retainers;
+    let Input::File(path) = input else { return };
+    if !retainers::is_retainer_profile(profile) {
+        return;
+    }
+    let report = path.with_extension("prof");
+    if report == *path || !report.is_file() {
+        return;
+    }
+    let Ok(text) = std::fs::read(&report) else {
+        return;
+    };
+    let sets = retainers::parse(&text);
+    if sets.is_empty() {
+        return;
+    }
+    let named = retainers::name_bands(profile, &sets);
+    eprintln!(
+        "hpgraph: {}: retainer sets named from {} ({named} of {} bands; GHC lists the \
+         sets it holds when the run ends)",
+        path.display(),
+        report.display(),
+        profile.bands.len()
+    );
 }
 
 /// Prints a parser warning as `hpgraph: warning: FILE:LINE: what`.

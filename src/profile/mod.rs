@@ -139,6 +139,9 @@ pub struct Profile {
     /// stack's entries, ticks and bytes (those that weigh nothing too): what exports
     /// of the whole tree read (callgrind's call counts). Shared, not copied.
     pub tree: Option<std::sync::Arc<costs::CostProfile>>,
+    /// A retainer profile's (`-hr`): each band's retainer set in full, by band name,
+    /// where the run's report lists it ([`crate::input::prof::retainers`]).
+    pub retainer_sets: crate::input::FxMap<Box<[u8]>, crate::input::prof::retainers::Members>,
     /// What `--min-share` hid ([`crate::select::prune`]), when it hid anything.
     pub pruned: Option<crate::select::prune::Pruned>,
     /// A cost-centre profile's: each frame's source span as GHC writes it

@@ -15,6 +15,7 @@
 //! naming the line; anything else malformed is an error naming the line.
 
 pub mod json;
+pub mod retainers;
 
 use std::hash::Hasher as _;
 

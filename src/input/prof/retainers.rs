@@ -1,0 +1,164 @@
+//! Retainer sets named in full. A retainer profile (`+RTS -hr`) names each band by a
+//! set's number and its members' innermost labels, cut (`(107)loop,main`); the same run
+//! writes the sets whole at the end of `prog.prof`:
+//!
+//! ```text
+//! Retainer sets created during profiling:
+//! SET 107 = {<Main.worker.loop,Main.main>, <SYSTEM.SYSTEM>}
+//! ```
+//!
+//! each member a retainer's cost-centre stack, innermost first (`<>` the empty stack).
+//! GHC lists the sets its table holds when the run ends, and numbers sets afresh as the
+//! run goes: a band of an earlier census can bear the number of a different set. A band
+//! is named only by a set whose members' innermost labels are the band's own
+//! ([`agrees`]); the others keep their name alone.
+
+use crate::input::FxMap;
+
+/// The line the sets follow.
+const TITLE: &[u8] = b"Retainer sets created during profiling:";
+
+/// At most this many sets are read (a long run's retainer profile makes thousands).
+pub const MAX_SETS: usize = 1 << 20;
+
+/// At most this many members a set, and cost centres a member, are kept.
+pub const MAX_MEMBERS: usize = 4096;
+
+/// A set's members: each a retainer's stack of `Module.label` names, innermost first.
+pub type Members = Vec<Vec<Box<[u8]>>>;
+
+/// The retainer sets a report lists, by number; empty when it lists none.
+pub fn parse(text: &[u8]) -> FxMap<u64, Members> {
+    let mut sets = FxMap::default();
+    let Some(at) = memchr::memmem::find(text, TITLE) else {
+        return sets;
+    };
+    for line in text[at + TITLE.len()..].split(|&b| b == b'\n') {
+        let Some((number, members)) = set(line) else {
+            continue;
+        };
+        if sets.len() >= MAX_SETS {
+            break;
+        }
+        sets.insert(number, members);
+    }
+    sets
+}
+
+/// `SET N = {<a,b>, <>}`, or `None` for any other line.
+fn set(line: &[u8]) -> Option<(u64, Members)> {
+    let line = std::str::from_utf8(line).ok()?.trim();
+    let rest = line.strip_prefix("SET ")?;
+    let (number, rest) = rest.split_once(" = {")?;
+    let body = rest.strip_suffix('}')?;
+    let mut members = Vec::new();
+    for member in body.split(">, <") {
+        if members.len() >= MAX_MEMBERS {
+            break;
+        }
+        let member = member.trim_start_matches('<').trim_end_matches('>');
+        let stack = (member.split(','))
+            .filter(|c| !c.is_empty())
+            .take(MAX_MEMBERS)
+            .map(|c| c.as_bytes().into())
+            .collect();
+        members.push(stack);
+    }
+    Some((number.trim().parse().ok()?, members))
+}
+
+/// The set number a retainer band's name starts with (`(107)loop,main`).
+pub fn number(band: &[u8]) -> Option<u64> {
+    let close = band.iter().position(|&b| b == b')')?;
+    std::str::from_utf8(band.strip_prefix(b"(")?.get(..close - 1)?)
+        .ok()?
+        .parse()
+        .ok()
+}
+
+/// Whether `profile` is a retainer profile: its job ran with `-hr`.
+pub fn is_retainer_profile(profile: &crate::profile::Profile) -> bool {
+    (profile.job.split(|&b| b == b' ')).any(|w| w == b"-hr" || w.starts_with(b"-hr"))
+}
+
+/// Gives each band of `profile` whose set `sets` lists its members
+/// ([`crate::profile::Profile::retainer_sets`]); how many bands were named.
+pub fn name_bands(profile: &mut crate::profile::Profile, sets: &FxMap<u64, Members>) -> usize {
+    let mut named = 0;
+    for name in profile.bands.names() {
+        if let Some(members) = number(name).and_then(|n| sets.get(&n))
+            && agrees(name, members)
+        {
+            profile.retainer_sets.insert(name.clone(), members.clone());
+            named += 1;
+        }
+    }
+    named
+}
+
+/// Whether a band's name (`(N)label,label`, cut by `-L` where it ends in `...`) lists
+/// `members`' innermost labels in order: GHC's own naming of that set (the empty stack
+/// is `MAIN`). A member's innermost cost centre is `Module.label`, and a label may hold
+/// dots, so a label agrees when the name ends in it.
+pub fn agrees(band: &[u8], members: &Members) -> bool {
+    let Some(close) = band.iter().position(|&b| b == b')') else {
+        return false;
+    };
+    let labels = &band[close + 1..];
+    let (labels, cut) = match labels.strip_suffix(b"...") {
+        Some(kept) => (kept, true),
+        None => (labels, false),
+    };
+    let pieces: Vec<&[u8]> = labels.split(|&b| b == b',').collect();
+    if pieces.len() > members.len() || (!cut && pieces.len() != members.len()) {
+        return false;
+    }
+    pieces
+        .iter()
+        .zip(members)
+        .enumerate()
+        .all(|(k, (piece, member))| {
+            let innermost: &[u8] = member.first().map_or(b"MAIN", |n| n);
+            let partial = cut && k + 1 == pieces.len();
+            innermost == *piece
+                || (innermost.len() > piece.len()
+                    && innermost.ends_with(piece)
+                    && innermost[innermost.len() - piece.len() - 1] == b'.')
+                || (partial && memchr::memmem::find(innermost, piece).is_some())
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sets_read_with_their_members_innermost_first() {
+        let text = b"...\nRetainer sets created during profiling:\n\
+            SET 2 = {<SYSTEM.SYSTEM>}\n\
+            SET 4 = {<>}\n\
+            SET 107 = {<Main.worker.loop,Main.main>, <GHC.Conc.Sync.CAF>}\n";
+        let sets = parse(text);
+        assert_eq!(sets.len(), 3);
+        let name = |s: &[Box<[u8]>]| s.iter().map(|c| c.to_vec()).collect::<Vec<_>>();
+        assert_eq!(
+            sets[&107].iter().map(|m| name(m)).collect::<Vec<_>>(),
+            [
+                vec![b"Main.worker.loop".to_vec(), b"Main.main".to_vec()],
+                vec![b"GHC.Conc.Sync.CAF".to_vec()]
+            ]
+        );
+        assert_eq!(sets[&4], vec![Vec::<Box<[u8]>>::new()], "the empty stack");
+        assert_eq!(number(b"(107)loop,main"), Some(107));
+        // A band names the set it agrees with: the same labels, innermost first.
+        assert!(agrees(b"(107)worker.loop,CAF", &sets[&107]));
+        assert!(agrees(b"(107)worker.loop,CA...", &sets[&107]));
+        assert!(
+            !agrees(b"(107)SYSTEM,mean", &sets[&107]),
+            "a number used again"
+        );
+        assert!(agrees(b"(4)MAIN", &sets[&4]));
+        assert_eq!(number(b"loop"), None);
+        assert!(parse(b"no sets here").is_empty());
+    }
+}
