@@ -7,8 +7,8 @@ use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::input::FxMap;
 use crate::profile::Profile;
+use crate::profile::hash::FxMap;
 
 /// One cost centre's share of the run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -49,7 +49,7 @@ pub struct CostSummary {
     pub hottest_path: Vec<Step>,
     /// What `--min-share` hid in `(other)` frames (`null` without it, or when nothing
     /// was under the share).
-    pub pruned: Option<crate::select::prune::Pruned>,
+    pub pruned: Option<crate::profile::costs::Pruned>,
 }
 
 /// The summary of `profile`'s one census, `top` cost centres in each list.

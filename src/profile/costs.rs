@@ -155,3 +155,19 @@ impl CostProfile {
         sums
     }
 }
+
+/// What pruning (`--min-share`) hid: how many stacks were cut, and what they weighed together.
+#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
+pub struct Pruned {
+    /// The share a frame needed to be kept, in percent.
+    pub min_share: f64,
+    /// Stacks cut at a frame under the share.
+    pub stacks: usize,
+    /// What they weighed, in the profile's measure.
+    #[serde(serialize_with = "crate::units::number")]
+    pub weight: f64,
+}
+
+/// A retainer set's members (`+RTS -hr`): each a retainer's stack of `Module.label`
+/// names, innermost first.
+pub type Members = Vec<Vec<Box<[u8]>>>;

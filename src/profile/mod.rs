@@ -8,6 +8,7 @@
 pub type IdentId = u32;
 
 pub mod costs;
+pub mod hash;
 mod series;
 pub use series::{Points, Series};
 
@@ -131,7 +132,7 @@ pub struct Profile {
     /// Each band's frames, outermost first, by band name, where the input names its
     /// stacks frame by frame (a cost-centre report: a label may hold a `/`); otherwise
     /// empty, and a band's name is split as [`Breakdown`] says.
-    pub stacks: crate::input::FxMap<Box<[u8]>, Frames>,
+    pub stacks: crate::profile::hash::FxMap<Box<[u8]>, Frames>,
     /// A time and allocation report's: what its stacks are weighed by (`None` for a heap
     /// profile), read once with the report.
     pub measure: Option<costs::Measure>,
@@ -141,12 +142,12 @@ pub struct Profile {
     pub tree: Option<std::sync::Arc<costs::CostProfile>>,
     /// A retainer profile's (`-hr`): each band's retainer set in full, by band name,
     /// where the run's report lists it ([`crate::input::prof::retainers`]).
-    pub retainer_sets: crate::input::FxMap<Box<[u8]>, crate::input::prof::retainers::Members>,
+    pub retainer_sets: crate::profile::hash::FxMap<Box<[u8]>, costs::Members>,
     /// What `--min-share` hid ([`crate::select::prune`]), when it hid anything.
-    pub pruned: Option<crate::select::prune::Pruned>,
+    pub pruned: Option<costs::Pruned>,
     /// A cost-centre profile's: each frame's source span as GHC writes it
     /// (`Main.hs:6:1-46`, `<entire-module>`), by frame name (`Module.label`).
-    pub sources: crate::input::FxMap<Box<[u8]>, Box<[u8]>>,
+    pub sources: crate::profile::hash::FxMap<Box<[u8]>, Box<[u8]>>,
 }
 
 /// A stack's frames, outermost first ([`Profile::stacks`]).

@@ -487,9 +487,10 @@ fn place_cut<'a>(profile: &'a Profile, stacks: Vec<Stack<'a>>) -> Vec<(Stack<'a>
         return stacks.into_iter().map(|s| (s, None)).collect();
     }
     let places = placements(profile);
-    let by_name: crate::input::FxMap<&[u8], usize> = (profile.bands.names().iter().enumerate())
-        .map(|(k, n)| (&n[..], k))
-        .collect();
+    let by_name: crate::profile::hash::FxMap<&[u8], usize> =
+        (profile.bands.names().iter().enumerate())
+            .map(|(k, n)| (&n[..], k))
+            .collect();
     stacks
         .into_iter()
         .map(
@@ -510,7 +511,7 @@ struct Tree<'a> {
     direction: Direction,
     cuts: (usize, usize),
     frames: Vec<Frame>,
-    children: crate::input::FxMap<(usize, &'a [u8]), usize>,
+    children: crate::profile::hash::FxMap<(usize, &'a [u8]), usize>,
 }
 
 impl<'a> Tree<'a> {

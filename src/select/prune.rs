@@ -5,23 +5,13 @@
 //! every frame kept weighs what it did and the total stays the same. Taken after the
 //! window (`--from`/`--to`), so a frame's share is of what the window spent.
 
-use crate::input::FxMap;
+use crate::profile::hash::FxMap;
 use crate::profile::{Bands, Frames, Profile, Series};
 
 /// The frame that holds what pruning hid under a caller.
 pub const OTHER: &[u8] = b"(other)";
 
-/// What pruning hid: how many stacks were cut, and what they weighed together.
-#[derive(Debug, Clone, Copy, Default, PartialEq, serde::Serialize)]
-pub struct Pruned {
-    /// The share a frame needed to be kept, in percent.
-    pub min_share: f64,
-    /// Stacks cut at a frame under the share.
-    pub stacks: usize,
-    /// What they weighed, in the profile's measure.
-    #[serde(serialize_with = "crate::units::number")]
-    pub weight: f64,
-}
+pub use crate::profile::costs::Pruned;
 
 /// `profile` with every frame under `min_share` percent of the whole joined into its
 /// caller's [`OTHER`]; a profile that is not a cost-centre profile is returned as it is.

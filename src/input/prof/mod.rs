@@ -421,7 +421,7 @@ struct Tree {
     index: HashTable<u32>,
     path: Vec<(usize, u32)>,
     /// Each label and module once.
-    strings: crate::input::FxMap<Box<[u8]>, std::sync::Arc<[u8]>>,
+    strings: crate::profile::hash::FxMap<Box<[u8]>, std::sync::Arc<[u8]>>,
 }
 
 impl Tree {
@@ -576,7 +576,7 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
     p.set_units(b"seconds".to_vec(), unit.to_vec());
     // One name per `Module.label`: a report's cost centres differ by source span too
     // (each stack of a large one can have its own), and a name is made once.
-    let mut named: crate::input::FxMap<(&[u8], &[u8]), Name> = Default::default();
+    let mut named: crate::profile::hash::FxMap<(&[u8], &[u8]), Name> = Default::default();
     let names: Vec<std::sync::Arc<[u8]>> = (costs.centres.iter())
         .map(|c| {
             (named.entry((&c.module, &c.label)))
@@ -587,7 +587,7 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
     // Sized once for every stack that weighs something: growing maps of 100,000s of
     // names rehash them again and again.
     let weighed = costs.stacks.iter().filter(|s| measure.of(s) != 0.0).count();
-    let mut bands: crate::input::FxMap<Box<[u8]>, usize> = Default::default();
+    let mut bands: crate::profile::hash::FxMap<Box<[u8]>, usize> = Default::default();
     bands.reserve(weighed);
     p.stacks.reserve(weighed);
     let mut values: Vec<f64> = Vec::new();

@@ -13,7 +13,7 @@
 //! is named only by a set whose members' innermost labels are the band's own
 //! ([`agrees`]); the others keep their name alone.
 
-use crate::input::FxMap;
+use crate::profile::hash::FxMap;
 
 /// The line the sets follow.
 const TITLE: &[u8] = b"Retainer sets created during profiling:";
@@ -24,8 +24,7 @@ pub const MAX_SETS: usize = 1 << 20;
 /// At most this many members a set, and cost centres a member, are kept.
 pub const MAX_MEMBERS: usize = 4096;
 
-/// A set's members: each a retainer's stack of `Module.label` names, innermost first.
-pub type Members = Vec<Vec<Box<[u8]>>>;
+pub use crate::profile::costs::Members;
 
 /// The retainer sets a report lists, by number; empty when it lists none.
 pub fn parse(text: &[u8]) -> FxMap<u64, Members> {
