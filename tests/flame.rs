@@ -260,13 +260,39 @@ fn a_flame_graph_is_a_picture_of_one_run() {
         vec!["--flame", "--summary", hp],
         vec!["--flame", hp, "-o", "x.csv"],
         vec!["--flame", "--compare", hp, hp, "-o", "x.hp"],
-        vec!["--inverted", hp],
         vec!["--flame", "--inverted", hp, "-o", "x.pb.gz"],
         vec!["--flame=soon", hp],
     ] {
         let out = hpgraph(&dir.0, &args, None);
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
+    // --inverted alone turns a report's flame graph over (its picture without --flame);
+    // a heap profile's picture is its graph over time: said once it is read, nothing
+    // written.
+    let out = hpgraph(&dir.0, &["--inverted", hp, "-o", "x.svg"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("use it with --flame"));
+    assert!(!dir.path("x.svg").exists());
+    let report = fixtures().join("prof/ghc-9.6.6/MapFib-P.prof");
+    let out = hpgraph(
+        &dir.0,
+        &["--inverted", report.to_str().unwrap(), "-o", "r.svg"],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(dir.path("r.svg")).unwrap();
+    // Inverted, the outermost frames are the cost centres that spend: the root's
+    // children are GHC's leaves (Main.step), not MAIN.
+    let first = svg.find("<title>Main.step").expect("Main.step's frame");
+    assert!(
+        !svg.contains("<title>MAIN.MAIN:") || svg.find("<title>MAIN.MAIN").unwrap() > first,
+        "inverted"
+    );
 }
 
 #[test]

@@ -625,3 +625,100 @@ fn a_band_limit_apart_from_its_option_is_taken_as_meant() {
     within_limits(&m, "-m then a profile named 10");
     assert!(dir.path("10.ps").exists());
 }
+
+/// A report deeper than `profile::costs::MAX_DEPTH` cost centres, as text (a row more
+/// indented than the last, one past the limit) and as `-pj` JSON (children nested one
+/// past it): an error naming the line (the byte offset for JSON), in bounded time and
+/// memory, and nothing written.
+#[test]
+fn reports_past_the_depth_limit_are_errors_naming_where() {
+    use hpgraph::profile::costs::MAX_DEPTH;
+    let dir = Scratch::new("deep-report");
+    let depth = MAX_DEPTH + 1;
+    // Text: the tree's header puts MODULE past the deepest row's indentation.
+    let label = depth + 8;
+    let mut text = String::from(
+        "\tThu Nov 26 00:00 2026 Time and Allocation Profiling Report  (Final)\n\n\t   p +RTS -P -RTS\n\n\
+         \ttotal time  =        0.01 secs   (10 ticks @ 1000 us, 1 processor)\n\
+         \ttotal alloc =       1,000 bytes  (excludes profiling overheads)\n\n",
+    );
+    text.push_str(&format!(
+        "{:<label$}MODULE SRC        no.     entries  %time %alloc   %time %alloc  ticks     bytes\n\n",
+        "COST CENTRE"
+    ));
+    for k in 0..depth {
+        text.push_str(&format!(
+            "{:<label$}Main   <built-in> {k:>4}           1    0.0    0.0     0.0    0.0      0         1\n",
+            format!("{:k$}f", "")
+        ));
+    }
+    std::fs::write(dir.path("deep.prof"), &text).unwrap();
+    let m = measured(&dir.0, &["deep.prof", "-o", "deep.svg"]);
+    // The row past the limit: the header's 9 lines, then MAX_DEPTH rows.
+    let line = 9 + MAX_DEPTH + 1;
+    failed_with(
+        &m,
+        1,
+        "a text report too deep",
+        &format!("deep.prof:{line}:"),
+    );
+    assert!(m.stderr.contains("deeper than"), "{}", m.stderr);
+    assert_eq!(size(&dir, "deep.svg"), 0);
+    // JSON.
+    let mut json = String::from(
+        "{\"program\": \"p\", \"end_time\": \"d\", \"total_time\": 0.01, \"total_ticks\": 10, \
+         \"tick_interval\": 1000, \"total_alloc\": 1, \
+         \"cost_centres\": [{\"id\": 1, \"label\": \"f\", \"module\": \"Main\", \"src_loc\": \"<built-in>\", \"is_caf\": false}],\n\
+         \"profile\": ",
+    );
+    for _ in 0..depth {
+        json.push_str("{\"id\": 1, \"entries\": 1, \"alloc\": 1, \"ticks\": 0, \"children\": [");
+    }
+    json.push_str(&"]}".repeat(depth));
+    json.push_str("}\n");
+    std::fs::write(dir.path("deep.json.prof"), &json).unwrap();
+    let m = measured(&dir.0, &["deep.json.prof", "-o", "deep2.svg"]);
+    failed_with(&m, 1, "a JSON report too deep", "past its limits");
+    assert_eq!(size(&dir, "deep2.svg"), 0);
+}
+
+/// A report longer than `input::prof::MAX_BYTES` through standard input (a stream,
+/// read whole before its tree is parsed) is refused as it passes the bound, not read
+/// into memory past it.
+#[test]
+fn a_report_past_the_byte_bound_is_refused_as_it_passes_it() {
+    let limit = hpgraph::input::prof::MAX_BYTES;
+    let dir = Scratch::new("long-report");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args(["-", "-o", "long.svg"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let feeder = std::thread::spawn(move || {
+        let head = "\tThu Nov 26 00:00 2026 Time and Allocation Profiling Report  (Final)\n\n";
+        if stdin.write_all(head.as_bytes()).is_err() {
+            return;
+        }
+        let filler = vec![b' '; 1 << 20];
+        let mut sent = head.len();
+        while sent <= limit + (1 << 20) {
+            if stdin.write_all(&filler).is_err() {
+                return; // hpgraph stopped reading: what the test wants
+            }
+            sent += filler.len();
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    feeder.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(&format!("longer than {limit} bytes")),
+        "{stderr}"
+    );
+    assert_eq!(size(&dir, "long.svg"), 0);
+}

@@ -550,15 +550,18 @@ fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
     let (before, after) = (fold(&a), fold(&b));
     let scratch = std::env::temp_dir().join(format!("hpgraph-cmp-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
+    let compare = |out: &Path| {
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg("--compare")
+            .args([&a, &b])
+            .arg("-o")
+            .arg(out)
+            .status()
+            .unwrap();
+        assert!(status.success(), "--compare -o {}", out.display());
+    };
     let out = scratch.join("d.folded");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .args(["--compare"])
-        .args([&a, &b])
-        .arg("-o")
-        .arg(&out)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    compare(&out);
     let text = std::fs::read_to_string(&out).unwrap();
     let mut ours: std::collections::BTreeMap<String, (u64, u64)> = Default::default();
     for line in text.lines() {
@@ -580,14 +583,7 @@ fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
     }
     // The picture of two reports is their differential flame graph.
     let svg = scratch.join("d.svg");
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .args(["--compare"])
-        .args([&a, &b])
-        .arg("-o")
-        .arg(&svg)
-        .status()
-        .unwrap();
-    assert!(status.success());
+    compare(&svg);
     let svg = std::fs::read_to_string(&svg).unwrap();
     // Its root's tooltip: both runs' totals, as inferno folds them.
     let root = format!(

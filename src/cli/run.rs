@@ -128,6 +128,16 @@ pub(crate) fn draw(
 
 /// The profile the job renders ([`engine::kept`]), or why none, naming the input.
 pub(crate) fn filtered(job: &Job, name: &str, profile: Profile) -> anyhow::Result<Profile> {
+    if let Make::Picture(p) = &job.make
+        && p.flame.is_none()
+        && p.direction == crate::select::flame::Direction::Inverted
+        && !profile.is_cost_report()
+    {
+        anyhow::bail!(
+            "{name}: --inverted turns a flame graph over: use it with --flame (a heap \
+             profile's picture is its graph over time; a .prof's is its flame graph)"
+        );
+    }
     if job.filter.min_share.is_some() && !profile.is_cost_report() {
         eprintln!(
             "hpgraph: warning: {name}: --min-share prunes cost-centre profiles (.prof, \

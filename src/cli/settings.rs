@@ -165,13 +165,10 @@ impl Settings {
     /// Reads the command line for what it asks.
     pub fn resolve(args: &Args) -> Result<Settings, UsageError> {
         let kind = output_kind(args)?;
-        if args.flame.is_some() {
+        // A cost-centre profile's picture is its flame graph without --flame: whether
+        // --inverted has one to turn over is known once the input is read (cli::run).
+        if args.flame.is_some() || args.inverted {
             flame_rules(args, kind)?;
-        } else if args.inverted {
-            return Err(usage(
-                ErrorKind::MissingRequiredArgument,
-                "--inverted turns a flame graph over: use it with --flame",
-            ));
         }
         if let (Some(from), Some(to)) = (args.from, args.to)
             && from > to

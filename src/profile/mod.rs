@@ -153,6 +153,16 @@ pub struct Profile {
 /// A stack's frames, outermost first ([`Profile::stacks`]).
 pub type Frames = Box<[std::sync::Arc<[u8]>]>;
 
+/// A cost-centre stack's band name: its frames innermost first, joined by `/`, as GHC's
+/// `fprint_ccs` names a stack (the one rule the readers and pruning name bands by).
+pub fn band_name(frames: &[std::sync::Arc<[u8]>]) -> Box<[u8]> {
+    (frames.iter().rev())
+        .map(|f| &**f)
+        .collect::<Vec<_>>()
+        .join(&b'/')
+        .into()
+}
+
 /// At most this many collections are kept one by one: 64 bytes each, 64 MB in all. A
 /// run with more (hours of minor collections) counts the rest in [`Runtime::dropped`]
 /// and its statistics say they are left out.

@@ -66,11 +66,7 @@ pub fn prune(mut profile: Profile, min_share: f64) -> Profile {
                 pruned.weight += weights[band];
                 let mut kept = frames[..at].to_vec();
                 kept.push(other.clone());
-                let name = (kept.iter().rev())
-                    .map(|f| &**f)
-                    .collect::<Vec<_>>()
-                    .join(&b'/');
-                (name.into(), kept.into())
+                (crate::profile::band_name(&kept), kept.into())
             }
         };
         match kept.get(&name) {

@@ -116,13 +116,7 @@ impl Samples {
                     .map(|c| frame(u32::from_be_bytes(c.try_into().expect("4 bytes"))))
                     .collect()
             };
-            let band: Box<[u8]> = frames
-                .iter()
-                .rev()
-                .map(|f| &**f)
-                .collect::<Vec<_>>()
-                .join(&b'/')
-                .into();
+            let band = crate::profile::band_name(&frames);
             let b = *band_of.entry(band.clone()).or_insert_with(|| {
                 p.stacks.insert(band.clone(), frames);
                 p.bands.push(band, Series::default());

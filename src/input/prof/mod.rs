@@ -606,13 +606,7 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
             .iter()
             .map(|&c| names[c as usize].clone())
             .collect();
-        let name: Box<[u8]> = frames
-            .iter()
-            .rev()
-            .map(|f| &**f)
-            .collect::<Vec<_>>()
-            .join(&b'/')
-            .into();
+        let name = crate::profile::band_name(&frames);
         match bands.get(&name) {
             Some(&b) => values[b] += value,
             None => {
