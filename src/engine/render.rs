@@ -95,6 +95,14 @@ pub fn render_picture<'a>(
     profile: Profile,
     aux: Option<&Aux>,
 ) -> Rendered<'a> {
+    // The page of eventlog samples shows what they spent over the run (or the window):
+    // their censuses summed into one, as a report's one census is. (Samples over time on
+    // the page are not drawn yet.)
+    let profile = if picture.format == Format::Html && profile.is_cost_report() {
+        crate::select::flame::one_census(profile)
+    } else {
+        profile
+    };
     let samples = profile.samples();
     let mut notes = Vec::new();
     if picture.layout.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty() {

@@ -145,6 +145,25 @@ pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
     (census, weights)
 }
 
+/// A cost profile's censuses summed into one at its last time (what
+/// [`weights`] weighs a stretch of it by), for what shows one census: a report's page.
+/// A profile with one census, or no cost profile, is returned as it is.
+pub fn one_census(mut profile: Profile) -> Profile {
+    let n = profile.samples();
+    if !profile.is_cost_report() || n < 2 {
+        return profile;
+    }
+    let (_, weights) = weights(&profile, When::Mean);
+    for (series, w) in profile.bands.series_mut().iter_mut().zip(weights) {
+        *series = crate::profile::Series::default();
+        if w != 0.0 {
+            series.push(0, w);
+        }
+    }
+    profile.times = vec![profile.times[n - 1]];
+    profile
+}
+
 /// Each band's value at each of `samples` (indices into the profile's samples), in one
 /// pass over the bands: `result[k][band]`. For exports that step through the run.
 pub fn weights_at(profile: &Profile, samples: &[usize]) -> Vec<Vec<f64>> {

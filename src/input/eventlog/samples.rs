@@ -189,6 +189,23 @@ mod tests {
     }
 
     #[test]
+    fn summed_into_one_census_the_samples_weigh_alike() {
+        let mut s = Samples::default();
+        for t in 0..50u64 {
+            s.push(t * 1000, &ids(&[(t % 4) as u32, 9]));
+        }
+        let p = s.profile(name, &mut Vec::new());
+        assert_eq!(p.times.len(), 50);
+        let when = crate::select::flame::When::Peak;
+        let (census, before) = crate::select::flame::weights(&p, when);
+        let one = crate::select::flame::one_census(p);
+        assert_eq!(one.times.len(), 1);
+        let (_, after) = crate::select::flame::weights(&one, when);
+        assert_eq!(before, after);
+        assert_eq!(census.total, 50.0);
+    }
+
+    #[test]
     fn past_the_census_bound_samples_share_censuses() {
         let mut s = Samples::default();
         let n = MAX_SAMPLE_CENSUSES as u64 * 2 + 3;
