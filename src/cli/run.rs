@@ -60,7 +60,10 @@ fn name_retainer_sets(input: &Input, profile: &mut Profile) {
         return;
     }
     let report = path.with_extension("prof");
-    if report == *path || !report.is_file() {
+    // A report is read whole only up to the readers' bound (`input::prof::MAX_BYTES`).
+    let fits = std::fs::metadata(&report)
+        .is_ok_and(|m| m.is_file() && m.len() <= crate::input::prof::MAX_BYTES as u64);
+    if report == *path || !fits {
         return;
     }
     let Ok(text) = std::fs::read(&report) else {
