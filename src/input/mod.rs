@@ -13,13 +13,15 @@ pub mod hp;
 pub mod names;
 pub mod prof;
 pub mod stream;
+mod warning;
+
+pub use warning::{Warning, WarningKind};
 
 use std::fmt;
 use std::fs::File;
 use std::io::Read;
 
 use crate::profile::Profile;
-use hp::Header;
 
 /// The formats hpgraph reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -734,166 +736,6 @@ fn read_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
                 )
             };
             released = behind;
-        }
-    }
-}
-
-/// Something the parser let through but the user should know about.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Warning {
-    /// Line it concerns, if any.
-    pub line: Option<u64>,
-    /// What happened.
-    pub kind: WarningKind,
-}
-
-/// The kinds of [`Warning`].
-#[derive(Debug, Clone, PartialEq)]
-pub enum WarningKind {
-    /// The input ends inside a sample (the program is still running, or was killed).
-    IncompleteLastSample,
-    /// A `BEGIN_SAMPLE` time lower than the one before; the sample is skipped.
-    SampleOutOfOrder {
-        /// The sample's time.
-        time: f64,
-        /// The time before it.
-        previous: f64,
-    },
-    /// A header line never appeared; its string is empty.
-    MissingHeader(Header),
-    /// A compressed file ends before its compressed stream does: read up to there.
-    CutStream(&'static str),
-    /// Heap profiling was on, but the program ended before its first census.
-    NoCensus,
-    /// More than [`crate::profile::MAX_SAMPLES`] samples: neighbouring ones merged.
-    SamplesMerged,
-    /// More than [`crate::profile::MAX_BANDS`] bands: this many of the smallest merged.
-    BandsMerged(usize),
-    /// More than [`crate::profile::MAX_MARKS`] marks: repeated ones dropped, then every
-    /// second one.
-    MarksThinned,
-    /// A mark's text longer than [`crate::profile::MAX_MARK_TEXT`] was cut.
-    MarkTextCut,
-    /// More than [`crate::profile::MAX_HEAP_POINTS`] readings of a heap line:
-    /// neighbouring ones merged.
-    HeapLinesMerged,
-    /// A time and allocation report ends inside its tree: the rows before are read.
-    CutReport(String),
-    /// An eventlog's definitions (cost centres, info tables) passed
-    /// [`eventlog::MAX_NAMING_BYTES`]: later ones were not kept.
-    NamingDropped,
-    /// A name or label longer than [`eventlog::MAX_LABEL`] bytes was cut.
-    LabelCut,
-    /// Collections that ended before they began, left out of the runtime's figures.
-    InconsistentCollections(usize),
-    /// A band's name was cut ([`names::MAX_NAME`], [`names::MAX_NAME_BYTES`]).
-    NameCut,
-    /// Every census is empty: the picture has no band.
-    EmptyCensuses,
-    /// An eventlog with no heap profile: the picture is the runtime's lines.
-    NoHeapProfile,
-    /// More than [`eventlog::MAX_SAMPLES`] cost-centre samples: this many later ones
-    /// dropped.
-    SamplesDropped(u64),
-    /// More than [`eventlog::MAX_SAMPLE_STACKS`] sampled stacks: the later ones' samples
-    /// counted together.
-    SampleStacksMerged,
-}
-
-impl fmt::Display for Warning {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.kind {
-            WarningKind::IncompleteLastSample => write!(f, "incomplete last sample ignored"),
-            WarningKind::SampleOutOfOrder { time, previous } => write!(
-                f,
-                "sample time {time} is lower than the previous one ({previous}); sample skipped"
-            ),
-            WarningKind::MissingHeader(h) => {
-                write!(f, "{} missing; using an empty string", h.keyword())
-            }
-            WarningKind::CutStream(what) => write!(
-                f,
-                "the {what} stream ends early (the file was cut): read as far as it goes"
-            ),
-            WarningKind::SamplesMerged => write!(
-                f,
-                "more than {} samples: neighbouring samples merged in pairs, each band keeping \
-                 its larger value, so that memory stays bounded",
-                crate::profile::MAX_SAMPLES
-            ),
-            WarningKind::BandsMerged(n) => write!(
-                f,
-                "more than {} bands: the {n} smallest merged into one band as the profile was read",
-                crate::profile::MAX_BANDS
-            ),
-            WarningKind::MarksThinned => write!(
-                f,
-                "more than {} marks: repeated marks dropped, then every second one, so that \
-                 memory stays bounded",
-                crate::profile::MAX_MARKS
-            ),
-            WarningKind::MarkTextCut => write!(
-                f,
-                "a marker's text is longer than {} bytes: cut",
-                crate::profile::MAX_MARK_TEXT
-            ),
-            WarningKind::CutReport(what) => write!(f, "{what}: the stacks before it are read"),
-            WarningKind::SamplesDropped(n) => write!(
-                f,
-                "more than {} cost-centre samples: the last {n} dropped, so that memory \
-                 stays bounded (read a window of the run with --from/--to)",
-                eventlog::MAX_SAMPLES
-            ),
-            WarningKind::SampleStacksMerged => write!(
-                f,
-                "more than {} distinct sampled stacks: the samples of later ones are \
-                 counted as one frame, {:?}",
-                eventlog::MAX_SAMPLE_STACKS,
-                String::from_utf8_lossy(eventlog::OTHER_STACKS)
-            ),
-            WarningKind::HeapLinesMerged => write!(
-                f,
-                "more than {} heap readings: neighbouring readings merged in pairs, each \
-                 keeping the larger value",
-                crate::profile::MAX_HEAP_POINTS
-            ),
-            WarningKind::NamingDropped => write!(
-                f,
-                "the eventlog defines more than {} MiB of cost centres and info tables: \
-                 later definitions ignored (their bands are named by number)",
-                eventlog::MAX_NAMING_BYTES >> 20
-            ),
-            WarningKind::LabelCut => write!(
-                f,
-                "a cost centre, info table or band name is longer than {} bytes: cut",
-                eventlog::MAX_LABEL
-            ),
-            WarningKind::InconsistentCollections(n) => write!(
-                f,
-                "{n} collections end (GC_END) before they begin: left out of the runtime's \
-                 figures"
-            ),
-            WarningKind::NameCut => write!(
-                f,
-                "band names longer than {} KiB, or read after {} MiB of names, were cut: each \
-                 ends in …# and a hash of the whole name, so that names cut alike stay apart",
-                names::MAX_NAME >> 10,
-                names::MAX_NAME_BYTES >> 20
-            ),
-            WarningKind::NoHeapProfile => write!(
-                f,
-                "no heap profile in this eventlog: the picture is the runtime's heap size, \
-                 live bytes and allocation rate (run the program with +RTS -hT -l for what the heap holds)"
-            ),
-            WarningKind::EmptyCensuses => write!(
-                f,
-                "every census is empty: the picture has no band (did the program run long \
-                 enough to hold anything, and does the profiling flag select anything?)"
-            ),
-            WarningKind::NoCensus => write!(
-                f,
-                "the program ended before its first heap census (-iSECS); a shorter interval takes more"
-            ),
         }
     }
 }
