@@ -5,6 +5,7 @@
 
 pub mod eventlog;
 pub mod measure;
+pub mod rts;
 pub mod served;
 
 use std::path::{Path, PathBuf};
