@@ -4,6 +4,7 @@
 //! other: the HTML backend joins a [`page::PageData`] to its scene, the exports write a
 //! [`Table`] or a [`summary::Summary`].
 
+pub mod biography;
 pub mod compare;
 pub mod costs;
 pub mod page;

@@ -48,6 +48,10 @@ pub struct Total {
     pub peak_time: f64,
     /// The mean total.
     pub mean: f64,
+    /// Where the total heads at the end of the window (as a band's trend).
+    pub trend: Trend,
+    /// The total's trend line's slope, in value units per time unit.
+    pub growth_per_second: f64,
 }
 
 /// A stretch of time, in sample units.
@@ -93,6 +97,13 @@ pub struct Summary {
     /// with GC events (see [`super::stats`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime: Option<Headline>,
+    /// A biographical profile's (`-hb`) waste: DRAG and VOID, never used again.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub biography: Option<super::biography::Biography>,
+    /// The lives a profile broken down otherwise is restricted to (`drag,void` of `-hc
+    /// -hbdrag,void`): its bands are who holds closures of those lives.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub restricted_to: Option<String>,
 }
 
 /// The runtime's figures a CI job watches: what share of the time went to collecting,
@@ -187,7 +198,7 @@ pub fn summarise(
     // Largest share first; equal shares in the table's order.
     bands.sort_by(|a, b| b.share.total_cmp(&a.share));
     let band_count = bands.len();
-    let (at, top_total) = peak(&totals);
+    let whole = window.figures(&totals);
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let (trend_from, trend_to) = window.trend_span();
     Summary {
@@ -209,9 +220,11 @@ pub fn summarise(
         trend_r2: TREND_R2,
         band_count,
         total: Total {
-            peak: top_total,
-            peak_time: times[at],
-            mean: totals.iter().sum::<f64>() / n as f64,
+            peak: whole.peak,
+            peak_time: whole.peak_time,
+            mean: whole.mean,
+            trend: whole.trend,
+            growth_per_second: whole.growth,
         },
         bands: bands.into_iter().take(top.unwrap_or(usize::MAX)).collect(),
         runtime: (!profile.runtime.is_empty()).then(|| {
@@ -221,6 +234,8 @@ pub fn summarise(
                 runtime_window.1,
             ))
         }),
+        biography: super::biography::of(profile),
+        restricted_to: super::biography::restriction(profile),
     }
 }
 

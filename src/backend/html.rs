@@ -277,7 +277,7 @@ impl super::Backend for Html<'_> {
         } else {
             writeln!(
                 html,
-                "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}</p>",
+                "<p class=\"about\">{date} · {samples} samples · peak {peak} at {at}{waste}</p>",
                 date = escape::html(&data.date),
                 samples = data.samples,
                 peak = escape::html(&value_text(data.units_read.value, data.peak.1, data.units)),
@@ -285,6 +285,16 @@ impl super::Backend for Html<'_> {
                     data.units_read.time,
                     &data.sample_unit,
                     data.peak.0
+                )),
+                waste = data.biography.as_ref().map_or(String::new(), |b| format!(
+                    " · <span id=\"waste\" data-waste=\"{}\" data-waste-at-peak=\"{}\">\
+                     waste (DRAG + VOID, never used again) {:.1}% of the heap over the run, \
+                     {:.1}% at its peak: {}</span>",
+                    b.waste,
+                    b.waste_at_peak,
+                    b.waste * 100.0,
+                    b.waste_at_peak * 100.0,
+                    escape::html(&b.advice)
                 )),
             )
         };

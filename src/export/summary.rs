@@ -77,6 +77,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
             bytes(r.max_residency),
         )?;
     }
+    write_lives(s, &time, out)?;
     if s.band_count == 0 && s.runtime.is_some() && s.samples <= 2 {
         return writeln!(
             out,
@@ -109,6 +110,37 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     super::aligned::write(out, &rows, &[4], reset)
 }
 
+/// A biographical profile's waste, or the lives a profile is restricted to, on a line.
+fn write_lives(s: &Summary, time: &dyn Fn(f64) -> String, out: &mut dyn Write) -> io::Result<()> {
+    if let Some(b) = &s.biography {
+        writeln!(
+            out,
+            "waste (DRAG + VOID, never used again): {:.1}% of the heap over the run, {:.1}% \
+             at its peak at {}; lag {:.1}%: {}",
+            b.waste * 100.0,
+            b.waste_at_peak * 100.0,
+            time(b.peak_time),
+            b.lag * 100.0,
+            b.advice
+        )?;
+    }
+    if let Some(lives) = &s.restricted_to {
+        let what = if crate::analysis::biography::restricted_to_waste(lives) {
+            "every byte here is waste (never used again): the bands are who holds it, \
+             largest share first"
+        } else {
+            "only closures of those lives are counted"
+        };
+        writeln!(
+            out,
+            "restricted to {} (-hb{}): {what}",
+            crate::escape::terminal(lives),
+            crate::escape::terminal(lives)
+        )?;
+    }
+    Ok(())
+}
+
 /// The summary as JSON, one document with a final newline.
 pub fn write_json(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     crate::escape::json_to(&mut *out, s, true)?;
@@ -118,7 +150,8 @@ pub fn write_json(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
 /// The summary as CSV (RFC 4180, as `-o x.csv`): one table whose first column says
 /// what a row is. `runtime` rows come first, one per headline figure (`gc_share` 0 to
 /// 1, `max_pause` in seconds, `collections`, `allocated` and `max_residency` in bytes)
-/// with its number in `value`; then a `band` row per band and the `total`, with the
+/// with its number in `value`, and for a biographical profile `biography` rows (`waste`,
+/// `waste_at_peak`, `lag`, 0 to 1); then a `band` row per band and the `total`, with the
 /// table's columns (`at` in the profile's time unit, `growth_per_second` in its units
 /// per second). Empty cells are figures the row does not have.
 pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
@@ -129,6 +162,15 @@ pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
         for (name, value) in r.figures() {
             let value = value.map_or(String::new(), number);
             write!(out, "runtime,{name},{value},,,,,,,\r\n")?;
+        }
+    }
+    if let Some(b) = &s.biography {
+        for (name, value) in [
+            ("waste", b.waste),
+            ("waste_at_peak", b.waste_at_peak),
+            ("lag", b.lag),
+        ] {
+            write!(out, "biography,{name},{},,,,,,,\r\n", number(value))?;
         }
     }
     for b in &s.bands {

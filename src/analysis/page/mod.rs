@@ -228,6 +228,9 @@ pub struct PageData {
     pub peak: (f64, f64),
     /// The runtime's collections and allocation, when the input is an eventlog.
     pub runtime: Option<PageRuntime>,
+    /// A biographical profile's waste over the run, said under the title.
+    #[serde(skip)]
+    pub biography: Option<crate::analysis::biography::Biography>,
 }
 
 /// The page's flame graphs, laid out: the script weighs and places them.
@@ -515,6 +518,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
             (profile.times[at], most)
         },
         runtime: PageRuntime::of(&profile.runtime, first, last),
+        biography: crate::analysis::biography::of(profile),
     };
     data.lay_out_flames();
     data
