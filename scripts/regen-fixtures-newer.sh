@@ -32,6 +32,7 @@ RUNS=(
   "Leak|p|hm|-hm"
   "Leak|p|hr|-hr"
   "Leak|p|hb|-hb"
+  "Leak|p|hc-hbdrag,void|-hc -hbdrag,void"
   "Leak|p|hi|-hi"
   "ManyCC|p|hc|-hc -L60"
   "ManyCC|p|hi|-hi"

@@ -60,6 +60,7 @@ EVENTLOG_MODES=(
   "hm|-hm"
   "hr|-hr"
   "hb|-hb"
+  "hc-hbdrag,void|-hc -hbdrag,void"
 )
 
 eventlog_runs() {
