@@ -33,6 +33,23 @@ pub fn html_into(out: &mut String, text: &str) {
     }
 }
 
+/// Text for an XML document's content or quoted attribute (a JUnit report): [`html`],
+/// and the characters XML 1.0 cannot hold even escaped (C0 controls other than tab,
+/// line feed and carriage return; U+FFFE, U+FFFF) shown as their code, `\u{1b}`.
+pub fn xml(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\t' | '\n' | '\r' => out.push(c),
+            c if (c as u32) < 0x20 || c == '\u{fffe}' || c == '\u{ffff}' => {
+                out.push_str(&format!("\\u{{{:x}}}", c as u32))
+            }
+            c => html_into(&mut out, c.encode_utf8(&mut [0; 4])),
+        }
+    }
+    out
+}
+
 /// A JSON document made safe to sit inside a `<script>` element: every `<` written as
 /// `\u003c`, which JSON reads as the same character, so that nothing in a name can end
 /// the element or open a comment; and every bidirectional control ([`is_bidi`]) as the

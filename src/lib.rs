@@ -49,6 +49,7 @@
 
 pub mod analysis;
 pub mod backend;
+pub mod check;
 pub mod cli;
 pub mod engine;
 pub mod error;

@@ -80,6 +80,13 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "check",
+        &[
+            "input", "select", "layout", "scene", "backend", "export", "serve", "sink", "cli",
+            "engine",
+        ],
+    ),
+    (
         "sink.rs",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "cli",

@@ -41,13 +41,16 @@ Examples:
   hpgraph --summary prog.hp              which band is the leak: peak, when, share, trend
   hpgraph --stats prog.eventlog --from 2 --to 3   the runtime's +RTS -s for that stretch
   hpgraph --compare a.eventlog b.eventlog --stats   two runs' +RTS -s side by side
+  hpgraph prog.eventlog -o heap.svg --check 'peak <= 200MB' --check 'max_pause <= 10ms'
+                                         exit 1 when over budget, for CI (docs/check.md)
   hpgraph --style modern --title '' --size 8.5cmx5.5cm prog.hp -o fig.pdf   for a paper
   hpgraph prog.hp -o heap.html           an interactive page: hover, hide bands, zoom
   hpgraph --include 'Data\\.Map' --from 2 prog.hp -o maps.csv   some bands, from 2 s on
 
 hp2ps's option syntax works unchanged: -pc is -p -c, -cp is -c, -m alone is -m0,
 -t alone is -t0, -i- sorts descending. Unlike hp2ps, options may follow the file,
-several files are rendered in turn, and errors exit with 1 (usage errors with 2).";
+several files are rendered in turn, and errors exit with 1 (usage errors with 2; with
+--check, 1 is a condition that failed and every error exits with 2).";
 
 /// Draws GHC heap profiles (.hp files and eventlogs): hp2ps's PostScript byte for byte,
 /// or EPS, SVG, PDF, PNG, an interactive page, the numbers, or a live view
@@ -352,6 +355,25 @@ pub struct Args {
     /// --summary says what was hidden. Heap profiles gather small bands with -t instead.
     #[arg(long, value_name = "PERCENT", value_parser = share, help_heading = "Filters")]
     pub min_share: Option<f64>,
+
+    /// Exit 1 unless CONDITION holds: 'peak <= 200MB', 'gc_share < 20%' (repeatable)
+    ///
+    /// The grammar, the figures and the exit statuses: `cli::verdict::long_help`.
+    #[arg(long, value_name = "CONDITION", help_heading = "Verdicts",
+          long_help = crate::cli::verdict::long_help())]
+    pub check: Vec<String>,
+
+    /// Write every --check condition's verdict to FILE: .json, or .xml for JUnit
+    ///
+    /// JSON lists each condition, its value and whether it held; JUnit XML has a test
+    /// case per condition (a failure for one that fails), as CI servers show tests.
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "check",
+        help_heading = "Verdicts"
+    )]
+    pub check_report: Option<PathBuf>,
 
     /// Redraw as the running program writes FILE; stop with Ctrl-C
     ///

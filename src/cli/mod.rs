@@ -11,6 +11,7 @@ pub mod naming;
 mod run;
 pub mod settings;
 pub mod values;
+pub mod verdict;
 pub mod watch;
 
 use std::ffi::OsString;
@@ -23,6 +24,7 @@ pub use args::Args;
 use settings::{Run, Settings};
 
 use crate::backend::Format;
+use crate::check;
 use crate::export::Export;
 
 /// What a run writes: a picture (through a backend) or the data (an export).
@@ -88,34 +90,36 @@ pub fn main() -> ExitCode {
     }
     let settings = Settings::resolve(&args)
         .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
-    let Settings { mut job, run } = settings;
+    let Settings {
+        mut job,
+        run,
+        checks,
+    } = settings;
     if !matches!(run, Run::Watch { .. })
         && let Err(e) = crate::sink::clean_up_on_signals()
     {
         eprintln!("hpgraph: warning: cannot watch for signals: {e}");
     }
     let mut code = ExitCode::SUCCESS;
+    let mut verdicts = Vec::new();
+    let mut judged = |result: anyhow::Result<Option<check::report::Verdicts>>| match result {
+        Ok(v) => verdicts.extend(v),
+        Err(e) => code = failed(&e),
+    };
     match run {
-        Run::Watch { plan, live } => {
-            if let Err(e) = watch::watch(&job, &live, &plan) {
-                code = failed(&e);
-            }
-        }
-        Run::Compare(compare) => {
-            if let Err(e) = run::compare(&job, &compare) {
-                code = failed(&e);
-            }
-        }
+        Run::Watch { plan, live } => judged(watch::watch(&job, &live, &plan).map(|()| None)),
+        Run::Compare(compare) => judged(run::compare(&job, &compare, &checks.conditions)),
         Run::Render { plans, same_scale } => {
             if let Some(axes) = same_scale {
                 run::same_scale(&mut job, &plans, axes);
             }
             for plan in &plans {
-                if let Err(e) = run::render_one(&job, plan) {
-                    code = failed(&e);
-                }
+                judged(run::render_one(&job, plan, &checks.conditions));
             }
         }
+    }
+    if checks.any() {
+        return verdict::finish(&checks, verdicts, code != ExitCode::SUCCESS);
     }
     code
 }

@@ -289,6 +289,11 @@ pub fn same_input(a: &Input, b: &Input) -> bool {
     }
 }
 
+/// Whether two paths name one file (whether or not it exists yet).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    identity(a) == identity(b)
+}
+
 /// A path as the file it names: its folder resolved (links, `..`), then its name.
 fn identity(path: &Path) -> PathBuf {
     let dir = match path.parent() {

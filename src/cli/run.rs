@@ -10,6 +10,7 @@ use anyhow::Context;
 
 use super::naming::{Input, Output, Plan};
 use super::settings::Compare;
+use crate::check::{self, Check, report::Verdicts};
 use crate::engine::{self, Data, Drawn, Job, Make};
 use crate::error::Error;
 use crate::input::{self, Parsed};
@@ -35,8 +36,13 @@ impl Timings {
     }
 }
 
-/// Reads, draws and writes one input as `plan` says.
-pub(crate) fn render_one(job: &Job, plan: &Plan) -> anyhow::Result<()> {
+/// Reads, draws and writes one input as `plan` says, judging `checks` on it first (a
+/// condition that cannot be judged is an error, and nothing is written).
+pub(crate) fn render_one(
+    job: &Job,
+    plan: &Plan,
+    checks: &[Check],
+) -> anyhow::Result<Option<Verdicts>> {
     let name = plan.input.display();
     let mut timings = Timings::start();
     let parsed = read_profile(&plan.input, job.read)?;
@@ -46,8 +52,8 @@ pub(crate) fn render_one(job: &Job, plan: &Plan) -> anyhow::Result<()> {
     }
     let mut profile = parsed.profile;
     name_retainer_sets(&plan.input, &mut profile);
-    draw(job, plan, profile, &mut timings)?;
-    Ok(())
+    let (_, verdicts) = draw(job, plan, profile, &mut timings, checks)?;
+    Ok(verdicts)
 }
 
 /// A retainer profile (`-hr`) read from `STEM.hp` or `STEM.eventlog` takes its bands'
@@ -98,20 +104,22 @@ pub(crate) fn print_notes(name: &str, notes: &[String]) {
     }
 }
 
-/// Prepares a profile for `plan`'s output, writes it, then the `.aux` file (read first
-/// when the plan reuses it).
+/// Prepares a profile for `plan`'s output, judges `checks` on it, writes it, then the
+/// `.aux` file (read first when the plan reuses it).
 pub(crate) fn draw(
     job: &Job,
     plan: &Plan,
     profile: Profile,
     timings: &mut Timings,
-) -> anyhow::Result<Drawn> {
+    checks: &[Check],
+) -> anyhow::Result<(Drawn, Option<Verdicts>)> {
     let aux = match (&plan.aux, plan.reuse_aux, &job.make) {
         (Some(path), true, Make::Picture(_)) => Some(read_aux(path)?),
         _ => None,
     };
     let name = plan.input.display();
     let profile = filtered(job, &name, profile)?;
+    let verdicts = judged(job, checks, &name, &profile)?;
     let ready = engine::render(&job.make, profile, aux.as_ref());
     print_notes(&name, ready.notes());
     timings.lap("select and layout");
@@ -126,7 +134,38 @@ pub(crate) fn draw(
         sink::write_file(path, |w| auxfile::write(selection, w))
             .with_context(|| format!("{}: cannot write the .aux file", path.display()))?;
     }
-    Ok(ready.drawn())
+    Ok((ready.drawn(), verdicts))
+}
+
+/// `checks` judged on a profile made ready for `job` ([`engine::kept`]); `None` without
+/// any. `--stats` keeps the whole run (it takes its own window): the conditions see the
+/// filter's part of it, as `--summary` would.
+fn judged(
+    job: &Job,
+    checks: &[Check],
+    name: &str,
+    profile: &Profile,
+) -> anyhow::Result<Option<Verdicts>> {
+    if checks.is_empty() {
+        return Ok(None);
+    }
+    let cut = match &job.make {
+        Make::Data(d) if !d.export.reads_bands() => job.filter.apply(profile.clone()).ok(),
+        _ => None,
+    };
+    let run = check::Run {
+        name,
+        profile: cut.as_ref().unwrap_or(profile),
+        window: (job.filter.from, job.filter.to),
+    };
+    let conditions = (checks.iter())
+        .map(|c| check::judge(c, run))
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!(e))?;
+    Ok(Some(Verdicts {
+        input: name.to_string(),
+        conditions,
+    }))
 }
 
 /// The profile the job renders ([`engine::kept`]), or why none, naming the input.
@@ -170,9 +209,13 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axe
     }
 }
 
-/// `--compare`: reads both runs, keeps what the job renders of each, and writes what the
-/// engine makes of the two.
-pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
+/// `--compare`: reads both runs, keeps what the job renders of each, judges `checks` on
+/// the two, and writes what the engine makes of them.
+pub(crate) fn compare(
+    job: &Job,
+    compare: &Compare,
+    checks: &[Check],
+) -> anyhow::Result<Option<Verdicts>> {
     let mut runs = Vec::with_capacity(2);
     for input in &compare.inputs {
         let name = input.display();
@@ -186,6 +229,7 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
     let after = runs.pop().expect("two runs");
     let before = runs.pop().expect("two runs");
     let window = (job.filter.from, job.filter.to);
+    let verdicts = judged_change(checks, window, &before, &after)?;
     let compared = engine::compare(&job.make, window, [before, after], compare.normalised)
         .map_err(|e| anyhow::anyhow!(e))?;
     let plan = Plan {
@@ -195,7 +239,34 @@ pub(crate) fn compare(job: &Job, compare: &Compare) -> anyhow::Result<()> {
         reuse_aux: false,
     };
     write_output(&plan, |out| compared.write(out))?;
-    Ok(())
+    Ok(verdicts)
+}
+
+/// `checks` judged on two runs: a change from `before` to `after`, or `after`'s level.
+fn judged_change(
+    checks: &[Check],
+    window: (Option<f64>, Option<f64>),
+    before: &(String, Profile),
+    after: &(String, Profile),
+) -> anyhow::Result<Option<Verdicts>> {
+    if checks.is_empty() {
+        return Ok(None);
+    }
+    fn run(r: &(String, Profile), window: (Option<f64>, Option<f64>)) -> check::Run<'_> {
+        check::Run {
+            name: &r.0,
+            profile: &r.1,
+            window,
+        }
+    }
+    let conditions = (checks.iter())
+        .map(|c| check::judge_change(c, run(before, window), run(after, window)))
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow::anyhow!(e))?;
+    Ok(Some(Verdicts {
+        input: format!("{} → {}", before.0, after.0),
+        conditions,
+    }))
 }
 
 /// Writes the output of `plan` atomically (or to standard output).

@@ -35,6 +35,8 @@ pub struct Settings {
     pub job: Job,
     /// What the run does.
     pub run: Run,
+    /// `--check`'s conditions and where their report goes.
+    pub checks: super::verdict::Checks,
 }
 
 /// What a run does, each with what it needs; `cli::main` matches it once.
@@ -240,8 +242,47 @@ impl Settings {
                 Run::Render { same_scale, plans }
             }
         };
-        Ok(Settings { job, run })
+        let checks = super::verdict::resolve(args, args.compare, live)?;
+        if let Some((report, _)) = &checks.report
+            && let Some(clash) = report_clash(report, &run)
+        {
+            return Err(usage(ErrorKind::ArgumentConflict, clash));
+        }
+        Ok(Settings { job, run, checks })
     }
+}
+
+/// Why `--check-report`'s file cannot be written: it is an input or another output.
+fn report_clash(report: &std::path::Path, run: &Run) -> Option<String> {
+    let plans: Vec<&Plan> = match run {
+        Run::Render { plans, .. } => plans.iter().collect(),
+        Run::Watch { plan, .. } => vec![plan],
+        Run::Compare(_) => Vec::new(),
+    };
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut inputs: Vec<&Input> = plans.iter().map(|p| &p.input).collect();
+    for plan in &plans {
+        files.extend(naming::written(plan, false));
+    }
+    if let Run::Compare(c) = run {
+        inputs.extend(c.inputs.iter());
+        if let Output::File(f) = &c.output {
+            files.push(f.clone());
+        }
+    }
+    let inputs = inputs.into_iter().filter_map(|i| match i {
+        Input::File(f) => Some(f.clone()),
+        _ => None,
+    });
+    (files.into_iter().chain(inputs))
+        .find(|f| naming::same_file(f, report))
+        .map(|f| {
+            format!(
+                "--check-report {} would replace {}: name the report otherwise",
+                report.display(),
+                f.display()
+            )
+        })
 }
 
 /// `--flame` draws a census (or a mean) as a picture or writes its stacks; with
@@ -457,6 +498,7 @@ fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
         // --heap-lines marks each collection along the graph's bottom.
         runtime: args.heap_lines
             || args.compare
+            || !args.check.is_empty()
             || matches!(
                 kind,
                 OutputKind::Data(Export::Stats(_) | Export::Summary(_))

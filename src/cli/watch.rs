@@ -543,7 +543,7 @@ fn render(
         result = publish(out.job, serve, server, name, parsed.profile.clone()).map(Some);
     }
     if let (Ok(_), Some(plan)) = (&result, out.file) {
-        result = draw(out.job, plan, parsed.profile, &mut Timings(None)).map(Some);
+        result = draw(out.job, plan, parsed.profile, &mut Timings(None), &[]).map(|(d, _)| Some(d));
     }
     match result {
         Ok(None) => {}
