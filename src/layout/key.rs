@@ -75,11 +75,12 @@ pub(super) fn key_names(names: &[&[u8]], opts: &LayoutOptions) -> Vec<Vec<u8>> {
         }
         Style::Hp2ps => names.iter().map(|n| n.to_vec()).collect(),
         Style::Modern => {
-            // GHC's `(N)` stack numbers say nothing to a reader and take a key's room;
-            // each band's title keeps its whole name. Names that GHC cut (`-L`) alike
-            // are told apart by their numbers alone: those keep them.
+            // GHC's `(N)` stack numbers say nothing to a reader and take a key's room,
+            // as a closure's package does before its module (`main:Main.Customer`);
+            // each band's title keeps its whole name. Names that become alike (cut by
+            // GHC's `-L` alike, or one module in two packages) keep them.
             let plain: Vec<&[u8]> = (names.iter())
-                .map(|n| crate::select::flame::unnumbered(n))
+                .map(|n| super::apart::unpackaged(crate::select::flame::unnumbered(n)))
                 .collect();
             let mut seen = std::collections::HashMap::new();
             for p in &plain {

@@ -2,14 +2,14 @@
 //! labelled with just enough decimals, byte units, and names shortened in the middle.
 
 use super::text::{helvetica_size, helvetica_width};
-use super::ticks::ceil_125;
+use super::ticks::{ceil_1_2_25_5, ceil_125};
 use crate::units::{Scale, unit_for};
 
 /// Ticks from `first` to `last` (the x axis: sample times), at most about `target` of them (the least
-/// 1-2-5 step giving no more), at its multiples, each labelled with the fewest decimals that tell the step
+/// 1, 2, 2.5 or 5 step giving no more), at its multiples, each labelled with the fewest decimals that tell the step
 /// apart: `0.02 0.04 0.06`, never `0.0 0.0 0.1`.
 pub fn time_ticks(first: f64, last: f64, target: f64) -> Vec<(f64, String)> {
-    let Some(step) = ceil_125((last - first) / target) else {
+    let Some(step) = ceil_1_2_25_5((last - first) / target) else {
         return Vec::new();
     };
     let decimals = decimals(step);
@@ -67,11 +67,12 @@ fn clock(t: f64) -> String {
     }
 }
 
-/// The decimals a 1-2-5 step needs: 0 from 1 up, 1 for 0.1 to 0.5, 2 for 0.01 to 0.05…
+/// The decimals a step needs: 0 from 1 up, 1 for 0.1 to 0.5, 2 for 0.01 to 0.05 and
+/// for 0.25…: as many as make the step a whole number.
 fn decimals(step: f64) -> usize {
     let mut d = 0;
     let mut s = step;
-    while s < 0.999_999 && d < 12 {
+    while (s < 0.999_999 || (s - s.round()).abs() > 1e-6 * s) && d < 12 {
         s *= 10.0;
         d += 1;
     }
@@ -110,18 +111,22 @@ pub fn shortened(name: &[u8], width: f64) -> Vec<u8> {
 /// (`mk/f30/...` rather than `mk/.../Main.CAF`).
 pub fn shortened_apart(names: &[&[u8]], width: f64) -> Vec<Vec<u8>> {
     let first: Vec<Vec<u8>> = names.iter().map(|n| shortened(n, width)).collect();
-    names
-        .iter()
-        .zip(&first)
+    let mut count: std::collections::HashMap<&[u8], usize> = Default::default();
+    for s in &first {
+        *count.entry(&s[..]).or_default() += 1;
+    }
+    let mut shown: Vec<Vec<u8>> = (names.iter().zip(&first))
         .map(|(name, short)| {
-            let twins = first.iter().filter(|s| *s == short).count();
-            if twins > 1 {
+            if count[&short[..]] > 1 {
                 shortened_from(name, width, true)
             } else {
                 short.clone()
             }
         })
-        .collect()
+        .collect();
+    // Any still alike show what differs (`super::apart`).
+    super::apart::told_apart(names, &mut shown, width);
+    shown
 }
 
 /// Widths of a name's pieces summed once, so that each candidate shortening is measured

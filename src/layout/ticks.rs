@@ -58,6 +58,19 @@ pub fn ceil_125(y: f64) -> Option<f64> {
         .find(|&s| s >= y * (1.0 - 1e-9))
 }
 
+/// [`ceil_125`] with 2.5 among the steps: a time axis's step, so that a run of 1.3 s has
+/// ticks every 0.25 s where the labels fit, rather than three at 0, 0.5 and 1.
+pub fn ceil_1_2_25_5(y: f64) -> Option<f64> {
+    let step = ceil_125(y)?;
+    let quarter = step / 2.0;
+    let is_five = (step / 10f64.powf(step.log10().floor()) - 5.0).abs() < 1e-9;
+    Some(if is_five && quarter >= y * (1.0 - 1e-9) {
+        quarter
+    } else {
+        step
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +121,14 @@ mod tests {
         }
         assert_eq!(ceil_125(0.0), None);
         assert_eq!(ceil_125(f64::NAN), None);
+    }
+
+    #[test]
+    fn a_time_step_may_be_two_and_a_half() {
+        assert_eq!(ceil_1_2_25_5(0.22), Some(0.25));
+        assert_eq!(ceil_1_2_25_5(0.26), Some(0.5));
+        assert_eq!(ceil_1_2_25_5(0.15), Some(0.2));
+        assert_eq!(ceil_1_2_25_5(2.1), Some(2.5));
+        assert_eq!(ceil_1_2_25_5(0.0), None);
     }
 }

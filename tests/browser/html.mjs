@@ -103,6 +103,7 @@ try {
 
     // Zoom: drag across the middle of the chart, then double-click.
     const full = await xLabels(page);
+    check(full.length > 1 && full.every((t) => / s$/.test(t)), `.hp: the time axis says its unit (${full.join(" ")})`);
     await dragAcross(page, 0.3, 0.6);
     const zoomed = await xLabels(page);
     check(zoomed.length > 1 && zoomed.join() !== full.join(),

@@ -97,11 +97,11 @@ try {
             wrong.push(`the top tick reaches ${((base - topTick) / (base - peak) * 100).toFixed(0)}% of the peak`);
           }
           const plot = base - top;
-          // A band's name as the key may give it: without GHC's `(N)`, or whole where
-          // two bands' names are alike without it.
+          // A band's name as the key may give it: without GHC's `(N)` or a closure's
+          // package (`main:`), or whole where two bands' names are alike without them.
           const names = bands.flatMap((p) => {
             const t = p.querySelector("title").textContent;
-            return [t, t.replace(/^\(\d+\)/, "")];
+            return [t, t.replace(/^\(\d+\)/, ""), t.replace(/^[A-Za-z0-9._-]*[A-Za-z][A-Za-z0-9._-]*:(?=[A-Z])/, "")];
           });
           // Key labels: right of the graph, or under the x axis's labels.
           const plotRight = Math.max(...lines.filter(([, b, , d]) => Math.abs(b - base) < 0.01 && Math.abs(d - base) < 0.01).map((l) => Math.max(l[0], l[2])));
@@ -117,19 +117,20 @@ try {
         // axis (a line and a half where that leaves fewer than four), or than their width and most of an em (0.8) across the x axis.
         if (r.plot >= 100 && r.yTicks < 4) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
         if (r.plot >= 400 && r.yTicks < 6) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
-        const finer = (labels, spacing, length) => {
+        const finer = (labels, spacing, length, quarters) => {
           // The step read from the first two labels (`0 MB`, `5 MB`; not a clock's), the
-          // next finer 1-2-5 step's spacing, and how many ticks it would make.
+          // next finer step's spacing (1-2-5 on the y axis; 1-2-2.5-5 on the time axis,
+          // `quarters`), and how many ticks it would make.
           const step = parseFloat(labels[1]) - parseFloat(labels[0]);
           if (!(step > 0)) return { spacing: 0, count: Infinity, wider: 0 };
-          const m = Math.round(step / 10 ** Math.floor(Math.log10(step) + 1e-9));
-          const ratio = m === 5 ? 2.5 : 2;
-          // From 1 to 0.5 the labels take a decimal more: a digit's width (Helvetica's
-          // 0.556 em), and the point's (0.278) where they had none.
-          const wider = m !== 1 ? 0 : step >= 0.999 ? 0.834 : 0.556;
+          const m = Math.round(2 * step / 10 ** Math.floor(Math.log10(step) + 1e-9)) / 2;
+          const ratio = m === 5 ? (quarters ? 2 : 2.5) : m === 2.5 ? 1.25 : 2;
+          // From 1 to 0.5 (and 5 to 2.5) the labels take a decimal more: a digit's width
+          // (Helvetica's 0.556 em), and the point's (0.278) where they had none.
+          const wider = m === 1 ? (step >= 0.999 ? 0.834 : 0.556) : m === 5 && quarters ? (step >= 4.999 ? 0.834 : 0.556) : 0;
           return { spacing: spacing / ratio, count: Math.floor(length / (spacing / ratio) + 1e-6) + 1, wider };
         };
-        const fy = finer(r.yLabels, r.ySpacing, r.plot), fx = finer(r.xLabels, r.xSpacing, r.plotWidth);
+        const fy = finer(r.yLabels, r.ySpacing, r.plot, false), fx = finer(r.xLabels, r.xSpacing, r.plotWidth, true);
         if (fy.count <= 14 && fy.spacing >= (r.yTicks < 4 ? 1.5 : 2) * r.fs + 0.5) r.wrong.push(`room for more y ticks than ${r.yTicks} (${r.ySpacing.toFixed(0)} pt apart)`);
         if (fx.count <= 14 && fx.spacing >= r.xWidest + fx.wider * r.fs + 0.8 * r.fs + 0.5) r.wrong.push(`room for more x ticks than ${r.xTicks} (${r.xSpacing.toFixed(0)} pt apart, labels ${r.xWidest.toFixed(0)} pt)`);
         if (r.yTicks < 2 || r.xTicks < 2) r.wrong.push(`axes not found: ${r.yTicks} y and ${r.xTicks} x ticks`);
@@ -138,7 +139,7 @@ try {
         // Labels are matched to bands by name (the drawing order of bands differs
         // between formats' reductions): a label is a band's whole name, or its start
         // and end around `...`.
-        if (2 * r.keyed.length !== r.names.length) r.wrong.push(`${r.keyed.length} key labels for ${r.names.length / 2} bands`);
+        if (3 * r.keyed.length !== r.names.length) r.wrong.push(`${r.keyed.length} key labels for ${r.names.length / 3} bands`);
         const measure = (t, size) => page.evaluate(([t, size]) => {
           const e = document.createElementNS("http://www.w3.org/2000/svg", "text");
           e.setAttribute("font-size", size);
@@ -156,8 +157,10 @@ try {
             r.wrong.push(`"${label}" is no band's name and not shortened`);
             continue;
           }
-          const head = label.slice(0, cut), tail = label.slice(label.lastIndexOf("...") + 3);
-          const whole = r.names.filter((n) => n.length > label.length - 3 && n.startsWith(head) && n.endsWith(tail));
+          // A name told apart from others alike shows its middle between two `...`.
+          const last = label.lastIndexOf("...");
+          const head = label.slice(0, cut), tail = label.slice(last + 3), middle = head === "" && last > cut ? label.slice(cut + 3, last) : "";
+          const whole = r.names.filter((n) => n.length > label.length - 6 && n.startsWith(head) && n.endsWith(tail) && n.includes(middle));
           if (!whole.length) {
             r.wrong.push(`"${label}" is no band's name shortened`);
             continue;

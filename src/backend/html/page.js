@@ -196,7 +196,9 @@
       el("path", { class: "tick", d: d, fill: "none" }, layer);
       el("text", { class: "tick-label", x: x, y: y, "font-size": font, "text-anchor": anchor, stroke: "none", fill: "black" }, layer, label);
     };
-    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + bottom + "v4", X(t[0]), bottom + 20 * em - 5, "middle", t[1]); });
+    // Each time label says its unit, as the pictures' do (`0.25 s`); another unit is the axis's legend.
+    var unit = D.scale.seconds ? " " + D.scale.time : "";
+    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + bottom + "v4", X(t[0]), bottom + 20 * em - 5, "middle", t[1] + unit); });
     (mode === "share" ? [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, 100 * f + "%"]; }) : F.valueTicks(ymax, clamp(height / (40 * em)), W))
       .forEach(function (t) { if (bottom - Y(t[0]) < height - P.y_legend) tick("M" + left + " " + Y(t[0]) + "h-4", left - 5, Y(t[0]), "end", t[1]); });
   }

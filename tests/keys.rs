@@ -1,0 +1,137 @@
+//! Keys a reader can tell apart (the modern style): every fixture profile and eventlog of
+//! three GHCs, drawn from 6 cm to 30 cm wide with the key beside and below the graph,
+//! shows no two key entries that read the same, and no closure's package before its
+//! module (`Main.Customer`, not `main:Main.Customer`). The entries are read from the SVG
+//! as a reader sees them: each text beside a swatch.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::{Scratch, fixtures, hpgraph};
+
+fn inputs() -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for dir in ["eventlog", "eventlog-9.6", "eventlog-9.10"] {
+        for e in std::fs::read_dir(fixtures().join(dir)).unwrap() {
+            let p = e.unwrap().path();
+            if p.extension().is_some_and(|x| x == "hp" || x == "eventlog") {
+                out.push(p);
+            }
+        }
+    }
+    out.sort();
+    assert!(out.len() > 150, "{}", out.len());
+    out
+}
+
+/// A profile whose stacks differ only in their first label's last digits, and a closure
+/// profile of one module in two packages: what shortening at the ends cannot tell apart.
+fn alike(dir: &Scratch) -> Vec<PathBuf> {
+    let mut producers =
+        String::from("JOB \"manycc\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+    let mut packages = producers.clone();
+    for t in 0..4 {
+        producers.push_str(&format!("BEGIN_SAMPLE {t}\n"));
+        packages.push_str(&format!("BEGIN_SAMPLE {t}\n"));
+        for k in 0..16 {
+            let v = 1000 * (k + 1) * (t + 1);
+            producers.push_str(&format!(
+                "(1{k:02})producer{:03}/producers/loop/go/main/Main.CAF\t{v}\n",
+                k * 7
+            ));
+        }
+        packages.push_str(&format!(
+            "main:Main.Customer\t{}\nother-1.0:Main.Customer\t{}\nghc-prim:GHC.Types.:\t99\n",
+            50 * (t + 1),
+            70
+        ));
+        producers.push_str(&format!("END_SAMPLE {t}\n"));
+        packages.push_str(&format!("END_SAMPLE {t}\n"));
+    }
+    let (a, b) = (dir.path("producers.hp"), dir.path("packages.hp"));
+    std::fs::write(&a, producers).unwrap();
+    std::fs::write(&b, packages).unwrap();
+    vec![a, b]
+}
+
+/// The texts of an SVG that stand beside a swatch (a filled square drawn just before
+/// them): the key's entries, top first.
+fn key_entries(svg: &str) -> Vec<String> {
+    let lines: Vec<&str> = svg.lines().collect();
+    (lines.windows(2))
+        .filter(|w| {
+            w[0].starts_with("<path d=\"M")
+                && w[0].contains(" z\" fill=\"")
+                && !w[0].contains("fill=\"white\"")
+                && w[1].starts_with("<text ")
+        })
+        .map(|w| common::without_markup(&w[1][w[1].find('>').unwrap() + 1..]))
+        .map(|t| t.trim_end_matches("</text>").to_string())
+        .collect()
+}
+
+#[test]
+fn no_two_key_entries_read_the_same_and_no_package_leads() {
+    let package = regex::Regex::new(r"^[A-Za-z0-9._-]*[A-Za-z][A-Za-z0-9._-]*:[A-Z]").unwrap();
+    let dir = Scratch::new("keys");
+    let mut wrong = Vec::new();
+    let mut keys = 0;
+    for input in alike(&dir).into_iter().chain(inputs()) {
+        for width in ["6cm", "8.5cm", "12cm", "30cm"] {
+            for key in ["right", "below"] {
+                let size = format!("{width}x5.5cm");
+                let out = hpgraph(
+                    &dir.0,
+                    &[
+                        input.to_str().unwrap(),
+                        "--style",
+                        "modern",
+                        "--size",
+                        &size,
+                        "--key",
+                        key,
+                        "-o",
+                        "k.svg",
+                    ],
+                    None,
+                );
+                if !out.status.success() {
+                    // Profiles without a census draw no key (and say so).
+                    continue;
+                }
+                let svg = std::fs::read_to_string(dir.path("k.svg")).unwrap();
+                let entries = key_entries(&svg);
+                keys += 1;
+                let mut sorted = entries.clone();
+                sorted.sort();
+                for w in sorted.windows(2) {
+                    if w[0] == w[1] {
+                        wrong.push(format!(
+                            "{} at {size}, key {key}: `{}` twice",
+                            input.display(),
+                            w[0]
+                        ));
+                    }
+                }
+                // One module in two packages keeps them: they tell the two apart.
+                let told =
+                    |e: &&String| !input.ends_with("packages.hp") || e.starts_with("ghc-prim");
+                for e in entries.iter().filter(|e| package.is_match(e)).filter(told) {
+                    wrong.push(format!(
+                        "{} at {size}: `{e}` keeps its package",
+                        input.display()
+                    ));
+                }
+            }
+        }
+    }
+    assert!(keys > 1000, "{keys} keys read");
+    wrong.dedup();
+    assert!(
+        wrong.is_empty(),
+        "{} keys:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
