@@ -722,3 +722,36 @@ fn a_report_past_the_byte_bound_is_refused_as_it_passes_it() {
     );
     assert_eq!(size(&dir, "long.svg"), 0);
 }
+
+/// A `-pj` report listing more than `profile::costs::MAX_CENTRES` cost centres (one
+/// past the limit), all on its first line, is an error naming where, in bounded time and
+/// memory, and nothing is written.
+#[test]
+fn a_report_past_the_cost_centre_limit_is_an_error() {
+    use hpgraph::profile::costs::MAX_CENTRES;
+    let dir = Scratch::new("many-centres");
+    let mut json = String::with_capacity(100 * (MAX_CENTRES + 1));
+    json.push_str(
+        "{\"program\": \"p\", \"end_time\": \"d\", \"total_time\": 0.01, \"total_ticks\": 10, \
+         \"tick_interval\": 1000, \"total_alloc\": 1, \"cost_centres\": [",
+    );
+    for k in 0..=MAX_CENTRES {
+        if k > 0 {
+            json.push_str(", ");
+        }
+        json.push_str(&format!(
+            "{{\"id\": {k}, \"label\": \"f{k}\", \"module\": \"Main\", \"src_loc\": \"<built-in>\", \"is_caf\": false}}"
+        ));
+    }
+    json.push_str("],\n\"profile\": {\"id\": 0, \"entries\": 1, \"alloc\": 1, \"ticks\": 0, \"children\": []}}\n");
+    std::fs::write(dir.path("many.prof"), &json).unwrap();
+    let m = measured(&dir.0, &["many.prof", "-o", "many.svg"]);
+    // On one line, as `jq -c` writes it: read as a report all the same.
+    failed_with(
+        &m,
+        1,
+        "a report of too many cost centres",
+        &format!("many.prof:1: more than {MAX_CENTRES} cost centres"),
+    );
+    assert_eq!(size(&dir, "many.svg"), 0);
+}

@@ -518,7 +518,9 @@ fn read_with<R: Read>(
 /// Reads a profile file of either format. A large `.hp` file is read in two parts on
 /// two threads ([`hp::read_file`]); an eventlog is streamed.
 pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
-    let mut magic = [0u8; BINARY_PROBE];
+    // As much as tells a report by its first line (`-pj` on one line, as `jq -c` writes
+    // it, included), and more than a binary file's probe.
+    let mut magic = [0u8; prof::PROBE];
     #[cfg(unix)]
     let got = {
         use std::os::unix::fs::FileExt;
@@ -530,7 +532,7 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
         let first = read(file, options);
         return read_for_runtime(file, options, first, |f, o| read(f, o));
     }
-    if let Some(Format::Costs) = Format::detect(&magic[..got], got < BINARY_PROBE) {
+    if let Some(Format::Costs) = Format::detect(&magic[..got], got < magic.len()) {
         #[cfg(unix)]
         if let Some(parsed) = read_report_mapped(file, options) {
             return parsed;
@@ -540,8 +542,9 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     let head = &magic[..got.min(4)];
     match Format::detect(head, true) {
         Some(Format::Hp) if head.len() == 4 => {
-            if let Some(at) = binary_at(&magic[..got]) {
-                return Err(Error::binary(&magic[..got], at));
+            let probe = &magic[..got.min(BINARY_PROBE)];
+            if let Some(at) = binary_at(probe) {
+                return Err(Error::binary(probe, at));
             }
             Ok(hp::read_file(file)?)
         }

@@ -160,4 +160,20 @@ mod tests {
         assert_eq!(number(b"loop"), None);
         assert!(parse(b"no sets here").is_empty());
     }
+
+    #[test]
+    fn sets_and_members_past_their_limits_are_left_out() {
+        let mut text = String::from("Retainer sets created during profiling:\n");
+        for k in 0..=MAX_SETS {
+            text.push_str(&format!("SET {k} = {{<a>}}\n"));
+        }
+        assert_eq!(parse(text.as_bytes()).len(), MAX_SETS);
+        let many: Vec<String> = (0..=MAX_MEMBERS).map(|k| format!("c{k}")).collect();
+        let member = format!("<{}>", many.join(","));
+        let members = vec![member.as_str(); MAX_MEMBERS + 1].join(", ");
+        let text = format!("Retainer sets created during profiling:\nSET 1 = {{{members}}}\n");
+        let sets = parse(text.as_bytes());
+        assert_eq!(sets[&1].len(), MAX_MEMBERS);
+        assert!(sets[&1].iter().all(|m| m.len() == MAX_MEMBERS));
+    }
 }
