@@ -638,3 +638,67 @@ fn a_window_judges_the_censuses_within_it() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// A field of a report's header line: `total time  =  0.32 secs   (321 ticks @ …`.
+fn header<'a>(text: &'a str, label: &str) -> &'a str {
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap();
+    line.split_once('=').unwrap().1.trim()
+}
+
+#[test]
+fn a_reports_budgets_flip_at_its_header_and_its_top_table() {
+    let mut wrong = Vec::new();
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        let prof = fixtures().join("prof").join(ghc).join("MapFib-P.prof");
+        let text = std::fs::read_to_string(&prof).unwrap();
+        let time = header(&text, "total time");
+        let secs: f64 = time.split_whitespace().next().unwrap().parse().unwrap();
+        let ticks: u64 = time
+            .split('(')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        let alloc: u64 = header(&text, "total alloc")
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        verdict(&prof, format!("ticks == {ticks}"), 0, &mut wrong);
+        verdict(&prof, format!("ticks <= {}", ticks - 1), 1, &mut wrong);
+        verdict(&prof, format!("allocated <= {alloc}B"), 0, &mut wrong);
+        verdict(&prof, format!("allocated <= {}B", alloc - 1), 1, &mut wrong);
+        verdict(&prof, format!("total_time <= {secs}s"), 0, &mut wrong);
+        verdict(&prof, format!("total_time < {secs}s"), 1, &mut wrong);
+        // `step` is a leaf called from one place: the top table's ticks are every
+        // stack's that ends in it.
+        let row = text.lines().find(|l| l.starts_with("step ")).unwrap();
+        let fields: Vec<&str> = row.split_whitespace().collect();
+        let step: f64 = fields[fields.len() - 2].parse().unwrap();
+        let share = step / ticks as f64 * 100.0;
+        verdict(
+            &prof,
+            format!("band('^Main\\.step/') share <= {}%", share + 1e-6),
+            0,
+            &mut wrong,
+        );
+        verdict(
+            &prof,
+            format!("band('^Main\\.step/') share <= {}%", share - 1e-6),
+            1,
+            &mut wrong,
+        );
+        // Figures a report has not are said to be so.
+        verdict(&prof, "peak <= 1MB".into(), 2, &mut wrong);
+        verdict(&prof, "gc_share <= 10%".into(), 2, &mut wrong);
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}

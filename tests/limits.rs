@@ -746,7 +746,7 @@ fn a_report_past_the_cost_centre_limit_is_an_error() {
     json.push_str("],\n\"profile\": {\"id\": 0, \"entries\": 1, \"alloc\": 1, \"ticks\": 0, \"children\": []}}\n");
     std::fs::write(dir.path("many.prof"), &json).unwrap();
     let m = measured(&dir.0, &["many.prof", "-o", "many.svg"]);
-    // On one line, as `jq -c` writes it: read as a report all the same.
+    // All on one line (GHC's spacing): read as a report all the same.
     failed_with(
         &m,
         1,

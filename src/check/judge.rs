@@ -104,13 +104,14 @@ pub fn judge_change(check: &Check, before: Run, after: Run) -> Result<Outcome, U
 
 fn outcome(check: &Check, run: Run, m: Measured, before: Option<Measured>) -> Outcome {
     let kind = check.subject.kind();
-    let show = |v: f64| shown(kind, run.profile, v);
+    let values = check.subject.counts_values();
+    let show = |v: f64| shown(kind, run.profile, values, v);
     let at = m.at.map(|t| format!(" at {}", crate::units::seconds(t)));
     let (passed, said) = match (check.bound, before) {
         (Bound::Trend(want), _) => {
             let (got, growth) = m.trend.expect("a trend");
             let passed = (got == want) == (check.op == super::Op::Eq);
-            let rate = format!("{}/s", human(growth, scale(run.profile)));
+            let rate = format!("{}/s", human(growth, scale(run.profile, true)));
             (
                 passed,
                 format!("{} ({rate} over the last quarter)", got.word()),
@@ -149,7 +150,7 @@ fn outcome(check: &Check, run: Run, m: Measured, before: Option<Measured>) -> Ou
     Outcome {
         condition: check.text.clone(),
         figure: check.subject.name(),
-        unit: unit_name(kind, run.profile),
+        unit: unit_name(kind, run.profile, values),
         value: m.trend.is_none().then_some(m.value),
         trend: m.trend.map(|t| t.0),
         before: before.map(|b| b.value),
@@ -188,16 +189,21 @@ fn signed(text: &str, d: f64) -> String {
     format!("{}{text}", if d < 0.0 { "-" } else { "+" })
 }
 
-fn scale(p: &Profile) -> Scale {
-    Scale::new(p.units.value, ByteUnits::Decimal)
+/// The scale of a figure's amounts: the profile's values for its bands' figures
+/// (`values`), bytes for the runtime's.
+fn scale(p: &Profile, values: bool) -> Scale {
+    match values {
+        true => Scale::new(p.units.value, ByteUnits::Decimal),
+        false => Scale::Bytes(ByteUnits::Decimal),
+    }
 }
 
 /// A value of `kind` as people read it.
-fn shown(kind: Kind, p: &Profile, v: f64) -> String {
+fn shown(kind: Kind, p: &Profile, values: bool, v: f64) -> String {
     match kind {
-        Kind::Value => human(v, scale(p)),
+        Kind::Value => human(v, scale(p, values)),
         Kind::Time => duration(v),
-        Kind::Share => format!("{:.1}%", v * 100.0),
+        Kind::Share => format!("{:.2}%", v * 100.0),
         Kind::Count => format!("{v}"),
         Kind::Rate => format!("{}/s", human(v, Scale::Bytes(ByteUnits::Decimal))),
         Kind::Trend => String::new(),
@@ -216,10 +222,12 @@ fn duration(t: f64) -> String {
     }
 }
 
-fn unit_name(kind: Kind, p: &Profile) -> String {
+fn unit_name(kind: Kind, p: &Profile, values: bool) -> String {
     match kind {
-        Kind::Value if p.units.value == ValueUnit::Bytes => "bytes".into(),
-        Kind::Value => String::from_utf8_lossy(&p.value_unit).into_owned(),
+        Kind::Value if values && p.units.value != ValueUnit::Bytes => {
+            String::from_utf8_lossy(&p.value_unit).into_owned()
+        }
+        Kind::Value => "bytes".into(),
         Kind::Time => "seconds".into(),
         Kind::Share => "share".into(),
         Kind::Count => "count".into(),
@@ -232,7 +240,8 @@ fn unit_name(kind: Kind, p: &Profile) -> String {
 /// that is a zero (the other run of a comparison may have it).
 fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, Unjudged> {
     if check.in_bytes
-        && check.subject.kind() == Kind::Value
+        && check.subject.counts_values()
+        && !run.profile.is_cost_report()
         && run.profile.units.value != ValueUnit::Bytes
     {
         return Err(Unjudged(format!(
@@ -254,6 +263,15 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
     };
     Ok(Some(match &check.subject {
         Subject::Run(f) => return run_figure(*f, run).map(Some),
+        Subject::Band {
+            pattern,
+            figure: super::BandFigure::Share,
+            ..
+        } if run.profile.is_cost_report() => match spent(run.profile, pattern) {
+            Some(share) => plain(share),
+            None if lenient => return Ok(None),
+            None => return Err(no_band(check, &[run])),
+        },
         Subject::Band {
             pattern, figure, ..
         } => {
@@ -321,6 +339,23 @@ fn matching(p: &Profile, pattern: &regex::bytes::Regex) -> Option<Vec<f64>> {
     any.then_some(values)
 }
 
+/// The share of a cost-centre profile's measure (time, or `--measure`'s) spent in the
+/// stacks a frame of which `pattern` matches, over every census; `None` when it matches
+/// no stack.
+fn spent(p: &Profile, pattern: &regex::bytes::Regex) -> Option<f64> {
+    let table = Table::all(p);
+    let (mut all, mut matched, mut any) = (0.0, 0.0, false);
+    for (k, (name, _)) in table.columns.iter().enumerate() {
+        let sum: f64 = table.column(k).iter().sum();
+        all += sum;
+        if pattern.is_match(name) {
+            any = true;
+            matched += sum;
+        }
+    }
+    any.then_some(if all > 0.0 { matched / all } else { 0.0 })
+}
+
 /// How many band names a message lists.
 const NAMES_SHOWN: usize = 8;
 
@@ -347,7 +382,8 @@ fn heap(run: Run, what: &str) -> Result<(), Unjudged> {
     if run.profile.is_cost_report() {
         return Err(Unjudged(format!(
             "{}: {what} is a heap profile's figure, and this is a cost-centre profile \
-             (.prof or eventlog samples): its figures are not checked yet",
+             (.prof or eventlog samples): its figures are total_time, ticks, allocated \
+             and band(RE) share",
             run.name
         )));
     }
@@ -368,7 +404,27 @@ fn run_figure(f: Figure, run: Run) -> Result<Measured, Unjudged> {
         trend: None,
         at: None,
     };
+    if let Some(report) = p.tree.as_deref().filter(|_| p.runtime.is_empty()) {
+        return match f {
+            Figure::TotalTime => Ok(plain(report.seconds)),
+            Figure::Ticks => Ok(plain(report.total_ticks as f64)),
+            Figure::Allocated => Ok(plain(report.total_bytes as f64)),
+            _ => Err(Unjudged(format!(
+                "{}: {} is not a time and allocation report's figure: a .prof has \
+                 total_time, ticks, allocated and band(RE) share",
+                run.name,
+                f.name()
+            ))),
+        };
+    }
     Ok(match f {
+        Figure::TotalTime | Figure::Ticks => {
+            return Err(Unjudged(format!(
+                "{}: {} is a time and allocation report's figure (+RTS -p or -pj)",
+                run.name,
+                f.name()
+            )));
+        }
         Figure::Peak | Figure::Mean | Figure::PeakTime | Figure::Samples => {
             heap(run, f.name())?;
             let totals = p.totals();

@@ -73,6 +73,19 @@ impl Subject {
         }
     }
 
+    /// Whether it measures the profile's own values (its bands' amounts, in
+    /// `VALUE_UNIT`), rather than the runtime's bytes.
+    fn counts_values(&self) -> bool {
+        matches!(
+            self,
+            Subject::Run(Figure::Peak | Figure::Mean)
+                | Subject::Band {
+                    figure: BandFigure::Peak | BandFigure::Mean,
+                    ..
+                }
+        )
+    }
+
     /// As messages name it: `peak`, `band('Data\.Map') mean`, `trend(total)`.
     fn name(&self) -> String {
         match self {
@@ -175,13 +188,15 @@ figures!(Figure, FIGURES:
     Waste "waste" Share "DRAG + VOID over the heap, by area (-hb)",
     WasteAtPeak "waste_at_peak" Share "DRAG + VOID over the total at its peak (-hb)",
     Lag "lag" Share "LAG over the heap, by area (-hb)",
+    TotalTime "total_time" Time "the run's time (a .prof's header; allocated is its total alloc)",
+    Ticks "ticks" Count "the run's ticks (a .prof's header)",
 );
 
 figures!(BandFigure, BAND_FIGURES:
     Peak "peak" Value "the bands' largest sum",
     Mean "mean" Value "their mean sum",
     PeakTime "peak_time" Time "when it first reached its peak",
-    Share "share" Share "their area over the heap's",
+    Share "share" Share "their area over the heap's (a .prof's: what stacks through them spend)",
     Growth "growth_per_second" Rate "their trend line's slope over the last quarter",
     Trend "trend" Trend "growing, flat or shrinking",
 );

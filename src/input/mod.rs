@@ -518,8 +518,8 @@ fn read_with<R: Read>(
 /// Reads a profile file of either format. A large `.hp` file is read in two parts on
 /// two threads ([`hp::read_file`]); an eventlog is streamed.
 pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
-    // As much as tells a report by its first line (`-pj` on one line, as `jq -c` writes
-    // it, included), and more than a binary file's probe.
+    // As much as tells a report by its first line (a `-pj` written on one line
+    // included), and more than a binary file's probe.
     let mut magic = [0u8; prof::PROBE];
     #[cfg(unix)]
     let got = {
