@@ -81,6 +81,21 @@ fn samples_weigh_each_stack_as_ghc_events_reads_them_over_the_run_and_a_window()
             let mut args = args.to_vec();
             args.extend(["--from", &f, "--to", &t]);
             assert_eq!(folded(&eventlog, &args), window, "{ghc} {name}: {f} to {t}");
+            // The summary says which stretch it weighs, and what ghc-events counts in it.
+            let mut summary = vec![eventlog.to_str().unwrap(), "--summary=json"];
+            summary.extend(&args);
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+                .args(&summary)
+                .output()
+                .unwrap();
+            let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            let within: u64 = window.values().sum();
+            assert_eq!(
+                json["total"].as_u64(),
+                Some(within),
+                "{ghc} {name}: {f} to {t}"
+            );
+            assert_eq!(json["window"][0].as_f64(), Some(f.parse().unwrap()));
         }
     }
 }

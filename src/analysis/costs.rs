@@ -38,9 +38,12 @@ pub struct Step {
 pub struct CostSummary {
     /// What the stacks are weighed by (`ticks`, `bytes`, `entries`).
     pub measure: String,
-    /// The whole run's.
+    /// The whole run's, or the window's.
     #[serde(serialize_with = "crate::units::number")]
     pub total: f64,
+    /// `--from`/`--to`'s window of eventlog samples, as asked (`None`: the whole run).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub window: Option<(Option<f64>, Option<f64>)>,
     /// The cost centres by individual measure, largest first (at most `top`).
     pub by_individual: Vec<Centre>,
     /// By inherited measure, largest first (at most `top`).
@@ -52,8 +55,9 @@ pub struct CostSummary {
     pub pruned: Option<crate::profile::costs::Pruned>,
 }
 
-/// The summary of `profile`'s one census, `top` cost centres in each list.
-pub fn summarise(profile: &Profile, top: usize) -> CostSummary {
+/// The summary of `profile`'s one census (or its samples' sum), `top` cost centres in
+/// each list; `window` is `--from`/`--to`, which samples were cut to.
+pub fn summarise(profile: &Profile, top: usize, window: (Option<f64>, Option<f64>)) -> CostSummary {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let stacks: Vec<(Vec<&[u8]>, f64)> = (0..profile.bands.len())
         .map(|k| {
@@ -98,6 +102,7 @@ pub fn summarise(profile: &Profile, top: usize) -> CostSummary {
     CostSummary {
         measure: text(&profile.value_unit),
         total: stacks.iter().map(|s| s.1).sum(),
+        window: (window != (None, None)).then_some(window),
         by_individual,
         by_inherited: all.into_iter().take(top).collect(),
         hottest_path: hottest(&stacks)

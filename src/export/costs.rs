@@ -50,7 +50,18 @@ pub fn write_summary(
         }
     };
     let mut out = io::BufWriter::new(out);
-    writeln!(out, "the whole run: {} {}", s.total, s.measure)?;
+    let seconds = |t: Option<f64>, none: &str| t.map_or(none.to_string(), crate::units::seconds);
+    match s.window {
+        Some((from, to)) => writeln!(
+            out,
+            "from {} to {}: {} {}",
+            seconds(from, "the start"),
+            seconds(to, "the end"),
+            s.total,
+            s.measure
+        )?,
+        None => writeln!(out, "the whole run: {} {}", s.total, s.measure)?,
+    }
     for (title, list, individual) in [
         (
             "by what they spend themselves (individual)",

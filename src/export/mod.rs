@@ -216,7 +216,8 @@ impl Export {
             }
             // A time and allocation report's summary is of its cost centres.
             Export::Summary(style) if table.profile.is_cost_report() => {
-                let s = crate::analysis::costs::summarise(table.profile, opts.top.unwrap_or(20));
+                let top = opts.top.unwrap_or(20);
+                let s = crate::analysis::costs::summarise(table.profile, top, opts.window);
                 match style {
                     SummaryStyle::Text => costs::write_summary(&s, out),
                     SummaryStyle::Json => {
