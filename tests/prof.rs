@@ -6,6 +6,8 @@
 //! `-pj`: scripts/regen-prof-fixtures.sh); one label holds a quote, a slash and a letter
 //! past ASCII.
 
+mod common;
+
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -756,5 +758,111 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
             named += usize::from(got.is_some());
         }
         assert!(named >= 5, "{ghc}: {named} bands named");
+        // The modern key shows a named band's set as the report writes it; the page's
+        // tooltip has it; each band's title keeps GHC's name.
+        let sets: Vec<(String, String)> = (s["bands"].as_array().unwrap().iter())
+            .filter(|b| !b["retainer_set"].is_null())
+            .map(|b| {
+                let name = b["name"].as_str().unwrap().to_string();
+                let number = &name[1..name.find(')').unwrap()];
+                let line = (report.lines())
+                    .find(|l| l.starts_with(&format!("SET {number} = {{")))
+                    .unwrap();
+                (name, line.split_once(" = ").unwrap().1.to_string())
+            })
+            .collect();
+        let scratch = common::Scratch::new("retainer-key");
+        let svg = scratch.path("k.svg");
+        let args = [
+            hp.to_str().unwrap(),
+            "--style",
+            "modern",
+            "--size",
+            "30cmx20cm",
+            "-o",
+        ];
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .args(args)
+            .arg(&svg)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        let texts: Vec<String> = common::svg_texts(&svg)
+            .into_iter()
+            .map(|t| t.text)
+            .collect();
+        let page = scratch.path("k.html");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(&hp)
+            .arg("-o")
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let page = std::fs::read_to_string(&page).unwrap();
+        let mut keyed = 0;
+        for (name, set) in &sets {
+            // The bands drawn on their own (the smallest may be in OTHER), titled so.
+            if svg.contains(&format!("<title>{}</title>", hpgraph::escape::html(name))) {
+                let shown = hpgraph::escape::html(set);
+                assert!(
+                    texts.contains(&shown),
+                    "{ghc}: {name}'s key shows {set}: {texts:?}"
+                );
+                keyed += 1;
+            }
+            let json = serde_json::to_string(set).unwrap().replace('<', "\\u003c");
+            assert!(
+                page.contains(&format!("\"set\":{json}")),
+                "{ghc}: {name}'s set in the page"
+            );
+        }
+        assert!(keyed >= 1, "{ghc}: no named band in the key");
+    }
+}
+
+/// `--retainer-sets FILE` names the sets from a report of another name, as the stem's
+/// `.prof` beside the profile would; a file that cannot be read, or lists no set, is an
+/// error naming it, and nothing is written.
+#[test]
+fn retainer_sets_from_a_report_of_another_name() {
+    let scratch = common::Scratch::new("retainer-sets");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .current_dir(&scratch.0)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let named = |out: &std::process::Output| -> Vec<(String, String)> {
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (s["bands"].as_array().unwrap().iter())
+            .filter(|b| !b["retainer_set"].is_null())
+            .map(|b| (b["name"].to_string(), b["retainer_set"].to_string()))
+            .collect()
+    };
+    for ghc in GHCS {
+        let hp = dir(ghc).join("Leak-hr.hp");
+        let beside = named(&run(&[hp.to_str().unwrap(), "--summary=json"]));
+        assert!(beside.len() >= 5, "{ghc}: {beside:?}");
+        std::fs::copy(&hp, scratch.path("run.hp")).unwrap();
+        std::fs::copy(dir(ghc).join("Leak-hr.prof"), scratch.path("sets.txt")).unwrap();
+        assert!(named(&run(&["run.hp", "--summary=json"])).is_empty());
+        let out = run(&["run.hp", "--retainer-sets", "sets.txt", "--summary=json"]);
+        assert_eq!(named(&out), beside, "{ghc}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("named from sets.txt"));
+    }
+    for (file, says) in [
+        ("none.prof", "none.prof: cannot read"),
+        ("run.hp", "run.hp: no retainer sets"),
+    ] {
+        let out = run(&["run.hp", "--retainer-sets", file, "-o", "x.svg"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{file}"
+        );
+        assert!(!scratch.path("x.svg").exists());
     }
 }

@@ -356,6 +356,14 @@ pub struct Args {
     #[arg(long, value_name = "PERCENT", value_parser = share, help_heading = "Filters")]
     pub min_share: Option<f64>,
 
+    /// A retainer profile's sets in full from FILE, its run's report (default: STEM.prof)
+    ///
+    /// A -hr profile names each band by a set's number and first members, cut; the same
+    /// run's .prof lists each set whole. hpgraph reads STEM.prof beside STEM.hp or
+    /// STEM.eventlog by itself; this names another file.
+    #[arg(long, value_name = "FILE", help_heading = "Data and inspection")]
+    pub retainer_sets: Option<PathBuf>,
+
     /// Exit 1 unless CONDITION holds: 'peak <= 200MB', 'gc_share < 20%' (repeatable)
     ///
     /// The grammar, the figures and the exit statuses: `cli::verdict::long_help`.

@@ -44,6 +44,9 @@ pub struct Plan {
     pub aux: Option<PathBuf>,
     /// `-p`: read the `.aux` file first, for the order, shades and ranges of an earlier run.
     pub reuse_aux: bool,
+    /// `--retainer-sets`: the report naming a retainer profile's sets, in place of
+    /// `STEM.prof` beside the input.
+    pub sets: Option<PathBuf>,
 }
 
 impl Input {
@@ -153,6 +156,7 @@ pub fn plan_for(input: Input, output: Option<&Path>, ext: &str) -> Plan {
         output,
         aux,
         reuse_aux: false,
+        sets: None,
     }
 }
 

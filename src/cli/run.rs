@@ -51,42 +51,61 @@ pub(crate) fn render_one(
         print_warning(&name, w);
     }
     let mut profile = parsed.profile;
-    name_retainer_sets(&plan.input, &mut profile);
+    name_retainer_sets(plan, &mut profile)?;
     let (_, verdicts) = draw(job, plan, profile, &mut timings, checks)?;
     Ok(verdicts)
 }
 
 /// A retainer profile (`-hr`) read from `STEM.hp` or `STEM.eventlog` takes its bands'
-/// retainer sets in full from the same run's `STEM.prof`, where it is beside it and
-/// lists them; stderr says which file named them. The bands keep GHC's names.
-fn name_retainer_sets(input: &Input, profile: &mut Profile) {
-    use crate::input::prof::retainers;
-    let Input::File(path) = input else { return };
-    if !retainers::is_retainer_profile(profile) {
-        return;
-    }
-    let report = path.with_extension("prof");
+/// retainer sets in full from the same run's report: `--retainer-sets FILE`, or
+/// `STEM.prof` where it is beside it and lists them; stderr says which file named them.
+/// The bands keep GHC's names. A file named with the option that cannot be read, or
+/// lists no set, is an error; `STEM.prof` is only looked for.
+fn name_retainer_sets(plan: &Plan, profile: &mut Profile) -> anyhow::Result<()> {
+    use crate::input::prof::{MAX_BYTES, retainers};
+    let named = plan.sets.is_some();
+    let report = match (&plan.sets, &plan.input) {
+        (Some(file), _) => file.clone(),
+        (None, Input::File(path)) if retainers::is_retainer_profile(profile) => {
+            let report = path.with_extension("prof");
+            if report == *path {
+                return Ok(());
+            }
+            report
+        }
+        _ => return Ok(()),
+    };
+    let shown = report.display();
     // A report is read whole only up to the readers' bound (`input::prof::MAX_BYTES`).
-    let fits = std::fs::metadata(&report)
-        .is_ok_and(|m| m.is_file() && m.len() <= crate::input::prof::MAX_BYTES as u64);
-    if report == *path || !fits {
-        return;
-    }
-    let Ok(text) = std::fs::read(&report) else {
-        return;
+    let size = std::fs::metadata(&report).map(|m| (m.is_file(), m.len()));
+    let text = match size {
+        Ok((true, len)) if len <= MAX_BYTES as u64 => std::fs::read(&report),
+        Ok((true, _)) if named => anyhow::bail!("{shown}: longer than {MAX_BYTES} bytes"),
+        Err(e) if named => Err(e),
+        _ => return Ok(()),
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(e) if named => anyhow::bail!("{shown}: cannot read the retainer sets: {e}"),
+        Err(_) => return Ok(()),
     };
     let sets = retainers::parse(&text);
     if sets.is_empty() {
-        return;
+        anyhow::ensure!(
+            !named,
+            "{shown}: no retainer sets here (a retainer profile's run, +RTS -hr, lists them \
+             at the end of its .prof)"
+        );
+        return Ok(());
     }
-    let named = retainers::name_bands(profile, &sets);
+    let count = retainers::name_bands(profile, &sets);
     eprintln!(
-        "hpgraph: {}: retainer sets named from {} ({named} of {} bands; GHC lists the \
+        "hpgraph: {}: retainer sets named from {shown} ({count} of {} bands; GHC lists the \
          sets it holds when the run ends)",
-        path.display(),
-        report.display(),
+        plan.input.display(),
         profile.bands.len()
     );
+    Ok(())
 }
 
 /// Prints a parser warning as `hpgraph: warning: FILE:LINE: what`.
@@ -237,6 +256,7 @@ pub(crate) fn compare(
         output: compare.output.clone(),
         aux: None,
         reuse_aux: false,
+        sets: None,
     };
     write_output(&plan, |out| compared.write(out))?;
     Ok(verdicts)

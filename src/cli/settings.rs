@@ -242,6 +242,18 @@ impl Settings {
                 Run::Render { same_scale, plans }
             }
         };
+        if let Some(sets) = &args.retainer_sets
+            && let Some(file) = written_by(&run).find(|f| naming::same_file(f, sets))
+        {
+            return Err(usage(
+                ErrorKind::ArgumentConflict,
+                format!(
+                    "writing {} would replace --retainer-sets' report: name another output \
+                     with -o",
+                    file.display()
+                ),
+            ));
+        }
         let checks = super::verdict::resolve(args, args.compare, live)?;
         if let Some((report, _)) = &checks.report
             && let Some(clash) = report_clash(report, &run)
@@ -250,6 +262,16 @@ impl Settings {
         }
         Ok(Settings { job, run, checks })
     }
+}
+
+/// Every file a run writes (pictures, data, `.aux` files).
+fn written_by(run: &Run) -> impl Iterator<Item = std::path::PathBuf> {
+    let plans: Vec<Plan> = match run {
+        Run::Render { plans, .. } => plans.clone(),
+        Run::Watch { plan, .. } => vec![plan.clone()],
+        Run::Compare(_) => Vec::new(),
+    };
+    plans.into_iter().flat_map(|p| naming::written(&p, false))
 }
 
 /// Why `--check-report`'s file cannot be written: it is an input or another output.
@@ -472,6 +494,7 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
         && (args.reuse_aux || matches!(kind, OutputKind::Picture(Format::Ps | Format::Eps)));
     for p in &mut plans {
         p.reuse_aux = args.reuse_aux;
+        p.sets.clone_from(&args.retainer_sets);
         if summary && output.is_none() {
             p.output = Output::Stdout;
             p.aux = None;

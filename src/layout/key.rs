@@ -2,6 +2,7 @@
 //! bands it can hold and the names it shows.
 
 use super::*;
+use crate::profile::costs;
 
 /// The width a key beside the graph takes for `sel`'s names: the widest name (a modern
 /// key's at most the room it has), the swatch and the margins.
@@ -65,7 +66,7 @@ pub fn key_figure(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> S
 /// The names a key shows for bands named `names`: hp2ps's whole; in the modern style
 /// without GHC's `(N)` numbers, shortened to the key's room. Below the graph, in either
 /// style, a name takes at most half the width, less its swatch and gap.
-pub(super) fn key_names(names: &[&[u8]], opts: &LayoutOptions) -> Vec<Vec<u8>> {
+pub(super) fn key_names(names: &[&[u8]], profile: &Profile, opts: &LayoutOptions) -> Vec<Vec<u8>> {
     let em = opts.font_size / 10.0;
     let width = opts.size.0;
     let below = (width - 2.0 * BORDER_SPACE) / 2.0 - (BELOW_BOX + 16.0) * em;
@@ -79,6 +80,13 @@ pub(super) fn key_names(names: &[&[u8]], opts: &LayoutOptions) -> Vec<Vec<u8>> {
             // as a closure's package does before its module (`main:Main.Customer`);
             // each band's title keeps its whole name. Names that become alike (cut by
             // GHC's `-L` alike, or one module in two packages) keep them.
+            // A retainer band whose set the run's report named shows the set in full.
+            let sets: Vec<Option<Vec<u8>>> = (names.iter())
+                .map(|n| (profile.retainer_sets.get(*n)).map(|m| costs::set_text(m).into_bytes()))
+                .collect();
+            let names: Vec<&[u8]> = (names.iter().zip(&sets))
+                .map(|(n, set)| set.as_deref().unwrap_or(n))
+                .collect();
             let plain: Vec<&[u8]> = (names.iter())
                 .map(|n| super::apart::unpackaged(crate::select::flame::unnumbered(n)))
                 .collect();
@@ -140,7 +148,7 @@ pub fn key_below_holds(
         .map(|b| &b.name[..])
         .collect();
     let fits = |names: &[&[u8]]| {
-        let shown = key_names(names, opts);
+        let shown = key_names(names, profile, opts);
         below_rows(&shown, title_width, em).1 <= room + BORDER_SPACE
     };
     let all: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();

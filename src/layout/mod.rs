@@ -269,7 +269,7 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         _ => 0.0,
     };
     let names: Vec<&[u8]> = sel.bands.iter().map(|b| &b.name[..]).collect();
-    let key_names = key_names(&names, opts);
+    let key_names = key_names(&names, profile, opts);
     let y0 = match opts.key {
         KeyPlacement::Below => GRAPH_Y0 * em + below_rows(&key_names, title_width, em).1,
         _ => GRAPH_Y0 * em,

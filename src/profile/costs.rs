@@ -171,3 +171,18 @@ pub struct Pruned {
 /// A retainer set's members (`+RTS -hr`): each a retainer's stack of `Module.label`
 /// names, innermost first.
 pub type Members = Vec<Vec<Box<[u8]>>>;
+
+/// A retainer set as GHC's report writes it, each member's stack innermost first:
+/// `{<Main.worker.loop,Main.main>, <SYSTEM.SYSTEM>}` (`<>` the empty stack).
+pub fn set_text(members: &Members) -> String {
+    let members: Vec<String> = (members.iter())
+        .map(|m| {
+            let labels: Vec<String> = m
+                .iter()
+                .map(|c| String::from_utf8_lossy(c).into_owned())
+                .collect();
+            format!("<{}>", labels.join(","))
+        })
+        .collect();
+    format!("{{{}}}", members.join(", "))
+}

@@ -65,6 +65,10 @@ pub struct PageBand {
     /// Its leaf in [`PageFlame::tree`] and in [`PageFlame::inverted`] (not for `OTHER`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub leaf: Option<(u32, u32)>,
+    /// A retainer profile's band: its retainer set in full, as the run's report writes
+    /// it (its tooltip says it).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub set: Option<String>,
 }
 
 /// The frames' labels, each once: a band's [`PageBand::stack`] points into them.
@@ -126,6 +130,11 @@ pub struct PageIpe {
     pub module: String,
     /// The source location.
     pub location: String,
+}
+
+/// A band's retainer set in full, where the run's report named it.
+fn set_of(profile: &Profile, name: &[u8]) -> Option<String> {
+    (profile.retainer_sets.get(name)).map(crate::profile::costs::set_text)
 }
 
 /// A band's provenance, when the profile has it.
@@ -548,6 +557,7 @@ fn drawn_bands(
                 cut,
                 placed,
                 leaf: None,
+                set: set_of(profile, name),
             }
         })
         .collect()
@@ -656,6 +666,7 @@ fn pool(
                 cut,
                 placed,
                 leaf: None,
+                set: set_of(profile, &profile.bands.names()[k]),
             }
         })
         .collect();
@@ -673,6 +684,7 @@ fn pool(
         cut: false,
         placed: None,
         leaf: None,
+        set: None,
     };
     (pool, Some((left.len(), rest)))
 }

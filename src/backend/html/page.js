@@ -304,7 +304,8 @@
       below += x;
     });
     var time = W.time(D.times[i]), band = name && g.list.find(function (b) { return b.name === name; }), x = band ? band.values[i] : all;
-    showTip(ev, band ? [band.count ? "OTHER (" + band.count + " bands)" : name, W.value(x) + " (" + W.share(all > 0 ? x / all : 0) + " of the shown heap) at " + time] : [time, "all shown bands: " + W.value(all)],
+    showTip(ev, band ? [band.count ? "OTHER (" + band.count + " bands)" : name, W.value(x) + " (" + W.share(all > 0 ? x / all : 0) + " of the shown heap) at " + time]
+      .concat(band.set ? ["retainer set: " + band.set] : []) : [time, "all shown bands: " + W.value(all)],
       !!band, { band: band ? name : "", time: D.times[i], value: x });
   }
   box.addEventListener("mousemove", move);
