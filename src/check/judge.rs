@@ -87,9 +87,10 @@ pub fn judge(check: &Check, run: Run) -> Result<Outcome, Unjudged> {
 /// `after`, a level bound against `after`.
 pub fn judge_change(check: &Check, before: Run, after: Run) -> Result<Outcome, Unjudged> {
     let (b, a) = (measure(check, before, true)?, measure(check, after, true)?);
+    // A band a run has not is nothing there, and heads nowhere.
     let zero = Measured {
         value: 0.0,
-        trend: None,
+        trend: (check.subject.kind() == Kind::Trend).then_some((Trend::Flat, 0.0)),
         at: None,
     };
     let (b, a) = match (b, a) {
@@ -513,4 +514,40 @@ fn runtime_figure(f: Figure, s: &Stats) -> Option<f64> {
         Figure::Productivity => s.productivity,
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn profile(body: &str) -> Profile {
+        crate::input::hp::parse(
+            format!("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{body}")
+                .as_bytes(),
+        )
+        .unwrap()
+        .profile
+    }
+
+    #[test]
+    fn a_band_one_run_has_not_is_nothing_there() {
+        let before =
+            profile("BEGIN_SAMPLE 0\na\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\na\t20\nEND_SAMPLE 1\n");
+        let after =
+            profile("BEGIN_SAMPLE 0\nb\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nb\t20\nEND_SAMPLE 1\n");
+        let run = |p| Run {
+            name: "x",
+            profile: p,
+            window: (None, None),
+        };
+        let judged =
+            |c: &str| judge_change(&super::super::parse(c).unwrap(), run(&before), run(&after));
+        let o = judged("trend(band(b)) == flat").unwrap();
+        assert_eq!(o.trend, Some(Trend::Growing));
+        let o = judged("trend(band(a)) == flat").unwrap();
+        assert!(o.passed, "gone, it is flat: {}", o.message);
+        let o = judged("band(b) peak <= +15B").unwrap();
+        assert!(!o.passed, "new, from 0 to 20: {}", o.message);
+        assert!(judged("band(c) peak <= 1MB").is_err());
+    }
 }
