@@ -10,7 +10,7 @@ use anyhow::Context;
 
 use super::naming::{Input, Output, Plan};
 use super::settings::Compare;
-use crate::check::{self, Check, report::Verdicts};
+use crate::check::{Check, report::Verdicts};
 use crate::engine::{self, Data, Drawn, Job, Make};
 use crate::error::Error;
 use crate::input::{self, Parsed};
@@ -138,7 +138,7 @@ pub(crate) fn draw(
     };
     let name = plan.input.display();
     let profile = filtered(job, &name, profile)?;
-    let verdicts = judged(job, checks, &name, &profile)?;
+    let verdicts = engine::judge(job, checks, &name, &profile).map_err(anyhow::Error::msg)?;
     let ready = engine::render(&job.make, profile, aux.as_ref());
     print_notes(&name, ready.notes());
     timings.lap("select and layout");
@@ -154,37 +154,6 @@ pub(crate) fn draw(
             .with_context(|| format!("{}: cannot write the .aux file", path.display()))?;
     }
     Ok((ready.drawn(), verdicts))
-}
-
-/// `checks` judged on a profile made ready for `job` ([`engine::kept`]); `None` without
-/// any. `--stats` keeps the whole run (it takes its own window): the conditions see the
-/// filter's part of it, as `--summary` would.
-fn judged(
-    job: &Job,
-    checks: &[Check],
-    name: &str,
-    profile: &Profile,
-) -> anyhow::Result<Option<Verdicts>> {
-    if checks.is_empty() {
-        return Ok(None);
-    }
-    let cut = match &job.make {
-        Make::Data(d) if !d.export.reads_bands() => job.filter.apply(profile.clone()).ok(),
-        _ => None,
-    };
-    let run = check::Run {
-        name,
-        profile: cut.as_ref().unwrap_or(profile),
-        window: (job.filter.from, job.filter.to),
-    };
-    let conditions = (checks.iter())
-        .map(|c| check::judge(c, run))
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::anyhow!(e))?;
-    Ok(Some(Verdicts {
-        input: name.to_string(),
-        conditions,
-    }))
 }
 
 /// The profile the job renders ([`engine::kept`]), or why none, naming the input.
@@ -248,7 +217,8 @@ pub(crate) fn compare(
     let after = runs.pop().expect("two runs");
     let before = runs.pop().expect("two runs");
     let window = (job.filter.from, job.filter.to);
-    let verdicts = judged_change(checks, window, &before, &after)?;
+    let verdicts = engine::judge_change(job, checks, (&before.0, &before.1), (&after.0, &after.1))
+        .map_err(anyhow::Error::msg)?;
     let compared = engine::compare(&job.make, window, [before, after], compare.normalised)
         .map_err(|e| anyhow::anyhow!(e))?;
     let plan = Plan {
@@ -260,33 +230,6 @@ pub(crate) fn compare(
     };
     write_output(&plan, |out| compared.write(out))?;
     Ok(verdicts)
-}
-
-/// `checks` judged on two runs: a change from `before` to `after`, or `after`'s level.
-fn judged_change(
-    checks: &[Check],
-    window: (Option<f64>, Option<f64>),
-    before: &(String, Profile),
-    after: &(String, Profile),
-) -> anyhow::Result<Option<Verdicts>> {
-    if checks.is_empty() {
-        return Ok(None);
-    }
-    fn run(r: &(String, Profile), window: (Option<f64>, Option<f64>)) -> check::Run<'_> {
-        check::Run {
-            name: &r.0,
-            profile: &r.1,
-            window,
-        }
-    }
-    let conditions = (checks.iter())
-        .map(|c| check::judge_change(c, run(before, window), run(after, window)))
-        .collect::<Result<_, _>>()
-        .map_err(|e| anyhow::anyhow!(e))?;
-    Ok(Some(Verdicts {
-        input: format!("{} → {}", before.0, after.0),
-        conditions,
-    }))
 }
 
 /// Writes the output of `plan` atomically (or to standard output).

@@ -20,6 +20,7 @@ use crate::select::filter::Filter;
 use crate::select::flame::When;
 
 mod compare;
+mod judge;
 mod render;
 
 /// The profile a job renders: the filter's part of it (`--include`, `--exclude`,
@@ -49,6 +50,7 @@ pub fn kept(
 }
 
 pub use compare::{Compared, compare};
+pub use judge::{judge, judge_change};
 pub use render::{Drawn, Rendered, render, render_data, render_picture};
 
 /// How one input becomes one output.
