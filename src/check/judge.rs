@@ -471,7 +471,11 @@ fn biographical(run: Run, f: Figure) -> Result<biography::Biography, Unjudged> {
                 "it is restricted to {l} (-hb{l}): every byte it holds is waste, and its \
                  bands are who holds it"
             ),
-            Some(l) => format!("it is restricted to {l} and broken down otherwise"),
+            // JOB's text: shown as text on a terminal, never obeyed.
+            Some(l) => format!(
+                "it is restricted to {} and broken down otherwise",
+                crate::escape::terminal(&l)
+            ),
             None => "its bands are not LAG, USE, DRAG and VOID".into(),
         };
         Unjudged(format!(
@@ -549,5 +553,23 @@ mod tests {
         let o = judged("band(b) peak <= +15B").unwrap();
         assert!(!o.passed, "new, from 0 to 20: {}", o.message);
         assert!(judged("band(c) peak <= 1MB").is_err());
+    }
+
+    #[test]
+    fn a_jobs_text_in_a_message_drives_no_terminal() {
+        let p = crate::input::hp::parse(
+            b"JOB \"p +RTS -hc -hblag\x1b]0;owned\x07\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\n\
+              VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0\nmain\t1\nEND_SAMPLE 0\n",
+        )
+        .unwrap()
+        .profile;
+        let run = Run {
+            name: "x",
+            profile: &p,
+            window: (None, None),
+        };
+        let e = judge(&super::super::parse("waste <= 10%").unwrap(), run).unwrap_err();
+        assert!(e.0.contains("restricted to lag"), "{e}");
+        assert!(!e.0.chars().any(crate::escape::acts_on_terminal), "{e:?}");
     }
 }
