@@ -56,15 +56,8 @@ pub fn of(profile: &Profile) -> Option<Biography> {
     let totals = table.totals();
     let window = Window::new(&profile.times, &totals);
     let summed = |lives: &[&str]| {
-        let mut values = vec![0.0; table.rows()];
-        for (k, (name, _)) in table.columns.iter().enumerate() {
-            if lives.iter().any(|l| l.as_bytes() == &name[..]) {
-                for (v, c) in values.iter_mut().zip(table.column(k)) {
-                    *v += c;
-                }
-            }
-        }
-        values
+        (table.summed(|name| lives.iter().any(|l| l.as_bytes() == name)))
+            .unwrap_or_else(|| vec![0.0; table.rows()])
     };
     let wasted = summed(&WASTE);
     let (at, top) = peak(&totals);

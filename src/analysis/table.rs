@@ -77,6 +77,22 @@ impl<'a> Table<'a> {
         }
     }
 
+    /// The sum, at every sample, of the columns whose names `keep` takes; `None` when
+    /// it takes none (a pattern that matches no band, a life a profile has not).
+    pub fn summed(&self, keep: impl Fn(&[u8]) -> bool) -> Option<Vec<f64>> {
+        let mut values = vec![0.0; self.rows()];
+        let mut any = false;
+        for (k, (name, _)) in self.columns.iter().enumerate() {
+            if keep(name) {
+                any = true;
+                for (s, v) in self.columns[k].1.points(self.profile) {
+                    values[s as usize] += v;
+                }
+            }
+        }
+        any.then_some(values)
+    }
+
     /// The sum of the table's columns at every sample (for every band of the profile,
     /// the same as [`Profile::totals`]).
     pub fn totals(&self) -> Vec<f64> {

@@ -326,18 +326,7 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
 /// The sum of the bands whose names `pattern` matches, at every census; `None` when it
 /// matches none.
 fn matching(p: &Profile, pattern: &regex::bytes::Regex) -> Option<Vec<f64>> {
-    let table = Table::all(p);
-    let mut values = vec![0.0; table.rows()];
-    let mut any = false;
-    for (k, (name, _)) in table.columns.iter().enumerate() {
-        if pattern.is_match(name) {
-            any = true;
-            for (v, c) in values.iter_mut().zip(table.column(k)) {
-                *v += c;
-            }
-        }
-    }
-    any.then_some(values)
+    Table::all(p).summed(|name| pattern.is_match(name))
 }
 
 /// The share of a cost-centre profile's measure (time, or `--measure`'s) spent in the
@@ -345,16 +334,9 @@ fn matching(p: &Profile, pattern: &regex::bytes::Regex) -> Option<Vec<f64>> {
 /// no stack.
 fn spent(p: &Profile, pattern: &regex::bytes::Regex) -> Option<f64> {
     let table = Table::all(p);
-    let (mut all, mut matched, mut any) = (0.0, 0.0, false);
-    for (k, (name, _)) in table.columns.iter().enumerate() {
-        let sum: f64 = table.column(k).iter().sum();
-        all += sum;
-        if pattern.is_match(name) {
-            any = true;
-            matched += sum;
-        }
-    }
-    any.then_some(if all > 0.0 { matched / all } else { 0.0 })
+    let all: f64 = table.totals().iter().sum();
+    let matched: f64 = table.summed(|name| pattern.is_match(name))?.iter().sum();
+    Some(if all > 0.0 { matched / all } else { 0.0 })
 }
 
 /// How many band names a message lists.
