@@ -24,6 +24,7 @@ const FIGURES: &str = include_str!("html/figures.js");
 /// The page's script: the figures, then the page itself.
 const SCRIPT: &str = concat!(
     include_str!("html/figures.js"),
+    include_str!("html/costs.js"),
     include_str!("html/page.js")
 );
 const STYLE: &str = include_str!("html/page.css");
@@ -256,10 +257,18 @@ impl super::Backend for Html<'_> {
         let mut html = String::with_capacity(json.len() + 200_000);
         head(&mut html, &data.job, self.mode);
         let _ = if data.report {
+            let of = match data.samples_span {
+                Some((from, to)) => format!(
+                    "cost-centre samples from {} to {}",
+                    time_text(data.units_read.time, &data.sample_unit, from),
+                    time_text(data.units_read.time, &data.sample_unit, to)
+                ),
+                None => "a time and allocation report: the whole run".into(),
+            };
             writeln!(
                 html,
-                "<p class=\"about\">{date} · a time and allocation report: the whole run, \
-                 {total} {measure}</p>",
+                "<p class=\"about\">{date} · {of}, {total} {measure}</p>",
+                of = escape::html(&of),
                 date = escape::html(&data.date),
                 total = escape::html(&value_text(data.units_read.value, data.peak.1, data.units)),
                 measure = match data.units_read.value {
@@ -363,6 +372,10 @@ fn body(html: &mut String, picture: &str, bands: &[ScriptBand], (ipe, report): (
     html.push_str("<p id=\"runtime\" class=\"help\" hidden></p>\n");
     html.push_str(if report { REPORT_HELP } else { HELP });
     html.push_str(FLAME);
+    if report {
+        html.push_str(COSTS_TABLE);
+        return;
+    }
     html.push_str(TABLE_HEAD);
     if ipe {
         html.push_str(IPE_HEAD);
@@ -383,7 +396,8 @@ const CONTROLS: &str = "<div class=\"controls\"><label>View <select id=\"view\">
 const FLAME: &str = "<section id=\"flame\" hidden aria-label=\"Flame graph of one census\">\
     <p><span id=\"flame-title\"></span> <button id=\"flame-mean\" type=\"button\">mean of the \
     window shown</button> <label><input id=\"flame-inverted\" type=\"checkbox\"> inverted</label> \
-    <button id=\"flame-close\" type=\"button\">close</button></p>\
+    <button id=\"flame-close\" type=\"button\">close</button> \
+    <label hidden>· weighed by <select id=\"measure\"></select></label></p>\
     <svg id=\"flame-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg>\
     <p id=\"flame-info\" role=\"status\"></p></section>\n";
 
@@ -395,6 +409,14 @@ const TABLE_HEAD: &str = "<div class=\"below\"><table id=\"summary\">\n<caption>
     <th class=\"name\" data-sort=\"name\">band</th><th data-sort=\"share\">share</th>\
     <th data-sort=\"peak\">peak</th><th data-sort=\"at\">at</th><th data-sort=\"mean\">mean</th>\
     <th data-sort=\"growth\">growth</th><th data-sort=\"r2\">R²</th><th>trend</th>";
+
+/// A cost-centre profile's table: its tree of stacks, which the script writes.
+const COSTS_TABLE: &str = "<div class=\"below\"><table id=\"costs\">\n<caption>The tree of cost-centre \
+    stacks, as GHC's report lists it: what each stack spends itself (individual) and with \
+    every stack it calls (inherited), as shares of the run. Click ▸ to unfold a stack's \
+    callees, a heading to sort callees by it; hover a figure for its count.</caption>\n\
+    <thead></thead>\n<tbody></tbody>\n</table></div>\n<noscript><p>The table needs the \
+    page's script; <code>hpgraph --summary</code> prints the top cost centres.</p></noscript>\n";
 
 /// The columns of info-table provenance (`-hi`).
 const IPE_HEAD: &str = "<th class=\"name\" data-sort=\"closure\">closure</th>\
@@ -412,8 +434,9 @@ const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a
 
 /// What a report's page says of itself.
 const REPORT_HELP: &str = "<p class=\"help\">The flame graph of the whole run: click a frame \
-    to zoom into it, tick inverted for what spends at the bottom · the table lists every \
-    stack the page holds <span id=\"zoom-note\" hidden><button id=\"reset\" type=\"button\">\
+    to zoom into it, tick inverted for what spends at the bottom, weigh it by time, \
+    allocation or entries where the profile has them · the table below is the tree of \
+    stacks <span id=\"zoom-note\" hidden><button id=\"reset\" type=\"button\">\
     </button></span></p>\n";
 
 /// Everything up to the page's heading; a live page also gets the line that tells the

@@ -98,6 +98,9 @@ pub fn render_picture<'a>(
     // The page of eventlog samples shows what they spent over the run (or the window):
     // their censuses summed into one, as a report's one census is. (Samples over time on
     // the page are not drawn yet.)
+    let samples_span = (profile.is_cost_report() && profile.tree.is_none())
+        .then(|| Some((*profile.times.first()?, *profile.times.last()?)))
+        .flatten();
     let profile = if picture.format == Format::Html && profile.is_cost_report() {
         crate::select::flame::one_census(profile)
     } else {
@@ -142,6 +145,7 @@ pub fn render_picture<'a>(
     let page = picture.page.as_ref().map(|opts| {
         let opts = crate::analysis::page::PageOptions {
             flame_at: flame,
+            samples_span,
             ..*opts
         };
         Box::new(crate::analysis::page::data(&profile, &selection, &opts))

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 pub mod flame;
 pub mod levels;
+pub mod tree;
 
 use super::table::Table;
 use crate::profile::Profile;
@@ -196,6 +197,10 @@ pub struct PageData {
     pub frames: Vec<String>,
     /// The flame graphs' frames, laid out ([`flame`]).
     pub flame: PageFlame,
+    /// A cost-centre profile's tree of stacks: the table and the measures ([`tree`]).
+    pub tree: Option<tree::PageTree>,
+    /// [`PageOptions::samples_span`]: what the page of eventlog samples is of.
+    pub samples_span: Option<(f64, f64)>,
     /// The series at coarser resolutions ([`levels::series`]).
     pub levels: Vec<levels::Level>,
     /// `--flame`: the census whose flame graph the page opens with.
@@ -394,6 +399,9 @@ pub struct PageOptions {
     pub flame_at: Option<crate::select::flame::When>,
     /// `--inverted`: that flame graph inverted.
     pub flame_inverted: bool,
+    /// Eventlog cost-centre samples summed into one census: the first and last sample
+    /// times they were taken over (the run, or `--from`/`--to`'s window).
+    pub samples_span: Option<(f64, f64)>,
 }
 
 /// The sample indices a page keeps: all of them, or per time bin the lowest and highest
@@ -445,6 +453,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         .flame_at
         .map(|when| profile.times[crate::select::flame::census(profile, when)]);
     let mut bands = drawn_bands(profile, &drawn, &keep, &mut frames);
+    let tree = tree::of(profile, &mut frames, opts.units);
     {
         // Names that read the same are told apart wherever the page shows them.
         let shown: Vec<String> = bands.iter().chain(&pool).map(|b| b.name.clone()).collect();
@@ -476,6 +485,8 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
     let mut data = PageData {
         levels,
         flame: PageFlame::default(),
+        tree,
+        samples_span: opts.samples_span,
         job: text(&profile.job),
         date: text(&profile.date),
         sample_unit: text(&profile.sample_unit),
@@ -576,6 +587,9 @@ impl PageData {
     /// each band its leaves.
     fn lay_out_flames(&mut self) {
         let labels = std::mem::take(&mut self.frames);
+        // A cost table's rows are stacks of the same frames: the measure switch weighs
+        // the flame graph by them.
+        let paths = self.tree.as_ref().map_or(Vec::new(), tree::PageTree::paths);
         let (tree, inverted) = {
             let stacks: Vec<flame::Stack> = (self.bands.iter().filter(|b| !b.other))
                 .chain(&self.pool)
@@ -585,14 +599,25 @@ impl PageData {
                     cut: b.cut,
                     placed: b.placed,
                 })
+                .chain(paths.iter().map(|p| flame::Stack {
+                    frames: p,
+                    cut: false,
+                    placed: None,
+                }))
                 .collect();
             (
                 flame::tree(&stacks, &labels, false),
                 flame::tree(&stacks, &labels, true),
             )
         };
+        let bands = self.individuals_mut().count();
         for (k, b) in self.individuals_mut().enumerate() {
             b.leaf = Some((tree.leaves[k], inverted.leaves[k]));
+        }
+        if let Some(t) = &mut self.tree {
+            t.leaves = (bands..tree.leaves.len())
+                .map(|k| (tree.leaves[k], inverted.leaves[k]))
+                .collect();
         }
         self.frames = labels;
         self.flame = PageFlame {

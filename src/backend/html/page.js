@@ -10,7 +10,7 @@
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
   var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
-  var screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
+  var costs = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
   // An element: SVG, or HTML when its name starts with "#"; its text, if any, as text.
   function el(name, map, parent, text) {
@@ -355,7 +355,9 @@
   function openFlame(index, mean) {
     var inverted = byId("flame-inverted").checked, range = view || fullRange(), w = windowOf(range[0], range[1]), i;
     var N = (inverted ? D.flame.inverted : D.flame.tree).nodes, own = new Float64Array(N.length);
-    individuals.concat(!filter && D.rest ? [D.rest[1]] : []).forEach(function (s) {
+    // A cost profile's flame graph is its table's rows in the measure chosen.
+    if (costs) costs.weigh(own, inverted ? 1 : 0, function (name) { return !filter || filter.test(name); });
+    else individuals.concat(!filter && D.rest ? [D.rest[1]] : []).forEach(function (s) {
       var v = !passes(s) ? 0 : mean ? F.windowMean(D.times, s.values, w.i0, w.i1) : s.values[index];
       if (v > 0) own[s.leaf[inverted ? 1 : 0]] += v;
     });
@@ -372,8 +374,8 @@
     for (i = 1; i < N.length; i++) if (bytes[i] > 0) rows = Math.max(rows, N[i][4] + 1);
     attrs(flameSvg, { viewBox: "0 0 " + Wd + " " + rows * ROW, height: rows * ROW });
     flameSvg.textContent = "";
-    byId("flame-title").textContent = (D.report ? "The whole run" : f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
-      (filter ? " (bands matching the filter)" : "") + (f.inverted ? ", inverted (what holds the bytes at the bottom)" : "") + ": " + W.value(bytes[0]) +
+    byId("flame-title").textContent = (D.report ? (D.samples_span ? "The samples from " + W.time(D.samples_span[0]) + " to " + W.time(D.samples_span[1]) : "The whole run") + (costs ? ", by " + D.tree.measures[costs.chosen()].name : "") : f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
+      (filter ? " (bands matching the filter)" : "") + (f.inverted ? ", inverted (what holds the bytes at the bottom)" : "") + ": " + W.value(bytes[0]) + counted() +
       (focus ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
     var scale = bytes[focus] > 0 ? Wd / bytes[focus] : 0, x = new Float64Array(N.length), placed = new Uint8Array(N.length);
     f.drawn = 0;
@@ -426,6 +428,29 @@
   byId("flame-close").addEventListener("click", function () { flameBox.hidden = true; flame = null; });
   byId("flame-mean").addEventListener("click", function () { openFlame(null, true); });
   byId("flame-inverted").addEventListener("change", reopenFlame);
+  // ---- a cost profile: its table of stacks and the measure its flame graph is weighed by ----
+  var measureChoice = byId("measure");
+  function installCosts() {
+    var T = D.tree, table = byId("costs"), k = costs ? costs.chosen() : T && T.chosen;
+    costs = T && table ? hpgraphCosts.table(T, D.frames, el, W.share, table) : null;
+    if (!costs) return;
+    measureChoice.replaceChildren.apply(measureChoice, T.measures.map(function (m, j) { return el("#option", { value: j }, null, m.name + " (" + m.counts + ")"); }));
+    measureChoice.parentNode.hidden = T.measures.length < 2;
+    // One census, the whole run's: no view over time, no window's mean, nothing to close.
+    ["view", "flame-mean", "flame-close"].forEach(function (id) { var e = byId(id); (e.closest("label") || e).hidden = true; });
+    setMeasure(Math.min(k, T.measures.length - 1));
+  }
+  // What a cost profile's flame graph counts when it is not bytes: `309 ticks`.
+  function counted() { return costs ? D.tree.measures[costs.chosen()].after : ""; }
+  function setMeasure(k) {
+    if (typeof k === "string") k = D.tree.measures.findIndex(function (m) { return m.name === k; });
+    if (!costs || !(k >= 0)) return;
+    measureChoice.value = String(k);
+    W = F.writer(D.tree.measures[k].scale);
+    if (costs.chosen() !== k) costs.measure(k);
+    reopenFlame();
+  }
+  measureChoice.addEventListener("change", function () { setMeasure(+measureChoice.value); });
 
   // Takes up the page's data and chart (at load, and after each live update).
   function install() {
@@ -436,6 +461,7 @@
     P = D.plot; W = F.writer(D.scale); page = svg.querySelectorAll(":scope > g")[P.page];
     left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
     individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
+    installCosts();
     // A zoom outside the run (a new run started) is forgotten.
     if (view && (view[1] <= fullRange()[0] || view[0] >= fullRange()[1])) view = null;
     draw();
@@ -483,6 +509,7 @@
     window: function () { return view || fullRange(); }, lastDraw: function () { return lastDraw; }, readyAt: function () { return readyAt; },
     flame: function (t) { openFlame(nearest(t)); return flame.drawn; }, flameMean: function () { openFlame(null, true); return flame.drawn; },
     flameInverted: function (on) { byId("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
+    measure: function (name) { setMeasure(name); return flame && flame.drawn; }, costs: function () { return costs; },
     get maxFlameRows() { return D ? D.flame.rows : 0; },
     keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; }
   };
