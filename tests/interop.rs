@@ -386,12 +386,31 @@ fn speedscope_files_follow_speedscope_s_schema_and_weigh_the_censuses() {
     assert_eq!(ours, theirs);
     assert!(p["weights"].as_array().unwrap().iter().all(|w| w == 1));
     files.push(file);
-    // A report's stacks, weighed by time.
+    // A report's stacks, weighed by time; each frame with its cost centre's file and
+    // first line, as GHC's report writes its SRC.
     let file = dir.join("report.speedscope.json");
     run(hpgraph()
         .arg(prof.join("MapFib-P.prof"))
         .arg("-o")
         .arg(&file));
+    let v: serde_json::Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    let step = (v["shared"]["frames"].as_array().unwrap().iter())
+        .find(|f| f["name"] == "Main.step")
+        .expect("Main.step");
+    let text = std::fs::read_to_string(prof.join("MapFib-P.prof")).unwrap();
+    let src = (text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>()))
+    .find(|w| w.len() > 2 && w[0] == "step" && w[1] == "Main")
+    .map(|w| w[2].to_string())
+    .unwrap();
+    let (file_name, line) = src.split_once(':').unwrap();
+    assert_eq!(step["file"], file_name, "{src}");
+    assert_eq!(
+        step["line"].to_string(),
+        line.split(':').next().unwrap(),
+        "{src}"
+    );
     files.push(file);
     let out = Command::new("node")
         .arg(&validator)

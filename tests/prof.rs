@@ -291,6 +291,24 @@ fn pprof_reads_a_reports_stacks_with_its_totals() {
             .filter_map(|l| l.trim().split(':').next()?.trim().parse::<u64>().ok())
             .sum();
         assert_eq!(sum, total, "{measure}: pprof's sum of the samples");
+        // Each location's file and line: its cost centre's SRC in GHC's top table
+        // (`MapFib.hs:6:1-46` is MapFib.hs, line 6).
+        let text = std::fs::read_to_string(&report).unwrap();
+        let top = (text
+            .lines()
+            .skip_while(|l| !l.starts_with("COST CENTRE"))
+            .skip(2))
+        .take_while(|l| !l.trim().is_empty());
+        for w in top.map(|l| l.split_whitespace().collect::<Vec<_>>()) {
+            let (file, line) = w[2].split_once(':').unwrap();
+            let want = format!(
+                " {}.{} {file}:{} ",
+                w[1],
+                w[0],
+                line.split(':').next().unwrap()
+            );
+            assert!(raw.contains(&want), "{measure}: no location{want}in {raw}");
+        }
     }
 }
 

@@ -3,7 +3,7 @@
 //! read. One sample per stack, its value the bytes the stack holds at `--flame`'s census
 //! (the peak by default) or its mean, of sample type `inuse_space`/`bytes`; its
 //! locations innermost first, one function per frame. An info table's source file and
-//! line (IPE) are its function's. The census and the program's command line are the
+//! line (IPE), or a cost centre's source span's file and first line, are its function's. The census and the program's command line are the
 //! profile's comments.
 //!
 //! The messages are declared here with prost's derive, which writes the wire format:
@@ -166,6 +166,7 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
     for (stack, bytes, place) in weighed(p, &stacks) {
         let mut ids = Vec::with_capacity(stack.frames.len());
         for &frame in stack.frames.iter().rev() {
+            let place = super::stacks::frame_place(p, frame, &place);
             let (k, new) = frames.id(frame, &place);
             let id = k as u64 + 1;
             if new {

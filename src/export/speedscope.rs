@@ -4,8 +4,8 @@
 //! bytes. With `--flame=WHEN`, one profile: that census, or the mean. Without it, one
 //! profile per census, thinned to at most [`MAX_PROFILES`] evenly over the run with the
 //! peak census always kept, each named by its time, so that speedscope's profile
-//! switcher steps through the run. An info table's source file and line (IPE) are its
-//! frame's.
+//! switcher steps through the run. An info table's source file and line (IPE), or a
+//! cost centre's source span's file and first line, are its frame's.
 
 use std::io::{self, Write};
 
@@ -81,6 +81,7 @@ impl Frames {
         for (stack, bytes, place) in weighed(p, stacks) {
             let mut ids = Vec::with_capacity(stack.frames.len());
             for &f in &stack.frames {
+                let place = super::stacks::frame_place(p, f, &place);
                 let (id, new) = self.index.id(f, &place);
                 if new {
                     self.list.push(Frame {

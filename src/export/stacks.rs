@@ -25,6 +25,14 @@ pub fn place(profile: &Profile, stack: &Stack<'_>) -> Option<Place> {
     profile.provenance.get(stack.band)?.place()
 }
 
+/// A frame's source place: its stack's where that is one info table's (IPE), else its
+/// cost centre's source span as the report or eventlog gives it (`Main.hs:6:1-46` is
+/// `Main.hs`, line 6); `None` where neither says.
+pub fn frame_place(profile: &Profile, frame: &[u8], stack: &Option<Place>) -> Option<Place> {
+    (stack.clone())
+        .or_else(|| (profile.sources.get(frame)).and_then(|s| super::callgrind::place(s)))
+}
+
 /// The stacks an export writes: each with its whole bytes (those with none left out)
 /// and the place of its frame where IPE gives one.
 pub fn weighed<'s, 'p>(

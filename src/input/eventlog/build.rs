@@ -19,10 +19,11 @@ pub(super) fn seconds(ns: u64) -> f64 {
     ns as f64 / 1e9
 }
 
-/// A cost centre's label and module.
+/// A cost centre's label, module and source span.
 struct CostCentre {
     label: Box<[u8]>,
     module: Box<[u8]>,
+    src: Box<[u8]>,
 }
 
 #[derive(Default)]
@@ -222,9 +223,10 @@ impl Builder {
                 let cc = payload::cost_centre(p)?;
                 let label = self.label(cc.label);
                 let module = self.label(cc.module);
-                if self.spend(label.len() + module.len()) {
+                let src = self.label(cc.src);
+                if self.spend(label.len() + module.len() + src.len()) {
                     self.cost_centres
-                        .insert(cc.id, CostCentre { label, module });
+                        .insert(cc.id, CostCentre { label, module, src });
                 }
             }
             id::HEAP_PROF_BEGIN => {
@@ -587,6 +589,18 @@ impl Builder {
             None => id.to_string().into_bytes(),
         };
         let mut profile = samples.profile(name, &mut self.warnings);
+        // Each frame's source span, as a report's are kept (the first of a name's).
+        let mut ids: Vec<&u32> = centres.keys().collect();
+        ids.sort_unstable();
+        for cc in ids.into_iter().map(|id| &centres[id]) {
+            if !cc.src.is_empty() {
+                let name: Box<[u8]> = [&*cc.module, b".", &*cc.label].concat().into();
+                profile
+                    .sources
+                    .entry(name)
+                    .or_insert_with(|| cc.src.clone());
+            }
+        }
         profile.runtime = runtime.clone().unwrap_or_default();
         profile.marks = std::mem::take(&mut self.profile.marks);
         profile.heap = std::mem::take(&mut self.profile.heap);

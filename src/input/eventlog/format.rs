@@ -269,14 +269,22 @@ pub mod payload {
         pub label: &'a [u8],
         /// Its module.
         pub module: &'a [u8],
+        /// Its source span (`Main.hs:6:1-46`), empty where the event stops before it.
+        pub src: &'a [u8],
     }
 
     /// A cost-centre event's payload read, or `None` when it is too short.
     pub fn cost_centre(p: &[u8]) -> Option<CostCentre<'_>> {
         let (i, id) = u32c::<_, E>(p).ok()?;
         let (i, label) = string(i).ok()?;
-        let (_, module) = string(i).ok()?;
-        Some(CostCentre { id, label, module })
+        let (i, module) = string(i).ok()?;
+        let src = string(i).map_or(&[][..], |(_, s)| s);
+        Some(CostCentre {
+            id,
+            label,
+            module,
+            src,
+        })
     }
 
     /// `(profile id, residency, depth, cost-centre ids…)`: the residency and the ids'
