@@ -243,9 +243,10 @@ const SCRIPT_RULES: &[(&str, &str)] = &[
 ];
 
 /// The page's scripts together stay under this many lines: the library computes, the
-/// page draws. (700 until a cost profile's table, `costs.js`, joined them: it sorts and
-/// folds rows the library summed.)
-const MAX_SCRIPT_LINES: usize = 850;
+/// page draws. (700 until a cost profile's table and samples strip, `costs.js`, joined
+/// them: it sorts and folds rows the library summed, and adds a dragged stretch's
+/// samples.)
+const MAX_SCRIPT_LINES: usize = 900;
 
 #[test]
 fn the_pages_scripts_stay_small() {

@@ -371,6 +371,9 @@ fn body(html: &mut String, picture: &str, bands: &[ScriptBand], (ipe, report): (
     html.push_str("</div>\n");
     html.push_str("<p id=\"runtime\" class=\"help\" hidden></p>\n");
     html.push_str(if report { REPORT_HELP } else { HELP });
+    if report {
+        html.push_str(STRIP);
+    }
     html.push_str(FLAME);
     if report {
         html.push_str(COSTS_TABLE);
@@ -409,6 +412,12 @@ const TABLE_HEAD: &str = "<div class=\"below\"><table id=\"summary\">\n<caption>
     <th class=\"name\" data-sort=\"name\">band</th><th data-sort=\"share\">share</th>\
     <th data-sort=\"peak\">peak</th><th data-sort=\"at\">at</th><th data-sort=\"mean\">mean</th>\
     <th data-sort=\"growth\">growth</th><th data-sort=\"r2\">R²</th><th>trend</th>";
+
+/// Eventlog samples over time, which the script draws.
+const STRIP: &str = "<section id=\"strip\" hidden aria-label=\"Samples over time\">\
+    <p class=\"help\">Samples over time: drag across them to weigh the flame graph and the \
+    table by that stretch, double-click for all of them.</p>\
+    <svg id=\"strip-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg></section>\n";
 
 /// A cost-centre profile's table: its tree of stacks, which the script writes.
 const COSTS_TABLE: &str = "<div class=\"below\"><table id=\"costs\">\n<caption>The tree of cost-centre \

@@ -708,8 +708,6 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
             key_entries: band_limit,
             flame_at: args.flame,
             flame_inverted: args.inverted,
-            // The engine says, once it has read the input.
-            samples_span: None,
         }),
         flame: args.flame,
         direction: if args.inverted {

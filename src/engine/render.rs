@@ -96,10 +96,10 @@ pub fn render_picture<'a>(
     aux: Option<&Aux>,
 ) -> Rendered<'a> {
     // The page of eventlog samples shows what they spent over the run (or the window):
-    // their censuses summed into one, as a report's one census is. (Samples over time on
-    // the page are not drawn yet.)
-    let samples_span = (profile.is_cost_report() && profile.tree.is_none())
-        .then(|| Some((*profile.times.first()?, *profile.times.last()?)))
+    // their censuses summed into one, as a report's one census is, and kept as they were
+    // for its strip of samples over time.
+    let over_time = (picture.format == Format::Html && profile.is_cost_report())
+        .then(|| (profile.samples() > 1).then(|| profile.clone()))
         .flatten();
     let profile = if picture.format == Format::Html && profile.is_cost_report() {
         crate::select::flame::one_census(profile)
@@ -145,10 +145,14 @@ pub fn render_picture<'a>(
     let page = picture.page.as_ref().map(|opts| {
         let opts = crate::analysis::page::PageOptions {
             flame_at: flame,
-            samples_span,
             ..*opts
         };
-        Box::new(crate::analysis::page::data(&profile, &selection, &opts))
+        Box::new(crate::analysis::page::data(
+            &profile,
+            &selection,
+            &opts,
+            over_time.as_ref(),
+        ))
     });
     let key = (picture.layout.key == crate::layout::KeyPlacement::Apart).then(|| {
         Box::new(crate::layout::key_figure(

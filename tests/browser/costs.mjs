@@ -48,7 +48,7 @@ async function readTable(page) {
       const depth = Number(tr.dataset.depth), cells = [...tr.cells];
       path.length = depth;
       path.push(cells[0].querySelector(".stack > span:last-child").textContent);
-      const row = { path: path.join(";") };
+      const row = { path: path.join(";"), source: cells[1].textContent };
       cells.forEach((c, k) => { if (c.dataset.value !== undefined) row[heads[k]] = Number(c.dataset.value); });
       return row;
     });
@@ -108,15 +108,16 @@ try {
   // Eventlog samples: one measure (time), each stack's samples as ghc-events counts them.
   for (const ghc of ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"]) {
     const dir = join(fixtures, ghc), label = `${ghc} MapFib-samples`;
-    const names = new Map(), counts = new Map(), times = [];
+    const names = new Map(), counts = new Map(), times = [], stamped = [], sources = new Map();
     let samples = 0;
     for (const line of readFileSync(join(dir, "MapFib-samples.samples"), "utf8").split("\n")) {
       const f = line.split("\t");
-      if (f[0] === "cc") names.set(f[1], `${f[2]}.${f[3]}`);
+      if (f[0] === "cc") { names.set(f[1], `${f[2]}.${f[3]}`); sources.set(`${f[2]}.${f[3]}`, f[4]); }
       if (f[0] === "sample") {
         const path = f[4].split(",").reverse().map((id) => names.get(id)).join(";");
         counts.set(path, (counts.get(path) || 0) + 1);
         times.push(Number(f[1]));
+        stamped.push([Number(f[1]), path]);
         samples++;
       }
     }
@@ -133,12 +134,33 @@ try {
       await page.close();
     }
     const { page, problems } = await open(browser, render(join(dir, "MapFib-samples.eventlog"), join(work, `${ghc}-samples.html`)));
+    // A stretch of the strip, chosen by dragging across it: the flame graph and the table
+    // weigh the samples ghc-events reads between its edges, stack by stack.
+    const strip = await page.locator("#strip-svg").boundingBox();
+    await page.mouse.move(strip.x + strip.width * 0.3, strip.y + 10);
+    await page.mouse.down();
+    await page.mouse.move(strip.x + strip.width * 0.5, strip.y + 10, { steps: 4 });
+    await page.mouse.move(strip.x + strip.width * 0.7, strip.y + 10, { steps: 4 });
+    await page.mouse.up();
+    const chosen = await page.evaluate(() => { const s = document.getElementById("strip-svg").dataset, e = window.hpgraph.data().tree.strip.edges; return { b0: +s.from, b1: +s.to, edges: e }; });
+    const [lo, hi, last] = [chosen.edges[chosen.b0], chosen.edges[chosen.b1 + 1], chosen.b1 === chosen.edges.length - 2];
+    const inStretch = new Map();
+    for (const [t, path] of stamped) if (t / 1e9 >= lo && (t / 1e9 < hi || (last && t / 1e9 <= hi))) inStretch.set(path, (inStretch.get(path) || 0) + 1);
+    const stretchRows = await readTable(page), inAll = [...inStretch.values()].reduce((a, b) => a + b, 0);
+    const off = [...inStretch].filter(([path, n]) => !stretchRows.some((r) => r.path === path && r["individual time"] === n));
+    const title = await page.textContent("#flame-title");
+    check(chosen.b1 > chosen.b0 && inAll > 0 && await flameRoot(page) === inAll && off.length === 0 && title.startsWith("The samples from"),
+      `${label}: dragged over stretches ${chosen.b0}-${chosen.b1} of the strip, the flame graph weighs ${await flameRoot(page)} samples, ghc-events reads ${inAll} there, every stack's own as counted (${off.slice(0, 2).map((w) => w.join(" ")).join("; ")})`);
+    await page.locator("#strip-svg").dblclick();
+    check(await flameRoot(page) === samples, `${label}: a double-click on the strip weighs all ${samples} samples again (${await flameRoot(page)})`);
     const rows = await readTable(page);
     const hidden = await page.evaluate(() => document.getElementById("measure").parentNode.hidden);
     check(hidden, `${label}: samples have one measure, so no switch`);
     const wrong = [...counts].filter(([path, n]) => !rows.some((r) => r.path === path && r["individual time"] === n));
     const roots = rows.filter((r) => !r.path.includes(";")).reduce((s, r) => s + r["inherited time"], 0);
     check(wrong.length === 0, `${label}: every stack's own samples are ghc-events' count (${wrong.slice(0, 3).map((w) => w.join(" ")).join("; ")})`);
+    const unsourced = rows.filter((r) => r.source !== sources.get(r.path.split(";").pop()));
+    check(rows.length > 3 && unsourced.length === 0, `${label}: each stack's source is its cost centre's as ghc-events reads it (${unsourced.slice(0, 2).map((r) => r.path + " " + r.source)})`);
     check(roots === samples && await flameRoot(page) === samples, `${label}: the roots hold ${roots} samples, the flame graph ${await flameRoot(page)}, ghc-events reads ${samples}`);
     check(problems.length === 0, `${label}: no console error and no request (${problems.join("; ")})`);
     await page.close();

@@ -15,6 +15,7 @@ use serde::Serialize;
 
 pub mod flame;
 pub mod levels;
+pub mod strip;
 pub mod tree;
 
 use super::table::Table;
@@ -199,7 +200,8 @@ pub struct PageData {
     pub flame: PageFlame,
     /// A cost-centre profile's tree of stacks: the table and the measures ([`tree`]).
     pub tree: Option<tree::PageTree>,
-    /// [`PageOptions::samples_span`]: what the page of eventlog samples is of.
+    /// Eventlog cost-centre samples: the first and last sample times they were taken
+    /// over (the run, or `--from`/`--to`'s window), which the page sums into one census.
     pub samples_span: Option<(f64, f64)>,
     /// The series at coarser resolutions ([`levels::series`]).
     pub levels: Vec<levels::Level>,
@@ -399,9 +401,6 @@ pub struct PageOptions {
     pub flame_at: Option<crate::select::flame::When>,
     /// `--inverted`: that flame graph inverted.
     pub flame_inverted: bool,
-    /// Eventlog cost-centre samples summed into one census: the first and last sample
-    /// times they were taken over (the run, or `--from`/`--to`'s window).
-    pub samples_span: Option<(f64, f64)>,
 }
 
 /// The sample indices a page keeps: all of them, or per time bin the lowest and highest
@@ -441,8 +440,21 @@ pub(crate) fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
     keep
 }
 
-/// The page's numbers for a profile and the bands drawn of it.
-pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> PageData {
+/// The page's numbers for a profile and the bands drawn of it; `over_time` is a samples
+/// profile before [`crate::select::flame::one_census`] summed it into `profile`.
+pub fn data(
+    profile: &Profile,
+    selection: &Selection,
+    opts: &PageOptions,
+    over_time: Option<&Profile>,
+) -> PageData {
+    // Eventlog samples: what they spent over the run (or the window), their censuses
+    // summed into `profile`'s one as a report's one census is; `over_time` keeps them
+    // for the strip a stretch is chosen on.
+    let samples_span = (profile.is_cost_report() && profile.tree.is_none()).then(|| {
+        let times = &over_time.unwrap_or(profile).times;
+        (times[0], times[times.len() - 1])
+    });
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let drawn = Table::selected(profile, selection.clone());
     let keep = kept(&profile.times, &drawn.totals());
@@ -453,7 +465,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         .flame_at
         .map(|when| profile.times[crate::select::flame::census(profile, when)]);
     let mut bands = drawn_bands(profile, &drawn, &keep, &mut frames);
-    let tree = tree::of(profile, &mut frames, opts.units);
+    let tree = tree::of(profile, &mut frames, opts.units, over_time);
     {
         // Names that read the same are told apart wherever the page shows them.
         let shown: Vec<String> = bands.iter().chain(&pool).map(|b| b.name.clone()).collect();
@@ -486,7 +498,7 @@ pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> Pag
         levels,
         flame: PageFlame::default(),
         tree,
-        samples_span: opts.samples_span,
+        samples_span,
         job: text(&profile.job),
         date: text(&profile.date),
         sample_unit: text(&profile.sample_unit),
@@ -739,7 +751,7 @@ mod tests {
             key_entries: 20,
             ..Default::default()
         };
-        let d = super::data(&p, &selection, &opts);
+        let d = super::data(&p, &selection, &opts, None);
         let room = super::MAX_POOL_VALUES / d.times.len();
         assert!(d.times.len() * (bands - 19) > super::MAX_POOL_VALUES);
         assert_eq!(d.pool.len(), room);

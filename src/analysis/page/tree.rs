@@ -31,6 +31,9 @@ pub struct PageMeasure {
     /// What follows a figure of it that its scale does not name (` ticks`; nothing
     /// after `12 MB`).
     pub after: &'static str,
+    /// The table shows it as individual and inherited shares (time, allocation), or as
+    /// one count per stack (entries, as GHC's report does).
+    pub inherited: bool,
     /// How its numbers are written.
     pub scale: PageScale,
     /// The whole profile's (every stack's own, listed or not).
@@ -67,6 +70,8 @@ pub struct PageTree {
     pub estimated: bool,
     /// Each row's leaf in the page's flame tree and inverted tree.
     pub leaves: Vec<(u32, u32)>,
+    /// Eventlog samples over time, for the strip a reader chooses a stretch on.
+    pub strip: Option<super::strip::SampleStrip>,
 }
 
 fn columns<S: serde::Serializer>(v: &[Vec<f64>], s: S) -> Result<S::Ok, S::Error> {
@@ -109,23 +114,34 @@ struct Node {
 
 /// The tree of a cost-centre profile, or `None` for a heap profile. A report whose bands
 /// are its whole tree gives every measure from the tree; a filtered or pruned one, and
-/// eventlog samples, give the bands' own measure.
-pub(super) fn of(profile: &Profile, frames: &mut Frames, units: ByteUnits) -> Option<PageTree> {
+/// eventlog samples, give the bands' own measure. `over_time` is the samples' profile
+/// before they were summed into `profile`'s one census: the strip is made of it.
+pub(super) fn of(
+    profile: &Profile,
+    frames: &mut Frames,
+    units: ByteUnits,
+    over_time: Option<&Profile>,
+) -> Option<PageTree> {
     let measure = profile.measure?;
     if !profile.is_cost_report() {
         return None;
     }
     let whole = profile.dropped_names.is_empty() && profile.pruned.is_none();
-    let (nodes, measures, estimated) = match &profile.tree {
+    let (nodes, leaves, measures, estimated) = match &profile.tree {
         Some(tree) if whole => (
             from_report(tree, frames),
+            Vec::new(),
             vec![Measure::Time, Measure::Alloc, Measure::Entries],
             !tree.exact(),
         ),
-        _ => (from_bands(profile, frames), vec![measure], false),
+        _ => {
+            let (nodes, leaves) = from_bands(profile, frames);
+            (nodes, leaves, vec![measure], false)
+        }
     };
     let chosen = measures.iter().position(|&m| m == measure).unwrap_or(0);
-    let mut tree = finish(profile, nodes, &measures, chosen, estimated, units);
+    let parents: Vec<Option<u32>> = nodes.iter().map(|n| n.parent).collect();
+    let (mut tree, row_of) = finish(profile, nodes, &measures, chosen, estimated, units);
     tree.sources = (tree.rows.iter())
         .map(|&(label, _, _)| {
             let name = frames.labels[label as usize].as_bytes();
@@ -133,6 +149,23 @@ pub(super) fn of(profile: &Profile, frames: &mut Frames, units: ByteUnits) -> Op
                 .map_or(String::new(), |s| String::from_utf8_lossy(s).into_owned())
         })
         .collect();
+    if let Some((edges, bands)) = over_time.and_then(super::strip::bins) {
+        // A band's row: its leaf's, or its nearest listed caller's.
+        let row_of_band: Vec<Option<u32>> = (leaves.iter())
+            .map(|&leaf| {
+                let mut at = leaf;
+                while let Some(n) = at {
+                    if row_of[n as usize] >= 0 {
+                        return Some(row_of[n as usize] as u32);
+                    }
+                    at = parents[n as usize];
+                }
+                None
+            })
+            .collect();
+        let rows = tree.rows.len();
+        tree.strip = Some(super::strip::strip(edges, bands, &row_of_band, rows));
+    }
     Some(tree)
 }
 
@@ -159,9 +192,11 @@ fn from_report(tree: &CostProfile, frames: &mut Frames) -> Vec<Node> {
     nodes
 }
 
-/// The bands' stacks as a tree of their frames, each band's sum its leaf's own.
-fn from_bands(profile: &Profile, frames: &mut Frames) -> Vec<Node> {
+/// The bands' stacks as a tree of their frames, each band's sum its leaf's own; and
+/// each band's leaf.
+fn from_bands(profile: &Profile, frames: &mut Frames) -> (Vec<Node>, Vec<Option<u32>>) {
     let mut nodes: Vec<Node> = Vec::new();
+    let mut leaves = Vec::with_capacity(profile.bands.len());
     let mut index = std::collections::HashMap::<(Option<u32>, u32), u32>::new();
     for k in 0..profile.bands.len() {
         let (stack, _, _) = frames.of(profile, k);
@@ -183,11 +218,13 @@ fn from_bands(profile: &Profile, frames: &mut Frames) -> Vec<Node> {
         if let Some(leaf) = at {
             profile.bands.series()[k].for_each(|_, v| nodes[leaf as usize].own[0] += v);
         }
+        leaves.push(at);
     }
-    nodes
+    (nodes, leaves)
 }
 
-/// Sums, ranks and orders the nodes into the page's rows.
+/// Sums, ranks and orders the nodes into the page's rows; and each node's row (`-1`
+/// for a node not listed).
 fn finish(
     profile: &Profile,
     nodes: Vec<Node>,
@@ -195,7 +232,7 @@ fn finish(
     chosen: usize,
     estimated: bool,
     units: ByteUnits,
-) -> PageTree {
+) -> (PageTree, Vec<i64>) {
     let m = measures.len();
     let mut inherited: Vec<Vec<f64>> = (0..m)
         .map(|j| nodes.iter().map(|n| n.own[j]).collect())
@@ -227,6 +264,7 @@ fn finish(
         hidden: nodes.len() - kept.len(),
         estimated,
         leaves: Vec::new(),
+        strip: None,
     };
     for k in kept {
         let n = &nodes[k];
@@ -245,7 +283,7 @@ fn finish(
             inh.push(all[k]);
         }
     }
-    tree
+    (tree, row_of)
 }
 
 /// The nodes listed, in the tree's order: the [`MAX_TREE_ROWS`] whose inherited share is
@@ -280,6 +318,7 @@ fn page_measure(profile: &Profile, measure: Measure, total: f64, units: ByteUnit
         name: measure.name(),
         counts,
         after,
+        inherited: measure != Measure::Entries,
         scale: PageScale::of(value, units, TimeUnit::Seconds, &profile.sample_unit),
         total,
     }

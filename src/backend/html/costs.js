@@ -1,8 +1,10 @@
 // A cost-centre profile's table on the page: the tree of stacks the library listed and
 // summed (src/analysis/page/tree.rs), each row's individual and inherited figures in every
-// measure the profile has. This part folds and unfolds rows, sorts each row's callees by
-// a column, and weighs the flame graph by the measure chosen; it computes nothing else.
-// Profile text reaches the page only as text.
+// measure the profile has; and eventlog samples' strip over time (strip.rs). This part
+// folds and unfolds rows, sorts each row's callees by a column, weighs the flame graph by
+// the measure chosen, and adds the samples of the stretch dragged on the strip (sums run
+// from the end, every row after its caller, as the flame graph's do). Profile text
+// reaches the page only as text.
 var hpgraphCosts = (function () {
   "use strict";
   // Rows whose inherited share of the measure chosen is at least this open at first.
@@ -14,25 +16,26 @@ var hpgraphCosts = (function () {
   // table `table`; `shareOf` writes a fraction.
   function table(T, frames, el, shareOf, table) {
     var n = T.rows.length, callees = T.callees, open = new Uint8Array(n), sortBy = null, measure = T.chosen;
+    // The figures shown: the whole profile's, or a stretch's samples (measure 0).
+    var cur = { own: T.own.slice(), inherited: T.inherited.slice(), totals: T.measures.map(function (m) { return m.total; }) };
     // The columns: the name, its source, then each measure's individual and inherited
-    // figures (entries: the count, as GHC's report gives it).
+    // figures as shares (entries: the count, as GHC's report gives it).
     var columns = [{ head: "cost centre", name: true, value: function (r) { return frames[T.rows[r][0]]; } },
       { head: "source", name: true, value: function (r) { return T.sources[r]; } }];
     T.measures.forEach(function (m, k) {
-      var total = m.total, counts = m.counts;
-      if (m.name === "entries") return columns.push({ head: "entries", measure: k, value: function (r) { return T.own[k][r]; }, text: String });
-      [["individual ", T.own], ["inherited ", T.inherited]].forEach(function (c) {
-        columns.push({ head: c[0] + m.name, measure: k, kind: c[0].trim(), counts: counts, value: function (r) { return c[1][k][r]; },
-          text: function (v) { return shareOf(total > 0 ? v / total : 0); } });
+      if (!m.inherited) return columns.push({ head: m.name, measure: k, value: function (r) { return cur.own[k][r]; }, text: String });
+      [["individual", "own"], ["inherited", "inherited"]].forEach(function (c) {
+        columns.push({ head: c[0] + " " + m.name, measure: k, kind: c[0], counts: m.counts, value: function (r) { return cur[c[1]][k][r]; },
+          text: function (v) { return shareOf(cur.totals[k] > 0 ? v / cur.totals[k] : 0); } });
       });
     });
     function reopen() {
-      for (var r = 0; r < n; r++) open[r] = T.rows[r][1] < 0 || T.inherited[measure][r] >= OPEN_SHARE * T.measures[measure].total ? 1 : 0;
+      for (var r = 0; r < n; r++) open[r] = T.rows[r][1] < 0 || cur.inherited[measure][r] >= OPEN_SHARE * cur.totals[measure] ? 1 : 0;
     }
     // Callees in the column sorted by (at first: the measure's inherited figure, largest first).
     function order(list) {
       var c = sortBy ? columns[sortBy.column] : null, down = sortBy ? sortBy.down : true;
-      var key = c ? c.value : function (r) { return T.inherited[measure][r]; };
+      var key = c ? c.value : function (r) { return cur.inherited[measure][r]; };
       var cmp = function (p, q) { return typeof p === "string" ? (p < q ? -1 : p > q ? 1 : 0) : p - q; };
       return list.slice().sort(function (a, b) { var d = cmp(key(a), key(b)); return (down ? -d : d) || a - b; });
     }
@@ -81,11 +84,22 @@ var hpgraphCosts = (function () {
       chosen: function () { return measure; },
       // Opens every row (for scripts and tests).
       openAll: function () { open.fill(1); draw(); },
+      // The samples of the strip's stretches `b0` to `b1` (null: the whole run's).
+      stretch: function (b0, b1) {
+        if (b0 === null) { cur.own[0] = T.own[0]; cur.inherited[0] = T.inherited[0]; cur.totals[0] = T.measures[0].total; } else {
+          var own = new Float64Array(n), inh, r, total = 0;
+          T.strip.rows.forEach(function (counts, r) { counts.forEach(function (c) { if (c[0] >= b0 && c[0] <= b1) own[r] += c[1]; }); });
+          inh = Float64Array.from(own);
+          for (r = n - 1; r >= 0; r--) { total += own[r]; if (T.rows[r][1] >= 0) inh[T.rows[r][1]] += inh[r]; }
+          cur.own[0] = own; cur.inherited[0] = inh; cur.totals[0] = total;
+        }
+        reopen(); draw();
+      },
       // Each row's part of the flame graph in the measure chosen, at its leaf (`which`: 0
       // the tree, 1 the inverted one): its inherited figure less its listed callees',
       // only for rows whose stack `passes`.
       weigh: function (own, which, passes) {
-        var inh = T.inherited[measure], part = Float64Array.from(inh), r;
+        var inh = cur.inherited[measure], part = Float64Array.from(inh), r;
         for (r = 0; r < n; r++) if (T.rows[r][1] >= 0) part[T.rows[r][1]] -= inh[r];
         for (r = 0; r < n; r++) if (part[r] > inh[r] * 1e-12 && passes(this.stackName(r))) own[T.leaves[r][which]] += part[r];
         return own;
@@ -97,5 +111,35 @@ var hpgraphCosts = (function () {
       }
     };
   }
-  return { table: table };
+
+  // The strip of samples over time `S` (the tree's `strip`) in `svg`, `width` wide: a bar per
+  // stretch, time labels from `ticks` written by `time`; dragging across it calls
+  // `chosen(b0, b1)` with the stretches covered, a double-click `chosen(null)`.
+  function strip(S, svg, el, width, ticks, time, chosen) {
+    var B = S.totals.length, H = 48, peak = Math.max.apply(null, S.totals) || 1, w = width / B, drag = null, pick = null;
+    var t0 = S.edges[0], t1 = S.edges[B], X = function (t) { return (t - t0) / (t1 - t0) * width; };
+    svg.setAttribute("viewBox", "0 0 " + width + " " + (H + 16));
+    svg.replaceChildren();
+    S.totals.forEach(function (v, b) { if (v > 0) el("rect", { class: "stretch", x: (b * w).toFixed(2), width: Math.max(0.5, w - 0.3).toFixed(2), y: (H - v / peak * H).toFixed(2), height: (v / peak * H).toFixed(2), fill: "#777" }, svg); });
+    el("path", { d: "M0 " + H + "H" + width, stroke: "#000", "stroke-width": 0.6 }, svg);
+    ticks(t0, t1, Math.max(2, Math.floor(width / 90))).forEach(function (t) {
+      el("path", { d: "M" + X(t[0]) + " " + H + "v3", stroke: "#000" }, svg);
+      el("text", { x: X(t[0]), y: H + 13, "font-size": 10, "text-anchor": "middle" }, svg, time(t[0]));
+    });
+    var shade = el("rect", { class: "chosen", y: 0, height: H, x: 0, width: 0, fill: "rgba(0,90,200,0.18)", "pointer-events": "none" }, svg);
+    var binAt = function (ev) { var r = svg.getBoundingClientRect(); return Math.max(0, Math.min(B - 1, Math.floor((ev.clientX - r.left) / r.width * B))); };
+    function show(b0, b1) {
+      pick = b0 === null ? null : [Math.min(b0, b1), Math.max(b0, b1)];
+      shade.setAttribute("x", pick ? (pick[0] * w).toFixed(2) : 0);
+      shade.setAttribute("width", pick ? ((pick[1] - pick[0] + 1) * w).toFixed(2) : 0);
+      if (pick) { svg.dataset.from = pick[0]; svg.dataset.to = pick[1]; } else { delete svg.dataset.from; delete svg.dataset.to; }
+    }
+    svg.onmousedown = function (ev) { if (ev.button === 0 && !ev.preventDefault()) { drag = binAt(ev); show(drag, drag); } };
+    svg.onmousemove = function (ev) { if (drag !== null) show(drag, binAt(ev)); };
+    window.addEventListener("mouseup", function () { if (drag === null) return; drag = null; chosen(pick[0], pick[1]); });
+    svg.ondblclick = function () { show(null); chosen(null); };
+    // For scripts and tests: the stretches `b0` to `b1` chosen as a drag would.
+    return { choose: function (b0, b1) { show(b0, b1); chosen(b0 === null ? null : pick[0], b0 === null ? null : pick[1]); } };
+  }
+  return { table: table, strip: strip };
 })();

@@ -10,7 +10,7 @@
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
   var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
-  var costs = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
+  var costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
   // An element: SVG, or HTML when its name starts with "#"; its text, if any, as text.
   function el(name, map, parent, text) {
@@ -374,7 +374,7 @@
     for (i = 1; i < N.length; i++) if (bytes[i] > 0) rows = Math.max(rows, N[i][4] + 1);
     attrs(flameSvg, { viewBox: "0 0 " + Wd + " " + rows * ROW, height: rows * ROW });
     flameSvg.textContent = "";
-    byId("flame-title").textContent = (D.report ? (D.samples_span ? "The samples from " + W.time(D.samples_span[0]) + " to " + W.time(D.samples_span[1]) : "The whole run") + (costs ? ", by " + D.tree.measures[costs.chosen()].name : "") : f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
+    byId("flame-title").textContent = (D.report ? (span || D.samples_span ? "The samples from " + W.time((span || D.samples_span)[0]) + " to " + W.time((span || D.samples_span)[1]) : "The whole run") + (costs ? ", by " + D.tree.measures[costs.chosen()].name : "") : f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
       (filter ? " (bands matching the filter)" : "") + (f.inverted ? ", inverted (what holds the bytes at the bottom)" : "") + ": " + W.value(bytes[0]) + counted() +
       (focus ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
     var scale = bytes[focus] > 0 ? Wd / bytes[focus] : 0, x = new Float64Array(N.length), placed = new Uint8Array(N.length);
@@ -436,12 +436,20 @@
     if (!costs) return;
     measureChoice.replaceChildren.apply(measureChoice, T.measures.map(function (m, j) { return el("#option", { value: j }, null, m.name + " (" + m.counts + ")"); }));
     measureChoice.parentNode.hidden = T.measures.length < 2;
+    // Samples over time: a stretch dragged on the strip weighs the table and flame graph.
+    var stripBox = byId("strip");
+    if (stripBox && !(stripBox.hidden = !T.strip)) samples = hpgraphCosts.strip(T.strip, byId("strip-svg"), el, Math.max(300, stripBox.clientWidth), F.timeTicks, W.time, stretch);
     // One census, the whole run's: no view over time, no window's mean, nothing to close.
     ["view", "flame-mean", "flame-close"].forEach(function (id) { var e = byId(id); (e.closest("label") || e).hidden = true; });
     setMeasure(Math.min(k, T.measures.length - 1));
   }
   // What a cost profile's flame graph counts when it is not bytes: `309 ticks`.
   function counted() { return costs ? D.tree.measures[costs.chosen()].after : ""; }
+  function stretch(b0, b1) {
+    costs.stretch(b0, b1);
+    span = b0 === null ? null : [D.tree.strip.edges[b0], D.tree.strip.edges[b1 + 1]];
+    reopenFlame();
+  }
   function setMeasure(k) {
     if (typeof k === "string") k = D.tree.measures.findIndex(function (m) { return m.name === k; });
     if (!costs || !(k >= 0)) return;
@@ -510,6 +518,7 @@
     flame: function (t) { openFlame(nearest(t)); return flame.drawn; }, flameMean: function () { openFlame(null, true); return flame.drawn; },
     flameInverted: function (on) { byId("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
     measure: function (name) { setMeasure(name); return flame && flame.drawn; }, costs: function () { return costs; },
+    stretch: function (b0, b1) { samples.choose(b0, b1); return flame && flame.drawn; },
     get maxFlameRows() { return D ? D.flame.rows : 0; },
     keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; }
   };
