@@ -89,16 +89,14 @@ fn name_retainer_sets(plan: &Plan, profile: &mut Profile) -> anyhow::Result<()> 
         Err(e) if named => anyhow::bail!("{shown}: cannot read the retainer sets: {e}"),
         Err(_) => return Ok(()),
     };
-    let sets = retainers::parse(&text);
-    if sets.is_empty() {
+    let Some(count) = retainers::attach(profile, &text) else {
         anyhow::ensure!(
             !named,
             "{shown}: no retainer sets here (a retainer profile's run, +RTS -hr, lists them \
              at the end of its .prof)"
         );
         return Ok(());
-    }
-    let count = retainers::name_bands(profile, &sets);
+    };
     eprintln!(
         "hpgraph: {}: retainer sets named from {shown} ({count} of {} bands; GHC lists the \
          sets it holds when the run ends)",
@@ -158,23 +156,9 @@ pub(crate) fn draw(
 
 /// The profile the job renders ([`engine::kept`]), or why none, naming the input.
 pub(crate) fn filtered(job: &Job, name: &str, profile: Profile) -> anyhow::Result<Profile> {
-    if let Make::Picture(p) = &job.make
-        && p.flame.is_none()
-        && p.direction == crate::select::flame::Direction::Inverted
-        && !profile.is_cost_report()
-    {
-        anyhow::bail!(
-            "{name}: --inverted turns a flame graph over: use it with --flame (a heap \
-             profile's picture is its graph over time; a .prof's is its flame graph)"
-        );
-    }
-    if job.filter.min_share.is_some() && !profile.is_cost_report() {
-        eprintln!(
-            "hpgraph: warning: {name}: --min-share prunes cost-centre profiles (.prof, \
-             eventlog samples); a heap profile's small bands are gathered with -t"
-        );
-    }
-    engine::kept(job, profile).map_err(|e| anyhow::anyhow!("{name}: {e}"))
+    let kept = engine::kept(job, profile).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
+    print_notes(name, &kept.notes);
+    Ok(kept.profile)
 }
 
 /// `--same-scale`: the largest ranges of all the inputs on `axes` (as each would be

@@ -23,15 +23,41 @@ mod compare;
 mod judge;
 mod render;
 
+/// The profile a job renders, and what its reader should be told of it ([`kept`]).
+#[derive(Debug)]
+pub struct Kept {
+    /// The filter's part of the profile.
+    pub profile: crate::profile::Profile,
+    /// Options that do nothing for this profile, said rather than refused.
+    pub notes: Vec<String>,
+}
+
 /// The profile a job renders: the filter's part of it (`--include`, `--exclude`,
 /// `--from`, `--to`), or for `--stats`, which reads the runtime's events over its own
 /// window, the whole profile once it is known to have them. An `Err` says why nothing
-/// can be made of it.
-pub fn kept(
-    job: &Job,
-    profile: crate::profile::Profile,
-) -> Result<crate::profile::Profile, String> {
-    match &job.make {
+/// can be made of it: only the input says whether there is a flame graph to turn over,
+/// or a cost profile to prune.
+pub fn kept(job: &Job, profile: crate::profile::Profile) -> Result<Kept, String> {
+    let mut notes = Vec::new();
+    if let Make::Picture(p) = &job.make
+        && p.flame.is_none()
+        && p.direction == crate::select::flame::Direction::Inverted
+        && !profile.is_cost_report()
+    {
+        return Err(
+            "--inverted turns a flame graph over: use it with --flame (a heap \
+                    profile's picture is its graph over time; a .prof's is its flame graph)"
+                .into(),
+        );
+    }
+    if job.filter.min_share.is_some() && !profile.is_cost_report() {
+        notes.push(
+            "--min-share prunes cost-centre profiles (.prof, eventlog samples); a heap \
+             profile's small bands are gathered with -t"
+                .into(),
+        );
+    }
+    let profile = match &job.make {
         Make::Data(data) if !data.export.reads_bands() => {
             if profile.runtime.is_empty() {
                 return Err(
@@ -43,10 +69,11 @@ pub fn kept(
                 );
             }
             crate::analysis::stats::window_within(&profile.runtime, job.filter.from)?;
-            Ok(profile)
+            profile
         }
-        _ => job.filter.apply(profile).map_err(|e| e.to_string()),
-    }
+        _ => job.filter.apply(profile).map_err(|e| e.to_string())?,
+    };
+    Ok(Kept { profile, notes })
 }
 
 pub use compare::{Compared, compare};

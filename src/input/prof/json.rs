@@ -134,7 +134,7 @@ pub fn parse(text: &[u8]) -> Result<super::Read, Error> {
     let tree =
         find(text, list, b"\"profile\"").ok_or_else(|| error(text, list, "no \"profile\""))?;
     let (centres, ids) = centres(&text[..tree], list)?;
-    let stacks = stacks(text, tree, &ids)?;
+    let stacks = stacks(text, tree, &ids, MAX_STACKS)?;
     Ok(super::Read {
         profile: CostProfile {
             command: program,
@@ -177,15 +177,21 @@ fn centres(text: &[u8], mut at: usize) -> Result<(Vec<CostCentre>, HashMap<u64, 
     Ok((centres, ids))
 }
 
-/// The tree of stacks after `at`, each after its parent, walked without recursion.
-fn stacks(text: &[u8], at: usize, ids: &HashMap<u64, u32>) -> Result<Vec<Stack>, Error> {
+/// The tree of stacks after `at`, each after its parent, walked without recursion; at
+/// most `max_stacks` ([`MAX_STACKS`], or a test's bound).
+fn stacks(
+    text: &[u8],
+    at: usize,
+    ids: &HashMap<u64, u32>,
+    max_stacks: usize,
+) -> Result<Vec<Stack>, Error> {
     let mut stacks: Vec<Stack> = Vec::new();
     let mut path: Vec<u32> = Vec::new();
     let mut i = at + b"\"profile\"".len();
     while i < text.len() {
         match text[i] {
             b'{' => {
-                if stacks.len() >= MAX_STACKS || path.len() >= MAX_DEPTH {
+                if stacks.len() >= max_stacks || path.len() >= MAX_DEPTH {
                     return Err(error(text, i, "a tree past its limits (stacks or depth)"));
                 }
                 let (id, end) = number_at(text, i, "id")?;
@@ -247,6 +253,16 @@ mod tests {
 ]}
 }"#;
         assert!(is_report(text));
+        // Past a bound on stacks (MAX_STACKS needs a file of gigabytes): an error at the
+        // node past it; at the bound, the tree.
+        let tree = find(text, 0, b"\"profile\"").unwrap();
+        let ids: HashMap<u64, u32> = [(148, 0), (4, 1), (5, 2)].into();
+        let e = stacks(text, tree, &ids, 3).expect_err("past the bound");
+        assert_eq!(
+            (e.line, e.what.as_str()),
+            (13, "a tree past its limits (stacks or depth)")
+        );
+        assert_eq!(stacks(text, tree, &ids, 4).unwrap().len(), 4);
         let p = parse(text).unwrap().profile;
         assert_eq!(&*p.command, b"ma\"in");
         assert_eq!(&*p.centres[1].label, b"q\"uote\\d");

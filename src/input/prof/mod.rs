@@ -87,6 +87,12 @@ struct Header {
 
 /// Reads a whole report.
 pub fn parse(text: &[u8]) -> Result<Read, Error> {
+    parse_within(text, MAX_STACKS)
+}
+
+/// Reads a whole report of at most `max_stacks` stacks (past it, an error naming the
+/// row): [`MAX_STACKS`], or a bound a test can pass without gigabytes of text.
+fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
     let mut lines: Vec<&[u8]> = Vec::with_capacity(text.len() / 64);
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', text) {
@@ -113,6 +119,7 @@ pub fn parse(text: &[u8]) -> Result<Read, Error> {
     let mut tree = Tree {
         stacks: Vec::with_capacity(rows),
         index: HashTable::with_capacity(rows.min(MAX_CENTRES) / 4),
+        max_stacks,
         ..Tree::default()
     };
     let cut = !text.ends_with(b"\n");
@@ -422,14 +429,16 @@ struct Tree {
     path: Vec<(usize, u32)>,
     /// Each label and module once.
     strings: crate::profile::hash::FxMap<Box<[u8]>, std::sync::Arc<[u8]>>,
+    /// The most stacks read ([`MAX_STACKS`]).
+    max_stacks: usize,
 }
 
 impl Tree {
     fn add(&mut self, row: Cooked, line: usize) -> Result<(), Error> {
-        if self.stacks.len() >= MAX_STACKS {
+        if self.stacks.len() >= self.max_stacks {
             return Err(error(
                 line,
-                format!("more than {MAX_STACKS} cost-centre stacks"),
+                format!("more than {} cost-centre stacks", self.max_stacks),
             ));
         }
         while self.path.last().is_some_and(|&(d, _)| d >= row.depth) {
@@ -650,6 +659,24 @@ MAIN         MAIN                  <built-in>             148           0    0.0
     step     Main                  <no location info>     300 12345678901   92.0   95.5    92.0   95.5     46 144783008
  CAF         GHC.IO.Handle.FD      <entire-module>        242           0    0.0    0.0     0.0    0.0      0     34816
 ";
+
+    /// `MAX_STACKS` is reached only by a report of gigabytes: the same check with a
+    /// smaller bound stops at the row past it, naming its line, and a report exactly at
+    /// the bound reads.
+    #[test]
+    fn a_report_past_its_stack_bound_is_an_error_naming_the_row() {
+        let e = parse_within(P.as_bytes(), 4).expect_err("past the bound");
+        assert_eq!(e.line, 20, "main.m, the fifth stack");
+        assert!(
+            e.what.contains("more than 4 cost-centre stacks"),
+            "{}",
+            e.what
+        );
+        assert_eq!(
+            parse_within(P.as_bytes(), 7).unwrap().profile.stacks.len(),
+            7
+        );
+    }
 
     #[test]
     fn a_p_report_reads_as_its_tree() {

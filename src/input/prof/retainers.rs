@@ -80,6 +80,13 @@ pub fn is_retainer_profile(profile: &crate::profile::Profile) -> bool {
     (profile.job.split(|&b| b == b' ')).any(|w| w == b"-hr" || w.starts_with(b"-hr"))
 }
 
+/// Names `profile`'s bands by the retainer sets the report `text` lists: how many bands
+/// were named, or `None` when it lists no sets.
+pub fn attach(profile: &mut crate::profile::Profile, text: &[u8]) -> Option<usize> {
+    let sets = parse(text);
+    (!sets.is_empty()).then(|| name_bands(profile, &sets))
+}
+
 /// Gives each band of `profile` whose set `sets` lists its members
 /// ([`crate::profile::Profile::retainer_sets`]); how many bands were named.
 pub fn name_bands(profile: &mut crate::profile::Profile, sets: &FxMap<u64, Members>) -> usize {
