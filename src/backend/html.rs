@@ -120,6 +120,8 @@ struct ScriptData<'a> {
     /// Each of the page data's frames' colour in a flame graph: one of the picture's,
     /// by its label.
     frame_fills: Vec<String>,
+    /// The colour of each frame's label on its fill ([`crate::scene::Paint::ink`]).
+    frame_inks: Vec<String>,
 }
 
 /// A runtime line: its points from the page data, its name, width and colour from the
@@ -222,6 +224,9 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
     ScriptData {
         frame_fills: (0..data.frames.len())
             .map(|k| or_other(paints.frames.get(k)))
+            .collect(),
+        frame_inks: (0..data.frames.len())
+            .map(|k| colour(paints.frames.get(k).unwrap_or(&paints.other).ink()))
             .collect(),
         pool,
         other_fill,

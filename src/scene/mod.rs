@@ -46,6 +46,30 @@ pub enum Paint {
 impl Paint {
     /// What hp2ps strokes everything with.
     pub const BLACK: Paint = Paint::Gray(0.0);
+    /// White.
+    pub const WHITE: Paint = Paint::Gray(1.0);
+
+    /// Text on this paint: black or white, whichever contrasts more (WCAG's relative
+    /// luminance and contrast ratio), so that a label on a dark box stays readable.
+    pub fn ink(self) -> Paint {
+        let linear = |c: f64| {
+            if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        let l = match self {
+            Paint::Gray(g) => linear(g),
+            Paint::Rgb(r, g, b) => 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b),
+        };
+        // Contrast with black (l + 0.05) / 0.05 against white's 1.05 / (l + 0.05).
+        if (l + 0.05) * (l + 0.05) >= 0.05 * 1.05 {
+            Paint::BLACK
+        } else {
+            Paint::WHITE
+        }
+    }
 }
 
 /// How the page is placed on paper (PostScript output only: other formats are upright).

@@ -55,6 +55,16 @@ async function readTable(page) {
   });
 }
 
+/** WCAG's contrast ratio of two `#rrggbb` colours. */
+function contrast(a, b) {
+  const lum = (hex) => {
+    const [r, g, bl] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+  return (x + 0.05) / (y + 0.05);
+}
+
 const flameRoot = (page) => page.evaluate(() => Number(document.querySelector("#flame-svg g.frame").dataset.bytes));
 
 const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
@@ -74,6 +84,11 @@ try {
       for (const [col, want] of pairs) if (r[col] !== want) wrong.push(`${r.path} ${col}: ${r[col]}, the report ${want}`);
     }
     check(wrong.length === 0, `${label}: every row's entries, ticks and bytes, individual and inherited, are the report's (${wrong.slice(0, 3).join("; ")})`);
+    // Every frame's label reads on its box (WCAG AA: a contrast of 4.5 or more).
+    const labels = await page.evaluate(() => [...document.querySelectorAll("#flame-svg g.frame")].filter((g) => g.querySelector("text") && g.querySelector("rect").getAttribute("fill-opacity") === "1")
+      .map((g) => [g.querySelector("rect").getAttribute("fill"), g.querySelector("text").getAttribute("fill"), g.querySelector("text").textContent]));
+    const faint = labels.filter(([fill, ink]) => /^#[0-9a-f]{6}$/i.test(fill) && contrast(fill, ink.length === 4 ? "#" + [...ink.slice(1)].map((c) => c + c).join("") : ink) < 4.5);
+    check(labels.length > 3 && faint.length === 0, `${label}: every one of ${labels.length} flame labels reads on its box (${faint.slice(0, 3).map((f) => f.join(" on ")).join("; ")})`);
     // The flame graph in each measure spans the report's column total.
     const sum = (k) => ghcRows.reduce((s, r) => s + r[k], 0);
     check(await flameRoot(page) === sum("ticks"), `${label}: the flame graph weighs ${await flameRoot(page)} ticks, the report's column ${sum("ticks")}`);

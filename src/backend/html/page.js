@@ -384,12 +384,12 @@
       var g = el("g", { class: "frame", "data-stack": node.stack, "data-bytes": node.bytes, "data-own": node.own }, flameSvg);
       el("rect", { x: at.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, rx: 1, "fill-opacity": node.self ? 0.5 : 1,
         fill: node.k === 0 ? "#c8c8c8" : node.narrow ? "#e0e0e0" : node.cut ? "#999" : node.fill || D.other_fill }, g);
-      if (w > 30) el("text", { x: (at + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: "#111" }, g, label.length > room ? label.slice(0, Math.max(1, room - 1)) + "…" : label);
+      if (w > 30) el("text", { x: (at + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: node.ink || "#111" }, g, label.length > room ? label.slice(0, Math.max(1, room - 1)) + "…" : label);
       el("title", {}, g, describe(node));
       g.node = node;
       f.drawn++;
     }
-    var nodeOf = function (k) { return { k: k, name: k ? D.frames[N[k][0]] : "all", fill: D.frame_fills[N[k][0]], stack: stackOf(k), bytes: bytes[k], own: own[k], cut: N[k][3] & 1, placed: N[k][3] & 2 }; };
+    var nodeOf = function (k) { return { k: k, name: k ? D.frames[N[k][0]] : "all", fill: D.frame_fills[N[k][0]], ink: k && D.frame_inks[N[k][0]], stack: stackOf(k), bytes: bytes[k], own: own[k], cut: N[k][3] & 1, placed: N[k][3] & 2 }; };
     var join = function (k, v) { var s = narrow.get(k) || { bytes: 0, count: 0 }; s.bytes += v; s.count++; narrow.set(k, s); };
     // A frame, then what it holds itself, paler, before its callees (bare boxes add up to the census).
     function place(k, at, w) {
