@@ -4,7 +4,8 @@
 // order; browser tests hold them to the command line's output):
 // `windowFigures` src/analysis/window.rs, `fixed`/`writer` src/units.rs (three significant
 // digits, ties to even), `windowMean` src/select/flame.rs `weights`, `runtimeFigures`
-// src/analysis/stats.rs, the ticks src/layout/ticks.rs (1, 2 or 5 times a power of ten).
+// src/analysis/stats.rs, the ticks src/layout/ticks.rs and modern.rs (1, 2 or 5 times a
+// power of ten, 2.5 too for time).
 var hpgraphFigures = (function () {
   "use strict";
   // `x` with `d` decimals, an exact tie rounded to even as Rust's `{:.d}` rounds it.
@@ -111,28 +112,28 @@ var hpgraphFigures = (function () {
     }
     return { gcShare: b - a > 0 ? gc / (b - a) : 0, collections: collections, majors: majors, maxPause: maxPause, allocated: A.length ? at(b, false) - at(a, true) : null };
   }
-  // ---- ticks for a zoomed axis: [value, label] pairs ----
-  function round125(y) {
+  // ---- ticks for a zoomed axis: [value, label] pairs, as the modern pictures' ----
+  // The least 1, 2 or 5 times a power of ten at least `y` (ticks.rs `ceil_125`); for
+  // time, 2.5 too where it is at least `y` (`ceil_1_2_25_5`).
+  function ceil125(y, quarters) {
     if (!(y > 0) || !isFinite(y)) return null;
-    var steps = 0, f = function (v) { return v > 4 ? 5 : v > 1 ? 2 : 1; };
-    if (y > 10) { while (y > 10) { y /= 10; steps++; } y = f(y); while (steps--) y *= 10; }
-    else if (y < 1) { while (y < 1) { y *= 10; steps++; } y = f(y); while (steps--) y /= 10; }
-    else y = f(y);
-    return y;
+    var decade = Math.pow(10, Math.floor(Math.log10(y))), s = [1, 2, 5, 10].map(function (m) { return m * decade; }).find(function (s) { return s >= y * (1 - 1e-9); });
+    return quarters && Math.abs(s / Math.pow(10, Math.floor(Math.log10(s))) - 5) < 1e-9 && s / 2 >= y * (1 - 1e-9) ? s / 2 : s;
   }
+  // The decimals that make a step whole (modern.rs `decimals`): 0.25 has 2.
   function decimals(step) {
-    for (var d = 0; step < 0.999999 && d < 12; d++) step *= 10;
+    for (var d = 0; (step < 0.999999 || Math.abs(step - Math.round(step)) > 1e-6 * step) && d < 12; d++) step *= 10;
     return d;
   }
-  // About `target` round values from a to b.
+  // At most about `target` round values from a to b.
   function timeTicks(a, b, target) {
-    var step = round125((b - a) / target), out = [], d = decimals(step);
+    var step = ceil125((b - a) / target, true), out = [], d = decimals(step);
     for (var k = Math.ceil(a / step); step && out.length < 1000 && k * step <= b + step * 1e-9; k++) out.push([k * step, (k * step).toFixed(d)]);
     return out;
   }
   // Round values from 0 to top in the unit `write` gives top.
   function valueTicks(top, target, write) {
-    var u = write.unitFor(top), step = round125(top / u[0] / target), out = [], d = decimals(step), space = u[1] ? " " : "";
+    var u = write.unitFor(top), step = ceil125(top / u[0] / target), out = [], d = decimals(step), space = u[1] ? " " : "";
     for (var k = 0; step && k * step * u[0] <= top * (1 + 1e-9) && out.length < 1000; k++) out.push([k * step * u[0], (k * step).toFixed(d) + space + u[1]]);
     return out;
   }
