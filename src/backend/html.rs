@@ -91,6 +91,8 @@ struct PlotBox {
     y_legend: f64,
     /// The axis labels' size in points.
     font: f64,
+    /// The collections' strip's row under the graph, above the time axis.
+    strip: f64,
 }
 
 /// A band as the script draws it: the page data's band and the scene's paint.
@@ -194,6 +196,7 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
         y_range: 1.0,
         x_legend: 0.0,
         y_legend: 0.0,
+        strip: 0.0,
     });
     let bottom = (plot.page + 1) as f64 * scene.height;
     let fills = fills(scene);
@@ -245,6 +248,7 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
             x_legend: plot.x_legend,
             y_legend: plot.y_legend,
             font: scene.font_size,
+            strip: plot.strip,
         },
         bands,
     }

@@ -18,14 +18,14 @@ impl Frame<'_> {
             Style::Hp2ps => hp2ps,
             Style::Modern => fmax(hp2ps, TICK_LENGTH + 10.0 * self.em),
         };
-        self.y0 - drop
+        self.axis_y() - drop
     }
 
     pub(super) fn x_axis(&self, items: &mut Vec<Item>) {
         let gw = self.graph_width;
         items.push(Item::Path(path(
             PathRole::Axis,
-            Point::new(self.x0, self.y0),
+            Point::new(self.x0, self.axis_y()),
             &[(gw, 0.0)],
             false,
         )));
@@ -124,7 +124,7 @@ impl Frame<'_> {
     pub(super) fn x_tick(&self, items: &mut Vec<Item>, at: f64, label: Vec<u8>) {
         items.push(Item::Path(path(
             PathRole::Tick,
-            Point::new(at, self.y0),
+            Point::new(at, self.axis_y()),
             &[(0.0, -TICK_LENGTH)],
             false,
         )));
@@ -168,10 +168,11 @@ impl Frame<'_> {
 
     pub(super) fn y_axis(&self, items: &mut Vec<Item>) {
         let gh = self.graph_height;
+        // From the time axis: past the collections' strip, when there is one.
         items.push(Item::Path(path(
             PathRole::Axis,
-            Point::new(self.x0, self.y0),
-            &[(0.0, gh)],
+            Point::new(self.x0, self.axis_y()),
+            &[(0.0, gh + self.strip_row)],
             false,
         )));
         // The modern style's byte labels say their unit (`20 MB`): the axis needs no

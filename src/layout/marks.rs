@@ -1,57 +1,73 @@
 //! Marks under the graph: the program's marks and markers, and the garbage-collection
-//! strip.
+//! strip in its own row.
 
 use super::*;
 
-/// The height of the collections' strip (a major collection's mark).
+/// The height of the collections' strip at its fullest (a column spent wholly in GC).
 pub(super) const STRIP: f64 = 6.0;
 
+/// The space between the strip and the graph above it, and the axis below it.
+const STRIP_GAP: f64 = 1.0;
+
+/// The row the strip takes under the graph, above the time axis.
+pub(super) const STRIP_ROW: f64 = STRIP + 2.0 * STRIP_GAP;
+
+/// The strip's columns are this wide (points): the share of each one's time in GC.
+const STRIP_COLUMN: f64 = 1.0;
+
+/// Columns whose heights differ by less than this share one mark.
+const SAME_HEIGHT: f64 = 0.05;
+
 impl Frame<'_> {
-    /// The runtime's collections along the bottom of the graph, on a white strip: each
-    /// as wide as its pause (at least a hairline), a major one twice as tall and darker,
-    /// so that a long pause shows where the heap changed. Collections closer than half a point share
-    /// one mark (a major one among them makes it major: [`crate::profile::Runtime::strip`]),
-    /// which bounds the marks by the graph's width.
+    /// The time axis's height: under the graph, and under the collections' strip when
+    /// there is one.
+    pub(super) fn axis_y(&self) -> f64 {
+        self.y0 - self.strip_row
+    }
+
+    /// The runtime's collections in a row of their own under the graph: each column of
+    /// the graph's width a bar as tall as the share of its time spent collecting
+    /// ([`crate::profile::Runtime::gc_shares`]; [`STRIP`] for all of it), darker where a
+    /// major collection falls in it. More time in GC is never a shorter bar, and a column
+    /// with one short pause never looks like one spent collecting.
     pub(super) fn collections(&self, items: &mut Vec<Item>) {
-        const MINOR: f64 = STRIP / 2.0;
-        const MAJOR: f64 = STRIP;
-        const HAIRLINE: f64 = 0.4;
-        let times = &self.profile.times;
-        let (first, last) = (times[0], times[times.len() - 1]);
-        let x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
-        let marks = (self.profile.runtime).strip(first, last, x, 0.5, HAIRLINE);
-        if marks.is_empty() {
+        if self.strip_row <= 0.0 {
             return;
         }
-        // A white ground under the marks, so that they show on a dark band.
-        let mut ground = path(
-            PathRole::Collection,
-            Point::new(self.x0, self.y0),
-            &[
-                (self.graph_width, 0.0),
-                (0.0, MAJOR + 1.0),
-                (-self.graph_width, 0.0),
-            ],
-            true,
-        );
-        ground.fill = Some(Paint::Gray(1.0));
-        ground.line_width = 0.0;
-        items.push(Item::Path(ground));
-        for (x0, x1, major) in marks {
-            let h = if major { MAJOR } else { MINOR };
-            let mut p = path(
-                PathRole::Collection,
-                Point::new(x0, self.y0),
-                &[(x1 - x0, 0.0), (0.0, h), (x0 - x1, 0.0)],
-                true,
-            );
-            p.fill = Some(if major {
-                crate::scene::MAJOR_GC_PAINT
-            } else {
-                crate::scene::MINOR_GC_PAINT
-            });
-            p.line_width = 0.0;
-            items.push(Item::Path(p));
+        let first = self.profile.times[0];
+        let columns = ((self.graph_width / STRIP_COLUMN).floor() as usize).max(1);
+        let shares = (self.profile.runtime).gc_shares(first, first + self.sel.x_range, columns);
+        let width = self.graph_width / columns as f64;
+        let base = self.axis_y() + STRIP_GAP;
+        let mut k = 0;
+        while k < shares.len() {
+            let (share, major) = shares[k];
+            let mut end = k + 1;
+            while end < shares.len()
+                && shares[end].1 == major
+                && (shares[end].0 - share).abs() * STRIP < SAME_HEIGHT
+            {
+                end += 1;
+            }
+            let h = shares[k..end].iter().map(|s| s.0).fold(0.0, f64::max) * STRIP;
+            if h > 0.0 {
+                let x0 = self.x0 + k as f64 * width;
+                let w = (end - k) as f64 * width;
+                let mut p = path(
+                    PathRole::Collection,
+                    Point::new(x0, base),
+                    &[(w, 0.0), (0.0, h), (-w, 0.0)],
+                    true,
+                );
+                p.fill = Some(if major {
+                    crate::scene::MAJOR_GC_PAINT
+                } else {
+                    crate::scene::MINOR_GC_PAINT
+                });
+                p.line_width = 0.0;
+                items.push(Item::Path(p));
+            }
+            k = end;
         }
     }
 
@@ -61,7 +77,7 @@ impl Frame<'_> {
             let m = ((mark.time - times[0]) / self.sel.x_range) * self.graph_width;
             let mut caret = path(
                 PathRole::Mark,
-                Point::new(m + self.x0 - CARET, self.y0),
+                Point::new(m + self.x0 - CARET, self.axis_y()),
                 &[(CARET, -CARET), (CARET, CARET)],
                 true,
             );

@@ -220,8 +220,12 @@ struct Frame<'a> {
     em: f64,
     /// Left of the y axis: room for its labels.
     x0: f64,
-    /// Height of the x axis: hp2ps's, raised by a key below the graph.
+    /// The graph's bottom: hp2ps's x axis, raised by a key below the graph and by the
+    /// collections' strip under it ([`Frame::axis_y`] is the axis).
     y0: f64,
+    /// The collections' strip's row between the graph and its time axis
+    /// ([`marks::STRIP_ROW`]), or 0 without one.
+    strip_row: f64,
     /// Names as the key shows them, bottom band first.
     key_names: Vec<Vec<u8>>,
     /// Each band's paint when it is not hp2ps's shade: distinct within the picture.
@@ -274,6 +278,14 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         KeyPlacement::Below => GRAPH_Y0 * em + below_rows(&key_names, title_width, em).1,
         _ => GRAPH_Y0 * em,
     };
+    // The runtime's collections take a row of their own under the graph, where its
+    // lines are drawn.
+    let strip_row =
+        if (opts.heap_lines || profile.bands.is_empty()) && !profile.runtime.gcs.is_empty() {
+            STRIP_ROW
+        } else {
+            0.0
+        };
     let x0 = GRAPH_X0 * em;
     // Paints other than hp2ps's own shades: every band its own, OTHER its grey.
     let paints = if opts.palette == paint::Palette::Hp2ps && !opts.stable_colours {
@@ -305,13 +317,14 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         big_title,
         title_height,
         graph_width: title_width - x0 - key_width,
-        graph_height: height - title_height - 2.0 * BORDER_SPACE - y0,
+        graph_height: height - title_height - 2.0 * BORDER_SPACE - y0 - strip_row,
         width,
         height,
         title_width,
         em,
         x0,
-        y0,
+        y0: y0 + strip_row,
+        strip_row,
         key_names,
     }
 }
@@ -358,6 +371,7 @@ impl Frame<'_> {
             y_range: sel.y_range,
             x_legend: f.legend(&profile.sample_unit),
             y_legend: f.legend(&profile.value_unit),
+            strip: f.strip_row,
         };
         (pages, plot)
     }

@@ -122,8 +122,8 @@ impl Frame<'_> {
             let Some(end) = line(items, &shown, width, label, paint) else {
                 continue;
             };
-            // Above the end, and above the collections' strip.
-            ends.push((end.x, (end.y + 2.0).max(self.y0 + STRIP + 2.0), label));
+            // Above the end, and above the graph's bottom edge.
+            ends.push((end.x, (end.y + 2.0).max(self.y0 + 2.0), label));
         }
         self.end_labels(items, ends);
         self.allocation_rate(items, first, last);

@@ -273,6 +273,40 @@ impl Runtime {
         marks
     }
 
+    /// The GC strip's one rule, in the pictures and the page alike: for each of
+    /// `columns` equal stretches of `[first, last]`, the share of its time the runtime
+    /// spent collecting (the collections' pauses clipped to it, at most all of it), and
+    /// whether a major collection falls in it. Linear in the collections and columns.
+    pub fn gc_shares(&self, first: f64, last: f64, columns: usize) -> Vec<(f64, bool)> {
+        let span = last - first;
+        if columns == 0 || span.is_nan() || span <= 0.0 {
+            return Vec::new();
+        }
+        let step = span / columns as f64;
+        let mut out = vec![(0.0, false); columns];
+        let column = |t: f64| (((t - first) / step) as usize).min(columns - 1);
+        for gc in &self.gcs {
+            let (s, e) = (gc.start.max(first), gc.end.min(last));
+            if gc.start > last || gc.end < first {
+                continue;
+            }
+            for (k, c) in out
+                .iter_mut()
+                .enumerate()
+                .take(column(e) + 1)
+                .skip(column(s))
+            {
+                let (c0, c1) = (first + k as f64 * step, first + (k + 1) as f64 * step);
+                c.0 += (e.min(c1) - s.max(c0)).max(0.0) / step;
+                c.1 |= gc.generation > 0;
+            }
+        }
+        for c in &mut out {
+            c.0 = c.0.min(1.0);
+        }
+        out
+    }
+
     /// The allocation rate over `[first, last]` in `columns` equal steps: for each step
     /// the readings cover, its middle and the bytes every capability allocated in it per
     /// second of it (of the part the readings cover, so that the run's last step is not
@@ -684,6 +718,31 @@ impl Profile {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn each_gc_column_says_how_much_of_its_time_went_to_collecting() {
+        let gc = |start, end, generation| Gc {
+            start,
+            end,
+            generation,
+            ..Gc::default()
+        };
+        // Four columns of 1 s: a short minor pause in the first, a major collection
+        // over all of the second and half of the third, none in the fourth.
+        let rt = Runtime {
+            gcs: vec![gc(0.5, 0.51, 0), gc(1.0, 2.5, 1)],
+            ..Runtime::default()
+        };
+        let shares = rt.gc_shares(0.0, 4.0, 4);
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(shares[0].0, 0.01) && !shares[0].1);
+        assert!(close(shares[1].0, 1.0) && shares[1].1);
+        assert!(close(shares[2].0, 0.5) && shares[2].1);
+        assert_eq!(shares[3], (0.0, false));
+        // Outside the window, nothing; a window of no time, no columns.
+        assert_eq!(rt.gc_shares(3.0, 4.0, 2), vec![(0.0, false); 2]);
+        assert!(rt.gc_shares(1.0, 1.0, 3).is_empty());
+    }
 
     #[test]
     fn the_allocation_rate_spreads_each_reading_back_to_its_capabilitys_last() {

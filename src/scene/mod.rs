@@ -494,6 +494,9 @@ pub struct Plot {
     pub x_legend: f64,
     /// The y axis legend's width.
     pub y_legend: f64,
+    /// The collections' strip's row between the graph's bottom and its time axis (0
+    /// without one).
+    pub strip: f64,
 }
 
 /// The runtime's heap size line: a dark blue, so that it reads apart from the bands

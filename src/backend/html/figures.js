@@ -112,6 +112,23 @@ var hpgraphFigures = (function () {
     }
     return { gcShare: b - a > 0 ? gc / (b - a) : 0, collections: collections, majors: majors, maxPause: maxPause, allocated: A.length ? at(b, false) - at(a, true) : null };
   }
+  // The GC strip's columns from a to b, n of them: each one's share of time in the collections
+  // `gcs` ([start, end, generation]), at most 1, and whether a major one falls in it
+  // (profile/mod.rs `Runtime::gc_shares`).
+  function gcShares(gcs, a, b, n) {
+    var step = (b - a) / n, out = [], k;
+    for (k = 0; k < n; k++) out.push([0, false]);
+    var col = function (t) { return Math.min(n - 1, Math.max(0, Math.floor((t - a) / step))); };
+    if (step > 0) gcs.forEach(function (g) {
+      if (g[0] > b || g[1] < a) return;
+      for (var s = Math.max(g[0], a), e = Math.min(g[1], b), k = col(s); k <= col(e); k++) {
+        out[k][0] += Math.max(0, Math.min(e, a + (k + 1) * step) - Math.max(s, a + k * step)) / step;
+        out[k][1] = out[k][1] || g[2] > 0;
+      }
+    });
+    out.forEach(function (c) { c[0] = Math.min(1, c[0]); });
+    return out;
+  }
   // ---- ticks for a zoomed axis: [value, label] pairs, as the modern pictures' ----
   // The least 1, 2 or 5 times a power of ten at least `y` (ticks.rs `ceil_125`); for
   // time, 2.5 too where it is at least `y` (`ceil_1_2_25_5`).
@@ -144,5 +161,5 @@ var hpgraphFigures = (function () {
     for (var span = T[i1] - T[i0], w = 0, s = i0; s <= i1; s++) if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
     return w;
   }
-  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
+  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
 })();

@@ -8,7 +8,7 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg", F = hpgraphFigures, byId = document.getElementById.bind(document);
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
-  var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1;
+  var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
   var costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
@@ -177,17 +177,24 @@
     return peak;
   }
   function rateName(peak) { return "allocation rate (peak " + W.value(peak) + "/s)"; }
-  // The collections: the coarsest level whose joins are under half a unit, as the picture.
+  // The collections in their row under the graph, as the picture: each column a bar as tall as
+  // the share of its time spent collecting (figures.js gcShares), darker with a major collection;
+  // past the page's limit of collections, the library's merged marks at the zoom's level.
   function drawStrip(g, a, b, X) {
-    var levels = D.runtime ? D.runtime.strip : [];
-    if (!levels.length || !D.lines.some(function (l) { return !l.rate; })) return;
-    var marks = (levels.find(function (l) { return l.join / (b - a) * width <= 0.5; }) || levels[levels.length - 1]).marks;
-    var strip = el("g", { class: "gc-strip", "pointer-events": "none" }, g);
-    el("rect", { x: left, y: bottom - 7, width: width, height: 7, fill: "#fff" }, strip);
-    for (var k = Math.max(0, bisect(marks, a, first) - 1); k < marks.length && marks[k][0] <= b; k++) {
-      var mk = marks[k], x0 = X(Math.max(mk[0], a)), x1 = Math.max(X(Math.min(mk[1], b)), x0 + 0.4), h = mk[2] ? 6 : 3;
-      if (mk[1] >= a) el("rect", { class: mk[2] ? "gc major" : "gc", x: num(x0), y: bottom - h, width: num(x1 - x0), height: h, fill: D.gc_fills[mk[2] ? 1 : 0] }, strip);
+    var R = D.runtime, H = P.strip - 2, base = bottom + P.strip - 1, strip = R && H > 0 && el("g", { class: "gc-strip", "pointer-events": "none" }, g);
+    if (!strip) return;
+    if (R.gcs.length) {
+      // Columns alike (the same kind, heights within a twentieth of a unit) are one bar, as in the picture.
+      var n = Math.max(1, Math.floor(width)), w = width / n, C = F.gcShares(R.gcs, a, b, n);
+      for (var k = 0, end, top; k < n; k = end) {
+        for (end = k + 1, top = C[k][0]; end < n && C[end][1] === C[k][1] && Math.abs(C[end][0] - C[k][0]) * H < 0.05; end++) top = Math.max(top, C[end][0]);
+        if (top > 0) el("rect", { class: C[k][1] ? "gc major" : "gc", x: num(left + k * w), y: num(base - top * H), width: num((end - k) * w), height: num(top * H), fill: D.gc_fills[C[k][1] ? 1 : 0], "data-share": top }, strip);
+      }
+      return;
     }
+    var marks = (R.strip.find(function (l) { return l.join / (b - a) * width <= 0.5; }) || R.strip[R.strip.length - 1] || { marks: [] }).marks;
+    for (var k = Math.max(0, bisect(marks, a, first) - 1), mk, x0, h; k < marks.length && (mk = marks[k])[0] <= b; k++) if (mk[1] >= a && (x0 = X(Math.max(mk[0], a)), h = mk[2] ? H : H / 2))
+      el("rect", { class: mk[2] ? "gc major" : "gc", x: num(x0), y: base - h, width: num(Math.max(X(Math.min(mk[1], b)), x0 + 0.4) - x0), height: h, fill: D.gc_fills[mk[2] ? 1 : 0] }, strip);
   }
   // Ticks and labels at round values of the range in view.
   function drawAxes(ymax, X, Y, a, b) {
@@ -198,7 +205,7 @@
     };
     // Each time label says its unit, as the pictures' do (`0.25 s`); another unit is the axis's legend.
     var unit = D.scale.seconds ? " " + D.scale.time : "";
-    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + bottom + "v4", X(t[0]), bottom + 20 * em - 5, "middle", t[1] + unit); });
+    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + axis + "v4", X(t[0]), axis + 20 * em - 5, "middle", t[1] + unit); });
     (mode === "share" ? [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, 100 * f + "%"]; }) : F.valueTicks(ymax, clamp(height / (40 * em)), W))
       .forEach(function (t) { if (bottom - Y(t[0]) < height - P.y_legend) tick("M" + left + " " + Y(t[0]) + "h-4", left - 5, Y(t[0]), "end", t[1]); });
   }
@@ -208,7 +215,7 @@
     D.marks.filter(function (m) { return m.time >= a && m.time <= b; }).forEach(function (m) {
       var x = X(m.time), text = m.text || "mark", end = x > left + width - 60 * em;
       el("path", { class: "mark-line", d: "M" + x + " " + top + "V" + bottom, stroke: "#333", "stroke-width": 0.6, "stroke-dasharray": "3 2", fill: "none", "pointer-events": "none" }, layer);
-      titled("path", { class: "mark", "data-text": text, d: "M" + (x - 4) + " " + (bottom + 5) + "L" + x + " " + bottom + "L" + (x + 4) + " " + (bottom + 5) + "Z", fill: "black" }, layer, text + " at " + W.time(m.time));
+      titled("path", { class: "mark", "data-text": text, d: "M" + (x - 4) + " " + (axis + 5) + "L" + x + " " + axis + "L" + (x + 4) + " " + (axis + 5) + "Z", fill: "black" }, layer, text + " at " + W.time(m.time));
       if (x - lastLabel > 60 * em) el("text", { class: "mark-label", x: end ? x - 2 : x + 2, y: top + 8 * em, "font-size": 7 * em, fill: "#333", "text-anchor": end ? "end" : "start",
         "pointer-events": "none" }, layer, text.length > 24 ? text.slice(0, 23) + "…" : text) && (lastLabel = x);
     });
@@ -467,7 +474,7 @@
     layer = geometry = rowsFor = tableFor = screen = null;
     if (!D || !svg) return (D = null);
     P = D.plot; W = F.writer(D.scale); page = svg.querySelectorAll(":scope > g")[P.page];
-    left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
+    left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h; axis = bottom + (P.strip || 0);
     individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
     installCosts();
     // A zoom outside the run (a new run started) is forgotten.

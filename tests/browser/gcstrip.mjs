@@ -1,0 +1,91 @@
+// The GC strip, read as a reader reads it, against ghc-events' reading of the same
+// eventlogs (the `.reference` files beside the corpus): on the page, each bar's height is
+// the share of its stretch's time the runtime spent collecting, as the reference's
+// `starting GC`/`finished GC` events give it, dark where a major collection (generation
+// above 0) falls; in the picture at a column's width and on the page, the strip has a row
+// of its own under the graph: no band or line reaches into it.
+//
+//   node tests/browser/gcstrip.mjs [HPGRAPH]      (default target/release/hpgraph)
+
+import { chromium } from "playwright-core";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
+
+const work = scratch("gcstrip");
+const corpus = join(root, "fixtures/corpus-eventlog");
+
+/** The collections ghc-events reads: [start, end] in seconds and the generation collected. */
+function collections(reference) {
+  const started = new Map(), gcs = [];
+  for (const line of readFileSync(reference, "utf8").split("\n")) {
+    const m = line.match(/^\s*(\d+): cap (\d+): (starting GC|finished GC|GC stats for heap capset \d+: generation (\d+))/);
+    if (!m) continue;
+    const t = Number(m[1]) / 1e9;
+    if (m[3] === "starting GC") started.set(m[2], t);
+    else if (m[3] === "finished GC" && started.has(m[2])) { gcs.push([started.get(m[2]), t, 0]); started.delete(m[2]); }
+    else if (m[4] !== undefined && gcs.length) gcs[gcs.length - 1][2] = Number(m[4]);
+  }
+  return gcs;
+}
+
+/** The share of [a, b] the collections take, and whether a major one falls in it. */
+function share(gcs, a, b) {
+  let busy = 0, major = false;
+  for (const [s, e, g] of gcs) {
+    const o = Math.min(e, b) - Math.max(s, a);
+    if (s <= b && e >= a) { busy += Math.max(0, o); major ||= g > 0; }
+  }
+  return [Math.min(1, busy / (b - a)), major];
+}
+
+const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+try {
+  for (const name of ["ghc-9.2-events", "sleep.hd", "hello-ghc-8.2.2"]) {
+    const log = join(corpus, `${name}.eventlog`), gcs = collections(`${log}.reference`);
+    check(gcs.length > 0, `${name}: ghc-events reads ${gcs.length} collections`);
+    const { page, problems } = await open(browser, render(log, join(work, `${name}.html`), "--heap-lines"));
+    const seen = await page.evaluate(() => {
+      const P = window.hpgraph.data().plot, bottom = P.y + P.h;
+      const bars = [...document.querySelectorAll("#chart .gc-strip rect.gc")].map((r) => ({
+        x: +r.getAttribute("x"), w: +r.getAttribute("width"), y: +r.getAttribute("y"), h: +r.getAttribute("height"), major: r.classList.contains("major") }));
+      const ink = [...document.querySelectorAll("#chart path[data-band], #chart path.heap-line")].map((p) => { const b = p.getBBox(); return b.y + b.height; });
+      return { P, bottom, bars, lowestInk: Math.max(-Infinity, ...ink) };
+    });
+    const { P, bottom, bars } = seen, H = P.strip - 2;
+    check(P.strip > 0 && bars.length > 0, `${name}: the page draws ${bars.length} strip bars in a row of ${P.strip}`);
+    check(bars.every((b) => b.y >= bottom && b.y + b.h <= bottom + P.strip + 1e-6) && seen.lowestInk <= bottom + 0.5,
+      `${name}: the strip lies in its own row under the graph (bands and lines end at ${seen.lowestInk.toFixed(2)}, the graph at ${bottom.toFixed(2)})`);
+    // Each bar against the reference's share of its stretch: merged columns differ by
+    // under a twentieth of a unit, so the tallest may pass the stretch's mean by that; the
+    // page writes coordinates to a hundredth of a unit, which moves a share by as much.
+    const time = (x) => P.t0 + (x - P.x) / P.w * P.xr, slack = 0.01 / H + 0.01 / Math.max(1, Math.min(...bars.map((b) => b.w)));
+    const wrong = bars.filter((b) => {
+      const [s, major] = share(gcs, time(b.x), time(b.x + b.w)), got = b.h / H;
+      return got < s - slack || got > s + 0.05 / H + slack || major !== b.major;
+    });
+    check(wrong.length === 0, `${name}: each bar is as tall as the share of its time in GC, dark for a major collection (${wrong.slice(0, 2).map((b) => JSON.stringify(b)).join("; ")})`);
+    const taller = bars.filter((b) => bars.some((c) => share(gcs, time(c.x), time(c.x + c.w))[0] > share(gcs, time(b.x), time(b.x + b.w))[0] + 0.05 / H + 2 * slack && c.h < b.h - slack * H));
+    check(taller.length === 0, `${name}: a bar with more time in GC is never shorter than one with less`);
+    check(problems.length === 0, `${name}: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+
+    // The picture at a column's width: its strip's bars (the two greys, filled) under every band and line.
+    const svg = render(log, join(work, `${name}.svg`), "--heap-lines", "--style", "modern", "--size", "8.5cmx5.5cm");
+    const doc = await browser.newPage();
+    await doc.goto(pathToFileURL(svg).href);
+    const picture = await doc.evaluate(() => {
+      const grey = new Set(["#4d4d4d", "#a6a6a6"]), paths = [...document.querySelectorAll("path")];
+      const bars = paths.filter((p) => grey.has(p.getAttribute("fill"))).map((p) => p.getBBox());
+      const inked = paths.filter((p) => !grey.has(p.getAttribute("fill")) && (p.getAttribute("fill") || "none") !== "white" && p.getAttribute("d").length > 40).map((p) => p.getBBox());
+      return { bars: bars.map((b) => b.y), lowest: Math.max(-Infinity, ...inked.filter((b) => b.width > 20 && b.height > 0).map((b) => b.y + b.height)) };
+    });
+    check(picture.bars.length > 0 && picture.bars.every((y) => y >= picture.lowest - 1e-6) || picture.bars.length === 0 && gcs.every((g) => g[1] - g[0] === 0),
+      `${name} at 8.5 cm: the strip's ${picture.bars.length} bars start under every band and line (lowest ink ${picture.lowest.toFixed(2)})`);
+    await doc.close();
+  }
+} finally {
+  await browser.close();
+}
+finish("the GC strip: shares of time as ghc-events reads them, in a row of its own");
