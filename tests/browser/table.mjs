@@ -66,12 +66,14 @@ async function stripAgrees(browser, file, n) {
   const name = file.split("/").pop(), html = render(file, join(work, `s${n}.html`), "--heap-lines");
   const { page } = await open(browser, html);
   const marks = await page.$$eval("g.gc-strip rect.gc", (rs) => rs.map((r) => [Number(r.getAttribute("x")), Number(r.getAttribute("x")) + Number(r.getAttribute("width")), r.classList.contains("major")]));
+  // A major collection's bar is the darker grey.
+  const major = await page.evaluate(() => window.hpgraph.data().gc_fills[1]);
   await page.close();
   // The picture the file carries, as a reader without the script sees it.
   const still = await browser.newContext({ javaScriptEnabled: false }), pic = await still.newPage();
   await pic.goto("file://" + html);
-  const picture = await pic.$$eval("#chart path.collection", (ps) => ps.filter((p) => !/^(#fff|#ffffff|white)$/i.test(p.getAttribute("fill") || ""))
-    .map((p) => { const b = p.getBBox(); return [b.x, b.x + b.width, b.height > 4.5]; })); // a major mark is twice as tall
+  const picture = await pic.$$eval("#chart path.collection", (ps, major) => ps.filter((p) => !/^(#fff|#ffffff|white)$/i.test(p.getAttribute("fill") || ""))
+    .map((p) => { const b = p.getBBox(); return [b.x, b.x + b.width, p.getAttribute("fill") === major]; }), major);
   await still.close();
   if (!picture.length) return;
   const eps = 0.02, within = (m, p) => m[0] >= p[0] - eps && m[1] <= p[1] + eps;

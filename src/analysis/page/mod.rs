@@ -341,6 +341,16 @@ pub struct TrendRule {
     pub r2: f64,
 }
 
+impl TrendRule {
+    /// The library's rule ([`super::window`]'s constants).
+    pub const LIBRARY: TrendRule = TrendRule {
+        window: super::window::TREND_WINDOW,
+        change: super::window::TREND_CHANGE,
+        share: super::window::TREND_SHARE,
+        r2: super::window::TREND_R2,
+    };
+}
+
 /// How the page writes numbers, from [`crate::units`]: values on a scale of units, and
 /// times in seconds or in the profile's own unit. The script is handed the units as
 /// parsed, never a unit's name to compare.
@@ -466,15 +476,7 @@ pub fn data(
         .map(|when| profile.times[crate::select::flame::census(profile, when)]);
     let mut bands = drawn_bands(profile, &drawn, &keep, &mut frames);
     let tree = tree::of(profile, &mut frames, opts.units, over_time);
-    {
-        // Names that read the same are told apart wherever the page shows them.
-        let shown: Vec<String> = bands.iter().chain(&pool).map(|b| b.name.clone()).collect();
-        let refs: Vec<&str> = shown.iter().map(String::as_str).collect();
-        let marks = crate::escape::look_alikes(&refs);
-        for (b, mark) in bands.iter_mut().chain(pool.iter_mut()).zip(marks) {
-            b.name.extend(mark);
-        }
-    }
+    tell_apart(&mut bands, &mut pool);
     let (first, last) = (profile.times[0], profile.times[profile.samples() - 1]);
     let line = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
         // Without a band (an eventlog without a heap profile) the lines are the picture.
@@ -517,12 +519,7 @@ pub fn data(
         flame_inverted: opts.flame_inverted,
         ipe: !profile.provenance.is_empty(),
         report: profile.is_cost_report(),
-        trend: TrendRule {
-            window: super::window::TREND_WINDOW,
-            change: super::window::TREND_CHANGE,
-            share: super::window::TREND_SHARE,
-            r2: super::window::TREND_R2,
-        },
+        trend: TrendRule::LIBRARY,
         marks: profile
             .marks
             .iter()
@@ -554,6 +551,20 @@ pub fn data(
     };
     data.lay_out_flames();
     data
+}
+
+/// Names that read the same are told apart wherever the page shows them.
+fn tell_apart(bands: &mut [PageBand], pool: &mut [PageBand]) {
+    let shown: Vec<String> = bands
+        .iter()
+        .chain(pool.iter())
+        .map(|b| b.name.clone())
+        .collect();
+    let refs: Vec<&str> = shown.iter().map(String::as_str).collect();
+    let marks = crate::escape::look_alikes(&refs);
+    for (b, mark) in bands.iter_mut().chain(pool.iter_mut()).zip(marks) {
+        b.name.extend(mark);
+    }
 }
 
 /// The drawn bands at the kept samples, bottom first, `OTHER` included.
