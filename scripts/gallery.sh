@@ -37,3 +37,7 @@ echo "$out/compare-leak.png: hpgraph --compare Leak-hc.hp LeakFixed-hc.hp --dpi 
 # docs/figures.md's flame graph: the peak census of the same run.
 "$cand" --flame "$profile" --dpi 72 -o "$out/flame-manycc.png"
 echo "$out/flame-manycc.png: hpgraph --flame $profile --dpi 72 -o flame-manycc.png"
+# docs/figures.md's runtime figure at a column's width: heap graph, rate panel, GC strip.
+"$cand" --style modern --heap-lines --size 8.5cmx5.5cm --dpi 200 fixtures/eventlog/Leak-hT.eventlog \
+  -o "$out/runtime-column.png"
+echo "$out/runtime-column.png: hpgraph --style modern --heap-lines --size 8.5cmx5.5cm Leak-hT.eventlog -o runtime-column.png"

@@ -505,8 +505,10 @@ fn heap_lines_draw_the_share_of_time_in_gc_under_the_graph() {
         let mut in_gc = 0.0;
         for b in &bars {
             let (w, h) = (b.steps[0].x, b.steps[1].y);
+            // The strip's row is under the graph and the rate panel, on the time axis.
+            let axis = plot.y0 - plot.rate_gap - plot.rate - plot.strip;
             assert!(
-                b.start.y >= plot.y0 - plot.strip && b.start.y + h <= plot.y0,
+                b.start.y >= axis && b.start.y + h <= axis + plot.strip,
                 "{name}"
             );
             assert!(h > 0.0 && h <= full + 1e-9, "{name}: {h}");

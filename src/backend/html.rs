@@ -93,6 +93,10 @@ struct PlotBox {
     font: f64,
     /// The collections' strip's row under the graph, above the time axis.
     strip: f64,
+    /// The rate panel's height, between the graph and the strip (0 without one).
+    rate: f64,
+    /// The row between the graph and the rate panel.
+    rate_gap: f64,
 }
 
 /// A band as the script draws it: the page data's band and the scene's paint.
@@ -197,6 +201,8 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
         x_legend: 0.0,
         y_legend: 0.0,
         strip: 0.0,
+        rate: 0.0,
+        rate_gap: 0.0,
     });
     let bottom = (plot.page + 1) as f64 * scene.height;
     let fills = fills(scene);
@@ -249,6 +255,8 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
             y_legend: plot.y_legend,
             font: scene.font_size,
             strip: plot.strip,
+            rate: plot.rate,
+            rate_gap: plot.rate_gap,
         },
         bands,
     }

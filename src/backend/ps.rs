@@ -494,6 +494,7 @@ pub fn repairs(scene: &Scene) -> Vec<Repair> {
                     TextRole::TickLabel => "a tick label",
                     TextRole::KeyLabel => "a name",
                     TextRole::HeapLineLabel => "a heap line's label",
+                    TextRole::PanelLabel => "a panel's name",
                     TextRole::Caption => "a caption",
                     TextRole::FrameLabel => "a frame's name",
                 };

@@ -386,6 +386,7 @@ fn class_of(item: &Item) -> &'static str {
         Item::Text(t) => match t.role {
             TextRole::TickLabel => "tick-label",
             TextRole::HeapLineLabel => "heap-line",
+            TextRole::PanelLabel => "panel-label",
             TextRole::KeyLabel => "key-label",
             TextRole::Caption => "caption",
             TextRole::FrameLabel => "frame-label",

@@ -252,11 +252,11 @@ pub struct Args {
     #[arg(long, value_name = "SECS", value_parser = seconds, help_heading = "Figure")]
     pub x_max: Option<f64>,
 
-    /// Draw the runtime's heap size, live bytes and allocation rate over the bands
+    /// Draw the runtime's heap size and live bytes over the bands, and its allocation rate
     ///
-    /// Eventlog input; the y axis grows to hold the byte lines, and the allocation
-    /// rate (in colour) has its own scale, its peak at the top and said in its label.
-    /// A strip along the bottom marks each collection, major ones dark grey and taller.
+    /// Eventlog input; the y axis grows to hold the byte lines. The allocation rate has
+    /// a panel of its own under the graph, on an axis in bytes per second. A strip under
+    /// them shows each column's share of time in GC, darker where a major collection falls.
     #[arg(long, help_heading = "Figure")]
     pub heap_lines: bool,
 

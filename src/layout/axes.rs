@@ -168,13 +168,26 @@ impl Frame<'_> {
 
     pub(super) fn y_axis(&self, items: &mut Vec<Item>) {
         let gh = self.graph_height;
-        // From the time axis: past the collections' strip, when there is one.
+        // From the time axis: past the collections' strip, when there is one. With a
+        // rate panel, its axis and the graph's are two, apart by the panel's head row.
+        let lower = match &self.rate {
+            Some(panel) => self.strip_row + panel.height,
+            None => gh + self.strip_row,
+        };
         items.push(Item::Path(path(
             PathRole::Axis,
             Point::new(self.x0, self.axis_y()),
-            &[(0.0, gh + self.strip_row)],
+            &[(0.0, lower)],
             false,
         )));
+        if self.rate.is_some() {
+            items.push(Item::Path(path(
+                PathRole::Axis,
+                Point::new(self.x0, self.y0),
+                &[(0.0, gh)],
+                false,
+            )));
+        }
         // The modern style's byte labels say their unit (`20 MB`): the axis needs no
         // legend, and its top is free for labels.
         let units_in_labels = self.opts.style == Style::Modern

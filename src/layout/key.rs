@@ -245,7 +245,8 @@ impl Frame<'_> {
         } else {
             KEY_ENTRIES_PER_PAGE
         };
-        let dc = self.graph_height / slots as f64;
+        // Over the graph and the rows under it (the rate panel, the strip), from `base`.
+        let dc = (self.y0 + self.graph_height - self.axis_y()) / slots as f64;
         let mut c = base;
         for (k, band) in self.sel.bands.iter().enumerate() {
             if self.opts.key == KeyPlacement::SeparatePages

@@ -19,10 +19,10 @@ const STRIP_COLUMN: f64 = 1.0;
 const SAME_HEIGHT: f64 = 0.05;
 
 impl Frame<'_> {
-    /// The time axis's height: under the graph, and under the collections' strip when
-    /// there is one.
+    /// The time axis's height: under the graph, and under the rate panel and the
+    /// collections' strip when there are.
     pub(super) fn axis_y(&self) -> f64 {
-        self.y0 - self.strip_row
+        self.y0 - self.strip_row - self.rate.as_ref().map_or(0.0, |r| r.row(self.em))
     }
 
     /// The runtime's collections in a row of their own under the graph: each column of

@@ -18,6 +18,7 @@ mod axes;
 mod bands;
 mod key;
 mod marks;
+mod rate;
 mod runtime;
 mod title;
 
@@ -226,6 +227,8 @@ struct Frame<'a> {
     /// The collections' strip's row between the graph and its time axis
     /// ([`marks::STRIP_ROW`]), or 0 without one.
     strip_row: f64,
+    /// The runtime's rate in a panel of its own between the graph and the strip.
+    rate: Option<rate::RatePanel>,
     /// Names as the key shows them, bottom band first.
     key_names: Vec<Vec<u8>>,
     /// Each band's paint when it is not hp2ps's shade: distinct within the picture.
@@ -286,9 +289,39 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         } else {
             0.0
         };
-    let x0 = GRAPH_X0 * em;
-    // Paints other than hp2ps's own shades: every band its own, OTHER its grey.
-    let paints = if opts.palette == paint::Palette::Hp2ps && !opts.stable_colours {
+    // The graphs' height, the heap's and the rate panel's.
+    let room = height - title_height - 2.0 * BORDER_SPACE - y0 - strip_row;
+    let rate = rate::RatePanel::new(profile, opts, title_width - GRAPH_X0 * em - key_width, room);
+    let rate_row = rate.as_ref().map_or(0.0, |r| r.row(em));
+    // Room left of the y axis for its labels: hp2ps's, or the rate panel's widest.
+    let widest = rate.as_ref().map_or(0.0, |r| r.widest(opts.style, em));
+    let x0 = fmax(GRAPH_X0 * em, widest + 2.0 * BORDER_SPACE);
+    let graph_width = title_width - x0 - key_width;
+    Frame {
+        paints: band_paints(sel, opts),
+        profile,
+        sel,
+        opts,
+        big_title,
+        title_height,
+        graph_width,
+        graph_height: room - rate_row,
+        width,
+        height,
+        title_width,
+        em,
+        x0,
+        y0: y0 + strip_row + rate_row,
+        strip_row,
+        rate,
+        key_names,
+    }
+}
+
+/// Each band's paint when it is not hp2ps's shade: every band its own, OTHER its grey;
+/// none for hp2ps's own shades.
+fn band_paints(sel: &Selection, opts: &LayoutOptions) -> Vec<Paint> {
+    if opts.palette == paint::Palette::Hp2ps && !opts.stable_colours {
         Vec::new()
     } else {
         let palette = opts.palette.extended(sel.shading);
@@ -308,24 +341,6 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
                 _ => given.next().expect("a paint for each band"),
             })
             .collect()
-    };
-    Frame {
-        paints,
-        profile,
-        sel,
-        opts,
-        big_title,
-        title_height,
-        graph_width: title_width - x0 - key_width,
-        graph_height: height - title_height - 2.0 * BORDER_SPACE - y0 - strip_row,
-        width,
-        height,
-        title_width,
-        em,
-        x0,
-        y0: y0 + strip_row,
-        strip_row,
-        key_names,
     }
 }
 
@@ -344,7 +359,7 @@ impl Frame<'_> {
         f.x_axis(items);
         f.y_axis(items);
         if opts.key == KeyPlacement::Beside {
-            f.key(&mut pages, f.y0, f.x0 + f.graph_width);
+            f.key(&mut pages, f.axis_y(), f.x0 + f.graph_width);
         }
         if opts.key == KeyPlacement::Below {
             f.key_below(pages.last_mut().expect("a page"));
@@ -355,6 +370,7 @@ impl Frame<'_> {
         // lines are the picture.
         if opts.heap_lines || profile.bands.is_empty() {
             f.heap_lines(items);
+            f.rate(items);
             f.collections(items);
         }
         if opts.marks {
@@ -372,6 +388,8 @@ impl Frame<'_> {
             x_legend: f.legend(&profile.sample_unit),
             y_legend: f.legend(&profile.value_unit),
             strip: f.strip_row,
+            rate: f.rate.as_ref().map_or(0.0, |r| r.height),
+            rate_gap: f.rate.as_ref().map_or(0.0, |_| rate::RATE_HEAD * f.em),
         };
         (pages, plot)
     }

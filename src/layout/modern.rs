@@ -98,6 +98,47 @@ pub fn value_ticks(top: f64, target: f64, scale: Scale) -> Vec<(f64, String)> {
         .collect()
 }
 
+/// A rate panel's ticks ([`super::Frame::rate`]) on an axis `height` points tall, labels
+/// at least `spacing` apart: round steps (1, 2, 2.5 or 5 times a power of ten) from 0 to
+/// the panel's top, a step's multiple at or over `peak`. Of the steps whose labels keep
+/// apart (one step always may), the one whose top is nearest the peak, so that the line
+/// fills the panel; the most labels, up to six, where tops are equal. Each label says
+/// per second (`2.5 GB/s`). The top and the ticks; `None` without a positive peak.
+pub fn rate_ticks(
+    peak: f64,
+    height: f64,
+    spacing: f64,
+    scale: Scale,
+) -> Option<(f64, Vec<(f64, String)>)> {
+    let (unit, name) = unit_for(peak, scale);
+    let p = peak / unit;
+    if !(p > 0.0 && p.is_finite()) {
+        return None;
+    }
+    let decade = 10f64.powf(p.log10().floor());
+    let mut best: Option<(f64, f64, f64)> = None; // (step, steps, top)
+    for m in [0.1, 0.2, 0.25, 0.5, 1.0, 2.0, 2.5, 5.0, 10.0] {
+        let step = m * decade;
+        let n = (p / step * (1.0 - 1e-9)).ceil().max(1.0);
+        let top = n * step;
+        let apart = n == 1.0 || height / n >= spacing;
+        let better = best.is_none_or(|(_, bn, bt)| {
+            top < bt * (1.0 - 1e-9) || (top <= bt * (1.0 + 1e-9) && n > bn)
+        });
+        if n <= 5.0 && apart && better {
+            best = Some((step, n, top));
+        }
+    }
+    let (step, n, top) = best?;
+    let decimals = decimals(step);
+    let space = if name.is_empty() { "" } else { " " };
+    let ticks = (0..=n as usize)
+        .map(|k| k as f64 * step)
+        .map(|v| (v * unit, format!("{v:.decimals$}{space}{name}/s")))
+        .collect();
+    Some((top * unit, ticks))
+}
+
 /// `name` as it fits in `width` points at the key's size: whole if it fits, else its
 /// first and last parts around `...`. A cost-centre stack (`a/b/c/d`) keeps whole labels
 /// at both ends, taken in turn from the end and from the start after the first, so that
@@ -280,6 +321,29 @@ mod tests {
     use crate::units::ByteUnits;
 
     const DECIMAL: Scale = Scale::Bytes(ByteUnits::Decimal);
+
+    #[test]
+    fn a_rate_axis_reaches_just_over_its_peak_with_labels_apart() {
+        let labels = |t: Vec<(f64, String)>| t.into_iter().map(|t| t.1).collect::<Vec<_>>();
+        // A short panel: one step, the least round value over the peak.
+        let (top, ticks) = rate_ticks(2.37e9, 27.0, 15.0, DECIMAL).unwrap();
+        assert_eq!(
+            (top, labels(ticks)),
+            (2.5e9, vec!["0.0 GB/s".into(), "2.5 GB/s".into()])
+        );
+        // A tall one: the same top in more steps.
+        let (top, ticks) = rate_ticks(2.37e9, 110.0, 15.0, DECIMAL).unwrap();
+        assert_eq!(top, 2.5e9);
+        assert_eq!(labels(ticks)[..2], ["0.0 GB/s", "0.5 GB/s"]);
+        // Every label is at least the spacing from the next, unless there is one step.
+        for (peak, height) in [(1.05e6, 40.0), (9.9e8, 30.0), (123.0, 200.0), (7.0e3, 16.0)] {
+            let (top, ticks) = rate_ticks(peak, height, 15.0, DECIMAL).unwrap();
+            let steps = (ticks.len() - 1) as f64;
+            assert!(top >= peak && ticks.last().unwrap().0 == top, "{peak}");
+            assert!(steps == 1.0 || height / steps >= 15.0, "{peak} {height}");
+        }
+        assert!(rate_ticks(0.0, 50.0, 15.0, DECIMAL).is_none());
+    }
     const BINARY: Scale = Scale::Bytes(ByteUnits::Binary);
 
     fn labels(t: &[(f64, String)]) -> Vec<&str> {

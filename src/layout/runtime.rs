@@ -1,5 +1,5 @@
-//! The runtime's heap lines (`--heap-lines`): heap size, live bytes, blocks in use and the
-//! allocation rate, with an envelope where a line is denser than the figure.
+//! The runtime's heap lines (`--heap-lines`): heap size, live bytes and blocks in use,
+//! with an envelope where a line is denser than the figure.
 
 use super::*;
 
@@ -69,9 +69,8 @@ pub(super) fn line(
 impl Frame<'_> {
     /// Heap size (a thick line), blocks in use and live bytes (thin ones) over the
     /// sampled time, on the bands' scale: how much of the heap the census accounts for,
-    /// and how much the runtime holds beyond it. Then the allocation rate, on its own
-    /// scale (its peak at the graph's top, said in its label) and in colour, so that it
-    /// is not read against the bytes axis.
+    /// and how much the runtime holds beyond it. The allocation rate has a panel of its
+    /// own ([`Frame::rate`]).
     pub(super) fn heap_lines(&self, items: &mut Vec<Item>) {
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
@@ -122,11 +121,14 @@ impl Frame<'_> {
             let Some(end) = line(items, &shown, width, label, paint) else {
                 continue;
             };
-            // Above the end, and above the graph's bottom edge.
-            ends.push((end.x, (end.y + 2.0).max(self.y0 + 2.0), label));
+            // Above the end and the graph's bottom edge; under the end where a label
+            // above it would rise out of the graph into the title.
+            let top = self.y0 + self.graph_height - 8.0 * self.em;
+            let y = (end.y + 2.0).max(self.y0 + 2.0);
+            let y = if y > top { end.y - 10.0 * self.em } else { y };
+            ends.push((end.x, y, label));
         }
         self.end_labels(items, ends);
-        self.allocation_rate(items, first, last);
     }
 
     /// The labels at the lines' ends, each a line of text above the one below it, so
@@ -146,41 +148,5 @@ impl Frame<'_> {
                 Anchor::End,
             ));
         }
-    }
-
-    /// The allocation rate between `first` and `last`, on its own scale (its peak at the
-    /// graph's top), labelled in the graph's top left corner.
-    fn allocation_rate(&self, items: &mut Vec<Item>, first: f64, last: f64) {
-        let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
-        // One reading of the rate every three points of the graph's width, and no more
-        // than there are collections: the counters are read at collections, so finer
-        // steps would only show how the collections fall.
-        let gcs = self.profile.runtime.gcs.len().max(1);
-        let columns = ((self.graph_width / 3.0).max(1.0) as usize).min(gcs);
-        let rate = self.profile.runtime.allocation_rate(first, last, columns);
-        let peak = rate.iter().map(|r| r.1).fold(0.0, f64::max);
-        if peak <= 0.0 {
-            return;
-        }
-        let shown: Vec<Point> = rate
-            .iter()
-            .map(|&(t, r)| Point::new(to_x(t), r / peak * self.graph_height + self.y0))
-            .collect();
-        let scale = self.opts.scale(crate::units::ValueUnit::Bytes);
-        let style = crate::scene::LINE_STYLES[crate::scene::RuntimeLine::AllocationRate as usize];
-        let label = format!(
-            "{} (peak {}/s)",
-            style.name,
-            crate::units::human(peak, scale)
-        );
-        line(items, &shown, style.width, label.as_bytes(), style.paint);
-        // The label in the graph's top left corner, the rate's peak being the top.
-        items.push(text(
-            TextRole::HeapLineLabel,
-            Point::new(self.x0 + 4.0, self.y0 + self.graph_height - 10.0),
-            label.into_bytes(),
-            FontSize::Normal,
-            Anchor::Start,
-        ));
     }
 }

@@ -162,6 +162,8 @@ pub enum TextRole {
     KeyLabel,
     /// The name of a heap line, at its end.
     HeapLineLabel,
+    /// The name of a panel under the graph (the allocation rate's).
+    PanelLabel,
     /// A line of text under the graphs, saying what a figure shows (the bands that
     /// changed most between two runs).
     Caption,
@@ -497,6 +499,10 @@ pub struct Plot {
     /// The collections' strip's row between the graph's bottom and its time axis (0
     /// without one).
     pub strip: f64,
+    /// The rate panel's plot height between the graph and the strip (0 without one).
+    pub rate: f64,
+    /// The row between the graph's bottom and the rate panel's top (0 without one).
+    pub rate_gap: f64,
 }
 
 /// The runtime's heap size line: a dark blue, so that it reads apart from the bands

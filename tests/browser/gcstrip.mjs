@@ -47,16 +47,17 @@ try {
     check(gcs.length > 0, `${name}: ghc-events reads ${gcs.length} collections`);
     const { page, problems } = await open(browser, render(log, join(work, `${name}.html`), "--heap-lines"));
     const seen = await page.evaluate(() => {
-      const P = window.hpgraph.data().plot, bottom = P.y + P.h;
+      // The strip's row: under the graph and the rate's panel, above the time axis.
+      const P = window.hpgraph.data().plot, graph = P.y + P.h, bottom = graph + (P.rate_gap || 0) + (P.rate || 0);
       const bars = [...document.querySelectorAll("#chart .gc-strip rect.gc")].map((r) => ({
         x: +r.getAttribute("x"), w: +r.getAttribute("width"), y: +r.getAttribute("y"), h: +r.getAttribute("height"), major: r.classList.contains("major") }));
-      const ink = [...document.querySelectorAll("#chart path[data-band], #chart path.heap-line")].map((p) => { const b = p.getBBox(); return b.y + b.height; });
-      return { P, bottom, bars, lowestInk: Math.max(-Infinity, ...ink) };
+      const lowest = (q) => Math.max(-Infinity, ...[...document.querySelectorAll(q)].map((p) => { const b = p.getBBox(); return b.y + b.height; }));
+      return { P, graph, bottom, bars, lowestInk: lowest("#chart path[data-band], #chart path.heap-line:not(.rate)"), lowestRate: lowest("#chart path.heap-line.rate") };
     });
     const { P, bottom, bars } = seen, H = P.strip - 2;
     check(P.strip > 0 && bars.length > 0, `${name}: the page draws ${bars.length} strip bars in a row of ${P.strip}`);
-    check(bars.every((b) => b.y >= bottom && b.y + b.h <= bottom + P.strip + 1e-6) && seen.lowestInk <= bottom + 0.5,
-      `${name}: the strip lies in its own row under the graph (bands and lines end at ${seen.lowestInk.toFixed(2)}, the graph at ${bottom.toFixed(2)})`);
+    check(bars.every((b) => b.y >= bottom && b.y + b.h <= bottom + P.strip + 1e-6) && seen.lowestInk <= seen.graph + 0.5 && seen.lowestRate <= bottom + 0.5,
+      `${name}: the strip lies in its own row under the graph and the rate's panel (bands and lines end at ${seen.lowestInk.toFixed(2)}, the graph at ${seen.graph.toFixed(2)}; the rate at ${seen.lowestRate.toFixed(2)}, its panel at ${bottom.toFixed(2)})`);
     // Each bar against the reference's share of its stretch: merged columns differ by
     // under a twentieth of a unit, so the tallest may pass the stretch's mean by that; the
     // page writes coordinates to a hundredth of a unit, which moves a share by as much.

@@ -154,6 +154,18 @@ var hpgraphFigures = (function () {
     for (var k = 0; step && k * step * u[0] <= top * (1 + 1e-9) && out.length < 1000; k++) out.push([k * step * u[0], (k * step).toFixed(d) + space + u[1]]);
     return out;
   }
+  // The rate panel's axis `height` tall (modern.rs `rate_ticks`): of the round steps whose labels stay a
+  // line and a half apart, the one whose top (a multiple at or over the peak) is nearest it; most labels on ties.
+  function rateAxis(peak, height, em, write) {
+    var u = write.unitFor(peak), p = peak / u[0], decade = Math.pow(10, Math.floor(Math.log10(p))), best = null, k, out = [];
+    if (!(p > 0) || !isFinite(p)) return null;
+    [0.1, 0.2, 0.25, 0.5, 1, 2, 2.5, 5, 10].forEach(function (m) {
+      var step = m * decade, n = Math.max(1, Math.ceil(p / step * (1 - 1e-9))), top = n * step;
+      if (n <= 5 && (n === 1 || height / n >= 15 * em) && (!best || top < best.top * (1 - 1e-9) || (top <= best.top * (1 + 1e-9) && n > best.n))) best = { step: step, n: n, top: top };
+    });
+    for (k = 0; k <= best.n; k++) out.push([k * best.step * u[0], (k * best.step).toFixed(decimals(best.step)) + (u[1] ? " " : "") + u[1] + "/s"]);
+    return { top: best.top * u[0], ticks: out };
+  }
   // A stack's mean over the samples i0..i1 by trapezoids, each sample's value counting for
   // half the time to the sample before it and half to the one after, in sample order.
   function windowMean(T, v, i0, i1) {
@@ -161,5 +173,5 @@ var hpgraphFigures = (function () {
     for (var span = T[i1] - T[i0], w = 0, s = i0; s <= i1; s++) if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
     return w;
   }
-  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeTicks: timeTicks, valueTicks: valueTicks, fixed: fixed };
+  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeTicks: timeTicks, valueTicks: valueTicks, rateAxis: rateAxis, fixed: fixed };
 })();

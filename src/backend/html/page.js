@@ -8,7 +8,7 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg", F = hpgraphFigures, byId = document.getElementById.bind(document);
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
-  var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1;
+  var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1, rateTop = 1, rateBottom = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
   var costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
@@ -81,7 +81,7 @@
     var started = performance.now(), range = view || fullRange(), a = range[0], b = range[1], list = series(), m;
     if (!layer) {
       // The script draws from now on: the picture the file carries steps aside.
-      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .collection").forEach(function (e) { e.remove(); });
+      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .panel-label, .collection").forEach(function (e) { e.remove(); });
       layer = el("g", { id: "layer" }, page);
     }
     layer.textContent = "";
@@ -164,24 +164,36 @@
     if (i > 0 && i < points.length && points[i - 1][0] < b) out.push(cross(points[i - 1], points[i], b));
     return out;
   }
-  // The runtime's lines in the scene's styles; the allocation rate scaled to its peak here.
+  // The runtime's lines in the scene's styles; the allocation rate in its panel under the
+  // graph, on its own axis up to a round value over its peak in the window (rate.rs).
   function drawLines(g, a, b, X, Y) {
     var peak = null;
     D.lines.forEach(function (l) {
-      var pts = within(l.points, a, b), y = Y, top = pts.reduce(function (m, p) { return Math.max(m, p[1]); }, 0);
-      if (pts.length < 2 || (l.rate && !(top > 0))) return;
-      if (l.rate) { peak = top; y = function (v) { return bottom - v / top * height; }; }
+      var pts = within(l.points, a, b), y = Y, top = pts.reduce(function (m, p) { return Math.max(m, p[1]); }, 0), panel = l.rate && top > 0 && P.rate > 0 && F.rateAxis(top, P.rate, (P.font || 10) / 10, W);
+      if (pts.length < 2 || (l.rate && !panel)) return;
+      if (l.rate) { peak = top; y = function (v) { return rateBottom - v / panel.top * P.rate; }; drawRateAxis(panel, rateName(peak)); }
       titled("path", { class: l.rate ? "heap-line rate" : "heap-line", fill: "none", stroke: l.stroke, "stroke-width": l.width, "pointer-events": "none", "data-line": l.name,
         d: pts.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(y(p[1])); }).join("") }, g, l.rate ? rateName(peak) : l.name);
     });
     return peak;
+  }
+  // The rate panel's ticks and its name (with the window's peak where it fits), as the picture's.
+  function drawRateAxis(panel, name) {
+    var font = P.font || 10, em = font / 10;
+    panel.ticks.forEach(function (t) {
+      var y = rateBottom - t[0] / panel.top * P.rate;
+      el("path", { class: "tick", d: "M" + left + " " + num(y) + "h-4", fill: "none" }, layer);
+      el("text", { class: "tick-label", x: left - 5, y: num(y + 3.5 * em), "font-size": font, "text-anchor": "end", stroke: "none", fill: "black" }, layer, t[1]);
+    });
+    var label = el("text", { class: "panel-label", x: left + 2 * em, y: num(rateTop - 3.5 * em), "font-size": font, stroke: "none", fill: "black" }, layer, name);
+    if (label.getComputedTextLength && label.getComputedTextLength() > width - 2 * em) label.textContent = "allocation rate";
   }
   function rateName(peak) { return "allocation rate (peak " + W.value(peak) + "/s)"; }
   // The collections in their row under the graph, as the picture: each column a bar as tall as
   // the share of its time spent collecting (figures.js gcShares), darker with a major collection;
   // past the page's limit of collections, the library's merged marks at the zoom's level.
   function drawStrip(g, a, b, X) {
-    var R = D.runtime, H = P.strip - 2, base = bottom + P.strip - 1, strip = R && H > 0 && el("g", { class: "gc-strip", "pointer-events": "none" }, g);
+    var R = D.runtime, H = P.strip - 2, base = axis - 1, strip = R && H > 0 && el("g", { class: "gc-strip", "pointer-events": "none" }, g);
     if (!strip) return;
     if (R.gcs.length) {
       // Columns alike (the same kind, heights within a twentieth of a unit) are one bar, as in the picture.
@@ -474,7 +486,8 @@
     layer = geometry = rowsFor = tableFor = screen = null;
     if (!D || !svg) return (D = null);
     P = D.plot; W = F.writer(D.scale); page = svg.querySelectorAll(":scope > g")[P.page];
-    left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h; axis = bottom + (P.strip || 0);
+    left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
+    rateTop = bottom + (P.rate_gap || 0); rateBottom = rateTop + (P.rate || 0); axis = rateBottom + (P.strip || 0);
     individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
     installCosts();
     // A zoom outside the run (a new run started) is forgotten.
