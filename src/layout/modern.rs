@@ -98,8 +98,8 @@ pub fn value_ticks(top: f64, target: f64, scale: Scale) -> Vec<(f64, String)> {
         .collect()
 }
 
-/// A rate panel's ticks ([`super::Frame::rate`]) on an axis `height` points tall, labels
-/// at least `spacing` apart: round steps (1, 2, 2.5 or 5 times a power of ten) from 0 to
+/// A rate panel's ticks (the allocation rate's, under the heap graph) on an axis
+/// `height` points tall, labels at least `spacing` apart: round steps (1, 2, 2.5 or 5 times a power of ten) from 0 to
 /// the panel's top, a step's multiple at or over `peak`. Of the steps whose labels keep
 /// apart (one step always may), the one whose top is nearest the peak, so that the line
 /// fills the panel; the most labels, up to six, where tops are equal. Each label says
