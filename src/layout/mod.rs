@@ -17,6 +17,7 @@ mod apart;
 mod axes;
 mod bands;
 mod key;
+mod labels;
 mod marks;
 mod rate;
 mod runtime;
@@ -258,6 +259,26 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
 /// Measures the page: the title's height, the key's width and names, and so where the
 /// graph goes.
 fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) -> Frame<'a> {
+    // The runtime's lines named nowhere in the graph go in the lines' key above the rate
+    // panel: a narrow figure gives it the rows they need, and the graph the rest (which
+    // may leave another line unnamed: at most one more try a row).
+    let mut f = frame_with(profile, sel, opts, 1);
+    for rows in 2..=3 {
+        if f.rate.is_none() || f.lines_key_rows(&f.heap_lines(&mut Vec::new())) < rows {
+            break;
+        }
+        f = frame_with(profile, sel, opts, rows);
+    }
+    f
+}
+
+/// [`frame`] with `rows` rows above the rate panel for its name and the lines' key.
+fn frame_with<'a>(
+    profile: &'a Profile,
+    sel: &'a Selection,
+    opts: &'a LayoutOptions,
+    rows: usize,
+) -> Frame<'a> {
     let big_title = match opts.title {
         TitleSize::Big => true,
         TitleSize::Small => false,
@@ -291,7 +312,8 @@ fn frame<'a>(profile: &'a Profile, sel: &'a Selection, opts: &'a LayoutOptions) 
         };
     // The graphs' height, the heap's and the rate panel's.
     let room = height - title_height - 2.0 * BORDER_SPACE - y0 - strip_row;
-    let rate = rate::RatePanel::new(profile, opts, title_width - GRAPH_X0 * em - key_width, room);
+    let rate = rate::RatePanel::new(profile, opts, title_width - GRAPH_X0 * em - key_width, room)
+        .map(|panel| panel.with_rows(rows));
     let rate_row = rate.as_ref().map_or(0.0, |r| r.row(em));
     // Room left of the y axis for its labels: hp2ps's, or the rate panel's widest.
     let widest = rate.as_ref().map_or(0.0, |r| r.widest(opts.style, em));
@@ -369,8 +391,8 @@ impl Frame<'_> {
         // A profile without a band (an eventlog without a heap profile): the runtime's
         // lines are the picture.
         if opts.heap_lines || profile.bands.is_empty() {
-            f.heap_lines(items);
-            f.rate(items);
+            let unnamed = f.heap_lines(items);
+            f.rate(items, &unnamed);
             f.collections(items);
         }
         if opts.marks {
@@ -389,7 +411,7 @@ impl Frame<'_> {
             y_legend: f.legend(&profile.value_unit),
             strip: f.strip_row,
             rate: f.rate.as_ref().map_or(0.0, |r| r.height),
-            rate_gap: f.rate.as_ref().map_or(0.0, |_| rate::RATE_HEAD * f.em),
+            rate_gap: f.rate.as_ref().map_or(0.0, |r| r.row(f.em) - r.height),
         };
         (pages, plot)
     }

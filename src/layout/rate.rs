@@ -18,6 +18,15 @@ const RATE_MOST: f64 = 0.4;
 /// name goes: tall enough that the panel's top label and the heap axis's `0` stay apart.
 pub(super) const RATE_HEAD: f64 = 13.0;
 
+/// A line's stroke in the lines' key, at 10 pt text.
+const SWATCH: f64 = 12.0;
+
+/// Each row of the lines' key past the first, at 10 pt text.
+const KEY_ROW: f64 = 11.0;
+
+/// The most rows of the lines' key: one a line.
+const KEY_ROWS: usize = 3;
+
 /// What the rate panel draws: worked out with the frame, before the graph's height is
 /// known, since the panel takes part of it.
 pub(super) struct RatePanel {
@@ -29,6 +38,8 @@ pub(super) struct RatePanel {
     ticks: Vec<(f64, String)>,
     /// The plot's height in points.
     pub(super) height: f64,
+    /// The rows above the plot for its name and the lines' key.
+    rows: usize,
 }
 
 impl RatePanel {
@@ -66,7 +77,16 @@ impl RatePanel {
             top,
             ticks,
             height,
+            rows: 1,
         })
+    }
+
+    /// The panel with `rows` rows above it (1 to [`KEY_ROWS`]).
+    pub(super) fn with_rows(self, rows: usize) -> RatePanel {
+        RatePanel {
+            rows: rows.clamp(1, KEY_ROWS),
+            ..self
+        }
     }
 
     /// Its widest label, in points: the y axis's labels need that room left of it.
@@ -78,7 +98,7 @@ impl RatePanel {
 
     /// The room the panel takes under the heap graph: its plot and its head row.
     pub(super) fn row(&self, em: f64) -> f64 {
-        self.height + RATE_HEAD * em
+        self.height + (RATE_HEAD + (self.rows - 1) as f64 * KEY_ROW) * em
     }
 }
 
@@ -89,8 +109,9 @@ impl Frame<'_> {
     }
 
     /// Draws the rate panel: its ticks and labels on the y axis, the allocation rate in
-    /// its colour, and its name in the row above it.
-    pub(super) fn rate(&self, items: &mut Vec<Item>) {
+    /// its colour, and in the row above it the lines' key (the runtime's lines named
+    /// nowhere in the graph, `unnamed`) at the right and the panel's name at the left.
+    pub(super) fn rate(&self, items: &mut Vec<Item>, unnamed: &[crate::scene::RuntimeLine]) {
         let Some(panel) = &self.rate else {
             return;
         };
@@ -114,18 +135,94 @@ impl Frame<'_> {
             crate::units::human(peak, scale)
         );
         runtime::line(items, &shown, style.width, title.as_bytes(), style.paint);
-        // Its name with the peak where that fits over the graph, else the name alone.
-        let room = self.graph_width - 2.0 * self.em;
-        let fits = |s: &str| self.opts.style.text_width(s.as_bytes()) * self.em <= room;
+        let baseline = bottom + h + 3.5 * self.em;
+        let left = self.lines_key(items, unnamed, baseline);
+        // Its name with the peak where that fits before the lines' key, else the name.
+        let room = left - self.x0 - 2.0 * self.em;
+        let fits = |s: &str| self.name_size(s.as_bytes()).width <= room;
         let Some(name) = [title.as_str(), style.name].into_iter().find(|s| fits(s)) else {
             return;
         };
         items.push(text(
             TextRole::PanelLabel,
-            Point::new(self.x0 + 2.0 * self.em, bottom + h + 3.5 * self.em),
+            Point::new(self.x0 + 2.0 * self.em, baseline),
             name.as_bytes().to_vec(),
             FontSize::Normal,
             Anchor::Start,
         ));
+    }
+
+    /// Where the lines' key puts each of `unnamed`: its row (0 the lowest, with the
+    /// panel's name) and the right end of its name, from the graph's right edge
+    /// leftwards, a row up when one is full; `None` past the panel's rows.
+    fn lines_key_places(&self, unnamed: &[crate::scene::RuntimeLine]) -> Vec<Option<(usize, f64)>> {
+        let em = self.em;
+        let (edge, least) = (self.x0 + self.graph_width, self.x0 + 2.0 * em);
+        let (mut row, mut right) = (0, edge);
+        unnamed
+            .iter()
+            .map(|&which| {
+                let name = crate::scene::LINE_STYLES[which as usize].name.as_bytes();
+                let width = self.name_size(name).width + (3.0 + SWATCH) * em;
+                if right - width < least && right < edge {
+                    (row, right) = (row + 1, edge);
+                }
+                let place = (right - width >= least && row < KEY_ROWS).then_some((row, right));
+                right -= width + 8.0 * em;
+                place
+            })
+            .collect()
+    }
+
+    /// The rows the lines' key needs for `unnamed` (at least 1).
+    pub(super) fn lines_key_rows(&self, unnamed: &[crate::scene::RuntimeLine]) -> usize {
+        (self.lines_key_places(unnamed).iter().flatten())
+            .map(|p| p.0 + 1)
+            .fold(1, usize::max)
+    }
+
+    /// The lines' key: each line of `unnamed` as a short stroke in its style and its
+    /// name ([`Frame::lines_key_places`]), on `baseline` and the rows above it, as many
+    /// as the panel has. Where its lowest row's leftmost entry begins less a gap: the
+    /// room left for the panel's name.
+    fn lines_key(
+        &self,
+        items: &mut Vec<Item>,
+        unnamed: &[crate::scene::RuntimeLine],
+        baseline: f64,
+    ) -> f64 {
+        let em = self.em;
+        let rows = self.rate.as_ref().map_or(1, |r| r.rows);
+        let mut left = self.x0 + self.graph_width;
+        for (&which, place) in unnamed.iter().zip(self.lines_key_places(unnamed)) {
+            let Some((row, right)) = place.filter(|p| p.0 < rows) else {
+                continue;
+            };
+            let style = crate::scene::LINE_STYLES[which as usize];
+            let name = style.name.as_bytes();
+            let start = right - self.name_size(name).width - (3.0 + SWATCH) * em;
+            let y = baseline + row as f64 * KEY_ROW * em;
+            // A heap line's own role: a page that redraws the lines (and names them in
+            // its key) takes it away with them.
+            let mut stroke = path(
+                PathRole::HeapLine,
+                Point::new(start, y + 3.0 * em),
+                &[(SWATCH * em, 0.0)],
+                false,
+            );
+            (stroke.stroke, stroke.line_width) = (style.paint, style.width);
+            items.push(Item::Path(stroke));
+            items.push(text(
+                TextRole::HeapLineLabel,
+                Point::new(right, y),
+                name.to_vec(),
+                FontSize::Normal,
+                Anchor::End,
+            ));
+            if row == 0 {
+                left = start - 4.0 * em;
+            }
+        }
+        left
     }
 }

@@ -70,13 +70,16 @@ impl Frame<'_> {
     /// Heap size (a thick line), blocks in use and live bytes (thin ones) over the
     /// sampled time, on the bands' scale: how much of the heap the census accounts for,
     /// and how much the runtime holds beyond it. The allocation rate has a panel of its
-    /// own ([`Frame::rate`]).
-    pub(super) fn heap_lines(&self, items: &mut Vec<Item>) {
+    /// own ([`Frame::rate`]). Each line is named where its name is clear of every line,
+    /// envelope and name ([`labels::place`]); the lines named nowhere in the graph are
+    /// returned, for the lines' key.
+    pub(super) fn heap_lines(&self, items: &mut Vec<Item>) -> Vec<crate::scene::RuntimeLine> {
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
         let heap = &self.profile.heap;
         let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
-        let mut ends: Vec<(f64, f64, &[u8])> = Vec::new();
+        let mut ink = labels::Ink::default();
+        let mut drawn = Vec::new();
         use crate::scene::{LINE_STYLES, RuntimeLine};
         for (points, which) in [
             (&heap.size, RuntimeLine::HeapSize),
@@ -97,6 +100,7 @@ impl Frame<'_> {
             // each column's last reading on top.
             let shown = match envelope(&shown, self.x0, self.graph_width, ENVELOPE_COLUMN) {
                 Some((outline, last)) => {
+                    ink.envelope(&outline, ENVELOPE_COLUMN);
                     let (start, steps) = relative(&outline).expect("an envelope has points");
                     items.push(Item::Path(Path {
                         role: PathRole::HeapLine,
@@ -118,35 +122,56 @@ impl Frame<'_> {
                 }
                 None => shown,
             };
-            let Some(end) = line(items, &shown, width, label, paint) else {
-                continue;
-            };
-            // Above the end and the graph's bottom edge; under the end where a label
-            // above it would rise out of the graph into the title.
-            let top = self.y0 + self.graph_height - 8.0 * self.em;
-            let y = (end.y + 2.0).max(self.y0 + 2.0);
-            let y = if y > top { end.y - 10.0 * self.em } else { y };
-            ends.push((end.x, y, label));
+            if line(items, &shown, width, label, paint).is_some() {
+                ink.line(&shown, width);
+                drawn.push((which, shown));
+            }
         }
-        self.end_labels(items, ends);
+        self.line_names(items, &mut ink, drawn)
     }
 
-    /// The labels at the lines' ends, each a line of text above the one below it, so
-    /// that two lines ending together do not print one label over the other.
-    fn end_labels(&self, items: &mut Vec<Item>, mut ends: Vec<(f64, f64, &[u8])>) {
-        ends.sort_by(|a, b| a.1.total_cmp(&b.1));
-        let row = 10.0 * self.opts.font_size / 10.0;
-        let mut floor = f64::MIN;
-        for (x, y, label) in ends {
-            let y = y.max(floor);
-            floor = y + row;
-            items.push(text(
-                TextRole::HeapLineLabel,
-                Point::new(x, y),
-                label.to_vec(),
-                FontSize::Normal,
-                Anchor::End,
-            ));
+    /// Each drawn line's name where [`labels::place`] finds room in the graph; the
+    /// lines it finds none for.
+    fn line_names(
+        &self,
+        items: &mut Vec<Item>,
+        ink: &mut labels::Ink,
+        drawn: Vec<(crate::scene::RuntimeLine, Vec<Point>)>,
+    ) -> Vec<crate::scene::RuntimeLine> {
+        let bounds = [
+            self.x0,
+            self.y0,
+            self.x0 + self.graph_width,
+            self.y0 + self.graph_height,
+        ];
+        let mut unnamed = Vec::new();
+        for (which, shown) in drawn {
+            let style = crate::scene::LINE_STYLES[which as usize];
+            let size = self.name_size(style.name.as_bytes());
+            match labels::place(ink, &shown, style.width / 2.0, size, bounds) {
+                Some(at) => {
+                    ink.add(size.at(at));
+                    items.push(text(
+                        TextRole::HeapLineLabel,
+                        at,
+                        style.name.as_bytes().to_vec(),
+                        FontSize::Normal,
+                        Anchor::End,
+                    ));
+                }
+                None => unnamed.push(which),
+            }
+        }
+        unnamed
+    }
+
+    /// The size of `name` at the text's size, as the style measures it.
+    pub(super) fn name_size(&self, name: &[u8]) -> labels::Size {
+        let size = self.opts.font_size;
+        labels::Size {
+            width: self.opts.style.text_width(name) * self.em,
+            ascent: 0.72 * size,
+            descent: 0.21 * size,
         }
     }
 }

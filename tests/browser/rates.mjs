@@ -3,8 +3,9 @@
 // grid of sizes from 6 cm to 30 cm, Chromium measures the SVG. The allocation rate's
 // line (its orange) lies in a panel under the heap graph whose axis labels say bytes per
 // second and reach over the line's highest point; nothing of the heap graph (bands,
-// lines, envelopes) comes down into it; no text overlaps another, the rate's line or the
-// GC strip's bars. For the plain runs (a heap profile's rate spans its censuses, not the
+// lines, envelopes) comes down into it; no text overlaps another, a line (the browser's
+// own hit test of each stroke), an envelope or the GC strip's bars: a line's name that
+// finds no clear place in the graph is in the lines' key above the rate panel. For the plain runs (a heap profile's rate spans its censuses, not the
 // whole run), the rate read back through the labels (values
 // from the panel's ticks, times from the time axis's) adds up to what the run's own
 // `+RTS -s` says it allocated. On the page, the panel is under the graph and its axis
@@ -62,7 +63,24 @@ try {
         const right = line ? Math.max(...points(line).map((q) => q[0])) : 0;
         const heap = paths.filter((p) => p !== line && !grey.has(p.getAttribute("fill")) && (((p.getAttribute("fill") || "none") !== "none" && p.getAttribute("fill") !== "white")
           || !["black", "none", null].includes(p.getAttribute("stroke")))).map((p) => p.getBBox()).filter((b) => b.x < right - 1 && b.width > 20);
-        return { vb: [vb.x, vb.y, vb.width, vb.height], texts, line: line ? points(line) : null, width: line ? Number(line.getAttribute("stroke-width")) : 0, bars, ticks,
+        // Each text against the ink, as the browser hit-tests it on a grid of points a
+        // half point apart: the runtime's lines' strokes (the rate's too), their envelopes' fills, the strip's bars.
+        const title = (p) => (p.querySelector("title") || {}).textContent || "";
+        const strokes = paths.filter((p) => /^(heap size|blocks in use|live bytes|allocation rate)/.test(title(p)) && !/lowest and highest/.test(title(p)));
+        const fills = paths.filter((p) => /lowest and highest/.test(title(p)) || grey.has(p.getAttribute("fill")));
+        const inked = [], box = (p, m) => { const b = p.getBBox(); return [p, b.x - m, b.y - m, b.x + b.width + m, b.y + b.height + m]; };
+        const near = (t, list) => list.filter(([, x0, y0, x1, y1]) => x0 < t.x1 && t.x0 < x1 && y0 < t.y1 && t.y0 < y1).map((b) => b[0]);
+        const strokeBoxes = strokes.map((p) => box(p, Number(p.getAttribute("stroke-width")) || 1)), fillBoxes = fills.map((p) => box(p, 0));
+        for (const t of texts) {
+          const ss = near(t, strokeBoxes), fs = near(t, fillBoxes);
+          if (ss.length + fs.length === 0) continue;
+          search: for (let x = t.x0; x <= t.x1; x += 0.5) for (let y = t.y0; y <= t.y1; y += 0.5) {
+            const at = new DOMPoint(x, y), hit = ss.find((p) => p.isPointInStroke(at)) || fs.find((p) => p.isPointInFill(at));
+            if (hit) { inked.push(`"${t.text}" over ${title(hit) || "the GC strip"} at ${x.toFixed(1)},${y.toFixed(1)}`); break search; }
+          }
+        }
+        const named = strokes.map(title).filter((t) => !t.startsWith("allocation rate")).map((name) => [name, texts.some((t) => t.text === name)]);
+        return { vb: [vb.x, vb.y, vb.width, vb.height], texts, line: line ? points(line) : null, bars, ticks, inked, lines: strokes.length, named,
           heapLowest: Math.max(-Infinity, ...heap.map((b) => b.y + b.height)) };
       }, RATE);
       figures++;
@@ -78,22 +96,18 @@ try {
       check(labels.length >= 2 && onTicks && rising && zero.v === 0 && top.y <= highest + 0.01 && lowest <= zero.y + 0.01,
         `${tag}: ${labels.length} B/s labels on ticks, rising, from 0 at or under the line to ${top && top.v} B/s at or over its peak`);
       check(r.heapLowest <= top.y - 1, `${tag}: the heap graph (lowest ink ${r.heapLowest.toFixed(1)}) stays above the rate panel (top ${top.y.toFixed(1)})`);
-      // Texts: inside the figure, apart from each other, off the rate's line and the strip's bars.
-      const [vx, vy, vw, vh] = r.vb, wrong = [];
-      const over = (t, x, y, m) => x > t.x0 - m && x < t.x1 + m && y > t.y0 - m && y < t.y1 + m;
+      // Texts: inside the figure, apart from each other, off every line, envelope and the strip's bars.
+      const [vx, vy, vw, vh] = r.vb, wrong = [...r.inked];
       for (const t of r.texts) {
         if (t.x0 < vx - 0.5 || t.y0 < vy - 0.5 || t.x1 > vx + vw + 0.5 || t.y1 > vy + vh + 0.5) wrong.push(`"${t.text}" leaves the figure`);
-        for (let k = 1; k < r.line.length; k++) {
-          const [a, b] = [r.line[k - 1], r.line[k]], steps = Math.ceil(Math.hypot(b[0] - a[0], b[1] - a[1]) / 0.25) + 1;
-          if ([...Array(steps + 1).keys()].some((q) => over(t, a[0] + (b[0] - a[0]) * q / steps, a[1] + (b[1] - a[1]) * q / steps, r.width / 2 - 0.25))) { wrong.push(`"${t.text}" over the rate's line`); break; }
-        }
-        if (r.bars.some(([x0, y0, x1, y1]) => Math.min(x1, t.x1) - Math.max(x0, t.x0) > 0.25 && Math.min(y1, t.y1) - Math.max(y0, t.y0) > 0.25)) wrong.push(`"${t.text}" over the GC strip`);
       }
       for (let i = 0; i < r.texts.length; i++) for (let j = i + 1; j < r.texts.length; j++) {
         const a = r.texts[i], c = r.texts[j];
         if (Math.min(a.x1, c.x1) - Math.max(a.x0, c.x0) > 0.5 && Math.min(a.y1, c.y1) - Math.max(a.y0, c.y0) > 0.5) wrong.push(`"${a.text}" over "${c.text}"`);
       }
-      check(wrong.length === 0, `${tag}: ${r.texts.length} texts apart, in the figure, off the rate's line and the strip (${wrong.slice(0, 4).join("; ")})`);
+      const unnamed = r.named.filter(([, seen]) => !seen).map(([name]) => name);
+      check(unnamed.length === 0, `${tag}: every runtime line is named, at its end, along it or in the lines' key (${unnamed.join(", ") || r.named.length + " lines"})`);
+      check(wrong.length === 0, `${tag}: ${r.texts.length} texts apart, in the figure, off ${r.lines} lines, their envelopes and the strip (${wrong.slice(0, 4).join("; ")})`);
       // A plain run's rate, read through the axes' labels, adds up to what -s says it allocated.
       const want = existsSync(s) && !/-h/.test(name) && allocated(s);
       const times = r.texts.filter((t) => seconds(t.text) !== null).map((t) => [t.cx, seconds(t.text)]);
