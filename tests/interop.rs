@@ -432,3 +432,47 @@ fn speedscope_files_follow_speedscope_s_schema_and_weigh_the_censuses() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A `-pj` report as `jq` writes it (one line with `-c`, or its own indentation) reads
+/// as GHC's own layout does: the same folded stacks, for each measure, for GHC 9.6.6 and
+/// 9.10.3 and pandoc (GHC 9.0.2's report is not JSON: `jq` refuses its unescaped `"`).
+#[test]
+fn a_json_report_respaced_by_jq_reads_as_ghcs_own() {
+    if !have("jq", &["--version"]) {
+        return;
+    }
+    let dir = scratch("jq");
+    let folded = |path: &Path| {
+        let mut out = Vec::new();
+        for measure in ["time", "alloc", "entries"] {
+            let file = dir.join(format!("{measure}.folded"));
+            run(hpgraph()
+                .arg(path)
+                .args(["--measure", measure, "-o"])
+                .arg(&file));
+            out.extend(std::fs::read(&file).unwrap());
+        }
+        out
+    };
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/prof");
+    for run in [
+        "ghc-9.6.6/MapFib-pj.prof",
+        "ghc-9.10.3/MapFib-pj.prof",
+        "pandoc-ghc-9.0.2/Pandoc-pj.prof",
+    ] {
+        let original = fixtures.join(run);
+        let want = folded(&original);
+        assert!(!want.is_empty(), "{run}");
+        for (flags, name) in [(&["-c", "."][..], "compact.json"), (&["."][..], "jq.json")] {
+            let out = Command::new("jq")
+                .args(flags)
+                .arg(&original)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "jq {flags:?} {run}");
+            let respaced = dir.join(name);
+            std::fs::write(&respaced, &out.stdout).unwrap();
+            assert!(folded(&respaced) == want, "{run} through jq {flags:?}");
+        }
+    }
+}

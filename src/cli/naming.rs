@@ -11,6 +11,9 @@ const EVENTLOG: &str = ".eventlog";
 /// The extension of GHC's time and allocation report: `FOO.prof` is read itself where
 /// hp2ps's `FOO.prof.hp` does not exist.
 const PROF: &str = ".prof";
+/// The extension a `-pj` report is often kept under (and `jq`'s output written to):
+/// read itself, as [`PROF`], where hp2ps's `FOO.json.hp` does not exist.
+const JSON: &str = ".json";
 
 /// Where the profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +67,7 @@ impl Input {
 /// `./FOO.aux` (in the current folder, whatever folder FOO is in). Only the last
 /// `.`-suffix of the whole argument counts: `x.txt` reads `x.txt.hp`. An eventlog is
 /// named in full and written as a `.hp` would be: `FOO.eventlog` writes `./FOO.ps`; so is
-/// a time and allocation report (`FOO.prof`), unless `FOO.prof.hp` exists. `-` or no argument
+/// a time and allocation report (`FOO.prof`, `FOO.json`), unless `FOO.prof.hp` exists. `-` or no argument
 /// reads standard input and writes standard output. `output` overrides the picture's
 /// path; the `.aux` file then sits beside it. `ext` is the picture's extension (`ps`,
 /// or the format asked for).
@@ -74,7 +77,8 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         Some(a) if a == "-" => Input::Stdin,
         Some(a) => {
             let s = a.to_string_lossy();
-            let report = s.ends_with(PROF) && !Path::new(&format!("{s}.hp")).exists();
+            let report =
+                (s.ends_with(PROF) || s.ends_with(JSON)) && !Path::new(&format!("{s}.hp")).exists();
             if s.ends_with(EVENTLOG)
                 || report
                 || compression_suffix(&s).is_some()
@@ -142,6 +146,7 @@ pub fn plan_for(input: Input, output: Option<&Path>, ext: &str) -> Plan {
             let stem = stem
                 .strip_suffix(EVENTLOG)
                 .or_else(|| stem.strip_suffix(PROF))
+                .or_else(|| stem.strip_suffix(JSON))
                 .or_else(|| stem.strip_suffix(".hp"))
                 .unwrap_or(stem);
             let base = stem.rsplit('/').next().unwrap_or(stem);
@@ -374,6 +379,17 @@ mod tests {
             let (i, o, aux) = files(arg);
             assert_eq!((i.as_str(), o.as_str()), (arg, out));
             assert_eq!(aux, "prog.aux");
+        }
+    }
+
+    #[test]
+    fn a_report_is_read_itself_unless_hp2ps_would_find_its_hp() {
+        for (arg, out) in [("sub/prog.prof", "prog.ps"), ("sub/prog.json", "prog.ps")] {
+            let (i, o, aux) = files(arg);
+            assert_eq!(
+                (i.as_str(), o.as_str(), aux.as_str()),
+                (arg, out, "prog.aux")
+            );
         }
     }
 

@@ -39,31 +39,96 @@ fn error(text: &[u8], at: usize, what: impl Into<String>) -> Error {
     }
 }
 
-/// The string after `key` (`"key": "`), read up to `until` (the text GHC writes after
-/// it), unescaped; and where the scan stops.
+/// Where the value of the first `"key"` at or after `from` begins: past the key, the
+/// `:` and any blanks around it, however the file is spaced (GHC's own layout, `jq`'s
+/// or `jq -c`'s).
+fn value_at(text: &[u8], from: usize, key: &str) -> Option<usize> {
+    let quoted = format!("\"{key}\"");
+    let mut at = from;
+    loop {
+        let found = find(text, at, quoted.as_bytes())?;
+        let colon = skip_blanks(text, found + quoted.len());
+        if text.get(colon) == Some(&b':') {
+            return Some(skip_blanks(text, colon + 1));
+        }
+        at = found + 1;
+    }
+}
+
+/// `at` moved past blanks.
+fn skip_blanks(text: &[u8], at: usize) -> usize {
+    at + (text.get(at..).unwrap_or_default().iter())
+        .take_while(|b| b.is_ascii_whitespace())
+        .count()
+}
+
+/// Whether `"` at `at` ends a string that one of the keys `next` follows: `", "next":`,
+/// spaced in any way.
+fn ends_before(text: &[u8], at: usize, next: &[&str]) -> bool {
+    let comma = skip_blanks(text, at + 1);
+    if text.get(comma) != Some(&b',') {
+        return false;
+    }
+    let key = skip_blanks(text, comma + 1);
+    next.iter().any(|n| {
+        let quoted = format!("\"{n}\"");
+        text.get(key..key + quoted.len()) == Some(quoted.as_bytes())
+            && text.get(skip_blanks(text, key + quoted.len())) == Some(&b':')
+    })
+}
+
+/// The string after `key` (`"key": "`), read up to the `"` that one of the keys `next`
+/// follows (the keys GHC writes after it), unescaped; and where the scan stops.
 fn string_at(
     text: &[u8],
     from: usize,
     key: &str,
-    until: &[&str],
+    next: &[&str],
 ) -> Result<(Box<[u8]>, usize), Error> {
-    let open = format!("\"{key}\": \"");
-    let start = find(text, from, open.as_bytes())
-        .ok_or_else(|| error(text, from, format!("no \"{key}\"")))?
-        + open.len();
-    let end = (until.iter())
-        .filter_map(|u| find(text, start, u.as_bytes()))
-        .min()
+    let open =
+        value_at(text, from, key).ok_or_else(|| error(text, from, format!("no \"{key}\"")))?;
+    if text.get(open) != Some(&b'"') {
+        return Err(error(text, open, format!("\"{key}\" is not a string")));
+    }
+    let start = open + 1;
+    let end = string_end(text, start, next)
         .ok_or_else(|| error(text, start, format!("\"{key}\" does not end")))?;
     Ok((unescape(&text[start..end]), end))
 }
 
+/// A string's end is looked for as GHC writes it (a `"` that one of the next keys
+/// follows) on its line and within this many bytes: past them, or on a line of a file
+/// written on one (`jq -c`), the search stops, and the reading costs no more than this
+/// per string.
+pub(super) const MAX_STRING_SEARCH: usize = 4096;
+
+/// Where the string starting at `start` ends: at the first `"` on its line that one of
+/// the keys `next` follows (GHC leaves a `"` within a label unescaped, so the next key
+/// tells), else at the first unescaped `"` (a JSON file with its keys in another
+/// order, as `jq -S` writes).
+fn string_end(text: &[u8], start: usize, next: &[&str]) -> Option<usize> {
+    let limit = (start + MAX_STRING_SEARCH).min(text.len());
+    let line = find(&text[..limit], start, b"\n").unwrap_or(limit);
+    let ghc = (start..line)
+        .filter(|&i| text[i] == b'"')
+        .find(|&i| ends_before(text, i, next));
+    ghc.or_else(|| {
+        let mut i = start;
+        while i < text.len() {
+            match text[i] {
+                b'\\' => i += 2,
+                b'"' => return Some(i),
+                _ => i += 1,
+            }
+        }
+        None
+    })
+}
+
 /// The number after `key` (`"key": 123`), and where it ends.
 fn number_at(text: &[u8], from: usize, key: &str) -> Result<(f64, usize), Error> {
-    let open = format!("\"{key}\":");
-    let start = find(text, from, open.as_bytes())
-        .ok_or_else(|| error(text, from, format!("no \"{key}\"")))?
-        + open.len();
+    let start =
+        value_at(text, from, key).ok_or_else(|| error(text, from, format!("no \"{key}\"")))?;
     number(text, start).ok_or_else(|| error(text, start, format!("\"{key}\" is not a number")))
 }
 
@@ -123,8 +188,8 @@ fn unescape(s: &[u8]) -> Box<[u8]> {
 
 /// Reads a whole JSON report.
 pub fn parse(text: &[u8]) -> Result<super::Read, Error> {
-    let (program, _) = string_at(text, 0, "program", &["\",\n", "\", \""])?;
-    let (date, _) = string_at(text, 0, "end_time", &["\",\n", "\", \""])?;
+    let (program, _) = string_at(text, 0, "program", &["arguments"])?;
+    let (date, _) = string_at(text, 0, "end_time", &["initial_capabilities", "total_time"])?;
     let (seconds, _) = number_at(text, 0, "total_time")?;
     let (ticks, _) = number_at(text, 0, "total_ticks")?;
     let (tick_us, _) = number_at(text, 0, "tick_interval")?;
@@ -154,7 +219,7 @@ pub fn parse(text: &[u8]) -> Result<super::Read, Error> {
 /// The cost centres, and each id's index among them.
 fn centres(text: &[u8], mut at: usize) -> Result<(Vec<CostCentre>, HashMap<u64, u32>), Error> {
     let (mut centres, mut ids) = (Vec::new(), HashMap::new());
-    while let Some(next) = find(text, at, b"{\"id\":") {
+    while let Some(next) = value_at(text, at, "id") {
         if centres.len() >= MAX_CENTRES {
             return Err(error(
                 text,
@@ -162,10 +227,11 @@ fn centres(text: &[u8], mut at: usize) -> Result<(Vec<CostCentre>, HashMap<u64, 
                 format!("more than {MAX_CENTRES} cost centres"),
             ));
         }
-        let (id, end) = number_at(text, next, "id")?;
-        let (label, end) = string_at(text, end, "label", &["\", \"module\": \""])?;
-        let (module, end) = string_at(text, end, "module", &["\", \"src_loc\": \""])?;
-        let (src, end) = string_at(text, end, "src_loc", &["\", \"is_caf\":"])?;
+        let (id, end) =
+            number(text, next).ok_or_else(|| error(text, next, "\"id\" is not a number"))?;
+        let (label, end) = string_at(text, end, "label", &["module"])?;
+        let (module, end) = string_at(text, end, "module", &["src_loc"])?;
+        let (src, end) = string_at(text, end, "src_loc", &["is_caf"])?;
         ids.insert(id as u64, centres.len() as u32);
         centres.push(CostCentre {
             label: label.into(),
