@@ -692,3 +692,101 @@ fn the_differential_graph_gives_each_frames_bytes_before_and_after() {
         "{checked} frames, {gone} only before"
     );
 }
+
+/// WCAG 2's contrast ratio of two `#rrggbb` colours (or `black`).
+fn contrast(a: &str, b: &str) -> f64 {
+    let luminance = |c: &str| {
+        let hex = if c == "black" { "#000000" } else { c };
+        let channel = |k: usize| {
+            let v = u8::from_str_radix(&hex[1 + 2 * k..3 + 2 * k], 16).unwrap() as f64 / 255.0;
+            if v <= 0.03928 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * channel(0) + 0.7152 * channel(1) + 0.0722 * channel(2)
+    };
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+/// Every frame's label reads on its box, dark boxes (viridis's purples) as light: each
+/// text's fill and the fill of the box under it, read from the SVG, are at least WCAG's
+/// 4.5 : 1 apart.
+#[test]
+fn frame_labels_read_on_their_boxes() {
+    // An attribute of a tag's text after its name (`<path `, `<text `).
+    let attr = |tag: &str, name: &str| -> Option<String> {
+        let tag = format!(" {tag}");
+        let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+        Some(tag[at..at + tag[at..].find('"')?].to_string())
+    };
+    for palette in ["viridis", "tableau10", "okabe-ito"] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .args([
+                "--flame",
+                "--style",
+                "modern",
+                "--palette",
+                palette,
+                "-o",
+                "-",
+                "--format",
+                "svg",
+            ])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/eventlog/ManyCC-hc.eventlog"))
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let svg = String::from_utf8(out.stdout).unwrap();
+        let rects: Vec<(f64, f64, f64, f64, String)> = (svg.split("<path ").skip(1))
+            .filter_map(|p| {
+                let tag = &p[..p.find('>')?];
+                let fill = attr(tag, "fill").filter(|f| f.starts_with('#'))?;
+                let n: Vec<f64> = attr(tag, "d")?
+                    .split([',', ' ', 'M', 'L', 'z'])
+                    .filter(|t| !t.is_empty())
+                    .map(|t| t.parse().ok())
+                    .collect::<Option<_>>()?;
+                (n.len() == 8).then(|| {
+                    (
+                        n[0].min(n[2]),
+                        n[0].max(n[2]),
+                        n[5].min(n[1]),
+                        n[5].max(n[1]),
+                        fill,
+                    )
+                })
+            })
+            .collect();
+        let mut labels = 0;
+        for t in svg.split("<text ").skip(1) {
+            let tag = &t[..t.find('>').unwrap()];
+            let (x, y) = (
+                attr(tag, "x").unwrap().parse::<f64>().unwrap(),
+                attr(tag, "y").unwrap().parse::<f64>().unwrap(),
+            );
+            // The box under the text's start, a little above its baseline: the smallest.
+            let Some(under) = (rects.iter())
+                .filter(|r| r.0 <= x && x <= r.1 && r.2 <= y - 3.0 && y - 3.0 <= r.3)
+                .min_by(|a, b| ((a.1 - a.0) * (a.3 - a.2)).total_cmp(&((b.1 - b.0) * (b.3 - b.2))))
+            else {
+                continue; // the title and the caption, on the page's white
+            };
+            let ink = attr(tag, "fill").unwrap();
+            let ratio = contrast(&ink, &under.4);
+            assert!(
+                ratio >= 4.5,
+                "{palette}: {ink} on {} is {ratio:.2} : 1",
+                under.4
+            );
+            labels += 1;
+        }
+        assert!(labels >= 10, "{palette}: {labels} labels on boxes");
+    }
+}

@@ -112,9 +112,7 @@ fn text(t: &Text, font: &FontId, scale: f64, font_size: f64) -> Vec<Op> {
     let origin = pt(Point::new(x, y), scale);
     vec![
         Op::StartTextSection,
-        Op::SetFillColor {
-            col: colour(Paint::Gray(0.0)),
-        },
+        Op::SetFillColor { col: colour(t.ink) },
         Op::SetFont {
             font: PdfFontHandle::External(font.clone()),
             size: Pt((size * scale) as f32),

@@ -509,7 +509,21 @@ pub fn repairs(scene: &Scene) -> Vec<Repair> {
     out
 }
 
+/// A text in its ink: black text as hp2ps writes it, in the current colour (black);
+/// another ink (white on a dark flame frame) set within a `gsave`.
 fn write_text(o: &mut Out<'_>, t: &Text) {
+    if t.ink == Paint::BLACK {
+        return write_black_text(o, t);
+    }
+    o.b(b"gsave
+");
+    paint(o, t.ink, 6);
+    write_black_text(o, t);
+    o.b(b"grestore
+");
+}
+
+fn write_black_text(o: &mut Out<'_>, t: &Text) {
     let font: &[u8] = match t.size.points() {
         10 => b"HE10",
         _ => b"HE12",

@@ -544,27 +544,43 @@ fn add_item(
             }
             g.add(e.add(Title::new(xml_text(&a.name))))
         }
-        Item::Text(t) => match text_as {
-            TextAs::Raster { dpi } => {
-                let px = 72.0 / (dpi * scale);
-                g.add(rastered(t, bottom, scene.font_size, px, glyphs))
+        Item::Text(t) => {
+            // Glyphs drawn as shapes take their group's colour: black unless told.
+            let ink = |group: Group| match t.ink == Paint::BLACK {
+                true => group,
+                false => group.set("fill", colour(t.ink)),
+            };
+            match text_as {
+                TextAs::Raster { dpi } => {
+                    let px = 72.0 / (dpi * scale);
+                    g.add(ink(rastered(t, bottom, scene.font_size, px, glyphs)))
+                }
+                TextAs::Outlines => {
+                    let (drawn, hidden) = outlined(t, bottom, scene.font_size, glyphs);
+                    g.add(ink(drawn)).add(hidden)
+                }
+                // The page's script rewrites its labels: plain text there.
+                TextAs::Text if annotate => g.add(
+                    text(t, bottom, scene.font_size)
+                        .set("stroke", "none")
+                        .set("fill", text_fill(t.ink)),
+                ),
+                TextAs::Text => g.add(
+                    placed(t, bottom, scene.font_size)
+                        .set("stroke", "none")
+                        .set("fill", text_fill(t.ink)),
+                ),
             }
-            TextAs::Outlines => {
-                let (drawn, hidden) = outlined(t, bottom, scene.font_size, glyphs);
-                g.add(drawn).add(hidden)
-            }
-            // The page's script rewrites its labels: plain text there.
-            TextAs::Text if annotate => g.add(
-                text(t, bottom, scene.font_size)
-                    .set("stroke", "none")
-                    .set("fill", "black"),
-            ),
-            TextAs::Text => g.add(
-                placed(t, bottom, scene.font_size)
-                    .set("stroke", "none")
-                    .set("fill", "black"),
-            ),
-        },
+        }
+    }
+}
+
+/// A text's `fill`: `black` as ever, or its ink's colour.
+fn text_fill(ink: Paint) -> String {
+    if ink == Paint::BLACK {
+        "black".into()
+    } else {
+        colour(ink)
     }
 }
 

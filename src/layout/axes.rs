@@ -200,6 +200,7 @@ impl Frame<'_> {
                 size: FontSize::Normal,
                 anchor: Anchor::End,
                 vertical: true,
+                ink: Paint::BLACK,
             }));
         }
         let y_range = self.sel.y_range;

@@ -84,6 +84,7 @@ pub fn compared(
                 size: FontSize::Normal,
                 anchor: Anchor::Start,
                 vertical: false,
+                ink: crate::scene::Paint::BLACK,
             })
         })
         .collect();

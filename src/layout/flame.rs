@@ -247,13 +247,16 @@ impl Boxes {
         if self.labelled
             && let Some(t) = fitted(&f.name, w - 4.0 * em, em)
         {
-            items.push(Item::Text(text(
+            // Black, or white on a box too dark for black to read.
+            let mut label = text(
                 TextRole::FrameLabel,
                 Point::new(left + 2.0 * em, y + (row - 7.0 * em) / 2.0),
                 t,
                 FontSize::Normal,
                 Anchor::Start,
-            )));
+            );
+            label.ink = fill.ink();
+            items.push(Item::Text(label));
         }
         fill
     }
@@ -369,6 +372,7 @@ fn text(role: TextRole, at: Point, text: Vec<u8>, size: FontSize, anchor: Anchor
         size,
         anchor,
         vertical: false,
+        ink: Paint::BLACK,
     }
 }
 

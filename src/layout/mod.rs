@@ -429,6 +429,7 @@ fn text(role: TextRole, at: Point, t: Vec<u8>, size: FontSize, anchor: Anchor) -
         size,
         anchor,
         vertical: false,
+        ink: Paint::BLACK,
     })
 }
 

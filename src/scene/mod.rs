@@ -186,6 +186,9 @@ pub struct Text {
     pub anchor: Anchor,
     /// Turned 90° counter-clockwise (reading upwards).
     pub vertical: bool,
+    /// Its colour: black, but on a box too dark for black to read (a flame graph's
+    /// frame), white ([`Paint::ink`]).
+    pub ink: Paint,
 }
 
 /// What a path is.
