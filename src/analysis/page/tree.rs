@@ -94,14 +94,26 @@ impl Serialize for Column<'_> {
 impl PageTree {
     /// Each row's labels, outermost first: where its frame is in a flame graph.
     pub(super) fn paths(&self) -> Vec<Vec<u32>> {
-        let mut paths: Vec<Vec<u32>> = Vec::with_capacity(self.rows.len());
-        for &(label, parent, _) in &self.rows {
-            let mut path = usize::try_from(parent).map_or(Vec::new(), |p| paths[p].clone());
-            path.push(label);
-            paths.push(path);
-        }
-        paths
+        paths(&self.rows)
     }
+}
+
+/// Each of `rows`' labels, outermost first, as far as a flame graph shows them: a stack
+/// deeper than its [`super::flame::MAX_ROWS`] rows keeps its outermost and innermost
+/// frames that many (the top-down and the inverted graph's), not the middle, so that
+/// the paths take `MAX_TREE_ROWS` × 2 × `MAX_ROWS` labels at most, whatever the depth.
+fn paths(rows: &[(u32, i64, u16)]) -> Vec<Vec<u32>> {
+    let keep = super::flame::MAX_ROWS - 1;
+    let mut paths: Vec<Vec<u32>> = Vec::with_capacity(rows.len());
+    for &(label, parent, _) in rows {
+        let mut path = usize::try_from(parent).map_or(Vec::new(), |p| paths[p].clone());
+        path.push(label);
+        if path.len() > 2 * keep {
+            path.remove(keep);
+        }
+        paths.push(path);
+    }
+    paths
 }
 
 /// A node while the tree is built.
@@ -335,6 +347,23 @@ mod tests {
             depth,
             own: vec![own],
         }
+    }
+
+    #[test]
+    fn a_deep_stacks_path_keeps_both_ends_a_flame_graph_shows() {
+        // A chain 1,000 deep: each path at most twice the flame's rows, its outermost
+        // and innermost frames those of the whole stack.
+        let rows: Vec<(u32, i64, u16)> = (0..1000).map(|k| (k as u32, k as i64 - 1, 0)).collect();
+        let keep = super::super::flame::MAX_ROWS - 1;
+        let all = paths(&rows);
+        assert!(all.iter().all(|p| p.len() <= 2 * keep));
+        let deepest = all.last().unwrap();
+        assert_eq!(deepest[..keep], (0..keep as u32).collect::<Vec<_>>()[..]);
+        assert_eq!(
+            deepest[keep..],
+            (1000 - keep as u32..1000).collect::<Vec<_>>()[..]
+        );
+        assert_eq!(all[10], (0..11).collect::<Vec<u32>>());
     }
 
     #[test]
