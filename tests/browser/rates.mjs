@@ -1,11 +1,12 @@
-// The runtime's rate in a panel of its own, read as a reader reads it: for eventlogs of
-// three GHCs (-hT with --heap-lines, and plain -l runs that have no heap profile) at a
-// grid of sizes from 6 cm to 30 cm, Chromium measures the SVG. The allocation rate's
+// The runtime's rate in a panel of its own, read as a reader reads it: for every fixture
+// eventlog of three GHCs (each heap profile with --heap-lines, and plain -l runs that have
+// none) at a grid of sizes from 6 cm to 30 cm, Chromium measures the SVG. The allocation rate's
 // line (its orange) lies in a panel under the heap graph whose axis labels say bytes per
 // second and reach over the line's highest point; nothing of the heap graph (bands,
 // lines, envelopes) comes down into it; no text overlaps another, a line (the browser's
 // own hit test of each stroke), an envelope or the GC strip's bars: a line's name that
-// finds no clear place in the graph is in the lines' key above the rate panel. For the plain runs (a heap profile's rate spans its censuses, not the
+// finds no clear place in the graph is in the lines' key above the rate panel. No two
+// entries of the key beside the graph read alike. For the plain runs (a heap profile's rate spans its censuses, not the
 // whole run), the rate read back through the labels (values
 // from the panel's ticks, times from the time axis's) adds up to what the run's own
 // `+RTS -s` says it allocated. On the page, the panel is under the graph and its axis
@@ -22,8 +23,8 @@ import { chromiumPath, check, finish, open, render, root, scratch } from "./harn
 
 const work = scratch("rates");
 const inputs = [];
-for (const [dir, keep] of [["fixtures/eventlog", (f) => f.endsWith("-hT.eventlog")], ["fixtures/eventlog-9.6", (f) => f.endsWith("-hT.eventlog")],
-  ["fixtures/eventlog-9.10", (f) => f.endsWith("-hT.eventlog")], ["fixtures/stats/ghc-9.0.2", (f) => f.endsWith(".eventlog")]]) {
+const every = (f) => f.endsWith(".eventlog");
+for (const [dir, keep] of [["fixtures/eventlog", every], ["fixtures/eventlog-9.6", every], ["fixtures/eventlog-9.10", every], ["fixtures/stats/ghc-9.0.2", every]]) {
   if (existsSync(join(root, dir))) inputs.push(...readdirSync(join(root, dir)).filter(keep).sort().map((f) => join(root, dir, f)));
 }
 const sizes = ["6cmx4cm", "8.5cmx5.5cm", "12cmx8cm", "17cmx6cm", "30cmx20cm", "6cmx20cm", "30cmx4cm"];
@@ -85,7 +86,13 @@ try {
       }, RATE);
       figures++;
       const tag = `${name} ${size}`;
-      if (!r.line) { check(false, `${tag}: the allocation rate's line is drawn`); continue; }
+      // A biographical profile's censuses come after the run's last collection: no
+      // allocation reading falls in their stretch, and there is no panel, no label of one.
+      if (!r.line) {
+        check(/-hb|-hc-hb/.test(name) && !r.texts.some((t) => rate(t.text) !== null || t.text.startsWith("allocation rate")),
+          `${tag}: no rate drawn, and no panel's label (a biographical profile's censuses after the run's last collection)`);
+        continue;
+      }
       // The panel's labels: bytes per second, on their ticks, rising upwards, the top one over the line's highest point.
       const labels = r.texts.filter((t) => rate(t.text) !== null).map((t) => ({ v: rate(t.text), y: r.ticks.find((y) => Math.abs(y - t.mid) < 2) }));
       const onTicks = labels.every((l) => l.y !== undefined);
@@ -105,6 +112,10 @@ try {
         const a = r.texts[i], c = r.texts[j];
         if (Math.min(a.x1, c.x1) - Math.max(a.x0, c.x0) > 0.5 && Math.min(a.y1, c.y1) - Math.max(a.y0, c.y0) > 0.5) wrong.push(`"${a.text}" over "${c.text}"`);
       }
+      // The key beside the graph: the texts right of it, under the title's row; no two alike.
+      const right = Math.max(...r.line.map((q) => q[0])), keyTexts = r.texts.filter((t) => t.x0 > right + 2 && t.y0 > r.vb[1] + 25).map((t) => t.text);
+      const twice = keyTexts.filter((t, k) => keyTexts.indexOf(t) !== k);
+      check(twice.length === 0, `${tag}: the key's ${keyTexts.length} entries are told apart (${twice.join(", ")})`);
       const unnamed = r.named.filter(([, seen]) => !seen).map(([name]) => name);
       check(unnamed.length === 0, `${tag}: every runtime line is named, at its end, along it or in the lines' key (${unnamed.join(", ") || r.named.length + " lines"})`);
       check(wrong.length === 0, `${tag}: ${r.texts.length} texts apart, in the figure, off ${r.lines} lines, their envelopes and the strip (${wrong.slice(0, 4).join("; ")})`);
