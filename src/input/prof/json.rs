@@ -107,11 +107,12 @@ pub(super) const MAX_STRING_SEARCH: usize = 4096;
 /// tells), else at the first unescaped `"` (a JSON file with its keys in another
 /// order, as `jq -S` writes).
 fn string_end(text: &[u8], start: usize, next: &[&str]) -> Option<usize> {
+    // Up to the line's end or the limit, stopping at the first quote that ends it: a
+    // file on one line is not scanned to the limit for every string.
     let limit = (start + MAX_STRING_SEARCH).min(text.len());
-    let line = find(&text[..limit], start, b"\n").unwrap_or(limit);
-    let ghc = (start..line)
-        .filter(|&i| text[i] == b'"')
-        .find(|&i| ends_before(text, i, next));
+    let ghc = (start..limit)
+        .take_while(|&i| text[i] != b'\n')
+        .find(|&i| text[i] == b'"' && ends_before(text, i, next));
     ghc.or_else(|| {
         let mut i = start;
         while i < text.len() {
