@@ -148,6 +148,11 @@ pub struct Profile {
     /// A cost-centre profile's: each frame's source span as GHC writes it
     /// (`Main.hs:6:1-46`, `<entire-module>`), by frame name (`Module.label`).
     pub sources: crate::profile::hash::FxMap<Box<[u8]>, Box<[u8]>>,
+    /// An eventlog's cost-centre samples where it holds a heap profile too (this profile
+    /// is then the heap's): what the run spent its time in, over the same time axis, which
+    /// the page shows beside the heap graph. A cost profile over time
+    /// ([`Profile::is_cost_report`]); `--measure time` reads it as the profile instead.
+    pub cost_samples: Option<Box<Profile>>,
 }
 
 /// A stack's frames, outermost first ([`Profile::stacks`]).

@@ -151,10 +151,21 @@ impl Filter {
                 .filter(|&(t, _)| self.keeps_time(t))
                 .collect()
         };
+        // The samples beside a heap profile keep the same window (their names are
+        // stacks, not the heap's bands): none in it, none shown.
+        let window_only = Filter {
+            from: self.from,
+            to: self.to,
+            ..Filter::default()
+        };
+        let cost_samples = (profile.cost_samples)
+            .and_then(|s| window_only.window_and_names(*s).ok())
+            .map(Box::new);
         Ok(Profile {
             times,
             marks,
             bands,
+            cost_samples,
             heap: HeapSeries {
                 size: within(profile.heap.size),
                 live: within(profile.heap.live),

@@ -561,6 +561,10 @@ impl Builder {
         for s in profile.bands.series_mut() {
             s.shrink_to_fit();
         }
+        // Samples beside a heap profile ride along with it, for the page.
+        if !self.samples.is_empty() {
+            profile.cost_samples = Some(Box::new(self.samples_profile()));
+        }
         Ok(Parsed {
             profile: self.dress(profile),
             warnings: self.warnings,
@@ -582,6 +586,26 @@ impl Builder {
         if let Some(m @ (Measure::Alloc | Measure::Entries)) = self.measure {
             return Some(Err(super::ErrorKind::SamplesWeighTime(m)));
         }
+        let mut profile = self.samples_profile();
+        profile.runtime = runtime.clone().unwrap_or_default();
+        profile.marks = std::mem::take(&mut self.profile.marks);
+        profile.heap = std::mem::take(&mut self.profile.heap);
+        profile.heap.sort();
+        // The header's strings as for a heap profile; the units and break-down are
+        // the samples'.
+        let mut profile = self.dress(profile);
+        profile.set_units(b"seconds".to_vec(), b"ticks".to_vec());
+        profile.breakdown = crate::profile::Breakdown::CostCentreStacks;
+        Some(Ok(Parsed {
+            profile,
+            warnings: std::mem::take(&mut self.warnings),
+            runtime_only: false,
+        }))
+    }
+
+    /// The cost-centre samples read, as a cost profile over time: frames named
+    /// `Module.label`, each with its source span (the first of a name's).
+    fn samples_profile(&mut self) -> Profile {
         let samples = std::mem::take(&mut self.samples);
         let centres = &self.cost_centres;
         let name = |id: u32| match centres.get(&id) {
@@ -601,20 +625,7 @@ impl Builder {
                     .or_insert_with(|| cc.src.clone());
             }
         }
-        profile.runtime = runtime.clone().unwrap_or_default();
-        profile.marks = std::mem::take(&mut self.profile.marks);
-        profile.heap = std::mem::take(&mut self.profile.heap);
-        profile.heap.sort();
-        // The header's strings as for a heap profile; the units and break-down are
-        // the samples'.
-        let mut profile = self.dress(profile);
-        profile.set_units(b"seconds".to_vec(), b"ticks".to_vec());
-        profile.breakdown = crate::profile::Breakdown::CostCentreStacks;
-        Some(Ok(Parsed {
-            profile,
-            warnings: std::mem::take(&mut self.warnings),
-            runtime_only: false,
-        }))
+        profile
     }
 
     /// The `.hp` header strings and, for `-hi`, readable names.
