@@ -118,3 +118,68 @@ fn an_eventlog_with_a_heap_profile_and_samples_draws_the_heap_unless_asked() {
     assert!(err.contains("count time only"), "{err}");
     assert!(!scratch.path("a.svg").exists());
 }
+
+/// One eventlog with a heap profile and samples gives one page of both: the heap's bands,
+/// and the samples of the same run (those of a `--from`/`--to` window when one is asked)
+/// weighing what ghc-events reads there. `tests/browser/beside.mjs` follows a window
+/// chosen on either into the other.
+#[test]
+fn a_heap_page_carries_the_samples_of_the_same_run_and_window() {
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        let dir = fixtures().join("prof").join(ghc);
+        let e = dir.join("MapFib-samples-hc.eventlog");
+        let samples = oracle(&dir.join("MapFib-samples-hc.samples"));
+        let mut times: Vec<u64> = samples.iter().map(|s| s.0).collect();
+        times.sort_unstable();
+        let edge = |k: usize| (times[k] + times[k + 1]) / 2;
+        let (from, to) = (edge(times.len() / 3), edge(times.len() * 2 / 3));
+        let (f, t) = (
+            format!("{}", from as f64 / 1e9),
+            format!("{}", to as f64 / 1e9),
+        );
+        let scratch = Scratch::new("samples-page");
+        let windows: [(&[&str], u64); 2] = [
+            (&[], samples.len() as u64),
+            (
+                &["--from", &f, "--to", &t],
+                samples.iter().filter(|s| s.0 >= from && s.0 <= to).count() as u64,
+            ),
+        ];
+        for (args, want) in windows {
+            let mut all = vec![e.to_str().unwrap(), "-o", "p.html"];
+            all.extend(args);
+            let o = hpgraph(&scratch.0, &all, None);
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let page = std::fs::read_to_string(scratch.path("p.html")).unwrap();
+            assert!(
+                page.contains("<section id=\"samples\""),
+                "{ghc}: no samples' part"
+            );
+            let data = &page[page.find("id=\"hpgraph-data\">").unwrap() + 18..];
+            let data: serde_json::Value =
+                serde_json::from_str(&data[..data.find("</script>").unwrap()]).unwrap();
+            assert!(
+                !data["bands"].as_array().unwrap().is_empty(),
+                "{ghc}: no heap"
+            );
+            assert!(
+                data["tree"].is_null(),
+                "{ghc}: the heap's page is not a cost page"
+            );
+            let tree = &data["cost_samples"]["tree"];
+            assert_eq!(
+                tree["measures"][0]["total"].as_u64(),
+                Some(want),
+                "{ghc} {args:?}"
+            );
+            let roots: u64 = (tree["roots"].as_array().unwrap().iter())
+                .map(|r| {
+                    tree["inherited"][0][r.as_u64().unwrap() as usize]
+                        .as_u64()
+                        .unwrap()
+                })
+                .sum();
+            assert_eq!(roots, want, "{ghc} {args:?}: the tree's roots");
+        }
+    }
+}

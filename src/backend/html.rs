@@ -25,6 +25,7 @@ const FIGURES: &str = include_str!("html/figures.js");
 const SCRIPT: &str = concat!(
     include_str!("html/figures.js"),
     include_str!("html/costs.js"),
+    include_str!("html/flame.js"),
     include_str!("html/page.js")
 );
 const STYLE: &str = include_str!("html/page.css");
@@ -128,6 +129,20 @@ struct ScriptData<'a> {
     frame_fills: Vec<String>,
     /// The colour of each frame's label on its fill ([`crate::scene::Paint::ink`]).
     frame_inks: Vec<String>,
+    /// The cost-centre samples beside a heap profile, with their frames' paints.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cost_samples: Option<ScriptSamples<'a>>,
+}
+
+/// The page data of the cost-centre samples beside a heap profile, and each of their
+/// frames' fill and ink, as the page's own frames have them.
+#[derive(Serialize)]
+struct ScriptSamples<'a> {
+    #[serde(flatten)]
+    data: &'a PageData,
+    frame_fills: Vec<String>,
+    frame_inks: Vec<String>,
+    other_fill: String,
 }
 
 /// A runtime line: its points from the page data, its name, width and colour from the
@@ -230,13 +245,28 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
             fill: or_other(paints.pool.get(k)),
         })
         .collect();
+    let fills_of = |frames: &[crate::scene::Paint], n: usize| -> (Vec<String>, Vec<String>) {
+        (0..n)
+            .map(|k| {
+                let paint = *frames.get(k).unwrap_or(&paints.other);
+                (colour(paint), colour(paint.ink()))
+            })
+            .unzip()
+    };
+    let (frame_fills, frame_inks) = fills_of(&paints.frames, data.frames.len());
+    let cost_samples = data.cost_samples.as_deref().map(|samples| {
+        let (frame_fills, frame_inks) = fills_of(&paints.sample_frames, samples.frames.len());
+        ScriptSamples {
+            data: samples,
+            frame_fills,
+            frame_inks,
+            other_fill: other_fill.clone(),
+        }
+    });
     ScriptData {
-        frame_fills: (0..data.frames.len())
-            .map(|k| or_other(paints.frames.get(k)))
-            .collect(),
-        frame_inks: (0..data.frames.len())
-            .map(|k| colour(paints.frames.get(k).unwrap_or(&paints.other).ink()))
-            .collect(),
+        frame_fills,
+        frame_inks,
+        cost_samples,
         pool,
         other_fill,
         lines: script_lines(data, paints),
@@ -328,7 +358,7 @@ impl super::Backend for Html<'_> {
             &mut html,
             &super::svg::page_picture(scene),
             &script_data.bands,
-            (data.ipe, data.report),
+            (data.ipe, data.report, data.cost_samples.is_some()),
         );
         tail(&mut html, &json);
         out.write_all(html.as_bytes())
@@ -375,7 +405,14 @@ fn key(html: &mut String, bands: &[ScriptBand]) {
 /// graph's place and the table, which the script fills in.
 /// A report's page (`report`) has one census: its graph over time is hidden, and the
 /// flame graph the page opens with leads.
-fn body(html: &mut String, picture: &str, bands: &[ScriptBand], (ipe, report): (bool, bool)) {
+/// A heap profile with the same run's cost-centre samples beside it (`samples`) gets
+/// their part after the heap's flame graph.
+fn body(
+    html: &mut String,
+    picture: &str,
+    bands: &[ScriptBand],
+    (ipe, report, samples): (bool, bool, bool),
+) {
     html.push_str(CONTROLS);
     html.push_str(if report {
         "<div class=\"figure\" hidden>\n<div id=\"chart\">\n"
@@ -392,6 +429,9 @@ fn body(html: &mut String, picture: &str, bands: &[ScriptBand], (ipe, report): (
         html.push_str(STRIP);
     }
     html.push_str(FLAME);
+    if samples && !report {
+        html.push_str(SAMPLES);
+    }
     if report {
         html.push_str(COSTS_TABLE);
         return;
@@ -435,6 +475,24 @@ const STRIP: &str = "<section id=\"strip\" hidden aria-label=\"Samples over time
     <p class=\"help\">Samples over time: drag across them to weigh the flame graph and the \
     table by that stretch, double-click for all of them.</p>\
     <svg id=\"strip-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg></section>\n";
+
+/// The cost-centre samples of the same run beside a heap profile: their strip, flame
+/// graph and tree, which the script draws and keeps to the chart's window.
+const SAMPLES: &str = "<section id=\"samples\" hidden aria-label=\"The cost-centre samples of the same run\">\
+    <h2>Time: the cost-centre samples of the same run</h2>\
+    <p class=\"help\">What the program was running while the heap above grew and shrank, on the \
+    same clock: a window zoomed on the heap graph weighs this flame graph and table by the samples \
+    taken in it (the strip's stretches it touches), and a stretch dragged across the strip zooms the \
+    heap graph to it; double-click either for the whole run.</p>\
+    <svg id=\"samples-strip\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg>\
+    <p><span id=\"samples-title\"></span> <label><input id=\"samples-inverted\" \
+    type=\"checkbox\"> inverted</label></p>\
+    <svg id=\"samples-flame-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg>\
+    <p id=\"samples-info\" role=\"status\"></p>\
+    <div class=\"below\"><table id=\"samples-costs\">\n<caption>The tree of the sampled stacks: \
+    the samples each took itself (individual) and with every stack it calls (inherited), as \
+    shares of the window's. Click ▸ to unfold a stack's callees, a heading to sort by it.\
+    </caption>\n<thead></thead>\n<tbody></tbody>\n</table></div></section>\n";
 
 /// A cost-centre profile's table: its tree of stacks, which the script writes.
 const COSTS_TABLE: &str = "<div class=\"below\"><table id=\"costs\">\n<caption>The tree of cost-centre \
@@ -504,7 +562,7 @@ pub fn waiting_page(what: &str, out: &mut dyn Write) -> io::Result<()> {
     let mut html = String::new();
     head(&mut html, what, Mode::Live);
     html.push_str("<p class=\"about\">no complete sample yet</p>\n");
-    body(&mut html, "", &[], (false, false));
+    body(&mut html, "", &[], (false, false, false));
     tail(&mut html, "null");
     out.write_all(html.as_bytes())
 }

@@ -169,7 +169,11 @@ pub fn render_picture<'a>(
     if let Some(page) = &page {
         let pool = page.pool.iter().map(|b| b.name.as_bytes());
         let frames = page.frames.iter().map(|f| f.as_bytes());
-        let paints = crate::layout::paint::page_paints(&scene, pool, frames);
+        let mut paints = crate::layout::paint::page_paints(&scene, pool, frames);
+        if let Some(samples) = &page.cost_samples {
+            let frames = samples.frames.iter().map(|f| f.as_bytes());
+            paints.sample_frames = crate::layout::paint::page_paints(&scene, [], frames).frames;
+        }
         scene.page_paints = Some(Box::new(paints));
     }
     notes.extend(repairs(picture, &scene));

@@ -347,6 +347,9 @@ pub struct PagePaints {
     pub pool: Vec<Paint>,
     /// Each flame-graph label, in the page data's order.
     pub frames: Vec<Paint>,
+    /// Each label of the flame graph of the cost-centre samples beside a heap profile,
+    /// in their page data's order (by name, as `frames`).
+    pub sample_frames: Vec<Paint>,
     /// A window's `OTHER`.
     pub other: Paint,
     /// The runtime's lines as the picture draws them, in the order of
@@ -397,6 +400,7 @@ impl Default for PagePaints {
         PagePaints {
             pool: Vec::new(),
             frames: Vec::new(),
+            sample_frames: Vec::new(),
             other: OTHER_PAINT,
             lines: LINE_STYLES,
             gcs: [MINOR_GC_PAINT, MAJOR_GC_PAINT],

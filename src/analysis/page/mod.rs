@@ -247,6 +247,12 @@ pub struct PageData {
     /// A biographical profile's waste over the run, said under the title.
     #[serde(skip)]
     pub biography: Option<crate::analysis::biography::Biography>,
+    /// The cost-centre samples of the same run beside a heap profile
+    /// ([`Profile::cost_samples`]): their own page's numbers (tree, flame graph, strip),
+    /// which the page shows under the heap graph, a window chosen in one being the
+    /// other's. The backend writes them with their frames' paints.
+    #[serde(skip)]
+    pub cost_samples: Option<Box<PageData>>,
 }
 
 /// The page's flame graphs, laid out: the script weighs and places them.
@@ -520,9 +526,7 @@ pub fn data(
         ipe: !profile.provenance.is_empty(),
         report: profile.is_cost_report(),
         trend: TrendRule::LIBRARY,
-        marks: profile
-            .marks
-            .iter()
+        marks: (profile.marks.iter())
             .map(|m| PageMark {
                 time: m.time,
                 text: m.text.as_deref().map(text),
@@ -548,9 +552,26 @@ pub fn data(
         },
         runtime: PageRuntime::of(&profile.runtime, first, last),
         biography: crate::analysis::biography::of(profile),
+        cost_samples: samples_beside(profile, opts).map(Box::new),
     };
     data.lay_out_flames();
     data
+}
+
+/// The page's numbers for the cost-centre samples beside a heap profile, as a page of
+/// those samples alone has them: summed over the run into one census (a stretch of the
+/// strip weighs its own), with the tree, the flame graph's frames and the strip.
+fn samples_beside(profile: &Profile, opts: &PageOptions) -> Option<PageData> {
+    let over_time = profile.cost_samples.as_deref()?;
+    let summed = crate::select::flame::one_census(over_time.clone());
+    let selection = crate::select::select(&summed, None, &Default::default());
+    let opts = PageOptions {
+        heap_lines: false,
+        flame_at: None,
+        flame_inverted: false,
+        ..*opts
+    };
+    Some(data(&summed, &selection, &opts, Some(over_time)))
 }
 
 /// Names that read the same are told apart wherever the page shows them.

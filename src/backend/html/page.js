@@ -113,6 +113,7 @@
     byId("zoom-note").hidden = !view;
     drawRuntime(a, b);
     drawKey(list);
+    followWindow();
     // The table follows when the browser is idle: the chart answers first.
     if (!tableSoon) tableSoon = requestIdleCallback(flush, { timeout: 300 });
     // The flame graph follows the window (its mean) and the filter.
@@ -370,9 +371,10 @@
     th.addEventListener("click", function () { sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : !(k === "name" || IPE.indexOf(k) >= 0) }; drawTable(); });
   });
   // ---- the flame graph of a census or of the window's mean: the library laid out its frames
-  // (D.flame); each band's value goes to its leaf, sums run from the end, frames are placed ----
+  // (D.flame); each band's value goes to its leaf, and flame.js sums, places and draws ----
+  var heapFlame = hpgraphFlame.view({ svg: flameSvg, title: byId("flame-title"), info: byId("flame-info") }, el);
   function openFlame(index, mean) {
-    var inverted = byId("flame-inverted").checked, range = view || fullRange(), w = windowOf(range[0], range[1]), i;
+    var inverted = byId("flame-inverted").checked, range = view || fullRange(), w = windowOf(range[0], range[1]);
     var N = (inverted ? D.flame.inverted : D.flame.tree).nodes, own = new Float64Array(N.length);
     // A cost profile's flame graph is its table's rows in the measure chosen.
     if (costs) costs.weigh(own, inverted ? 1 : 0, function (name) { return !filter || filter.test(name); });
@@ -380,70 +382,15 @@
       var v = !passes(s) ? 0 : mean ? F.windowMean(D.times, s.values, w.i0, w.i1) : s.values[index];
       if (v > 0) own[s.leaf[inverted ? 1 : 0]] += v;
     });
-    var bytes = Float64Array.from(own);
-    for (i = N.length - 1; i > 0; i--) bytes[N[i][1]] += bytes[i];
-    flame = { index: index, mean: !!mean, inverted: inverted, from: D.times[w.i0], to: D.times[w.i1], N: N, own: own, bytes: bytes, focus: 0 };
+    var shown = span || D.samples_span;
+    flame = { index: index, mean: !!mean };
     ["data-time", "data-from", "data-to"].forEach(function (a) { flameBox.removeAttribute(a); });
     attrs(flameBox, mean ? { "data-from": range[0], "data-to": range[1], "data-inverted": inverted } : { "data-time": D.times[index], "data-inverted": inverted }).hidden = false;
-    drawFlame();
+    flame.drawn = heapFlame.show({ N: N, own: own, S: D, W: W, inverted: inverted, after: counted(), heading: (D.report ? (shown ? "The samples from " + W.time(shown[0]) + " to " + W.time(shown[1]) : "The whole run") +
+      (costs ? ", by " + D.tree.measures[costs.chosen()].name : "") : mean ? "Each stack's mean from " + W.time(D.times[w.i0]) + " to " + W.time(D.times[w.i1]) : "The heap at " + W.time(D.times[index])) +
+      (filter ? " (bands matching the filter)" : "") + (inverted ? ", inverted (what holds the bytes at the bottom)" : "") });
   }
   function reopenFlame() { if (flame) openFlame(flame.mean ? null : Math.min(flame.index, D.times.length - 1), flame.mean); }
-  function drawFlame() {
-    var f = flame, N = f.N, bytes = f.bytes, own = f.own, focus = f.focus, Wd = Math.max(300, flameBox.clientWidth || 800), ROW = 18, i, rows = 1, narrow = new Map();
-    for (i = 1; i < N.length; i++) if (bytes[i] > 0) rows = Math.max(rows, N[i][4] + 1);
-    attrs(flameSvg, { viewBox: "0 0 " + Wd + " " + rows * ROW, height: rows * ROW });
-    flameSvg.textContent = "";
-    byId("flame-title").textContent = (D.report ? (span || D.samples_span ? "The samples from " + W.time((span || D.samples_span)[0]) + " to " + W.time((span || D.samples_span)[1]) : "The whole run") + (costs ? ", by " + D.tree.measures[costs.chosen()].name : "") : f.mean ? "Each stack's mean from " + W.time(f.from) + " to " + W.time(f.to) : "The heap at " + W.time(D.times[f.index])) +
-      (filter ? " (bands matching the filter)" : "") + (f.inverted ? ", inverted (what holds the bytes at the bottom)" : "") + ": " + W.value(bytes[0]) + counted() +
-      (focus ? " · within " + stackOf(focus) + " (click all to see everything)" : " · click a frame to zoom into it");
-    var scale = bytes[focus] > 0 ? Wd / bytes[focus] : 0, x = new Float64Array(N.length), placed = new Uint8Array(N.length);
-    f.drawn = 0;
-    function frame(node, at, w, depth) {
-      var y = (rows - 1 - depth) * ROW, room = Math.floor((w - 6) / 6.2), label = node.name;
-      var g = el("g", { class: "frame", "data-stack": node.stack, "data-bytes": node.bytes, "data-own": node.own }, flameSvg);
-      el("rect", { x: at.toFixed(2), y: y, width: Math.max(0, w - 0.5).toFixed(2), height: ROW - 1, rx: 1, "fill-opacity": node.self ? 0.5 : 1,
-        fill: node.k === 0 ? "#c8c8c8" : node.narrow ? "#e0e0e0" : node.cut ? "#999" : node.fill || D.other_fill }, g);
-      if (w > 30) el("text", { x: (at + 3).toFixed(2), y: y + 12.5, "font-size": 11, fill: node.ink || "#111" }, g, label.length > room ? label.slice(0, Math.max(1, room - 1)) + "…" : label);
-      el("title", {}, g, describe(node));
-      g.node = node;
-      f.drawn++;
-    }
-    var nodeOf = function (k) { return { k: k, name: k ? D.frames[N[k][0]] : "all", fill: D.frame_fills[N[k][0]], ink: k && D.frame_inks[N[k][0]], stack: stackOf(k), bytes: bytes[k], own: own[k], cut: N[k][3] & 1, placed: N[k][3] & 2 }; };
-    var join = function (k, v) { var s = narrow.get(k) || { bytes: 0, count: 0 }; s.bytes += v; s.count++; narrow.set(k, s); };
-    // A frame, then what it holds itself, paler, before its callees (bare boxes add up to the census).
-    function place(k, at, w) {
-      var node = nodeOf(k), ow = own[k] * scale, apart = own[k] > 0 && bytes[k] > own[k] && N[k][4] + 1 < rows;
-      if (apart) node.own = 0;
-      frame(node, at, w, N[k][4]);
-      x[k] = at; placed[k] = 1;
-      if (apart && ow >= 0.5) { frame({ name: node.name, fill: node.fill, stack: node.stack + " (its own)", self: true, bytes: own[k], own: own[k] }, at, ow, N[k][4] + 1); x[k] += ow; }
-      else if (apart) join(k, own[k]);
-    }
-    // The focus's callers span the width; its callees share it by bytes.
-    for (var up = focus; up; up = N[up][1]) if (up !== focus || !focus) frame(nodeOf(up), 0, Wd, N[up][4]);
-    if (focus) frame(nodeOf(0), 0, Wd, 0);
-    place(focus, 0, Wd);
-    for (i = focus + 1; i < N[focus][2]; i++) {
-      var p = N[i][1], w = bytes[i] * scale;
-      if (placed[p] && bytes[i] > 0 && w >= 0.5) { place(i, x[p], w); x[p] += w; continue; }
-      if (placed[p] && bytes[i] > 0) join(p, bytes[i]);
-      i = N[i][2] - 1;
-    }
-    // Callees narrower than half a pixel are one grey box per caller, after the others.
-    narrow.forEach(function (s, k) { frame({ narrow: true, name: s.count + " narrower parts", stack: s.count + " narrower parts", bytes: s.bytes, own: s.bytes }, x[k], s.bytes * scale, N[k][4] + 1); });
-  }
-  // A node's stack as GHC writes it, innermost first.
-  function stackOf(k) {
-    for (var out = [], N = flame.N; k; k = N[k][1]) out.push(D.frames[N[k][0]]);
-    return out.length ? (flame.inverted ? out.reverse() : out).join("/") : "all";
-  }
-  function describe(n) {
-    return n.stack + ": " + W.value(n.bytes) + " (" + W.share(flame.bytes[0] > 0 ? n.bytes / flame.bytes[0] : 0) + ")" + (n.own > 0 && n.own < n.bytes && !n.self ? ", its own " + W.value(n.own) : "") +
-      (n.cut ? D.flame.notes[0] : "") + (n.placed ? D.flame.notes[1] : "");
-  }
-  var frameOf = function (ev) { var g = ev.target.closest && ev.target.closest("g.frame"); return g && g.node; };
-  flameSvg.addEventListener("mousemove", function (ev) { var n = frameOf(ev); byId("flame-info").textContent = n ? describe(n) : ""; });
-  flameSvg.addEventListener("click", function (ev) { var n = frameOf(ev); if (n && !n.narrow && !n.self) { flame.focus = n.k === flame.focus ? flame.N[n.k][1] : n.k; drawFlame(); } });
   byId("flame-close").addEventListener("click", function () { flameBox.hidden = true; flame = null; });
   byId("flame-mean").addEventListener("click", function () { openFlame(null, true); });
   byId("flame-inverted").addEventListener("change", reopenFlame);
@@ -478,6 +425,41 @@
     reopenFlame();
   }
   measureChoice.addEventListener("change", function () { setMeasure(+measureChoice.value); });
+  // ---- the same run's cost-centre samples beside a heap profile (D.cost_samples): the strip's
+  // stretches the chart's window touches weigh their table and flame graph, and a stretch
+  // dragged on the strip is the chart's window ----
+  var samplesFlame = null, beside = null;
+  function installSamples() {
+    var S = D.cost_samples, part = byId("samples"), T = S && S.tree, E = T && T.strip && T.strip.edges;
+    beside = null;
+    if (!part || (part.hidden = !T)) return;
+    if (!samplesFlame) {
+      samplesFlame = hpgraphFlame.view({ svg: byId("samples-flame-svg"), title: byId("samples-title"), info: byId("samples-info") }, el);
+      byId("samples-inverted").addEventListener("change", drawSamples);
+    }
+    var SW = F.writer(T.measures[0].scale), chosen = function (b0, b1) { zoom(b0 === null ? null : E[b0], b0 === null ? null : E[b1 + 1]); flush(); };
+    beside = { S: S, W: SW, E: E, table: hpgraphCosts.table(T, S.frames, el, SW.share, byId("samples-costs")), at: null,
+      strip: E && hpgraphCosts.strip(T.strip, byId("samples-strip"), el, Math.max(300, part.clientWidth), F.timeTicks, SW.time, chosen) };
+  }
+  function followWindow() {
+    if (!beside) return;
+    var E = beside.E, B = E ? E.length - 1 : 0, b0 = null, b1 = null;
+    if (view && E) { b0 = Math.max(0, bisect(E, view[0], same, true) - 1); b1 = Math.min(B - 1, bisect(E, view[1], same) - 1); }
+    if ([b0, b1].join() === beside.at) return;
+    beside.at = [b0, b1].join();
+    beside.b = [b0, b1];
+    if (beside.strip) beside.strip.show(b1 === null || b1 < b0 ? null : b0, b1);
+    beside.table.stretch(b0, b1);
+    drawSamples();
+  }
+  function drawSamples() {
+    var S = beside.S, b0 = beside.b[0], b1 = beside.b[1], inverted = byId("samples-inverted").checked, E = beside.E;
+    var N = (inverted ? S.flame.inverted : S.flame.tree).nodes, own = beside.table.weigh(new Float64Array(N.length), inverted ? 1 : 0, function () { return true; });
+    var t = b0 === null ? S.samples_span : b1 < b0 ? view : [E[b0], E[b1 + 1]];
+    attrs(byId("samples"), { "data-from": t[0], "data-to": t[1], "data-inverted": inverted });
+    beside.drawn = samplesFlame.show({ N: N, own: own, S: S, W: beside.W, inverted: inverted, after: S.tree.measures[0].after,
+      heading: (b0 === null ? "The whole run's samples, " : "The samples ") + "from " + beside.W.time(t[0]) + " to " + beside.W.time(t[1]) + (inverted ? ", inverted (what spends at the bottom)" : "") });
+  }
 
   // Takes up the page's data and chart (at load, and after each live update).
   function install() {
@@ -490,6 +472,7 @@
     rateTop = bottom + (P.rate_gap || 0); rateBottom = rateTop + (P.rate || 0); axis = rateBottom + (P.strip || 0);
     individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
     installCosts();
+    installSamples();
     // A zoom outside the run (a new run started) is forgotten.
     if (view && (view[1] <= fullRange()[0] || view[0] >= fullRange()[1])) view = null;
     draw();
@@ -539,6 +522,8 @@
     flameInverted: function (on) { byId("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
     measure: function (name) { setMeasure(name); return flame && flame.drawn; }, costs: function () { return costs; },
     stretch: function (b0, b1) { samples.choose(b0, b1); return flame && flame.drawn; },
+    samples: function (b0, b1) { if (b0 !== undefined) beside.strip.choose(b0, b1); return beside && { drawn: beside.drawn, at: beside.b, table: beside.table }; },
+    samplesInverted: function (on) { byId("samples-inverted").checked = !!on; drawSamples(); return beside.drawn; },
     get maxFlameRows() { return D ? D.flame.rows : 0; },
     keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; }
   };
