@@ -152,6 +152,8 @@ struct ScriptLine<'a> {
     name: &'static str,
     width: f64,
     stroke: String,
+    /// How its corners join, as the scene's runtime lines do (SVG's name).
+    join: &'static str,
     points: &'a [(f64, f64)],
     rate: bool,
 }
@@ -174,6 +176,7 @@ fn script_lines<'a>(data: &'a PageData, paints: &crate::scene::PagePaints) -> Ve
                 name: style.name,
                 width: style.width,
                 stroke: super::svg::colour(style.paint),
+                join: super::svg::line_join(crate::scene::PathRole::HeapLine.join()),
                 points,
                 rate: which == RuntimeLine::AllocationRate,
             }

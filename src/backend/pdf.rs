@@ -11,9 +11,9 @@
 use std::io::{self, Write};
 
 use printpdf::{
-    Color, FontId, Greyscale, Line, LinePoint, Mm, Op, PaintMode, ParsedFont, PdfDocument,
-    PdfFontHandle, PdfPage, PdfSaveOptions, Point as PdfPoint, Polygon, PolygonRing, Pt, Rgb,
-    TextItem, TextMatrix, WindingOrder,
+    Color, FontId, Greyscale, Line, LineJoinStyle, LinePoint, Mm, Op, PaintMode, ParsedFont,
+    PdfDocument, PdfFontHandle, PdfPage, PdfSaveOptions, Point as PdfPoint, Polygon, PolygonRing,
+    Pt, Rgb, TextItem, TextMatrix, WindingOrder,
 };
 
 use super::svg::xml_text;
@@ -214,6 +214,12 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
                             pos = Point::new(pos.x + s.x, pos.y + s.y);
                             pos
                         }));
+                        let round = p.role.join() == crate::scene::Join::Round;
+                        if round {
+                            ops.push(Op::SetLineJoinStyle {
+                                join: LineJoinStyle::Round,
+                            });
+                        }
                         ops.extend(shape(
                             points,
                             p.closed,
@@ -222,6 +228,11 @@ pub fn document(scene: &Scene, compress: bool) -> io::Result<Vec<u8>> {
                             p.line_width,
                             scale,
                         ));
+                        if round {
+                            ops.push(Op::SetLineJoinStyle {
+                                join: LineJoinStyle::Miter,
+                            });
+                        }
                     }
                     Item::Band(b) => ops.extend(shape(
                         b.outline(),

@@ -314,12 +314,19 @@ fn write_path(o: &mut Out<'_>, p: &Path) {
     if st.sets_width {
         o.f(p.line_width).b(b" setlinewidth\n");
     }
-    if p.stroke == Paint::BLACK {
+    let round = p.role.join() == crate::scene::Join::Round;
+    if p.stroke == Paint::BLACK && !round {
         fill_and_stroke(o, p.fill, st.gray_decimals);
     } else {
-        // Only a runtime line is coloured; what hp2ps draws keeps its bytes.
+        // Only a runtime line is coloured and joined round; what hp2ps draws keeps
+        // its bytes.
         o.b(b"gsave\n");
-        paint(o, p.stroke, st.gray_decimals);
+        if round {
+            o.b(b"1 setlinejoin\n");
+        }
+        if p.stroke != Paint::BLACK {
+            paint(o, p.stroke, st.gray_decimals);
+        }
         fill_and_stroke(o, p.fill, st.gray_decimals);
         o.b(b"grestore\n");
     }

@@ -450,6 +450,14 @@ fn tree(scene: &Scene, annotate: bool, text_as: TextAs) -> Document {
     groups.into_iter().fold(doc, Document::add)
 }
 
+/// SVG's name of a way to join corners (the page's script is handed it for its lines).
+pub(super) fn line_join(join: crate::scene::Join) -> &'static str {
+    match join {
+        crate::scene::Join::Mitre => "miter",
+        crate::scene::Join::Round => "round",
+    }
+}
+
 /// The document element: the drawing's size, one page under another, and the defaults
 /// every element inherits.
 fn root(scene: &Scene) -> Document {
@@ -461,11 +469,11 @@ fn root(scene: &Scene) -> Document {
         .set("width", format!("{}pt", round3(width * scale)))
         .set("height", format!("{}pt", round3(height * pages * scale)))
         .set("font-family", FONT_FAMILY)
-        .set("stroke-linejoin", "miter")
+        .set("stroke-linejoin", line_join(crate::scene::Join::Mitre))
         // PostScript's and PDF's miter limit; SVG's own (4) bevels the sharper joins
         // that they draw mitred, which in a dense band outline is the difference
         // between a black edge and a grey one.
-        .set("stroke-miterlimit", 10)
+        .set("stroke-miterlimit", crate::scene::MITRE_LIMIT)
         .set("font-kerning", "none")
         .add(Title::new(xml_text(&scene.title)))
 }
@@ -516,6 +524,9 @@ fn add_item(
                 .set("stroke-width", p.line_width);
             if p.stroke != Paint::BLACK {
                 e = e.set("stroke", colour(p.stroke));
+            }
+            if p.role.join() != crate::scene::Join::Mitre {
+                e = e.set("stroke-linejoin", line_join(p.role.join()));
             }
             if let Some(label) = &p.label {
                 e = e.add(Title::new(xml_text(label)));

@@ -7,10 +7,6 @@ use super::*;
 /// A name keeps this far (points) from any ink, beyond a line's reach.
 const CLEAR: f64 = 1.0;
 
-/// How far a line's ink reaches from its path, in half widths: a sharp corner's mitre
-/// reaches SVG's default mitre limit of 4 (the page and rsvg draw mitred joins).
-const MITRE: f64 = 4.0;
-
 /// The most places along a line tried for its name: a bound on the work whatever the
 /// figure's width (a step is half the name's width, at least [`MIN_STEP`]).
 pub(super) const MAX_TRIES: usize = 200;
@@ -21,16 +17,17 @@ const MIN_STEP: f64 = 4.0;
 /// What a line's name must keep clear of, in the graph's coordinates.
 #[derive(Default)]
 pub(super) struct Ink {
-    /// Line segments, each with its half width.
+    /// Line segments, each with how far its ink reaches from it.
     segments: Vec<(Point, Point, f64)>,
     /// Rectangles `[left, bottom, right, top]`: envelopes' columns and names placed.
     boxes: Vec<[f64; 4]>,
 }
 
 impl Ink {
-    /// A line through `points`, `width` wide.
+    /// A line through `points`, `width` wide, joined as a runtime line is: its ink
+    /// reaches [`crate::scene::Join::reach`] from its path.
     pub(super) fn line(&mut self, points: &[Point], width: f64) {
-        let half = MITRE * width / 2.0;
+        let half = crate::scene::PathRole::HeapLine.join().reach(width);
         self.segments
             .extend(points.windows(2).map(|w| (w[0], w[1], half)));
         if let [p] = points {
@@ -135,11 +132,11 @@ fn extent(line: &[Point], a: f64, b: f64) -> Option<(f64, f64)> {
 /// Where a line's name goes, the right end of its baseline: at the line's end (above
 /// it, then under it), else at steps leftwards along the line, each time just above or
 /// under the line's stretch there, inside `bounds` and clear of `ink`; `None` where no
-/// place is.
+/// place is. The line is `width` wide.
 pub(super) fn place(
     ink: &Ink,
     line: &[Point],
-    half: f64,
+    width: f64,
     size: Size,
     bounds: [f64; 4],
 ) -> Option<Point> {
@@ -148,7 +145,7 @@ pub(super) fn place(
     let inside = |b: [f64; 4]| {
         b[0] >= bounds[0] && b[1] >= bounds[1] && b[2] <= bounds[2] && b[3] <= bounds[3]
     };
-    let gap = MITRE * half + CLEAR + 0.5;
+    let gap = crate::scene::PathRole::HeapLine.join().reach(width) + CLEAR + 0.5;
     (0..MAX_TRIES)
         .map(|k| end.x.min(bounds[2]) - k as f64 * step)
         .take_while(|right| right - size.width >= bounds[0])
@@ -177,7 +174,7 @@ mod tests {
         let mut ink = Ink::default();
         ink.line(&flat, 1.0);
         let bounds = [0.0, 0.0, 100.0, 100.0];
-        let at = place(&ink, &flat, 0.5, SIZE, bounds).unwrap();
+        let at = place(&ink, &flat, 1.0, SIZE, bounds).unwrap();
         assert_eq!(at.x, 100.0);
         assert!(at.y - SIZE.descent > 50.5, "{at:?}");
         // A line just above and one just under the end: the name moves left.
@@ -185,12 +182,12 @@ mod tests {
         crowded.line(&flat, 1.0);
         crowded.line(&[Point::new(60.0, 60.0), Point::new(100.0, 60.0)], 1.0);
         crowded.line(&[Point::new(60.0, 40.0), Point::new(100.0, 40.0)], 1.0);
-        let at = place(&crowded, &flat, 0.5, SIZE, bounds).unwrap();
+        let at = place(&crowded, &flat, 1.0, SIZE, bounds).unwrap();
         assert!(at.x <= 60.0 && crowded.clear(SIZE.at(at)), "{at:?}");
         // No room anywhere: none.
         let mut full = Ink::default();
         full.add([0.0, 0.0, 100.0, 100.0]);
-        assert!(place(&full, &flat, 0.5, SIZE, bounds).is_none());
+        assert!(place(&full, &flat, 1.0, SIZE, bounds).is_none());
     }
 
     #[test]
@@ -201,10 +198,10 @@ mod tests {
         let mut ink = Ink::default();
         ink.add([10.0, 0.0, 1e6, 100.0]);
         let bounds = [0.0, 0.0, 1e6, 100.0];
-        assert!(place(&ink, &line, 0.5, SIZE, bounds).is_none());
+        assert!(place(&ink, &line, 1.0, SIZE, bounds).is_none());
         let mut near = Ink::default();
         near.add([1e6 - MIN_STEP * 20.0 + SIZE.width, 0.0, 1e6, 100.0]);
-        assert!(place(&near, &line, 0.5, SIZE, bounds).is_some());
+        assert!(place(&near, &line, 1.0, SIZE, bounds).is_some());
     }
 
     #[test]

@@ -148,7 +148,7 @@ impl Frame<'_> {
         for (which, shown) in drawn {
             let style = crate::scene::LINE_STYLES[which as usize];
             let size = self.name_size(style.name.as_bytes());
-            match labels::place(ink, &shown, style.width / 2.0, size, bounds) {
+            match labels::place(ink, &shown, style.width, size, bounds) {
                 Some(at) => {
                     ink.add(size.at(at));
                     items.push(text(

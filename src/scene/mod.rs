@@ -217,6 +217,42 @@ pub enum PathRole {
     FlameFrame,
 }
 
+/// How a path's corners are joined.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Join {
+    /// Mitred up to [`MITRE_LIMIT`], as hp2ps draws (PostScript's default).
+    Mitre,
+    /// Round: the ink stays within half the width of the path.
+    Round,
+}
+
+/// The mitre limit every backend draws mitred corners with: PostScript's and PDF's
+/// default, which SVG is told (its own, 4, bevels corners the others mitre).
+pub const MITRE_LIMIT: f64 = 10.0;
+
+impl Join {
+    /// How far from its path the ink of a line `width` wide reaches at worst.
+    pub fn reach(self, width: f64) -> f64 {
+        match self {
+            Join::Mitre => MITRE_LIMIT * width / 2.0,
+            Join::Round => width / 2.0,
+        }
+    }
+}
+
+impl PathRole {
+    /// How a path of this role joins its corners, in every backend and on the page: a
+    /// runtime line's round, so that its ink keeps within half its width of the line
+    /// whatever its corners (the layout keeps names that far off); all else mitred,
+    /// as hp2ps draws.
+    pub fn join(self) -> Join {
+        match self {
+            PathRole::HeapLine => Join::Round,
+            _ => Join::Mitre,
+        }
+    }
+}
+
 /// A path made of straight steps, each relative to the point before.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Path {
