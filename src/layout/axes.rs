@@ -205,33 +205,7 @@ impl Frame<'_> {
         }
         let y_range = self.sel.y_range;
         if self.opts.style == Style::Modern {
-            let t = gh / y_range;
-            // Labels keep clear of the legend, or (units in the labels) only of the
-            // axis's top edge by half a label.
-            let room = if units_in_labels {
-                gh + 4.0 * self.em
-            } else {
-                gh - self.legend(&self.profile.value_unit)
-            };
-            // As many labels as the axis holds two lines of text apart (the least 1-2-5
-            // step that keeps them so), at most fourteen; a line and a half apart where
-            // two lines would leave fewer than four (a short axis).
-            let scale = self.opts.scale(self.profile.units.value);
-            let at_least = |lines: f64| {
-                let target = (gh / (lines * 10.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
-                modern::value_ticks(y_range, target, scale)
-            };
-            let mut ticks = at_least(2.0);
-            if ticks.len() < 4 {
-                ticks = at_least(1.5);
-            }
-            for (v, label) in ticks {
-                let y = v * t;
-                if y <= room {
-                    // Centred on its tick: the baseline a little under it.
-                    self.y_tick_label_at(items, y + self.y0, label.into_bytes(), 3.5 * self.em);
-                }
-            }
+            self.modern_y_labels(items, units_in_labels);
             return;
         }
         let Some(inc) = ticks::round_125(fmax(y_range / TICK_TARGET, 1.0)) else {
@@ -266,6 +240,38 @@ impl Frame<'_> {
                 break;
             }
             i = next;
+        }
+    }
+
+    /// The modern style's value labels: round values, as many as the axis holds apart.
+    fn modern_y_labels(&self, items: &mut Vec<Item>, units_in_labels: bool) {
+        let (gh, y_range) = (self.graph_height, self.sel.y_range);
+        let t = gh / y_range;
+        // Labels keep clear of the legend, or (units in the labels) only of the
+        // axis's top edge by half a label.
+        let room = if units_in_labels {
+            gh + 4.0 * self.em
+        } else {
+            gh - self.legend(&self.profile.value_unit)
+        };
+        // As many labels as the axis holds two lines of text apart (the least 1-2-5
+        // step that keeps them so), at most fourteen; a line and a half apart where
+        // two lines would leave fewer than four (a short axis).
+        let scale = self.opts.scale(self.profile.units.value);
+        let at_least = |lines: f64| {
+            let target = (gh / (lines * 10.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
+            modern::value_ticks(y_range, target, scale)
+        };
+        let mut ticks = at_least(2.0);
+        if ticks.len() < 4 {
+            ticks = at_least(1.5);
+        }
+        for (v, label) in ticks {
+            let y = v * t;
+            if y <= room {
+                // Centred on its tick: the baseline a little under it.
+                self.y_tick_label_at(items, y + self.y0, label.into_bytes(), 3.5 * self.em);
+            }
         }
     }
 }
