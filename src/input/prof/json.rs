@@ -18,10 +18,22 @@ use crate::profile::costs::{
     CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Precision, Stack,
 };
 
-/// Whether `prefix` (a file's first bytes) begins GHC's JSON report.
+/// Whether `prefix` (a file's first bytes) begins GHC's JSON report: its first key is
+/// `"program"` as GHC writes it, or `"arguments"` as the same keys sorted are
+/// ([`super::sorted`]).
 pub fn is_report(prefix: &[u8]) -> bool {
-    let text = prefix.trim_ascii_start();
-    text.starts_with(b"{") && text[1..].trim_ascii_start().starts_with(b"\"program\"")
+    first_key(prefix).is_some()
+}
+
+/// The report's first key, when it is one a report begins with.
+fn first_key(prefix: &[u8]) -> Option<&'static str> {
+    let text = prefix
+        .trim_ascii_start()
+        .strip_prefix(b"{")?
+        .trim_ascii_start();
+    ["program", "arguments"]
+        .into_iter()
+        .find(|k| text.strip_prefix(format!("\"{k}\"").as_bytes()).is_some())
 }
 
 /// Where `at` is in `text`, as a line number from 1.
@@ -104,8 +116,8 @@ pub(super) const MAX_STRING_SEARCH: usize = 4096;
 
 /// Where the string starting at `start` ends: at the first `"` on its line that one of
 /// the keys `next` follows (GHC leaves a `"` within a label unescaped, so the next key
-/// tells), else at the first unescaped `"` (a JSON file with its keys in another
-/// order, as `jq -S` writes).
+/// tells), else at the first unescaped `"` (a string longer than [`MAX_STRING_SEARCH`],
+/// or followed by a key GHC does not write next).
 fn string_end(text: &[u8], start: usize, next: &[&str]) -> Option<usize> {
     // Up to the line's end or the limit, stopping at the first quote that ends it: a
     // file on one line is not scanned to the limit for every string.
@@ -187,8 +199,12 @@ fn unescape(s: &[u8]) -> Box<[u8]> {
     out.into()
 }
 
-/// Reads a whole JSON report.
+/// Reads a whole JSON report: in GHC's key order as it streams, else as JSON
+/// ([`super::sorted`]).
 pub fn parse(text: &[u8]) -> Result<super::Read, Error> {
+    if first_key(text) != Some("program") {
+        return super::sorted::parse(text);
+    }
     let (program, _) = string_at(text, 0, "program", &["arguments"])?;
     let (date, _) = string_at(text, 0, "end_time", &["initial_capabilities", "total_time"])?;
     let (seconds, _) = number_at(text, 0, "total_time")?;

@@ -16,6 +16,7 @@
 
 pub mod json;
 pub mod retainers;
+pub mod sorted;
 
 use std::hash::Hasher as _;
 
