@@ -723,8 +723,10 @@ fn frame_labels_read_on_their_boxes() {
         Some(tag[at..at + tag[at..].find('"')?].to_string())
     };
     for palette in ["viridis", "tableau10", "okabe-ito"] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .args([
+        let eventlog = fixtures().join("eventlog/ManyCC-hc.eventlog");
+        let out = hpgraph_ok(
+            &std::env::temp_dir(),
+            &[
                 "--flame",
                 "--style",
                 "modern",
@@ -734,16 +736,10 @@ fn frame_labels_read_on_their_boxes() {
                 "-",
                 "--format",
                 "svg",
-            ])
-            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/eventlog/ManyCC-hc.eventlog"))
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+                eventlog.to_str().unwrap(),
+            ],
         );
-        let svg = String::from_utf8(out.stdout).unwrap();
+        let svg = String::from_utf8(out).unwrap();
         let rects: Vec<(f64, f64, f64, f64, String)> = (svg.split("<path ").skip(1))
             .filter_map(|p| {
                 let tag = &p[..p.find('>')?];
