@@ -214,7 +214,7 @@ pub struct Args {
     #[arg(long, value_name = "WHERE", help_heading = "Figure")]
     pub key: Option<KeyChoice>,
 
-    /// The figure's size: 8cmx5cm, 6inx4in, 160mmx100mm, 400x300 (points)
+    /// The figure's size: 8cmx5cm (or 8x5cm), 6inx4in, 160mmx100mm, 400x300 (points)
     ///
     /// For every format; the layout re-flows in it, text keeping its size.
     /// [default: 9inx6in]

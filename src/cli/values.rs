@@ -122,17 +122,30 @@ pub fn bytes(text: &str) -> Result<f64, String> {
 
 /// A length with its unit (`in`, `cm`, `mm`, `pt`, or none for points), in points.
 fn length(text: &str) -> Option<f64> {
-    const UNITS: [(&str, f64); 4] = [
-        ("in", 72.0),
-        ("cm", 72.0 / 2.54),
-        ("mm", 72.0 / 25.4),
-        ("pt", 1.0),
-    ];
+    length_in(text, None)
+}
+
+/// The units a length may end in, with their size in points.
+const UNITS: [(&str, f64); 4] = [
+    ("in", 72.0),
+    ("cm", 72.0 / 2.54),
+    ("mm", 72.0 / 25.4),
+    ("pt", 1.0),
+];
+
+/// The unit `text` ends in, as its size in points.
+fn unit_of(text: &str) -> Option<f64> {
+    let t = text.trim();
+    (UNITS.iter()).find_map(|&(u, f)| t.ends_with(u).then_some(f))
+}
+
+/// A length in points; a bare number counts in `bare` (points when `None`).
+fn length_in(text: &str, bare: Option<f64>) -> Option<f64> {
     let t = text.trim();
     let (number, factor) = UNITS
         .iter()
         .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
-        .unwrap_or((t, 1.0));
+        .unwrap_or((t, bare.unwrap_or(1.0)));
     number
         .parse::<f64>()
         .ok()
@@ -140,12 +153,16 @@ fn length(text: &str) -> Option<f64> {
         .map(|v| v * factor)
 }
 
-/// `--size WxH`: at least 2 inches by 1, at most 200 inches a side.
+/// `--size WxH`: at least 2 inches by 1, at most 200 inches a side. A width without a
+/// unit takes the height's (`8.5x6cm` is 8.5 cm by 6 cm), as a size is written.
 pub fn figure_size(text: &str) -> Result<(f64, f64), String> {
     let bad =
         || format!("`{text}` is not a size: WIDTHxHEIGHT with in, cm, mm or pt, like 8cmx5cm");
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
-    let (w, h) = (length(w).ok_or_else(bad)?, length(h).ok_or_else(bad)?);
+    let (w, h) = (
+        length_in(w, unit_of(h)).ok_or_else(bad)?,
+        length(h).ok_or_else(bad)?,
+    );
     if w < 144.0 || h < 72.0 || w > 14_400.0 || h > 14_400.0 {
         return Err(format!(
             "`{text}` is {w:.0} x {h:.0} pt: a figure is at least 2 x 1 in (144 x 72 pt) and at most 200 in a side"
@@ -250,6 +267,9 @@ mod tests {
         assert_eq!(super::figure_size("6inx4in"), Ok((432.0, 288.0)));
         assert_eq!(super::figure_size("400x300"), Ok((400.0, 300.0)));
         assert_eq!(super::figure_size("400pt x 300pt"), Ok((400.0, 300.0)));
+        // One unit after both numbers is both's.
+        assert_eq!(super::figure_size("6x4in"), Ok((432.0, 288.0)));
+        assert_eq!(super::figure_size("300ptx3in"), Ok((300.0, 216.0)));
         assert!(super::figure_size("1inx1in").is_err());
         assert!(super::figure_size("8cm").is_err());
         assert!(super::figure_size("axb").is_err());
