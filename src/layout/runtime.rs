@@ -44,6 +44,9 @@ pub(super) fn envelope(
     Some((outline, last))
 }
 
+/// A runtime line through `points`, and its end; `None`, and nothing drawn, for fewer
+/// than two points: a reading alone is no line, and its name would label nothing (the
+/// page leaves such lines out too).
 pub(super) fn line(
     items: &mut Vec<Item>,
     points: &[Point],
@@ -51,6 +54,9 @@ pub(super) fn line(
     label: &[u8],
     stroke: Paint,
 ) -> Option<Point> {
+    if points.len() < 2 {
+        return None;
+    }
     let (start, steps) = relative(points)?;
     let end = *points.last()?;
     items.push(Item::Path(Path {

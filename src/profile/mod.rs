@@ -360,12 +360,18 @@ impl Runtime {
                 covered[k] = (covered[k].0.min(lo), covered[k].1.max(hi));
             }
         }
-        (0..columns)
+        let steps: Vec<(f64, f64)> = (0..columns)
             .filter_map(|k| {
                 let (lo, hi) = covered[k];
                 (hi > lo).then(|| (first + (k as f64 + 0.5) * step, bytes[k] / (hi - lo)))
             })
-            .collect()
+            .collect();
+        // One step alone (a run of one collection) is no line: it is the rate over the
+        // stretch its readings cover, from one end of it to the other.
+        match (&steps[..], covered.iter().find(|c| c.1 > c.0)) {
+            ([(_, rate)], Some(&(lo, hi))) => vec![(lo, *rate), (hi, *rate)],
+            _ => steps,
+        }
     }
 }
 
@@ -772,8 +778,16 @@ mod tests {
             vec![(0.5, 200.0), (1.5, 300.0)]
         );
         // Past the last reading nothing is known: the step is left out, and a step the
-        // readings cover in part is the rate over that part.
-        assert_eq!(runtime.allocation_rate(0.0, 4.0, 2), vec![(1.0, 250.0)]);
+        // readings cover in part is the rate over that part; a step alone is a line
+        // across that part.
+        assert_eq!(
+            runtime.allocation_rate(0.0, 4.0, 2),
+            vec![(0.0, 250.0), (2.0, 250.0)]
+        );
+        assert_eq!(
+            runtime.allocation_rate(0.0, 2.0, 1),
+            vec![(0.0, 250.0), (2.0, 250.0)]
+        );
         assert!(runtime.allocation_rate(1.0, 1.0, 2).is_empty());
         assert!(Runtime::default().allocation_rate(0.0, 1.0, 2).is_empty());
     }
