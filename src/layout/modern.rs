@@ -88,6 +88,12 @@ pub fn value_ticks(top: f64, target: f64, scale: Scale) -> Vec<(f64, String)> {
     let Some(step) = ceil_125(top / unit / target) else {
         return Vec::new();
     };
+    // Bytes come whole: no step under one (an empty graph's axis is 0 B and 1 B).
+    let step = if scale != Scale::Plain && unit == 1.0 {
+        step.max(1.0)
+    } else {
+        step
+    };
     let decimals = decimals(step);
     let space = if name.is_empty() { "" } else { " " };
     (0..)
@@ -348,6 +354,21 @@ mod tests {
 
     fn labels(t: &[(f64, String)]) -> Vec<&str> {
         t.iter().map(|(_, l)| l.as_str()).collect()
+    }
+
+    #[test]
+    fn bytes_are_labelled_whole() {
+        // An empty graph's axis of one byte: 0 B and 1 B, never 0.2 B.
+        assert_eq!(labels(&value_ticks(1.0, 7.0, DECIMAL)), ["0 B", "1 B"]);
+        assert_eq!(
+            labels(&value_ticks(3.0, 7.0, BINARY)),
+            ["0 B", "1 B", "2 B", "3 B"]
+        );
+        // A count without a unit may step in fractions.
+        assert_eq!(
+            labels(&value_ticks(1.0, 2.0, Scale::Plain)),
+            ["0.0", "0.5", "1.0"]
+        );
     }
 
     #[test]

@@ -150,7 +150,8 @@ var hpgraphFigures = (function () {
   }
   // Round values from 0 to top in the unit `write` gives top.
   function valueTicks(top, target, write) {
-    var u = write.unitFor(top), step = ceil125(top / u[0] / target), out = [], d = decimals(step), space = u[1] ? " " : "";
+    // Bytes come whole (modern.rs `value_ticks`): no step under one.
+    var u = write.unitFor(top), s = ceil125(top / u[0] / target), step = s && u[0] === 1 && u[1] ? Math.max(1, s) : s, out = [], d = decimals(step), space = u[1] ? " " : "";
     for (var k = 0; step && k * step * u[0] <= top * (1 + 1e-9) && out.length < 1000; k++) out.push([k * step * u[0], (k * step).toFixed(d) + space + u[1]]);
     return out;
   }
