@@ -115,8 +115,11 @@ try {
         // ones; and as many as fit: the next finer 1-2-5 step (2 or 2.5 times finer)
         // would pass fourteen ticks or set the labels closer than two lines up the y
         // axis (a line and a half where that leaves fewer than four), or than their width and most of an em (0.8) across the x axis.
-        if (r.plot >= 100 && r.yTicks < 4) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
-        if (r.plot >= 400 && r.yTicks < 6) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
+        // Bytes come whole: an axis stepping by one byte (an empty graph's, 0 B to 1 B)
+        // has no finer step, and as many ticks as it has bytes.
+        const byteSteps = /^\d+ B$/.test(r.yLabels[1] || "") && parseFloat(r.yLabels[1]) - parseFloat(r.yLabels[0]) === 1;
+        if (r.plot >= 100 && r.yTicks < 4 && !byteSteps) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
+        if (r.plot >= 400 && r.yTicks < 6 && !byteSteps) r.wrong.push(`${r.yTicks} y ticks on ${r.plot.toFixed(0)} pt`);
         const finer = (labels, spacing, length, quarters) => {
           // The step read from the first two labels (`0 MB`, `5 MB`; not a clock's), the
           // next finer step's spacing (1-2-5 on the y axis; 1-2-2.5-5 on the time axis,
@@ -131,7 +134,7 @@ try {
           return { spacing: spacing / ratio, count: Math.floor(length / (spacing / ratio) + 1e-6) + 1, wider };
         };
         const fy = finer(r.yLabels, r.ySpacing, r.plot, false), fx = finer(r.xLabels, r.xSpacing, r.plotWidth, true);
-        if (fy.count <= 14 && fy.spacing >= (r.yTicks < 4 ? 1.5 : 2) * r.fs + 0.5) r.wrong.push(`room for more y ticks than ${r.yTicks} (${r.ySpacing.toFixed(0)} pt apart)`);
+        if (!byteSteps && fy.count <= 14 && fy.spacing >= (r.yTicks < 4 ? 1.5 : 2) * r.fs + 0.5) r.wrong.push(`room for more y ticks than ${r.yTicks} (${r.ySpacing.toFixed(0)} pt apart)`);
         if (fx.count <= 14 && fx.spacing >= r.xWidest + fx.wider * r.fs + 0.8 * r.fs + 0.5) r.wrong.push(`room for more x ticks than ${r.xTicks} (${r.xSpacing.toFixed(0)} pt apart, labels ${r.xWidest.toFixed(0)} pt)`);
         if (r.yTicks < 2 || r.xTicks < 2) r.wrong.push(`axes not found: ${r.yTicks} y and ${r.xTicks} x ticks`);
         // A name shortened only where the whole one would not fit the key's room: a third
