@@ -78,6 +78,24 @@ try {
     let w = await weighs(page, countIn(stamped, -Infinity, Infinity, true));
     check(w.ok, `${label}: over the whole run ${w.says}`);
 
+    // The strip's bars, each stretch stacked by the stacks with most samples in their
+    // colours: each part is what ghc-events reads of that stack in that stretch, and a
+    // stretch's parts add up to all it reads there.
+    const bars = await page.evaluate(() => {
+      // A row's stack root first, from the rows' callers (a label may hold a `/`).
+      const S = window.hpgraph.data().cost_samples, T = S.tree, path = (r) => { const out = []; for (; r >= 0; r = T.rows[r][1]) out.unshift(S.frames[T.rows[r][0]]); return out.join(";"); };
+      return { E: T.strip.edges, parts: [...document.querySelectorAll("#samples-strip rect.stretch")].map((r) => ({ b: +r.dataset.stretch, n: +r.dataset.samples, fill: r.getAttribute("fill"),
+        stack: +r.dataset.row >= 0 ? path(+r.dataset.row) : null })) };
+    });
+    const last = bars.E.length - 2, inBin = (b) => [...countIn(stamped, bars.E[b], bars.E[b + 1], b === last)];
+    const wrongParts = bars.parts.filter((p) => p.stack !== null && (inBin(p.b).find(([path]) => path === p.stack) || [0, 0])[1] !== p.n);
+    const sums = new Map();
+    bars.parts.forEach((p) => sums.set(p.b, (sums.get(p.b) || 0) + p.n));
+    const wrongSums = [...sums].filter(([b, n]) => inBin(b).reduce((a, c) => a + c[1], 0) !== n);
+    const colours = new Set(bars.parts.filter((p) => p.stack !== null).map((p) => p.fill));
+    check(wrongParts.length === 0 && wrongSums.length === 0 && colours.size >= 2 && !colours.has("#777"),
+      `${label}: the strip's ${bars.parts.length} parts in ${sums.size} stretches are ghc-events' samples of their stacks there, in ${colours.size} colours (${wrongParts.slice(0, 2).map((p) => p.b + " " + p.stack + " " + p.n).join("; ")}${wrongSums.slice(0, 2).join("; ")})`);
+
     // A stretch dragged across the strip: the heap graph's window is its edges, the heap's
     // table ranks that window, and the samples weighed are those ghc-events reads in it.
     await drag(page, "#samples-strip", 0.35, 0.65, 0.3);

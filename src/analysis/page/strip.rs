@@ -12,6 +12,11 @@ use crate::profile::Profile;
 /// The strip's stretches (fewer when the run has fewer sample times).
 pub const STRIP_BINS: usize = 200;
 
+/// The stacks the strip colours, those with the most samples of their own: each bar is
+/// stacked by them in their flame graph colours (the rest grey), which says when each
+/// ran. A few, so that the colours stay apart.
+pub const STRIP_COLOURED: usize = 6;
+
 /// The samples over time.
 #[derive(Debug, Clone, Serialize)]
 pub struct SampleStrip {
@@ -25,6 +30,9 @@ pub struct SampleStrip {
     /// Each table row's samples, as `(stretch, samples)` for the stretches that have any
     /// (a stack the table does not list counts in its nearest listed caller's row).
     pub rows: Vec<Counts>,
+    /// The rows whose samples colour the bars ([`STRIP_COLOURED`] at most), most
+    /// samples first.
+    pub coloured: Vec<u32>,
 }
 
 /// Samples per stretch, as `(stretch, samples)` for the stretches that have any.
@@ -87,10 +95,17 @@ pub(super) fn strip(
             same
         });
     }
+    let mut coloured: Vec<(u32, f64)> = (per_row.iter().enumerate())
+        .map(|(r, counts)| (r as u32, counts.iter().map(|c| c.1).sum()))
+        .filter(|&(_, n)| n > 0.0)
+        .collect();
+    coloured.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    coloured.truncate(STRIP_COLOURED);
     SampleStrip {
         edges,
         totals,
         rows: per_row,
+        coloured: coloured.into_iter().map(|c| c.0).collect(),
     }
 }
 
@@ -128,5 +143,16 @@ mod tests {
         let strip = strip(edges, bands, &[Some(0)], 1);
         assert_eq!(strip.totals.iter().sum::<f64>(), 1000.0);
         assert_eq!(strip.rows[0].len(), STRIP_BINS);
+        assert_eq!(strip.coloured, [0]);
+    }
+
+    #[test]
+    fn the_bars_are_coloured_by_the_rows_with_most_samples_and_no_more() {
+        // Rows 0..10, row k with k samples in stretch 0 (row 0 none).
+        let bands: Vec<Counts> = (0..10).map(|k| vec![(0, k as f64)]).collect();
+        let rows: Vec<Option<u32>> = (0..10).map(Some).collect();
+        let s = strip(vec![0.0, 1.0], bands, &rows, 10);
+        assert_eq!(s.coloured, [9, 8, 7, 6, 5, 4]);
+        assert_eq!(s.coloured.len(), STRIP_COLOURED);
     }
 }

@@ -113,14 +113,22 @@ var hpgraphCosts = (function () {
   }
 
   // The strip of samples over time `S` (the tree's `strip`) in `svg`, `width` wide: a bar per
-  // stretch, time labels from `ticks` written by `time`; dragging across it calls
-  // `chosen(b0, b1)` with the stretches covered, a double-click `chosen(null)`.
-  function strip(S, svg, el, width, ticks, time, chosen) {
-    var B = S.totals.length, H = 48, peak = Math.max.apply(null, S.totals) || 1, w = width / B, drag = null, pick = null;
+  // stretch, stacked from the bottom by the rows the library chose (`S.coloured`), each in its
+  // colour and named on hover (`paint(row)`: [fill, name]), the rest grey on top; time labels from `ticks` written by `time`;
+  // dragging across it calls `chosen(b0, b1)` with the stretches covered, a double-click `chosen(null)`.
+  function strip(S, svg, el, width, ticks, time, chosen, paint) {
+    var B = S.totals.length, H = 48, peak = Math.max.apply(null, S.totals) || 1, w = width / B, drag = null, pick = null, parts = S.totals.map(function () { return []; });
     var t0 = S.edges[0], t1 = S.edges[B], X = function (t) { return (t - t0) / (t1 - t0) * width; };
     svg.setAttribute("viewBox", "0 0 " + width + " " + (H + 16));
     svg.replaceChildren();
-    S.totals.forEach(function (v, b) { if (v > 0) el("rect", { class: "stretch", x: (b * w).toFixed(2), width: Math.max(0.5, w - 0.3).toFixed(2), y: (H - v / peak * H).toFixed(2), height: (v / peak * H).toFixed(2), fill: "#777" }, svg); });
+    S.coloured.forEach(function (r) { S.rows[r].forEach(function (c) { parts[c[0]].push([r, c[1]]); }); });
+    S.totals.forEach(function (v, b) {
+      var y = H, rest = parts[b].reduce(function (left, p) { return left - p[1]; }, v), bar = function (n, p, row) {
+        if (n > 0) el("title", {}, el("rect", { class: "stretch", x: (b * w).toFixed(2), width: Math.max(0.5, w - 0.3).toFixed(2), y: (y -= n / peak * H).toFixed(2), height: (n / peak * H).toFixed(2), fill: p[0], "data-stretch": b, "data-row": row, "data-samples": n }, svg), p[1] + ": " + n);
+      };
+      parts[b].forEach(function (p) { bar(p[1], paint(p[0]), p[0]); });
+      bar(rest, ["#777", "other stacks"], -1);
+    });
     el("path", { d: "M0 " + H + "H" + width, stroke: "#000", "stroke-width": 0.6 }, svg);
     ticks(t0, t1, Math.max(2, Math.floor(width / 90))).forEach(function (t) {
       el("path", { d: "M" + X(t[0]) + " " + H + "v3", stroke: "#000" }, svg);

@@ -404,7 +404,7 @@
     measureChoice.parentNode.hidden = T.measures.length < 2;
     // Samples over time: a stretch dragged on the strip weighs the table and flame graph.
     var stripBox = byId("strip");
-    if (stripBox && !(stripBox.hidden = !T.strip)) samples = hpgraphCosts.strip(T.strip, byId("strip-svg"), el, Math.max(300, stripBox.clientWidth), F.timeTicks, W.time, stretch);
+    if (stripBox && !(stripBox.hidden = !T.strip)) samples = hpgraphCosts.strip(T.strip, byId("strip-svg"), el, Math.max(300, stripBox.clientWidth), F.timeTicks, W.time, stretch, function (r) { return [D.frame_fills[T.rows[r][0]], costs.stackName(r)]; });
     // One census, the whole run's: no view over time, no window's mean, nothing to close.
     ["view", "flame-mean", "flame-close"].forEach(function (id) { var e = byId(id); (e.closest("label") || e).hidden = true; });
     setMeasure(Math.min(k, T.measures.length - 1));
@@ -438,8 +438,9 @@
       byId("samples-inverted").addEventListener("change", drawSamples);
     }
     var SW = F.writer(T.measures[0].scale), chosen = function (b0, b1) { zoom(b0 === null ? null : E[b0], b0 === null ? null : E[b1 + 1]); flush(); };
-    beside = { S: S, W: SW, E: E, table: hpgraphCosts.table(T, S.frames, el, SW.share, byId("samples-costs")), at: null,
-      strip: E && hpgraphCosts.strip(T.strip, byId("samples-strip"), el, Math.max(300, part.clientWidth), F.timeTicks, SW.time, chosen) };
+    var table = hpgraphCosts.table(T, S.frames, el, SW.share, byId("samples-costs"));
+    beside = { S: S, W: SW, E: E, table: table, at: null,
+      strip: E && hpgraphCosts.strip(T.strip, byId("samples-strip"), el, Math.max(300, part.clientWidth), F.timeTicks, SW.time, chosen, function (r) { return [S.frame_fills[T.rows[r][0]], table.stackName(r)]; }) };
   }
   function followWindow() {
     if (!beside) return;
