@@ -305,7 +305,9 @@ pub struct Args {
     ///
     /// time (profiler ticks; the default where the report has them), alloc (bytes
     /// allocated) or entries. GHC's +RTS -p text gives percentages only: ticks and bytes
-    /// are then the run's totals times each share, to 0.05% of the run.
+    /// are then the run's totals times each share, to 0.05% of the run. An eventlog of
+    /// +RTS -p -h… -l holds a heap profile and time samples: it draws the heap (its
+    /// HTML page shows the samples under it, on one window), --measure time the samples.
     #[arg(
         long,
         value_enum,
