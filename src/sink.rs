@@ -154,8 +154,11 @@ pub fn clean_up_on_signals() -> io::Result<()> {
     let mut signals = signal_hook::iterator::Signals::new([SIGTERM, SIGINT, SIGHUP])?;
     std::thread::spawn(move || {
         if let Some(signal) = signals.forever().next() {
-            let paths = TEMPORARIES.lock().map(|t| t.clone()).unwrap_or_default();
-            for path in paths {
+            // The list stays locked until the process ends: a temporary is created and
+            // listed under the same lock (`TempFile::beside`), so none can appear after
+            // this removal.
+            let held = TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner());
+            for path in held.iter() {
                 let _ = fs::remove_file(path);
             }
             let _ = signal_hook::low_level::emulate_default_handler(signal);
@@ -191,12 +194,13 @@ impl TempFile {
         loop {
             let n = COUNTER.fetch_add(1, Ordering::Relaxed);
             let path = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+            // Created and listed under one lock: a signal between the two would
+            // otherwise leave a file no one removes.
+            let mut listed = TEMPORARIES.lock().unwrap_or_else(|e| e.into_inner());
             // create_new: never follow or clobber something already there.
             match OpenOptions::new().write(true).create_new(true).open(&path) {
                 Ok(file) => {
-                    if let Ok(mut t) = TEMPORARIES.lock() {
-                        t.push(path.clone());
-                    }
+                    listed.push(path.clone());
                     return Ok(TempFile {
                         path,
                         file,
