@@ -8,10 +8,9 @@
 //
 //   node tests/browser/beside.mjs [HPGRAPH]      (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
+import { check, finish, open, render, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("beside");
 const fixtures = join(root, "fixtures/prof");
@@ -68,7 +67,7 @@ async function drag(page, sel, a, b, y = 0.5) {
   await page.mouse.up();
 }
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 try {
   for (const ghc of ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"]) {
     const dir = join(fixtures, ghc), label = `${ghc} MapFib-samples-hc`, stamped = readSamples(join(dir, "MapFib-samples-hc.samples"));

@@ -9,12 +9,11 @@
 //
 // Exits 1 if a check failed, saying which.
 
-import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromiumPath, check, finish, hpgraph, root, scratch } from "./harness.mjs";
+import { check, finish, hpgraph, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("compare");
 
@@ -41,7 +40,7 @@ const after = join(root, "fixtures/compare/LeakFixed-hc.hp");
 const page = join(work, "compare.html");
 execFileSync(hpgraph, ["--compare", before, after, "-t0", "-o", page]);
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 try {
   const tab = await browser.newPage({ viewport: { width: 1400, height: 1400 } });
   const problems = [];

@@ -7,10 +7,9 @@
 //
 //   node tests/browser/costs.mjs [HPGRAPH]      (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
+import { check, finish, open, render, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("costs");
 const fixtures = join(root, "fixtures/prof");
@@ -67,7 +66,7 @@ function contrast(a, b) {
 
 const flameRoot = (page) => page.evaluate(() => Number(document.querySelector("#flame-svg g.frame").dataset.bytes));
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 try {
   for (const [ghc, name] of [["ghc-9.0.2", "MapFib-P"], ["ghc-9.6.6", "MapFib-P"], ["ghc-9.10.3", "MapFib-P"], ["pandoc-ghc-9.0.2", "Pandoc-P"]]) {
     const prof = join(fixtures, ghc, `${name}.prof`), label = `${ghc} ${name}`;

@@ -7,11 +7,10 @@
 //
 //   node tests/browser/gcstrip.mjs [HPGRAPH]      (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
+import { check, finish, open, render, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("gcstrip");
 const corpus = join(root, "fixtures/corpus-eventlog");
@@ -40,7 +39,7 @@ function share(gcs, a, b) {
   return [Math.min(1, busy / (b - a)), major];
 }
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 try {
   for (const name of ["ghc-9.2-events", "sleep.hd", "hello-ghc-8.2.2"]) {
     const log = join(corpus, `${name}.eventlog`), gcs = collections(`${log}.reference`);

@@ -2,6 +2,7 @@
 // checks that count their failures, rendering a file, opening a page with its console
 // errors and outside requests watched, and the closing line and exit status.
 
+import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,8 +52,31 @@ export async function open(browser, file, ready = () => window.hpgraph !== undef
   return { page, problems, ready: Date.now() - started };
 }
 
-/** Says how the checks went, `passed` naming what passed, and exits 1 if any failed. */
+/**
+ * The browser a suite runs in: under `all.mjs`, the one Chromium every suite shares (its
+ * `close` leaves it open for the next suite: a start costs more than many checks); run
+ * alone, a Chromium of its own.
+ */
+export async function launch() {
+  const shared = globalThis.hpgraphSharedBrowser;
+  if (shared) {
+    return new Proxy(shared, {
+      get: (b, k) => (k === "close" ? async () => {} : typeof b[k] === "function" ? b[k].bind(b) : b[k]),
+    });
+  }
+  return chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+}
+
+/**
+ * Says how the checks went, `passed` naming what passed. Run alone, a suite then exits 1
+ * if any failed; under `all.mjs` the count goes to the runner, which says it at the end.
+ */
 export function finish(passed) {
   console.log(failures ? `${failures} check(s) failed` : passed);
+  if (globalThis.hpgraphSuiteFailures) {
+    globalThis.hpgraphSuiteFailures.push(failures);
+    failures = 0;
+    return;
+  }
   process.exit(failures ? 1 : 0);
 }

@@ -7,12 +7,11 @@
 //
 //   node tests/browser/hostile.mjs [HPGRAPH]      (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { execFileSync, spawn } from "node:child_process";
 import { writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromiumPath, check, finish, hpgraph, root, scratch } from "./harness.mjs";
+import { check, finish, hpgraph, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("hostile");
 
@@ -94,9 +93,15 @@ async function open(browser, url) {
  * tooltip the page builds is built. */
 async function sweep(page) {
   const box = await page.locator("#chart svg").boundingBox();
+  // One real move (the browser's own input path), then the grid, each point's move
+  // dispatched to the element under it: the page's handlers run for every point as for
+  // the pointer, in one round trip rather than a frame's wait each.
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+  const points = [];
   for (let x = box.x; x < box.x + box.width; x += 12) {
-    for (let y = box.y; y < box.y + box.height; y += 40) await page.mouse.move(x, y);
+    for (let y = box.y; y < box.y + box.height; y += 40) points.push([x, y]);
   }
+  await page.evaluate(moveOver, points);
   const marks = page.locator("#chart .mark");
   for (let i = 0; i < await marks.count(); i++) await marks.nth(i).hover({ force: true });
 }
@@ -128,6 +133,30 @@ async function flameAndControls(page, names, what) {
   for (const n of names) check(table.includes(n), `${what}: the zoomed table shows ${JSON.stringify(n)} as text`);
 }
 
+/**
+ * In the page: for each point, the mouse's events (leaving the last element, entering and
+ * moving over the one under the point, as the browser sends them) dispatched at that
+ * point; returns the tooltip's text after each.
+ */
+function moveOver(points) {
+  const tips = [];
+  let last = null;
+  for (const [x, y] of points) {
+    const at = document.elementFromPoint(x, y);
+    const init = { clientX: x, clientY: y, bubbles: true, cancelable: true, view: window };
+    if (at !== last) {
+      if (last) last.dispatchEvent(new MouseEvent("mouseout", { ...init, relatedTarget: at }));
+      if (last && (!at || !last.contains(at))) last.dispatchEvent(new MouseEvent("mouseleave", { ...init, bubbles: false }));
+      if (at) at.dispatchEvent(new MouseEvent("mouseover", { ...init, relatedTarget: last }));
+    }
+    if (at) at.dispatchEvent(new MouseEvent("mousemove", init));
+    last = at;
+    const tip = document.getElementById("tooltip");
+    tips.push(tip ? tip.textContent : "");
+  }
+  return tips;
+}
+
 async function noScriptRan(page, what) {
   const pwned = await page.evaluate(() => window.__pwned);
   check(pwned === undefined && page.dialogs === 0, `${what}: no planted script ran (${pwned})`);
@@ -141,19 +170,17 @@ async function shownLiterally(page, strings, what) {
 
 /** The tooltip over a band names the band and its unit as text. */
 async function tooltipShows(page, strings, what) {
-  const seen = new Set();
   const box = await page.locator("#chart svg").boundingBox();
+  const points = [];
   for (let x = box.x + box.width * 0.3; x < box.x + box.width * 0.8; x += 20) {
-    for (let y = box.y + 20; y < box.y + box.height; y += 8) {
-      await page.mouse.move(x, y);
-      seen.add(await page.evaluate(() => document.getElementById("tooltip").textContent));
-    }
+    for (let y = box.y + 20; y < box.y + box.height; y += 8) points.push([x, y]);
   }
+  const seen = new Set(await page.evaluate(moveOver, points));
   const all = [...seen].join("\n");
   for (const s of strings) check(all.includes(s), `${what}: the tooltip shows ${JSON.stringify(s)} as text`);
 }
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 try {
   // The .hp page: every header string and band name.
   let page = await open(browser, pathToFileURL(render("hostile.hp", "hostile-hp.html")).href);

@@ -8,12 +8,11 @@
 //
 // Exits 1 on the first failed check, saying which.
 
-import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { readFileSync, statSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readHp } from "./hp.mjs";
-import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
+import { check, finish, open, render, root, scratch, launch } from "./harness.mjs";
 
 const gen = join(root, "target/release/examples/gen-profile");
 const work = scratch("html");
@@ -63,7 +62,7 @@ async function dragAcross(page, f0, f1) {
   await page.mouse.up();
 }
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 try {
   // ---- a .hp profile: every hover value against the file's own lines ----
   {

@@ -7,11 +7,10 @@
 //
 //   node tests/browser/hunt.mjs [HPGRAPH]      (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { readFileSync, writeFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { readHp } from "./hp.mjs";
-import { chromiumPath, check, finish, open as openPage, render, root, scratch } from "./harness.mjs";
+import { check, finish, open as openPage, render, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("hunt");
 
@@ -67,7 +66,7 @@ for (let i = 0; i < 100; i++) {
 }
 writeFileSync(join(work, "window.hp"), lines.join("\n") + "\n");
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 try {
   // ---- the window re-ranks the key and the table ----
   {

@@ -11,11 +11,10 @@
 //
 // Exits 1 if a check failed, saying which.
 
-import { chromium } from "playwright-core";
 import { spawn } from "node:child_process";
 import { appendFileSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumPath, check, finish, hpgraph, root, scratch } from "./harness.mjs";
+import { check, finish, hpgraph, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("live");
 const live = join(work, "live.hp");
@@ -50,7 +49,7 @@ function stop(child) {
   return new Promise((ok) => { child.on("exit", (code) => ok(code)); child.kill("SIGINT"); });
 }
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 let server = null;
 try {
   server = await serve("127.0.0.1:0");

@@ -15,11 +15,10 @@
 //
 //   node tests/browser/rates.mjs [HPGRAPH]   (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromiumPath, check, finish, open, render, root, scratch } from "./harness.mjs";
+import { check, finish, open, render, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("rates");
 const inputs = [];
@@ -37,7 +36,7 @@ const seconds = (label) => { const m = /^([\d.]+) s$/.exec(label); return m ? Nu
 // What `+RTS -s` says the run allocated.
 const allocated = (s) => { const m = /([\d,]+) bytes allocated in the heap/.exec(readFileSync(s, "utf8")); return m ? Number(m[1].replaceAll(",", "")) : null; };
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 let figures = 0;
 try {
   const page = await browser.newPage();

@@ -9,11 +9,10 @@
 //
 //   node tests/browser/table.mjs [HPGRAPH]      (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromiumPath, check, finish, hpgraph, open as openPage, render, root, scratch } from "./harness.mjs";
+import { check, finish, hpgraph, open as openPage, render, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("table");
 const open = (browser, file) => openPage(browser, file, () => window.hpgraph && window.hpgraph.data());
@@ -85,7 +84,7 @@ async function stripAgrees(browser, file, n) {
   stripsCompared++;
 }
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 let compared = 0, keyWindows = 0, stripsCompared = 0, runtimeWindows = 0, flameWindows = 0, flameFrames = 0, flameCensuses = 0;
 try {
   for (const [n, file] of inputs.entries()) {

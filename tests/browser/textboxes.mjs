@@ -10,11 +10,10 @@
 //
 //   node tests/browser/textboxes.mjs [HPGRAPH [PROFILE.hp...]]   (default target/release/hpgraph)
 
-import { chromium } from "playwright-core";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { chromiumPath, check, finish, render, root, scratch } from "./harness.mjs";
+import { check, finish, render, root, scratch, launch } from "./harness.mjs";
 
 const work = scratch("textboxes");
 const inputs = [];
@@ -26,7 +25,7 @@ for (const [dir, keep] of [["fixtures/profiles", () => true], ["fixtures/eventlo
 inputs.push(...process.argv.slice(3).map((f) => join(process.cwd(), f)));
 const sizes = ["6cmx4cm", "8.5cmx5.5cm", "12cmx8cm", "17cmx6cm", "30cmx20cm", "6cmx20cm", "30cmx4cm"];
 
-const browser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
+const browser = await launch();
 let figures = 0, texts = 0, ticks = 0, shortened = 0;
 try {
   const page = await browser.newPage();

@@ -3,11 +3,9 @@
 //! record, run through the release binary with its peak memory measured by the kernel
 //! (`wait4`'s `ru_maxrss`), not by hpgraph.
 
-mod common;
-
-use common::Scratch;
-use common::eventlog::{self, Writer};
-use common::measure::{gzip, measured, within_bounds};
+use crate::common::Scratch;
+use crate::common::eventlog::{self, Writer};
+use crate::common::measure::{gzip, measured, within_bounds};
 
 const HP_HEADER: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
     BEGIN_SAMPLE 0\na\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\na\t20\nEND_SAMPLE 1\n";

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
-mod common;
-use common::{Scratch, fixtures, hpgraph};
+use crate::common;
+use crate::common::{Scratch, fixtures, hpgraph};
 
 /// The censuses of a `.hp` file as GHC wrote them: each sample's time and its bands.
 fn censuses(path: &Path) -> Vec<(f64, Vec<(String, f64)>)> {

@@ -1,14 +1,14 @@
 //! The command line's own rules: hp2ps's naming and flags, filter mode, exit codes,
 //! which format and which files a run writes, and that an error never leaves an output
 //! file behind. Expected pictures are hp2ps's, from `fixtures/golden` (see
-//! `scripts/regen-fixtures.sh`). The figures themselves are tests/figures.rs's, the page
-//! tests/page.rs's.
+//! `scripts/regen-fixtures.sh`). The figures themselves are tests/it/figures.rs's, the page
+//! tests/it/page.rs's.
 
-mod common;
+use crate::common;
 
 use std::fs;
 
-use common::{Scratch, fixtures, hpgraph, hpgraph_ok, without_creator};
+use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok, without_creator};
 
 fn golden(profile: &str, tag: &str, ext: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("golden/{profile}/{tag}.{ext}"))).unwrap()

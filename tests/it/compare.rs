@@ -4,11 +4,9 @@
 //! (`scripts/regen-compare-fixtures.sh`). The numbers are checked against a reading of
 //! the `.hp` files written here, not against hpgraph's own.
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::{Scratch, fixtures, hpgraph, svg_texts, titled_fills};
+use crate::common::{Scratch, fixtures, hpgraph, svg_texts, titled_fills};
 use serde_json::Value;
 
 fn run(args: &[&str]) -> std::process::Output {

@@ -3,13 +3,11 @@
 //! a file or standard input, named as the plain file; a compressed file cut short renders
 //! what the system's decompressor gets out of it; --watch refuses a compressed file.
 
-mod common;
-
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{Scratch, fixtures, hpgraph};
+use crate::common::{Scratch, fixtures, hpgraph};
 
 /// The tools found on this machine, with their file suffixes.
 fn tools() -> Vec<(&'static str, &'static str)> {

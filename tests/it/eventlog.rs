@@ -2,13 +2,13 @@
 //! run (fixtures/eventlog, written by scripts/regen-fixtures.sh), and ghc-events' reading
 //! of the public eventlogs in fixtures/corpus-eventlog (`*.reference`).
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use common::eventlog::{self as ev, Writer};
-use common::{Scratch, fixtures, hpgraph, without_creator};
+use crate::common::eventlog::{self as ev, Writer};
+use crate::common::{Scratch, fixtures, hpgraph, without_creator};
 use hpgraph::input::{self, WarningKind, eventlog, hp};
 use hpgraph::profile::Profile;
 

@@ -4,11 +4,11 @@
 //! with: Ghostscript's widths and rendering (scripts/check-backends.sh), pdffonts,
 //! the files' own numbers, or the same figure in another format.
 
-mod common;
+use crate::common;
 
 use std::fs;
 
-use common::{Scratch, fixtures, hpgraph, hpgraph_ok, svg_texts, titled_fills};
+use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok, svg_texts, titled_fills};
 
 fn profile(name: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
@@ -156,7 +156,7 @@ fn the_modern_style_takes_a_modern_palette_unless_told() {
         "#9c755f", "#79706e",
     ];
     // Ten bands or fewer: the palette's own ten (past them, lighter and darker variants,
-    // tests/colours.rs).
+    // tests/it/colours.rs).
     for flags in [
         &["--style", "modern", "-m10"][..],
         &["--style", "modern", "-c", "-m10"],

@@ -3,11 +3,11 @@
 //! flame graph's frames hold — from the eventlog (full stacks) and from the `.hp`
 //! (names split at `/`), for programs built by GHC 9.0.2, 9.6 and 9.10.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
-use common::{Scratch, fixtures, hpgraph, hpgraph_ok};
+use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok};
 use hpgraph::select::flame::{When, flame, unnumbered};
 
 /// Every `-hc` run of every GHC the fixtures hold: `(eventlog, its .hp)`.

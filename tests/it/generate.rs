@@ -2,12 +2,10 @@
 //! completion script loads in its shell (bash always; zsh and fish where installed,
 //! as CI installs them) and completes hpgraph's options.
 
-mod common;
-
 use std::process::{Command, Stdio};
 
+use crate::common::{Scratch, hpgraph};
 use clap::CommandFactory;
-use common::{Scratch, hpgraph};
 
 fn generated(what: &str) -> Vec<u8> {
     let dir = Scratch::new("generate");

@@ -5,11 +5,9 @@
 //! documented repair of a header comment that a line break in the job or date breaks
 //! (`with_header_comments_repaired`; hp2ps's file then fails in Ghostscript).
 
-mod common;
-
 use std::fs;
 
-use common::{
+use crate::common::{
     Scratch, first_difference, fixtures, hpgraph, with_header_comments_repaired, without_creator,
 };
 

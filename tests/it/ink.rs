@@ -4,12 +4,12 @@
 //! spiky `-hT` profiles and many-band `-hc` ones of three GHCs alike. hp2ps's style keeps
 //! hp2ps's black outlines (its bytes are hp2ps's).
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 use std::process::Command;
 
-use common::{Scratch, fixtures, hpgraph_ok};
+use crate::common::{Scratch, fixtures, hpgraph_ok};
 
 /// The profiles: spiky closure-type ones and many-band cost-centre ones, three GHCs.
 fn profiles() -> Vec<PathBuf> {

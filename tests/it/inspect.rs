@@ -3,13 +3,11 @@
 //! hpgraph's parser), and for eventlogs against the `.hp` GHC wrote in the same run.
 //! The page's behaviour in a browser is checked by tests/browser/html.mjs.
 
-mod common;
-
 use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
 
-use common::{Scratch, fixtures, hpgraph};
+use crate::common::{Scratch, fixtures, hpgraph};
 use serde_json::Value;
 
 /// One sample of a `.hp` file as its lines say: time and each name's bytes (summed when a

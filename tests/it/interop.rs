@@ -7,7 +7,7 @@
 //! CI installs the tools (`.ci/run`); elsewhere a missing tool skips its test with a
 //! note, unless `CI` is set, when it fails.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -4,11 +4,11 @@
 //! module (`Main.Customer`, not `main:Main.Customer`). The entries are read from the SVG
 //! as a reader sees them: each text beside a swatch.
 
-mod common;
+use crate::common;
 
 use std::path::PathBuf;
 
-use common::{Scratch, fixtures, hpgraph};
+use crate::common::{Scratch, fixtures, hpgraph};
 
 fn inputs() -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -4,16 +4,18 @@
 //! sane on inconsistent or huge counters; outputs that never replace one another or an
 //! input; temporaries removed on signals; what a name can do to a page or a `.hp`.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::Scratch;
-use common::eventlog::{self, Writer};
-use common::measure::{CASE_TIME, Measured, bounded, gzip, measured, measured_from, within_limits};
+use crate::common::Scratch;
+use crate::common::eventlog::{self, Writer};
+use crate::common::measure::{
+    CASE_TIME, Measured, bounded, gzip, measured, measured_from, within_limits,
+};
 
 const HP_HEADER: &str = "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n";
 

@@ -1,11 +1,9 @@
 //! The interactive HTML page as a file: self-contained, its policy, its key and table.
 //! What it does in a browser is tested in Chromium (tests/browser, run by .ci/run).
 
-mod common;
-
 use std::fs;
 
-use common::{Scratch, fixtures, hpgraph};
+use crate::common::{Scratch, fixtures, hpgraph};
 
 #[test]
 fn the_html_page_is_one_self_contained_file() {

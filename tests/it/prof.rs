@@ -6,7 +6,7 @@
 //! `-pj`: scripts/regen-prof-fixtures.sh); one label holds a quote, a slash and a letter
 //! past ASCII.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::Path;

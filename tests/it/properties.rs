@@ -5,7 +5,7 @@
 //! something (fixtures/fuzz-regressions, found by `cargo fuzz`) are checked the same way,
 //! and also fed to the parser in two pieces at every cut, which must change nothing.
 
-mod common;
+use crate::common;
 
 use hpgraph::backend::{
     Backend,

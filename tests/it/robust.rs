@@ -3,12 +3,10 @@
 //! picture is expected to equal hp2ps's, it is compared with the golden output hp2ps
 //! wrote for the undamaged profile.
 
-mod common;
-
 use std::fs;
 use std::time::{Duration, Instant};
 
-use common::{Scratch, fixtures, hpgraph, without_creator};
+use crate::common::{Scratch, fixtures, hpgraph, without_creator};
 use hpgraph::input::hp::{WarningKind, parse};
 
 fn profile(name: &str) -> Vec<u8> {

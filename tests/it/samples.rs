@@ -4,11 +4,9 @@
 //! centres and samples (scripts/samples-oracle.hs, run when
 //! scripts/regen-prof-fixtures.sh made the fixture), never hpgraph's.
 
-mod common;
-
 use std::collections::BTreeMap;
 
-use common::{Scratch, fixtures, hpgraph, samples_oracle as oracle};
+use crate::common::{Scratch, fixtures, hpgraph, samples_oracle as oracle};
 
 /// The fixture runs: a folder, and the eventlogs in it with the arguments that read
 /// their samples. Besides MapFib of three GHCs, a real program (pandoc's library,

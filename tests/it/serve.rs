@@ -4,7 +4,7 @@
 //! SIGINT. The HTTP here is written by hand on purpose: the requests must be able to be
 //! wrong in ways a client library would refuse to send.
 
-mod common;
+use crate::common;
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
@@ -12,8 +12,8 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use common::served::{Listener, Served, exchange, get, wait_until};
-use common::{Scratch, fixtures};
+use crate::common::served::{Listener, Served, exchange, get, wait_until};
+use crate::common::{Scratch, fixtures};
 
 /// The header of a real profile and its samples, split at each BEGIN_SAMPLE.
 fn samples_of(hp: &[u8]) -> (Vec<u8>, Vec<Vec<u8>>) {

@@ -7,8 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-mod common;
-use common::rts::{number, read_s};
+use crate::common::rts::{number, read_s};
 
 fn hpgraph() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hpgraph"))

@@ -4,15 +4,15 @@
 //! eventlog into a FIFO with `-ol`. What each picture must be: the one-shot rendering of
 //! the same bytes.
 
-mod common;
+use crate::common;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::served::{Listener, Served, get, wait_until};
-use common::{Scratch, fixtures, hpgraph, hpgraph_ok};
+use crate::common::served::{Listener, Served, get, wait_until};
+use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok};
 
 fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(fixtures().join(name)).unwrap()

@@ -3,15 +3,15 @@
 //! well-formed picture, the last one equals a one-shot rendering of the final file, a
 //! file cut short and written again is followed, and SIGINT ends the watcher with 0.
 
-mod common;
+use crate::common;
 
 use std::fs;
 use std::io::Write;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::eventlog::Writer;
-use common::{Scratch, fixtures};
+use crate::common::eventlog::Writer;
+use crate::common::{Scratch, fixtures};
 
 struct Rng(u64);
 impl Rng {

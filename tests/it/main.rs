@@ -1,0 +1,33 @@
+//! The integration tests, one binary for all (as ripgrep's `tests/integration`): each
+//! module was a test binary of its own, and linking 27 copies of the library cost CI
+//! more than running them. `cargo test --release --test it MODULE::` runs one module.
+
+mod common;
+
+mod bounds;
+mod check;
+mod cli;
+mod colours;
+mod compare;
+mod compressed;
+mod eventlog;
+mod figures;
+mod fixed_vs_libc;
+mod flame;
+mod generate;
+mod golden;
+mod ink;
+mod inspect;
+mod interop;
+mod keys;
+mod layers;
+mod limits;
+mod page;
+mod prof;
+mod properties;
+mod robust;
+mod samples;
+mod serve;
+mod stats;
+mod stream;
+mod watch;
