@@ -156,6 +156,21 @@ pub fn excerpt(bytes: &[u8]) -> String {
 /// How many bytes of input an error message quotes.
 pub const EXCERPT_BYTES: usize = 40;
 
+/// The longest a name runs in a message, in characters: past it the name is cut with
+/// `…` (a band of 64 KiB named in "no band matches" would fill a terminal).
+pub const MESSAGE_NAME_CHARS: usize = 80;
+
+/// A name as a message shows it: safe for a terminal ([`terminal`]) and cut at
+/// [`MESSAGE_NAME_CHARS`].
+pub fn message_name(name: &[u8]) -> String {
+    let text = String::from_utf8_lossy(name);
+    let mut cut: String = text.chars().take(MESSAGE_NAME_CHARS).collect();
+    if text.chars().nth(MESSAGE_NAME_CHARS).is_some() {
+        cut.push('…');
+    }
+    terminal(&cut).into_owned()
+}
+
 /// Whether a terminal would act on `c` rather than show it: control characters (C0,
 /// DEL and C1, which start escape sequences that retitle windows, clear screens or move
 /// the cursor) and the bidirectional controls (U+061C, U+200E, U+200F, U+202A to

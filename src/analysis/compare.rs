@@ -350,15 +350,10 @@ fn figures(values: &[f64], censuses: usize) -> Option<Figures> {
     })
 }
 
-/// Compares two runs whose bands [`matched`] named alike. `files` name them; `window`
-/// (`--from`, `--to`) is the stretch the runtime's headline figures are taken over, as
-/// the bands' figures are over the samples the filter kept.
-pub fn compare(
-    before: &Profile,
-    after: &Profile,
-    files: [&str; 2],
-    window: (Option<f64>, Option<f64>),
-) -> Result<Comparison, Mismatch> {
+/// Whether two runs measure the same thing in the same units: bytes over seconds and
+/// ticks over one stretch cannot be set side by side in any output (a picture, numbers
+/// or stacks).
+pub fn same_units(before: &Profile, after: &Profile) -> Result<(), Mismatch> {
     for (unit, b, a) in [
         ("VALUE_UNIT", &before.value_unit, &after.value_unit),
         ("SAMPLE_UNIT", &before.sample_unit, &after.sample_unit),
@@ -371,6 +366,19 @@ pub fn compare(
             });
         }
     }
+    Ok(())
+}
+
+/// Compares two runs whose bands [`matched`] named alike. `files` name them; `window`
+/// (`--from`, `--to`) is the stretch the runtime's headline figures are taken over, as
+/// the bands' figures are over the samples the filter kept.
+pub fn compare(
+    before: &Profile,
+    after: &Profile,
+    files: [&str; 2],
+    window: (Option<f64>, Option<f64>),
+) -> Result<Comparison, Mismatch> {
+    same_units(before, after)?;
     let (cb, ca) = (
         columns(before, censuses(&before.totals())),
         columns(after, censuses(&after.totals())),

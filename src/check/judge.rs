@@ -346,7 +346,7 @@ fn no_band(check: &Check, runs: &[Run]) -> Unjudged {
     let run = runs[runs.len() - 1];
     let names = run.profile.bands.names();
     let mut listed: Vec<String> = (names.iter().take(NAMES_SHOWN))
-        .map(|n| crate::escape::terminal(&String::from_utf8_lossy(n)).into_owned())
+        .map(|n| crate::escape::message_name(n))
         .collect();
     if names.len() > NAMES_SHOWN {
         listed.push(format!("and {} more", names.len() - NAMES_SHOWN));

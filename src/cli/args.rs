@@ -519,3 +519,27 @@ pub enum KeyChoice {
     /// A picture of its own beside the graph's, NAME-key.EXT, for a caption.
     File,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Args;
+    use clap::CommandFactory;
+
+    /// `argv::normalise` joins these options to the argument after them, so it must
+    /// know exactly the options clap reads a value for without `=`.
+    #[test]
+    fn the_options_argv_joins_to_their_values_are_claps() {
+        let mut claps: Vec<String> = Args::command()
+            .get_arguments()
+            .filter(|a| a.get_action().takes_values() && !a.is_require_equals_set())
+            .filter_map(|a| a.get_long().map(|l| format!("--{l}")))
+            .collect();
+        claps.sort();
+        let mut listed: Vec<String> = super::super::argv::TAKES_VALUE
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        listed.sort();
+        assert_eq!(listed, claps);
+    }
+}

@@ -10,15 +10,41 @@
 
 use std::ffi::OsString;
 
-/// Long options whose value may come as the next argument.
-const TAKES_VALUE: &[&str] = &[
-    "--output",
+/// Long options whose value may come as the next argument: every option of
+/// `cli::args::Args` that takes a value without `=` (a test there holds the two lists
+/// equal). The value is joined to its option, so clap reads it as given even where it
+/// starts with `-` (`--title -x`).
+pub(super) const TAKES_VALUE: &[&str] = &[
     "--eps",
-    "--threshold",
     "--max-bands",
+    "--threshold",
+    "--output",
     "--format",
+    "--dpi",
+    "--style",
+    "--palette",
+    "--title",
+    "--key",
+    "--size",
+    "--font-size",
+    "--y-max",
+    "--x-max",
+    "--measure",
+    "--sort",
+    "--top",
+    "--include",
+    "--exclude",
+    "--from",
+    "--to",
+    "--min-share",
+    "--retainer-sets",
+    "--check",
+    "--check-report",
+    "--connect",
     "--interval",
     "--exec",
+    "--compare-time",
+    "--generate",
 ];
 
 /// An hp2ps-style option that is not valid; `arg` quotes it as hp2ps's usage text does.
@@ -66,10 +92,14 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
             continue;
         }
         if s.starts_with("--") {
-            let takes_value = TAKES_VALUE.contains(&s);
-            out.push(arg);
-            if takes_value && let Some(v) = args.next() {
-                out.push(v);
+            match args.next_if(|_| TAKES_VALUE.contains(&s)) {
+                Some(v) => {
+                    let mut joined = arg.clone();
+                    joined.push("=");
+                    joined.push(&v);
+                    out.push(joined);
+                }
+                None => out.push(arg),
             }
             continue;
         }
@@ -77,7 +107,7 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
             out.push(arg);
             continue;
         }
-        match s.as_bytes()[1] {
+        match s.as_bytes().get(1).copied().unwrap_or(b'-') {
             b'o' => {
                 out.push(arg);
                 if s == "-o"
@@ -131,50 +161,47 @@ fn looks_like_address(s: &str) -> bool {
 }
 
 fn letters(s: &str, out: &mut Vec<OsString>) -> Result<(), BadOption> {
-    let bytes = s.as_bytes();
-    let mut k = 1;
-    while k < bytes.len() {
-        let rest = &s[k + 1..];
+    // By characters, not bytes: an argument may hold any text (`-été`).
+    let mut before = 0;
+    for (k, letter) in s.char_indices().skip(1) {
+        let rest = &s[k + letter.len_utf8()..];
         let flag = |name: &str| OsString::from(format!("--{name}"));
         let value = |name: &str, v: &str| OsString::from(format!("--{name}={v}"));
-        match bytes[k] {
-            b'p' => {
+        match letter {
+            'p' => {
                 out.push(flag("reuse-aux"));
-                k += 1;
+                before = k;
                 continue;
             }
-            b'b' => out.push(flag("big-title")),
-            b's' => out.push(flag("small-title")),
-            b'd' => out.push(flag("sort-deviation")),
-            b'g' => out.push(flag("portrait")),
-            b'y' => out.push(flag("no-marks")),
-            b'c' => out.push(flag("colour")),
-            b'M' => out.push(flag("multi-page")),
-            b'?' => out.push(flag("help")),
-            b'i' => out.push(value(
+            'b' => out.push(flag("big-title")),
+            's' => out.push(flag("small-title")),
+            'd' => out.push(flag("sort-deviation")),
+            'g' => out.push(flag("portrait")),
+            'y' => out.push(flag("no-marks")),
+            'c' => out.push(flag("colour")),
+            'M' => out.push(flag("multi-page")),
+            '?' => out.push(flag("help")),
+            'i' => out.push(value(
                 "sort-name",
                 if rest.starts_with('-') { "desc" } else { "asc" },
             )),
-            b'e' => out.push(value("eps", rest)),
-            b'm' => {
+            'e' => out.push(value("eps", rest)),
+            'm' => {
                 let n = atoi(rest);
                 if n < 0 {
                     return Err(BadOption {
-                        arg: s[k - 1..].to_string(),
+                        arg: s[before..].to_string(),
                         why: format!("the band limit must not be negative (got {n})"),
                     });
                 }
                 out.push(value("max-bands", &n.to_string()));
             }
-            b't' => out.push(value("threshold", &atof(rest).to_string())),
+            't' => out.push(value("threshold", &atof(rest).to_string())),
             _ => {
-                let shown = if k == 1 { s } else { &s[k - 1..] };
+                let shown = if k == 1 { s } else { &s[before..] };
                 return Err(BadOption {
                     arg: shown.to_string(),
-                    why: format!(
-                        "unknown option letter `{}`",
-                        &s[k..].chars().next().unwrap_or('?')
-                    ),
+                    why: format!("unknown option letter `{letter}`"),
                 });
             }
         }
@@ -324,7 +351,14 @@ mod tests {
                 "-o", "-c", "prof.hp", "--colour", "--eps", "5in", "-", "--", "-b"
             ]),
             [
-                "-o", "-c", "prof.hp", "--colour", "--eps", "5in", "-", "--", "-b"
+                "-o",
+                "-c",
+                "prof.hp",
+                "--colour",
+                "--eps=5in",
+                "-",
+                "--",
+                "-b"
             ]
         );
         assert_eq!(norm(&["-?"]), ["--help"]);
@@ -338,6 +372,20 @@ mod tests {
         assert_eq!(bad("-l"), "-l");
         assert_eq!(bad("-px"), "px");
         assert!(normalise([OsString::from("-m-3")]).is_err());
+    }
+
+    #[test]
+    fn any_text_after_a_dash_is_read_without_a_panic() {
+        let bad = |a: &str| normalise([OsString::from(a)]).unwrap_err();
+        assert_eq!(bad("-é").arg, "-é");
+        assert!(bad("-é").why.contains("`é`"), "{:?}", bad("-é"));
+        assert_eq!(bad("-pé").arg, "pé");
+        assert_eq!(norm(&["-cé"]), ["--colour"]);
+        assert_eq!(norm(&["-e8é"]), ["--eps=8é"]);
+        // A value that starts with a dash is the value of the option before it.
+        assert_eq!(norm(&["--title", "-été"]), ["--title=-été"]);
+        assert_eq!(norm(&["--check", "-≥ 1"]), ["--check=-≥ 1"]);
+        assert_eq!(norm(&["--include", "-é", "x.hp"]), ["--include=-é", "x.hp"]);
     }
 
     #[test]

@@ -298,9 +298,15 @@ pub fn same_input(a: &Input, b: &Input) -> bool {
     }
 }
 
-/// Whether two paths name one file (whether or not it exists yet).
+/// Whether two paths name one file (whether or not it exists yet): the same folder and
+/// name, or, where both exist, one file through links (symbolic or hard).
 pub fn same_file(a: &Path, b: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
     identity(a) == identity(b)
+        || matches!(
+            (std::fs::metadata(a), std::fs::metadata(b)),
+            (Ok(x), Ok(y)) if (x.dev(), x.ino()) == (y.dev(), y.ino())
+        )
 }
 
 /// A path as the file it names: its folder resolved (links, `..`), then its name.

@@ -81,6 +81,10 @@ fn name_retainer_sets(plan: &Plan, profile: &mut Profile) -> anyhow::Result<()> 
     let text = match size {
         Ok((true, len)) if len <= MAX_BYTES as u64 => std::fs::read(&report),
         Ok((true, _)) if named => anyhow::bail!("{shown}: longer than {MAX_BYTES} bytes"),
+        Ok((false, _)) if named => anyhow::bail!(
+            "{shown}: not a file: --retainer-sets reads the .prof the -hr run wrote beside \
+             its .hp"
+        ),
         Err(e) if named => Err(e),
         _ => return Ok(()),
     };
@@ -195,7 +199,17 @@ pub(crate) fn compare(
         for w in &parsed.warnings {
             print_warning(&name, w);
         }
-        let profile = filtered(job, &name, parsed.profile)?;
+        let mut profile = parsed.profile;
+        // Each run's retainer sets, as one run's are named.
+        let plan = Plan {
+            input: input.clone(),
+            output: Output::Stdout,
+            aux: None,
+            reuse_aux: false,
+            sets: compare.sets.clone(),
+        };
+        name_retainer_sets(&plan, &mut profile)?;
+        let profile = filtered(job, &name, profile)?;
         runs.push((name, profile));
     }
     let after = runs.pop().expect("two runs");

@@ -9,7 +9,7 @@
 //! [`super::watch`]) pass each stage only its own.
 
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use clap::error::ErrorKind;
@@ -70,6 +70,8 @@ pub struct Compare {
     pub output: Output,
     /// Line the runs up on 0-100% of their time.
     pub normalised: bool,
+    /// `--retainer-sets`: the report naming a retainer profile's sets, for both runs.
+    pub sets: Option<PathBuf>,
 }
 
 /// How a profile that is still being written is followed.
@@ -242,69 +244,64 @@ impl Settings {
                 Run::Render { same_scale, plans }
             }
         };
-        if let Some(sets) = &args.retainer_sets
-            && let Some(file) = written_by(&run).find(|f| naming::same_file(f, sets))
-        {
-            return Err(usage(
-                ErrorKind::ArgumentConflict,
-                format!(
-                    "writing {} would replace --retainer-sets' report: name another output \
-                     with -o",
-                    file.display()
-                ),
-            ));
-        }
         let checks = super::verdict::resolve(args, args.compare, live)?;
-        if let Some((report, _)) = &checks.report
-            && let Some(clash) = report_clash(report, &run)
-        {
+        let report = checks.report.as_ref().map(|(r, _)| r.as_path());
+        let key = args.key == Some(KeyChoice::File);
+        if let Some(clash) = files_clash(&run, key, args.retainer_sets.as_deref(), report) {
             return Err(usage(ErrorKind::ArgumentConflict, clash));
         }
         Ok(Settings { job, run, checks })
     }
 }
 
-/// Every file a run writes (pictures, data, `.aux` files).
-fn written_by(run: &Run) -> impl Iterator<Item = std::path::PathBuf> {
-    let plans: Vec<Plan> = match run {
-        Run::Render { plans, .. } => plans.clone(),
-        Run::Watch { plan, .. } => vec![plan.clone()],
-        Run::Compare(_) => Vec::new(),
-    };
-    plans.into_iter().flat_map(|p| naming::written(&p, false))
-}
-
-/// Why `--check-report`'s file cannot be written: it is an input or another output.
-fn report_clash(report: &std::path::Path, run: &Run) -> Option<String> {
+/// Why a run cannot go ahead because one file it writes is another it reads or writes:
+/// every input, `--retainer-sets`' report, every picture, data file, `.aux`, key and
+/// `--check-report`, compared by the file each resolves to (links followed), before
+/// anything is written. `None` when all are apart. (`naming::clash` has already held
+/// the plans' own outputs apart from each other and from their inputs.)
+fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>) -> Option<String> {
     let plans: Vec<&Plan> = match run {
         Run::Render { plans, .. } => plans.iter().collect(),
         Run::Watch { plan, .. } => vec![plan],
         Run::Compare(_) => Vec::new(),
     };
-    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut read: Vec<(PathBuf, &str)> = Vec::new();
+    let mut written: Vec<PathBuf> = Vec::new();
     let mut inputs: Vec<&Input> = plans.iter().map(|p| &p.input).collect();
     for plan in &plans {
-        files.extend(naming::written(plan, false));
+        written.extend(naming::written(plan, key));
     }
     if let Run::Compare(c) = run {
         inputs.extend(c.inputs.iter());
         if let Output::File(f) = &c.output {
-            files.push(f.clone());
+            written.push(f.clone());
         }
     }
-    let inputs = inputs.into_iter().filter_map(|i| match i {
-        Input::File(f) => Some(f.clone()),
-        _ => None,
-    });
-    (files.into_iter().chain(inputs))
-        .find(|f| naming::same_file(f, report))
-        .map(|f| {
-            format!(
-                "--check-report {} would replace {}: name the report otherwise",
+    for input in inputs {
+        if let Input::File(f) = input {
+            read.push((f.clone(), "the input"));
+        }
+    }
+    read.extend(sets.map(|s| (s.to_path_buf(), "--retainer-sets' report")));
+    if let Some(report) = report {
+        if let Some(w) = written.iter().find(|w| naming::same_file(w, report)) {
+            return Some(format!(
+                "--check-report {} would replace {}, which the run writes: name one of them \
+                 otherwise",
                 report.display(),
-                f.display()
-            )
-        })
+                w.display()
+            ));
+        }
+        written.push(report.to_path_buf());
+    }
+    written.iter().find_map(|w| {
+        let (r, what) = read.iter().find(|(r, _)| naming::same_file(w, r))?;
+        Some(format!(
+            "writing {} would replace {what} {}: name another output",
+            w.display(),
+            r.display()
+        ))
+    })
 }
 
 /// `--flame` draws a census (or a mean) as a picture or writes its stacks; with
@@ -405,6 +402,7 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
         inputs: [b.input, a.input],
         output,
         normalised: args.compare_time == CompareTime::Normalised,
+        sets: args.retainer_sets.clone(),
     })
 }
 

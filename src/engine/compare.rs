@@ -93,6 +93,8 @@ pub fn compare<'a>(
         let names = [before_name, after_name];
         return Ok(Compared::Stats { style, runs, names });
     }
+    // Refused alike in every output, the stacks' too.
+    cmp::same_units(&before, &after).map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
     let (before, after) = cmp::matched(before, after);
     if let Make::Data(data) = make
         && data.export == Export::Folded

@@ -22,6 +22,7 @@ mod interop;
 mod keys;
 mod layers;
 mod limits;
+mod limits_reports;
 mod page;
 mod prof;
 mod properties;

@@ -142,7 +142,13 @@ fn string_end(text: &[u8], start: usize, next: &[&str]) -> Option<usize> {
 fn number_at(text: &[u8], from: usize, key: &str) -> Result<(f64, usize), Error> {
     let start =
         value_at(text, from, key).ok_or_else(|| error(text, from, format!("no \"{key}\"")))?;
-    number(text, start).ok_or_else(|| error(text, start, format!("\"{key}\" is not a number")))
+    number(text, start).ok_or_else(|| {
+        error(
+            text,
+            start,
+            format!("\"{key}\" is not a number of 0 or more"),
+        )
+    })
 }
 
 /// A number starting at `at` (after blanks or a quote: `end_time` and some totals are
@@ -156,11 +162,13 @@ fn number(text: &[u8], at: usize) -> Option<(f64, usize)> {
     let len = (text[start..].iter())
         .take_while(|b| b.is_ascii_digit() || matches!(b, b'.' | b'-' | b'+' | b'e' | b'E'))
         .count();
-    let n = std::str::from_utf8(&text[start..start + len])
+    let n: f64 = std::str::from_utf8(&text[start..start + len])
         .ok()?
         .parse()
         .ok()?;
-    Some((n, start + len))
+    // Every figure of a report counts something: `1e999` (infinity) or a negative
+    // time would reach the pictures as `inf` or `nan` coordinates.
+    (n.is_finite() && n >= 0.0).then_some((n, start + len))
 }
 
 fn find(text: &[u8], from: usize, needle: &[u8]) -> Option<usize> {

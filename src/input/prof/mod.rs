@@ -244,7 +244,9 @@ fn header(lines: &[&[u8]]) -> Result<Header, Error> {
             ] => {
                 h.seconds = number(secs)
                     .parse()
-                    .map_err(|_| error(k + 1, "total time"))?;
+                    .ok()
+                    .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                    .ok_or_else(|| error(k + 1, "total time"))?;
                 h.ticks = number(ticks)
                     .parse()
                     .map_err(|_| error(k + 1, "total ticks"))?;
@@ -380,13 +382,24 @@ impl Columns {
     fn cook<'a>(&self, line: &'a [u8], number: usize) -> Result<Cooked<'a>, Error> {
         let row = self.row(line, number)?;
         let n = &row.numbers;
+        // The column is quoted as every input is in a message: escaped and cut short.
+        let shown = |k: usize| crate::escape::excerpt(n[k].as_bytes());
         let int = |k: usize, what: &str| -> Result<u64, Error> {
             n[k].parse()
-                .map_err(|_| error(number, format!("{what} `{}` is not a count", n[k])))
+                .map_err(|_| error(number, format!("{what} `{}` is not a count", shown(k))))
         };
+        // A share is a finite figure of 0 or more: `NaN` and `inf` parse as numbers but
+        // would reach the pictures as `nan` coordinates.
         let real = |k: usize, what: &str| -> Result<f64, Error> {
             n[k].parse()
-                .map_err(|_| error(number, format!("{what} `{}` is not a number", n[k])))
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| {
+                    error(
+                        number,
+                        format!("{what} `{}` is not a share (a number, 0 or more)", shown(k)),
+                    )
+                })
         };
         let counts = if row.count >= 8 {
             Some((int(6, "ticks")? as f64, int(7, "bytes")? as f64))

@@ -47,12 +47,17 @@ struct Node {
     children: Vec<Node>,
 }
 
-/// A number, or a number written as a string (GHC writes some so).
-fn number(v: &Value) -> f64 {
-    match v {
-        Value::String(s) => s.trim().parse().unwrap_or(0.0),
-        v => v.as_f64().unwrap_or(0.0),
-    }
+/// A number, or a number written as a string (GHC writes some so), finite and 0 or
+/// more: anything else is refused, as the streaming reader refuses it.
+fn number(v: &Value, what: &str) -> Result<f64, Error> {
+    let n = match v {
+        Value::String(s) => s.trim().parse().ok(),
+        v => v.as_f64(),
+    };
+    n.filter(|n| n.is_finite() && *n >= 0.0).ok_or_else(|| {
+        let shown = crate::escape::excerpt(v.to_string().as_bytes());
+        error(format!("{what} `{shown}` is not a number of 0 or more"))
+    })
 }
 
 fn error(what: impl Into<String>) -> Error {
@@ -91,10 +96,10 @@ pub fn parse(text: &[u8]) -> Result<super::Read, Error> {
                 Value::String(s) => s.clone().into_bytes().into(),
                 _ => Box::default(),
             },
-            seconds: number(&report.total_time),
-            total_ticks: number(&report.total_ticks) as u64,
-            tick_us: number(&report.tick_interval) as u64,
-            total_bytes: number(&report.total_alloc) as u64,
+            seconds: number(&report.total_time, "\"total_time\"")?,
+            total_ticks: number(&report.total_ticks, "\"total_ticks\"")? as u64,
+            tick_us: number(&report.tick_interval, "\"tick_interval\"")? as u64,
+            total_bytes: number(&report.total_alloc, "\"total_alloc\"")? as u64,
             centres,
             stacks: stacks(&report.profile, &ids)?,
             precision: Precision::Counted,
@@ -120,9 +125,9 @@ fn stacks(root: &Node, ids: &HashMap<u64, u32>) -> Result<Vec<Stack>, Error> {
             centre,
             parent,
             number: node.id,
-            entries: number(&node.entries) as u64,
-            ticks: number(&node.ticks),
-            bytes: number(&node.alloc),
+            entries: number(&node.entries, "\"entries\"")? as u64,
+            ticks: number(&node.ticks, "\"ticks\"")?,
+            bytes: number(&node.alloc, "\"alloc\"")?,
         });
         todo.extend(node.children.iter().rev().map(|c| (c, Some(me), depth + 1)));
     }
