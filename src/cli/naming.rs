@@ -77,10 +77,11 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         Some(a) if a == "-" => Input::Stdin,
         Some(a) => {
             let s = a.to_string_lossy();
-            let report =
-                (s.ends_with(PROF) || s.ends_with(JSON)) && !Path::new(&format!("{s}.hp")).exists();
+            let no_hp = !Path::new(&format!("{s}.hp")).exists();
+            let report = (s.ends_with(PROF) || s.ends_with(JSON)) && no_hp;
             if s.ends_with(EVENTLOG)
                 || report
+                || (no_hp && not_hp_text(Path::new(a)))
                 || compression_suffix(&s).is_some()
                 || is_stream(Path::new(a))
             {
@@ -95,6 +96,29 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
         }
     };
     plan_for(input, output, ext)
+}
+
+/// Whether `path` is a regular file whose first bytes make it an eventlog or a report,
+/// not `.hp` text: read itself whatever its name (GHC's testsuite keeps reports as
+/// `X.prof.sample`) where hp2ps's `PATH.hp` does not exist.
+fn not_hp_text(path: &Path) -> bool {
+    use std::io::Read;
+    // Looked at before it is opened: opening a FIFO would wait for its writer.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let Ok(file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut prefix = Vec::with_capacity(crate::input::prof::PROBE);
+    let eof = file
+        .take(crate::input::prof::PROBE as u64)
+        .read_to_end(&mut prefix)
+        .is_ok_and(|n| n < crate::input::prof::PROBE);
+    matches!(
+        crate::input::Format::detect(&prefix, eof),
+        Some(crate::input::Format::Costs | crate::input::Format::Eventlog)
+    )
 }
 
 /// Where `--key file` puts the key of a picture written to `picture`: beside it, `-key`

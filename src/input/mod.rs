@@ -38,9 +38,9 @@ impl Format {
     /// The format of an input that starts with `prefix`, or `None` while `prefix` is too
     /// short to tell (and `eof` is not set: then it is `.hp`, or nothing).
     pub fn detect(prefix: &[u8], eof: bool) -> Option<Format> {
-        // A report starts with a tab (the text) or a brace (the JSON), which no `.hp`
-        // does: its first line tells.
-        if matches!(prefix.first(), Some(b'\t' | b'{')) {
+        // A report starts with a tab (the text; spaces where it was pasted) or a brace
+        // (the JSON), which a `.hp` seldom does: its first line tells.
+        if matches!(prefix.first(), Some(b'\t' | b'{' | b' ')) {
             let line = memchr::memchr(b'\n', prefix).map_or(prefix.len(), |n| n + 1);
             let whole = eof || line < prefix.len() || prefix.len() >= prof::PROBE;
             let first = &prefix[..prefix.len().min(prof::PROBE)];

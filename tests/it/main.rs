@@ -25,6 +25,7 @@ mod limits;
 mod limits_reports;
 mod page;
 mod prof;
+mod prof_eras;
 mod properties;
 mod robust;
 mod samples;

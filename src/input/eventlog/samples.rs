@@ -29,6 +29,10 @@ pub const MAX_SAMPLE_STACKS: usize = crate::profile::MAX_BANDS - 1;
 /// The frame that holds the samples of stacks past [`MAX_SAMPLE_STACKS`].
 pub const OTHER_STACKS: &[u8] = b"(other stacks)";
 
+/// The band of samples whose stack is empty: the runtime sampled no cost centre (its
+/// own work), which is not the bucket of stacks past the limit.
+pub const NO_CENTRE: &[u8] = b"(no cost centre)";
+
 /// The samples read so far.
 #[derive(Default)]
 pub(super) struct Samples {
@@ -107,9 +111,18 @@ impl Samples {
         };
         let mut band_of: FxMap<Box<[u8]>, u32> = FxMap::default();
         let mut bands: Vec<u32> = Vec::with_capacity(self.stacks.len() + 1);
-        for ids in self.stacks.iter().map(|s| &s[..]).chain([&[][..]]) {
-            let frames: Frames = if ids.is_empty() {
+        let bucket = self.stacks.len();
+        for (k, ids) in self
+            .stacks
+            .iter()
+            .map(|s| &s[..])
+            .chain([&[][..]])
+            .enumerate()
+        {
+            let frames: Frames = if k == bucket {
                 [OTHER_STACKS.into()].into()
+            } else if ids.is_empty() {
+                [NO_CENTRE.into()].into()
             } else {
                 ids.chunks_exact(4)
                     .rev()
@@ -215,6 +228,29 @@ mod tests {
         let p = s.profile(name, &mut Vec::new());
         assert!(p.times.len() <= MAX_SAMPLE_CENSUSES);
         assert_eq!(ticks(&p), n as f64, "every sample counted");
+    }
+
+    #[test]
+    fn an_empty_stack_is_a_band_of_its_own_not_the_bucket_past_the_limit() {
+        let mut s = Samples::default();
+        s.push(0, &[]);
+        s.push(1, &ids(&[1]));
+        s.push(2, &[]);
+        let p = s.profile(name, &mut Vec::new());
+        assert!(p.stacks.contains_key(NO_CENTRE));
+        assert!(
+            p.bands.names().iter().all(|n| &n[..] != OTHER_STACKS),
+            "no bucket: no stack was past the limit"
+        );
+        let k = p
+            .bands
+            .names()
+            .iter()
+            .position(|n| &n[..] == NO_CENTRE)
+            .unwrap();
+        let mut held = 0.0;
+        p.bands.series()[k].for_each(|_, v| held += v);
+        assert_eq!(held, 2.0, "both empty samples");
     }
 
     #[test]

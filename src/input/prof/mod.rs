@@ -38,10 +38,12 @@ pub const MAX_BYTES: usize = 1 << 30;
 /// What the first line of a report says.
 const TITLE: &[u8] = b"Time and Allocation Profiling Report";
 
-/// Whether `prefix` (a file's first bytes) begins a text report.
+/// Whether `prefix` (a file's first bytes) begins a text report: a first line that
+/// starts with blanks (GHC's tab, or the spaces an editor or a paste made of it) and
+/// holds the title.
 pub fn is_report(prefix: &[u8]) -> bool {
     let line = prefix.split(|&b| b == b'\n').next().unwrap_or_default();
-    line.first() == Some(&b'\t') && line.windows(TITLE.len()).any(|w| w == TITLE)
+    matches!(line.first(), Some(b'\t' | b' ')) && line.windows(TITLE.len()).any(|w| w == TITLE)
 }
 
 /// A report that cannot be read: where, and what is wrong.
@@ -112,8 +114,12 @@ fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
                 "no tree of cost-centre stacks (a `COST CENTRE … no. entries` line)",
             )
         })?;
-    let columns = Columns::of(lines[at])
-        .ok_or_else(|| error(at + 1, "the tree's header lacks MODULE or SRC"))?;
+    let columns = Columns::of(lines[at]).ok_or_else(|| {
+        error(
+            at + 1,
+            "the tree's header lacks MODULE, or the numbers after it",
+        )
+    })?;
     // Sized for a row per line: growing tables of 100,000s rehash and copy again and
     // again.
     let rows = lines.len() - at;
@@ -240,6 +246,7 @@ fn header(lines: &[&[u8]]) -> Result<Header, Error> {
                 "ticks",
                 "@",
                 us,
+                unit,
                 ..,
             ] => {
                 h.seconds = number(secs)
@@ -250,9 +257,12 @@ fn header(lines: &[&[u8]]) -> Result<Header, Error> {
                 h.ticks = number(ticks)
                     .parse()
                     .map_err(|_| error(k + 1, "total ticks"))?;
+                // GHC 8.0 on: `@ 1000 us, 1 processor`; GHC 7: `@ 20 ms`.
+                let scale = if unit.starts_with("ms") { 1000 } else { 1 };
                 h.tick_us = number(us)
-                    .parse()
-                    .map_err(|_| error(k + 1, "the tick interval"))?;
+                    .parse::<u64>()
+                    .map_err(|_| error(k + 1, "the tick interval"))?
+                    .saturating_mul(scale);
             }
             ["total", "alloc", "=", bytes, ..] => {
                 h.bytes = number(bytes)
@@ -268,7 +278,8 @@ fn header(lines: &[&[u8]]) -> Result<Header, Error> {
 /// Where the tree's columns start, in characters, and how many numbers end a row.
 struct Columns {
     module: usize,
-    src: usize,
+    /// Where `SRC` starts: GHC writes it from 8.2 on (7.x and 8.0 have no such column).
+    src: Option<usize>,
     numbers: usize,
     /// The rows have `ticks` and `bytes` (`-P`).
     counted: bool,
@@ -295,10 +306,19 @@ impl Columns {
             let byte = text.find(word)?;
             Some(text[..byte].chars().count())
         };
-        let after: Vec<&str> = text[text.find(" SRC")? + 4..].split_whitespace().collect();
-        let (module, src) = (column(" MODULE")? + 1, column(" SRC")? + 1);
+        let numbers_at = match text.find(" SRC") {
+            Some(b) => b + 4,
+            None => text.find(" MODULE")? + 7,
+        };
+        let after: Vec<&str> = text[numbers_at..].split_whitespace().collect();
+        let module = column(" MODULE")? + 1;
+        let src = match text.contains(" SRC") {
+            true => Some(column(" SRC")? + 1),
+            false => None,
+        };
         // The numbers a row must end with: `no.`, `entries` and four shares at least.
-        (module < src && (6..=MAX_NUMBERS).contains(&after.len())).then_some(Columns {
+        let apart = src.is_none_or(|src| module < src);
+        (apart && (6..=MAX_NUMBERS).contains(&after.len())).then_some(Columns {
             module,
             src,
             numbers: after.len(),
@@ -310,7 +330,8 @@ impl Columns {
         let text =
             std::str::from_utf8(line).map_err(|_| error(number, "a row that is not UTF-8"))?;
         // Columns count characters: in an ASCII row they are bytes.
-        let ascii = text.as_bytes()[..self.src.min(text.len())].is_ascii();
+        let last = self.src.unwrap_or(self.module);
+        let ascii = text.as_bytes()[..last.min(text.len())].is_ascii();
         let byte = |chars: usize| match ascii {
             true => chars.min(text.len()),
             false => text
@@ -318,7 +339,9 @@ impl Columns {
                 .nth(chars)
                 .map_or(text.len(), |(b, _)| b),
         };
-        let (module_at, src_at) = (byte(self.module), byte(self.src));
+        let module_at = byte(self.module);
+        // Without SRC, what is left of the row once its numbers are taken is the module.
+        let src_at = self.src.map_or(module_at, byte);
         let depth = text.len() - text.trim_start_matches(' ').len();
         if depth >= module_at {
             return Err(error(number, "a row with no cost centre before its module"));
@@ -350,11 +373,15 @@ impl Columns {
                 ),
             ));
         }
+        let (module, src) = match self.src {
+            Some(_) => (text[module_at..src_at].trim(), tail[..end].trim()),
+            None => (tail[..end].trim(), ""),
+        };
         Ok(Row {
             depth,
             label: text[depth..module_at].trim_end().as_bytes(),
-            module: text[module_at..src_at].trim().as_bytes(),
-            src: tail[..end].trim().as_bytes(),
+            module: module.as_bytes(),
+            src: src.as_bytes(),
             numbers,
             count: self.numbers,
         })
@@ -457,6 +484,13 @@ impl Tree {
         }
         while self.path.last().is_some_and(|&(d, _)| d >= row.depth) {
             self.path.pop();
+        }
+        // GHC indents a callee one space past its caller: more is a damaged tree, whose
+        // rows would be hung under the wrong callers.
+        if let Some(&(d, _)) = self.path.last()
+            && row.depth > d + 1
+        {
+            return Err(error(line, "indentation skips a level"));
         }
         if self.path.len() >= MAX_DEPTH {
             return Err(error(

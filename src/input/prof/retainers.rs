@@ -102,36 +102,48 @@ pub fn name_bands(profile: &mut crate::profile::Profile, sets: &FxMap<u64, Membe
     named
 }
 
-/// Whether a band's name (`(N)label,label`, cut by `-L` where it ends in `...`) lists
-/// `members`' innermost labels in order: GHC's own naming of that set (the empty stack
-/// is `MAIN`). A member's innermost cost centre is `Module.label`, and a label may hold
-/// dots, so a label agrees when the name ends in it.
+/// Whether a band's name (`(N)label,label`) lists `members`' innermost labels in order:
+/// GHC's own naming of that set (the empty stack is `MAIN`). A member's innermost cost
+/// centre is `Module.label`, and a label may hold dots, so a label agrees when the name
+/// ends in it. GHC cuts a long name at `-L` characters (25 unless told), marked with
+/// `...` in some runtimes and unmarked in others (`(99)SYSTEM,generateText,m`): a cut
+/// name agrees when every label but its last agrees whole and its last begins one.
 pub fn agrees(band: &[u8], members: &Members) -> bool {
     let Some(close) = band.iter().position(|&b| b == b')') else {
         return false;
     };
     let labels = &band[close + 1..];
-    let (labels, cut) = match labels.strip_suffix(b"...") {
+    let (labels, marked) = match labels.strip_suffix(b"...") {
         Some(kept) => (kept, true),
         None => (labels, false),
     };
     let pieces: Vec<&[u8]> = labels.split(|&b| b == b',').collect();
-    if pieces.len() > members.len() || (!cut && pieces.len() != members.len()) {
+    if pieces.len() > members.len() {
         return false;
     }
-    pieces
-        .iter()
-        .zip(members)
-        .enumerate()
-        .all(|(k, (piece, member))| {
-            let innermost: &[u8] = member.first().map_or(b"MAIN", |n| n);
-            let partial = cut && k + 1 == pieces.len();
-            innermost == *piece
-                || (innermost.len() > piece.len()
-                    && innermost.ends_with(piece)
-                    && innermost[innermost.len() - piece.len() - 1] == b'.')
-                || (partial && memchr::memmem::find(innermost, piece).is_some())
-        })
+    fn innermost(member: &[Box<[u8]>]) -> &[u8] {
+        member.first().map_or(b"MAIN", |n| n)
+    }
+    let whole = |piece: &[u8], name: &[u8]| {
+        name == piece
+            || (name.len() > piece.len()
+                && name.ends_with(piece)
+                && name[name.len() - piece.len() - 1] == b'.')
+    };
+    // The last piece of a cut name: the start of the label (after any module's dot).
+    let begins = |piece: &[u8], name: &[u8]| {
+        (0..name.len())
+            .filter(|&j| j == 0 || name[j - 1] == b'.')
+            .any(|j| name[j..].starts_with(piece))
+    };
+    let last = pieces.len() - 1;
+    let leading = (pieces[..last].iter().zip(members)).all(|(p, m)| whole(p, innermost(m)));
+    let tail = innermost(&members[last]);
+    let exact = pieces.len() == members.len() && whole(pieces[last], tail);
+    leading
+        && (exact
+            || (marked && memchr::memmem::find(tail, pieces[last]).is_some())
+            || (!marked && begins(pieces[last], tail)))
 }
 
 #[cfg(test)]
@@ -164,6 +176,25 @@ mod tests {
             "a number used again"
         );
         assert!(agrees(b"(4)MAIN", &sets[&4]));
+        // GHC's cut at -L without a mark: the labels joined, cut anywhere.
+        assert!(agrees(b"(107)worker.loop,C", &sets[&107]));
+        assert!(agrees(b"(107)worker.lo", &sets[&107]));
+        assert!(
+            agrees(b"(107)loop,CAF", &sets[&107]),
+            "a label after its dots"
+        );
+        assert!(
+            !agrees(b"(107)worker.loop,X", &sets[&107]),
+            "a cut that disagrees"
+        );
+        assert!(
+            !agrees(b"(107)orker.loop,CAF", &sets[&107]),
+            "not the label's start"
+        );
+        assert!(
+            !agrees(b"(107)worker.loop,CAF,more", &sets[&107]),
+            "more labels than the set"
+        );
         assert_eq!(number(b"loop"), None);
         assert!(parse(b"no sets here").is_empty());
     }

@@ -1,0 +1,277 @@
+//! Reports as people have them (#59): GHC 7.x and 8.0's layouts (no `SRC` column; GHC
+//! 7's `(N ticks @ 20 ms)`), reports whose header lines were re-indented with spaces,
+//! damaged trees, and reports named otherwise than `.prof`. The older layouts are made
+//! here from GHC's own 9.x reports of one run, dropping what the older runtimes did not
+//! write: the stacks read from them must be the 9.x report's, stack for stack.
+
+use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok};
+
+const GHCS: [&str; 3] = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"];
+
+/// The era a layout is GHC's of.
+#[derive(Clone, Copy, Debug)]
+enum Era {
+    /// GHC 7.x: no SRC, `(N ticks @ M ms)`.
+    Seven,
+    /// GHC 8.0: no SRC, `(N ticks @ U us, P processor)` as now.
+    Eight,
+}
+
+/// Splits a table line into its words (the 9.x fixtures' labels and sources have no
+/// blanks).
+fn words(line: &str) -> Vec<&str> {
+    line.split_whitespace().collect()
+}
+
+/// A table (header and rows) without its SRC column, laid out as GHC pads columns: the
+/// label (with its indent) and module padded to their widest, numbers right-aligned.
+fn without_src(header: &str, rows: &[&str]) -> Vec<String> {
+    let head = words(header);
+    // "COST CENTRE" is two words; SRC is the fourth.
+    let numbers: Vec<&str> = head[4..].to_vec();
+    let split: Vec<(String, &str, Vec<&str>)> = rows
+        .iter()
+        .map(|r| {
+            let indent = r.len() - r.trim_start().len();
+            let w = words(r);
+            (
+                format!("{}{}", " ".repeat(indent), w[0]),
+                w[1],
+                w[3..].to_vec(),
+            )
+        })
+        .collect();
+    let w1 = split.iter().map(|s| s.0.len()).chain([11]).max().unwrap();
+    let w2 = split.iter().map(|s| s.1.len()).chain([6]).max().unwrap();
+    let widths: Vec<usize> = (0..numbers.len())
+        .map(|k| {
+            let widest = split
+                .iter()
+                .map(|s| s.2[k].len())
+                .chain([numbers[k].len()])
+                .max();
+            widest.unwrap() + 2
+        })
+        .collect();
+    let line = |first: &str, module: &str, nums: &[&str]| {
+        let mut l = format!("{first:<w1$} {module:<w2$}");
+        for (n, w) in nums.iter().zip(&widths) {
+            l += &format!("{n:>w$}");
+        }
+        l
+    };
+    let mut out = vec![line("COST CENTRE", "MODULE", &numbers), String::new()];
+    out.extend(split.iter().map(|(f, m, n)| line(f, m, n)));
+    out
+}
+
+/// GHC's 9.x report `text` in `era`'s layout.
+fn in_era(text: &str, era: Era) -> String {
+    let lines: Vec<&str> = text.lines().collect();
+    let tree = lines
+        .iter()
+        .position(|l| l.starts_with("COST CENTRE") && l.contains(" no. "))
+        .unwrap();
+    let rows: Vec<&str> = lines[tree + 2..]
+        .iter()
+        .copied()
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    // The flat table of the costliest cost centres had no SRC either.
+    let flat = lines
+        .iter()
+        .position(|l| l.starts_with("COST CENTRE") && l.contains(" SRC ") && !l.contains(" no. "))
+        .unwrap();
+    let flat_rows: Vec<&str> = lines[flat + 2..]
+        .iter()
+        .copied()
+        .take_while(|l| !l.trim().is_empty())
+        .collect();
+    let mut out: Vec<String> = Vec::new();
+    for (k, l) in lines[..tree - 1].iter().enumerate() {
+        if k == flat {
+            out.extend(without_src(l, &flat_rows));
+            continue;
+        }
+        if k > flat && k < flat + 2 + flat_rows.len() {
+            continue;
+        }
+        let l = match era {
+            Era::Seven if l.contains("ticks @") => {
+                // `(255 ticks @ 1000 us, 1 processor)` → `(255 ticks @ 1 ms)`
+                let at = l.find(" @ ").unwrap();
+                let us: u64 = words(&l[at + 3..])[0].parse().unwrap();
+                format!("{} @ {} ms)", &l[..at], us / 1000)
+            }
+            _ => l.to_string(),
+        };
+        // The flat table keeps its columns; only the tree matters to the stacks.
+        out.push(l);
+    }
+    out.push(lines[tree - 1].to_string());
+    out.extend(without_src(lines[tree], &rows));
+    out.join("\n") + "\n"
+}
+
+fn folded(dir: &Scratch, file: &str) -> Vec<String> {
+    let out = hpgraph_ok(&dir.0, &[file, "-o", "-", "--format", "folded"]);
+    let mut lines: Vec<String> = String::from_utf8(out)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    lines.sort();
+    lines
+}
+
+#[test]
+fn reports_of_ghc_7_and_8_0_read_as_the_same_runs_9x_report() {
+    let dir = Scratch::new("prof-eras");
+    let mut read = 0;
+    for ghc in GHCS {
+        for report in ["MapFib-p.prof", "MapFib-P.prof"] {
+            let path = fixtures().join(format!("prof/{ghc}/{report}"));
+            let text = std::fs::read_to_string(&path).unwrap();
+            let want = folded(&dir, path.to_str().unwrap());
+            assert!(!want.is_empty());
+            for era in [Era::Seven, Era::Eight] {
+                let name = format!("{ghc}-{era:?}-{report}");
+                let old = in_era(&text, era);
+                assert!(!old.contains(" SRC "), "{name}: the layout has no SRC");
+                std::fs::write(dir.path(&name), &old).unwrap();
+                let got = folded(&dir, &name);
+                assert_eq!(got, want, "{name}:\n{old}");
+                // The header's totals, as GHC wrote them.
+                let summary = hpgraph_ok(&dir.0, &[&name, "--summary=json"]);
+                let summary: serde_json::Value = serde_json::from_slice(&summary).unwrap();
+                let ticks = words(old.lines().find(|l| l.contains("ticks @")).unwrap())
+                    .iter()
+                    .find_map(|w| w.strip_prefix('(').and_then(|n| n.parse::<f64>().ok()))
+                    .unwrap();
+                assert_eq!(summary["total"].as_f64(), Some(ticks), "{name}");
+                read += 1;
+            }
+        }
+    }
+    assert_eq!(read, 12);
+}
+
+#[test]
+fn a_report_with_its_header_reindented_is_read_by_its_content() {
+    let dir = Scratch::new("prof-spaces");
+    let path = fixtures().join("prof/ghc-9.0.2/MapFib-p.prof");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let want = folded(&dir, path.to_str().unwrap());
+    // The header's tabs become spaces, as an editor or a paste makes them.
+    let spaced: String = text
+        .lines()
+        .map(|l| l.replacen('\t', "    ", 1))
+        .collect::<Vec<_>>()
+        .join("\n");
+    std::fs::write(dir.path("spaced.prof"), spaced + "\n").unwrap();
+    assert_eq!(folded(&dir, "spaced.prof"), want);
+    // Through standard input too: detected by content, not by name.
+    let out = hpgraph(
+        &dir.0,
+        &["-", "-o", "-", "--format", "folded"],
+        Some(&std::fs::read(dir.path("spaced.prof")).unwrap()),
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let mut got: Vec<String> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    got.sort();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn a_tree_whose_indentation_skips_a_level_is_refused_naming_the_line() {
+    let dir = Scratch::new("prof-skip");
+    let text = std::fs::read_to_string(fixtures().join("prof/ghc-9.0.2/MapFib-p.prof")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let tree = lines
+        .iter()
+        .position(|l| l.starts_with("COST CENTRE") && l.contains(" no. "))
+        .unwrap();
+    // The third row is two levels under the second: give it two more spaces.
+    let bad = tree + 4;
+    let mut damaged: Vec<String> = lines.iter().map(|l| l.to_string()).collect();
+    damaged[bad] = format!("  {}", damaged[bad]);
+    std::fs::write(dir.path("skip.prof"), damaged.join("\n") + "\n").unwrap();
+    let out = hpgraph(&dir.0, &["skip.prof", "-o", "x.svg"], None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!("skip.prof:{}: indentation skips a level", bad + 1)),
+        "{err}"
+    );
+    assert!(!dir.path("x.svg").exists());
+}
+
+#[test]
+fn a_report_named_as_ghcs_testsuite_names_it_is_read_itself() {
+    let dir = Scratch::new("prof-sample");
+    std::fs::copy(
+        fixtures().join("prof/ghc-9.0.2/MapFib-p.prof"),
+        dir.path("MapFib.prof.sample"),
+    )
+    .unwrap();
+    let out = hpgraph(&dir.0, &["MapFib.prof.sample", "--summary"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("the whole run: "));
+    // Where hp2ps's NAME.hp exists, hp2ps's rule still reads it.
+    std::fs::copy(
+        fixtures().join("profiles/Quick-hc.hp"),
+        dir.path("MapFib.prof.sample.hp"),
+    )
+    .unwrap();
+    let out = hpgraph(&dir.0, &["MapFib.prof.sample", "--summary"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!String::from_utf8_lossy(&out.stdout).starts_with("the whole run: "));
+}
+
+#[test]
+fn a_share_of_100_a_column_left_of_its_header_reads_as_100() {
+    // GHC writes `100.0` one column wider than its header's `%time`: the numbers are a
+    // row's last words, wherever they start.
+    let dir = Scratch::new("prof-100");
+    let text = std::fs::read_to_string(fixtures().join("prof/ghc-9.0.2/MapFib-p.prof")).unwrap();
+    let row = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("MAIN "))
+        .unwrap();
+    assert!(row.contains("100.0"), "{row}");
+    let json = hpgraph_ok(
+        &dir.0,
+        &[
+            fixtures()
+                .join("prof/ghc-9.0.2/MapFib-p.prof")
+                .to_str()
+                .unwrap(),
+            "--summary=json",
+        ],
+    );
+    let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+    // MAIN leads to everything: its inherited measure is the whole run's.
+    let main = json["by_inherited"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "MAIN.MAIN")
+        .unwrap();
+    assert_eq!(main["inherited"], json["total"]);
+}
