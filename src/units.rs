@@ -172,6 +172,36 @@ pub fn whole(v: f64) -> Option<i64> {
     (v.fract() == 0.0 && v.abs() < 9_007_199_254_740_992.0).then_some(v as i64)
 }
 
+/// The significant digits a [`figure`] keeps: more than any profile's input carries
+/// (GHC writes at most a few), fewer than the 17 that show a sum's float noise
+/// (`15.910000000000002` for 15.91 built from a report's percentages).
+pub const FIGURE_DIGITS: usize = 12;
+
+/// `v` rounded to [`FIGURE_DIGITS`] significant digits: the value a report's figure was
+/// before arithmetic on binary fractions blurred its last bits.
+pub fn tidy(v: f64) -> f64 {
+    if !v.is_finite() || v == 0.0 || whole(v).is_some() {
+        return v;
+    }
+    format!("{:.*e}", FIGURE_DIGITS - 1, v).parse().unwrap_or(v)
+}
+
+/// A figure as text: a [`whole`] number as an integer, else [`tidy`] in the fewest
+/// digits that read back as it (`15.91`, not `15.910000000000002`).
+pub fn figure(v: f64) -> String {
+    let v = tidy(v);
+    match whole(v) {
+        Some(n) => n.to_string(),
+        None => format!("{v}"),
+    }
+}
+
+/// Serialises a value as [`figure`] writes it: an integer when whole, else a [`tidy`]
+/// double.
+pub fn tidy_number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+    number(&tidy(*v), s)
+}
+
 /// Serialises a value as an integer when it is a [`whole`] number, else as a double.
 pub fn number<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
     match whole(*v) {

@@ -16,10 +16,10 @@ pub struct Centre {
     /// `Module.label`.
     pub name: String,
     /// What the stacks ending in it weigh.
-    #[serde(serialize_with = "crate::units::number")]
+    #[serde(serialize_with = "crate::units::tidy_number")]
     pub individual: f64,
     /// What every stack through it weighs.
-    #[serde(serialize_with = "crate::units::number")]
+    #[serde(serialize_with = "crate::units::tidy_number")]
     pub inherited: f64,
 }
 
@@ -29,7 +29,7 @@ pub struct Step {
     /// `Module.label`.
     pub name: String,
     /// What the stacks through it (by this path) weigh.
-    #[serde(serialize_with = "crate::units::number")]
+    #[serde(serialize_with = "crate::units::tidy_number")]
     pub inherited: f64,
 }
 
@@ -39,7 +39,7 @@ pub struct CostSummary {
     /// What the stacks are weighed by (`ticks`, `bytes`, `entries`).
     pub measure: String,
     /// The whole run's, or the window's.
-    #[serde(serialize_with = "crate::units::number")]
+    #[serde(serialize_with = "crate::units::tidy_number")]
     pub total: f64,
     /// `--from`/`--to`'s window of eventlog samples, as asked (`None`: the whole run).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -168,10 +168,10 @@ pub struct TreeRow {
     /// `Module.label`.
     pub name: String,
     /// What the stack ending here weighs itself.
-    #[serde(serialize_with = "crate::units::number")]
+    #[serde(serialize_with = "crate::units::tidy_number")]
     pub individual: f64,
     /// What it and its callees weigh.
-    #[serde(serialize_with = "crate::units::number")]
+    #[serde(serialize_with = "crate::units::tidy_number")]
     pub inherited: f64,
     /// Times its stack was entered, where the profile counts them (a report).
     pub entries: Option<u64>,

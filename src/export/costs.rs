@@ -50,6 +50,7 @@ pub fn write_summary(
         }
     };
     let mut out = io::BufWriter::new(out);
+    let figure = crate::units::figure;
     let seconds = |t: Option<f64>, none: &str| t.map_or(none.to_string(), crate::units::seconds);
     match s.window {
         Some((from, to)) => writeln!(
@@ -57,10 +58,10 @@ pub fn write_summary(
             "from {} to {}: {} {}",
             seconds(from, "the start"),
             seconds(to, "the end"),
-            s.total,
+            figure(s.total),
             s.measure
         )?,
-        None => writeln!(out, "the whole run: {} {}", s.total, s.measure)?,
+        None => writeln!(out, "the whole run: {} {}", figure(s.total), s.measure)?,
     }
     for (title, list, individual) in [
         (
@@ -80,7 +81,7 @@ pub fn write_summary(
             writeln!(
                 out,
                 "{:>14} {:5.1}%  {}",
-                v,
+                figure(v),
                 share(v),
                 escape::terminal(&c.name)
             )?;
@@ -93,7 +94,7 @@ pub fn write_summary(
              shown as (other) under their callers",
             p.min_share,
             p.stacks,
-            p.weight,
+            figure(p.weight),
             s.measure,
             share(p.weight)
         )?;
@@ -104,10 +105,48 @@ pub fn write_summary(
         writeln!(
             out,
             "{:>14} {:5.1}%  {}{}",
-            v,
+            figure(v),
             share(v),
             " ".repeat(depth),
             escape::terminal(&step.name)
+        )?;
+    }
+    out.flush()
+}
+
+/// A report's summary as CSV (`--summary=csv`): a header, then one row per cost centre
+/// of either list (by individual measure, then those only among the inherited), with its
+/// figures and shares of the total, quoted as every CSV output is.
+pub fn write_summary_csv(
+    s: &crate::analysis::costs::CostSummary,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let share = |v: f64| {
+        crate::units::figure(if s.total > 0.0 {
+            100.0 * v / s.total
+        } else {
+            0.0
+        })
+    };
+    let unit = &s.measure;
+    let mut out = io::BufWriter::new(out);
+    write!(
+        out,
+        "cost_centre,individual_{unit},inherited_{unit},individual_percent,inherited_percent\r\n"
+    )?;
+    let mut seen = std::collections::HashSet::new();
+    for c in s.by_individual.iter().chain(&s.by_inherited) {
+        if !seen.insert(&c.name) {
+            continue;
+        }
+        super::csv::field(&mut out, c.name.as_bytes())?;
+        write!(
+            out,
+            ",{},{},{},{}\r\n",
+            crate::units::figure(c.individual),
+            crate::units::figure(c.inherited),
+            share(c.individual),
+            share(c.inherited)
         )?;
     }
     out.flush()

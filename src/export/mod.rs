@@ -224,7 +224,7 @@ impl Export {
                         crate::escape::json_to(&mut *out, &s, true)?;
                         writeln!(out)
                     }
-                    SummaryStyle::Csv => summary::write_figures_csv(&s.by_individual, out),
+                    SummaryStyle::Csv => costs::write_summary_csv(&s, out),
                 }
             }
             Export::Summary(style) => {

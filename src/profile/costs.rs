@@ -164,7 +164,7 @@ pub struct Pruned {
     /// Stacks cut at a frame under the share.
     pub stacks: usize,
     /// What they weighed, in the profile's measure.
-    #[serde(serialize_with = "crate::units::number")]
+    #[serde(serialize_with = "crate::units::tidy_number")]
     pub weight: f64,
 }
 

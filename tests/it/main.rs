@@ -32,4 +32,5 @@ mod samples;
 mod serve;
 mod stats;
 mod stream;
+mod summaries;
 mod watch;
