@@ -684,6 +684,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
                 args.eps
             },
         },
+        paints: None,
     };
     Picture {
         format,

@@ -2,10 +2,12 @@
 //! above the other (the first on top), on the scale both share (the selection's least
 //! ranges say it), with lines of text under them that call out what changed most.
 
-use super::{KeyPlacement, LayoutOptions, TitleSize, layout};
+use std::collections::HashMap;
+
+use super::{KeyPlacement, LayoutOptions, TitleSize, layout, paint};
 use crate::profile::Profile;
 use crate::scene::{Anchor, FontSize, Item, Media, Point, Scene, Text, TextRole};
-use crate::select::Selection;
+use crate::select::{Selection, Source};
 
 /// One run's figure: its profile, the bands drawn of it, its title (the file's name).
 pub struct Panel<'a> {
@@ -44,6 +46,7 @@ pub fn compared(
         .iter()
         .map(|p| super::key_width(p.selection, opts))
         .fold(0.0, f64::max);
+    let paints = Some(std::sync::Arc::new(shared_paints(&panels, opts)));
     let scenes = panels
         .into_iter()
         .map(|p| {
@@ -65,6 +68,7 @@ pub fn compared(
                     eps_width: None,
                     ..opts.media
                 },
+                paints: paints.clone(),
                 ..opts.clone()
             };
             layout(p.profile, p.selection, &o)
@@ -94,4 +98,28 @@ pub fn compared(
         eps_width: Some(opts.media.eps_width.unwrap_or(width)),
     };
     (scene, plots)
+}
+
+/// One paint per band name over every panel, each distinct from the others, from the
+/// palette the options name (hp2ps's colours or greys included): a band found in both
+/// runs is one colour in both, as the key of either says.
+fn shared_paints(panels: &[Panel], opts: &LayoutOptions) -> HashMap<Vec<u8>, crate::scene::Paint> {
+    let mut names: Vec<&[u8]> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for p in panels {
+        for b in &p.selection.bands {
+            if !matches!(b.source, Source::Other(_)) && seen.insert(&b.name[..]) {
+                names.push(&b.name[..]);
+            }
+        }
+    }
+    let shading = panels.first().map(|p| p.selection.shading);
+    let palette = opts.palette.extended(shading.unwrap_or_default());
+    let paints = paint::distinct_paints(
+        names.iter().copied(),
+        &palette,
+        &mut Vec::new(),
+        opts.stable_colours,
+    );
+    names.into_iter().map(<[u8]>::to_vec).zip(paints).collect()
 }

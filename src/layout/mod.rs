@@ -152,6 +152,9 @@ pub struct LayoutOptions {
     pub min_key_width: f64,
     /// Page size, orientation and EPS width.
     pub media: Media,
+    /// Each band's paint by name, decided for several figures at once (`--compare`'s
+    /// panels: one band, one colour in both); `None`: each figure decides its own.
+    pub paints: Option<std::sync::Arc<std::collections::HashMap<Vec<u8>, Paint>>>,
 }
 
 impl LayoutOptions {
@@ -180,6 +183,7 @@ impl Default for LayoutOptions {
                 orientation: crate::scene::Orientation::Landscape,
                 eps_width: None,
             },
+            paints: None,
         }
     }
 }
@@ -343,6 +347,14 @@ fn frame_with<'a>(
 /// Each band's paint when it is not hp2ps's shade: every band its own, OTHER its grey;
 /// none for hp2ps's own shades.
 fn band_paints(sel: &Selection, opts: &LayoutOptions) -> Vec<Paint> {
+    if let Some(given) = &opts.paints {
+        return (sel.bands.iter())
+            .map(|b| match b.source {
+                Source::Other(_) => paint::OTHER,
+                _ => given.get(&b.name[..]).copied().unwrap_or(paint::OTHER),
+            })
+            .collect();
+    }
     if opts.palette == paint::Palette::Hp2ps && !opts.stable_colours {
         Vec::new()
     } else {

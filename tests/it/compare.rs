@@ -214,6 +214,46 @@ fn the_picture_has_both_runs_one_colour_per_band_in_every_format() {
     let both = fills.get("MAIN").expect("MAIN in both runs");
     assert_eq!(both.len(), 2);
     assert_eq!(both[0], both[1]);
+    // Every band in both runs, for both kinds of input and both palettes' colours: one
+    // fill wherever it is drawn (#58: THUNK_1_0 was salmon above and cyan below).
+    let ev = |name: &str| fixtures().join(name).display().to_string();
+    for (before, after) in [
+        (
+            ev("compare/Leak-hc.eventlog"),
+            ev("compare/LeakFixed-hc.eventlog"),
+        ),
+        (ev("compare/Leak-hc.hp"), ev("compare/LeakFixed-hc.hp")),
+        (
+            ev("eventlog/Leak-hT.eventlog"),
+            ev("eventlog/MapBuild-hT.eventlog"),
+        ),
+    ] {
+        for palette in [&["-c"][..], &["--palette", "tableau10"], &[]] {
+            let mut args = vec!["--compare", &before, &after, "-t0", "-o", "all.svg"];
+            args.extend_from_slice(palette);
+            let out = hpgraph(&dir.0, &args, None);
+            assert!(
+                out.status.success(),
+                "{}",
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let svg = std::fs::read_to_string(dir.path("all.svg")).unwrap();
+            let mut fills: HashMap<String, Vec<String>> = HashMap::new();
+            for (name, fill) in titled_fills(&svg) {
+                fills.entry(name).or_default().push(fill);
+            }
+            assert!(
+                fills.values().any(|f| f.len() >= 2),
+                "{before}: no band in both runs"
+            );
+            for (name, f) in &fills {
+                assert!(
+                    f.windows(2).all(|w| w[0] == w[1]),
+                    "{before} {palette:?}: {name} is drawn in {f:?}"
+                );
+            }
+        }
+    }
     // Normalised time: both graphs span 0 to 100 percent.
     let out = hpgraph(
         &dir.0,

@@ -122,6 +122,7 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
             },
             eps_width: (bits & 2 != 0).then_some(400.0),
         },
+        paints: None,
     };
     (select, layout)
 }
