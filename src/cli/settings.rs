@@ -8,6 +8,7 @@
 //! a backend's or an export's options — and the runs (`run`,
 //! [`super::watch`]) pass each stage only its own.
 
+use std::io::IsTerminal;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -462,6 +463,14 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
             ext,
         )]
     } else if args.files.is_empty() {
+        // Nothing named and nothing piped in: waiting on the keyboard for a profile
+        // would look like a hang.
+        if std::io::stdin().is_terminal() {
+            return Err(usage(
+                ErrorKind::MissingRequiredArgument,
+                "no profile: name one (hpgraph prog.hp), or pipe one in (hpgraph < prog.hp)",
+            ));
+        }
         vec![naming::plan(None, output, ext)]
     } else {
         if args.files.len() > 1 && output.is_some() {
@@ -537,7 +546,6 @@ fn make(args: &Args, kind: OutputKind, mode: html::Mode) -> Make {
 }
 
 fn data(args: &Args, export: Export) -> Data {
-    use std::io::IsTerminal;
     Data {
         export,
         options: ExportOptions {

@@ -453,7 +453,21 @@ fn the_rough_edges_a_new_user_meets() {
     let out = hpgraph(&dir.0, &["-"], Some(b"# Notes\n\nSome text.\n"));
     assert_eq!(out.status.code(), Some(1));
     assert!(
-        stderr(&out).contains(":1: not a heap profile"),
+        stderr(&out).contains(":1: not a profile hpgraph reads"),
+        "{}",
+        stderr(&out)
+    );
+    // The hint names every input hpgraph reads.
+    for kind in [".hp", "eventlog", "+RTS -p", "-pj"] {
+        assert!(stderr(&out).contains(kind), "{kind}: {}", stderr(&out));
+    }
+    // A retainer profile's report alone is called that, with what to give beside it.
+    let report = fixtures().join("prof/ghc-9.0.2/Leak-hr.prof");
+    let out = hpgraph(&dir.0, &[report.to_str().unwrap()], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("a retainer profile's report (+RTS -hr)")
+            && stderr(&out).contains("--retainer-sets"),
         "{}",
         stderr(&out)
     );
@@ -527,4 +541,54 @@ fn a_reader_that_closes_standard_output_early_ends_the_run_quietly() {
             assert!(out.stderr.is_empty(), "{format}: {}", stderr(&out));
         }
     }
+}
+
+/// `hpgraph` alone at a terminal has no profile to wait for: it says how to give one and
+/// exits 2, as a usage error does, rather than wait on the keyboard (#58).
+#[test]
+fn no_arguments_on_a_terminal_print_usage_and_exit_2() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let (mut leader, mut follower) = (0, 0);
+    // SAFETY: openpty writes the two descriptors it opens; no name, settings or size.
+    let opened = unsafe {
+        libc::openpty(
+            &mut leader,
+            &mut follower,
+            std::ptr::null_mut(),
+            std::ptr::null(),
+            std::ptr::null(),
+        )
+    };
+    assert_eq!(opened, 0, "a pseudo-terminal");
+    // SAFETY: both descriptors were just opened and are owned here alone.
+    let (leader, follower) =
+        unsafe { (OwnedFd::from_raw_fd(leader), OwnedFd::from_raw_fd(follower)) };
+    let dir = Scratch::new("cli-terminal");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .stdin(std::process::Stdio::from(follower))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let started = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if started.elapsed() > std::time::Duration::from_secs(10) {
+            let _ = child.kill();
+            panic!("hpgraph waited on the terminal");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let out = child.wait_with_output().unwrap();
+    drop(leader);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("Usage:") && err.contains("no profile"),
+        "{err}"
+    );
+    assert!(
+        std::fs::read_dir(&dir.0).unwrap().next().is_none(),
+        "wrote a file"
+    );
 }

@@ -80,10 +80,22 @@ impl fmt::Display for ParseError {
                 MAX_RECORD >> 20
             ),
             ParseErrorKind::NoSamples => write!(f, "contains no samples"),
+            // The report a retainer profile's run writes beside its .hp lists the sets
+            // only: what to give instead is the .hp, with this file naming its bands.
+            ParseErrorKind::NotAProfile(line) if line.starts_with(b"Retainer Profiling") => {
+                write!(
+                    f,
+                    "a retainer profile's report (+RTS -hr): it lists the retainer sets, not \
+                     the heap over time; give the same run's .hp or eventlog, and this file \
+                     names its bands (beside it as STEM.prof, or --retainer-sets FILE)"
+                )
+            }
             ParseErrorKind::NotAProfile(line) => write!(
                 f,
-                "not a heap profile: `{}` is no line of one (a .hp file starts with JOB, \
-                 DATE, SAMPLE_UNIT, VALUE_UNIT or BEGIN_SAMPLE; an eventlog with `hdrb`)",
+                "not a profile hpgraph reads: `{}` begins none (a .hp file starts with JOB, \
+                 DATE, SAMPLE_UNIT, VALUE_UNIT or BEGIN_SAMPLE; an eventlog with `hdrb`; a \
+                 time and allocation report, +RTS -p or -P, with its date and command line; \
+                 its JSON, -pj, with `{{`)",
                 crate::escape::excerpt(line)
             ),
             ParseErrorKind::Io(e) => write!(f, "{e}"),
