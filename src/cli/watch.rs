@@ -473,6 +473,12 @@ impl<'a> Follower<'a> {
     /// How long to sleep: until the next render is due, or the next look at the stop
     /// flag.
     fn sleep(&self) -> Duration {
+        // Nothing waiting to be drawn: look again a tick later (a change wakes it
+        // sooner). Once the interval had passed this was 1 ms: an idle watch looked at
+        // its file a thousand times a second.
+        if !self.changed {
+            return TICK;
+        }
         let until_due = self
             .last_render
             .map_or(TICK, |at| self.live.interval.saturating_sub(at.elapsed()));
