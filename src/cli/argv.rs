@@ -74,25 +74,19 @@ pub fn normalise(args: impl IntoIterator<Item = OsString>) -> Result<Vec<OsStrin
         // Options whose value is optional, which clap takes only after `=`: the value
         // joins them when the next argument is one (`--serve 8080` and `--serve prog.hp`
         // both read as meant, as do `--same-scale y a.hp` and `--same-scale a.hp`).
+        // The others that take a value take the next argument, whatever it is.
         let value: Option<fn(&str) -> bool> = match s {
             "--serve" => Some(looks_like_address),
             "--same-scale" => Some(|v| matches!(v, "x" | "y" | "both")),
+            _ if TAKES_VALUE.contains(&s) => Some(|_| true),
             _ => None,
         };
-        if let Some(is_value) = value {
-            match args.next_if(|next| next.to_str().is_some_and(is_value)) {
-                Some(v) => {
-                    let mut joined = arg.clone();
-                    joined.push("=");
-                    joined.push(&v);
-                    out.push(joined);
-                }
-                None => out.push(arg),
-            }
-            continue;
-        }
         if s.starts_with("--") {
-            match args.next_if(|_| TAKES_VALUE.contains(&s)) {
+            // Text that is not UTF-8 is a value only where any argument is one.
+            let any = TAKES_VALUE.contains(&s);
+            let value =
+                |next: &OsString| value.is_some_and(|is_value| next.to_str().map_or(any, is_value));
+            match args.next_if(value) {
                 Some(v) => {
                     let mut joined = arg.clone();
                     joined.push("=");
