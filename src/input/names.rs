@@ -110,9 +110,62 @@ impl NameIndex {
     }
 }
 
+/// The most frames all of a reader's stacks keep together (16 bytes each: 64 MiB).
+/// Deep stacks of a report share their callers' frames in its tree, but as bands each
+/// lists its own: 30 chains 4,000 deep would list 240 million.
+pub const MAX_FRAMES_TOTAL: usize = 4 << 20;
+
+/// How many frames a stack first read after [`MAX_FRAMES_TOTAL`] keeps (outermost first).
+pub const MAX_FRAMES_PAST_BUDGET: usize = 16;
+
+/// The frames the stacks of one profile keep, bounded as their names are: each at most
+/// [`crate::profile::MAX_FRAMES`] (what a flame graph draws), all together
+/// [`MAX_FRAMES_TOTAL`], then [`MAX_FRAMES_PAST_BUDGET`] each.
+#[derive(Default)]
+pub(crate) struct FrameBudget {
+    spent: usize,
+    /// A stack kept fewer frames than it has.
+    pub cut: bool,
+}
+
+impl FrameBudget {
+    /// `frames` (outermost first) as a stack keeps them.
+    pub fn kept(&mut self, mut frames: Vec<std::sync::Arc<[u8]>>) -> crate::profile::Frames {
+        let max = if self.spent >= MAX_FRAMES_TOTAL {
+            MAX_FRAMES_PAST_BUDGET
+        } else {
+            crate::profile::MAX_FRAMES
+        };
+        if frames.len() > max {
+            self.cut = true;
+            frames.truncate(max);
+        }
+        self.spent += frames.len();
+        frames.into()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn frames_past_their_limits_are_cut() {
+        let deep = || vec![std::sync::Arc::<[u8]>::from(&b"f"[..]); crate::profile::MAX_FRAMES + 1];
+        let mut budget = FrameBudget::default();
+        assert_eq!(budget.kept(deep()).len(), crate::profile::MAX_FRAMES);
+        assert!(budget.cut);
+        let mut kept = 0;
+        while budget.spent < MAX_FRAMES_TOTAL {
+            kept += budget.kept(deep()).len();
+        }
+        assert!(kept + crate::profile::MAX_FRAMES >= MAX_FRAMES_TOTAL);
+        assert_eq!(
+            budget.kept(deep()).len(),
+            MAX_FRAMES_PAST_BUDGET,
+            "past the budget"
+        );
+    }
 
     fn add(index: &mut NameIndex, names: &mut Vec<Box<[u8]>>, name: &[u8]) -> IdentId {
         if let Some(id) = index.get(names, name) {

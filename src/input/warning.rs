@@ -144,9 +144,13 @@ impl fmt::Display for Warning {
             WarningKind::NameCut => write!(
                 f,
                 "band names longer than {} KiB, or read after {} MiB of names, were cut: each \
-                 ends in …# and a hash of the whole name, so that names cut alike stay apart",
+                 ends in …# and a hash of the whole name, so that names cut alike stay apart \
+                 (a stack keeps at most {} frames, and {} once {} million are kept)",
                 names::MAX_NAME >> 10,
-                names::MAX_NAME_BYTES >> 20
+                names::MAX_NAME_BYTES >> 20,
+                crate::profile::MAX_FRAMES,
+                names::MAX_FRAMES_PAST_BUDGET,
+                names::MAX_FRAMES_TOTAL >> 20
             ),
             WarningKind::NoHeapProfile => write!(
                 f,

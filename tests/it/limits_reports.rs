@@ -297,3 +297,60 @@ fn ticks_and_bytes_are_never_compared_in_any_output() {
         assert!(!dir.path(never).exists(), "{never} was written");
     }
 }
+
+/// A `-pj` report of `chains` chains under MAIN, each `depth` cost centres deep with
+/// labels of `label` bytes, every node a tick: GHC's layout (keys in its order).
+fn deep_json(chains: usize, depth: usize, label: usize) -> String {
+    let mut centres = vec![
+        r#"{"id": 0, "label": "MAIN", "module": "MAIN", "src_loc": "<built-in>", "is_caf": false}"#
+            .to_string(),
+    ];
+    for k in 1..=chains + depth {
+        let name = format!("{k}{}", "l".repeat(label.saturating_sub(8)));
+        centres.push(format!(
+            r#"{{"id": {k}, "label": "{name}", "module": "M", "src_loc": "M.hs:1:1", "is_caf": false}}"#
+        ));
+    }
+    let node =
+        |id: usize| format!(r#"{{"id": {id}, "entries": 1, "alloc": 8, "ticks": 1, "children": ["#);
+    let mut tree = node(0);
+    for c in 1..=chains {
+        if c > 1 {
+            tree.push_str(", ");
+        }
+        tree.push_str(&node(c));
+        for d in 0..depth {
+            tree.push_str(&node(chains + 1 + d));
+        }
+        tree.push_str(&"]}".repeat(depth + 1));
+    }
+    tree.push_str("]}");
+    format!(
+        "{{\n\"program\": \"deep\",\n\"arguments\": [\"deep\"],\n\"rts_arguments\": [\"-pj\"],\n\
+         \"end_time\": \"Thu Nov 26 14:10 2026\",\n\"initial_capabilities\": 0,\n\
+         \"total_time\":        1.00,\n\"total_ticks\": {},\n\"tick_interval\": 1000,\n\
+         \"total_alloc\":100,\n\"cost_centres\": [\n{}],\n\"profile\": {}}}\n",
+        chains * (depth + 1) + 1,
+        centres.join(", "),
+        tree
+    )
+}
+
+#[test]
+fn deep_reports_keep_their_names_and_frames_within_the_budget() {
+    let dir = Scratch::new("limits4-deep");
+    std::fs::write(dir.path("three.json"), deep_json(3, 4000, 10)).unwrap();
+    let m = measured(&dir.0, &["three.json", "-o", "three.svg"]);
+    within_limits(&m, "three chains 4,000 deep, to SVG");
+    assert!(m.stderr.contains("were cut"), "said: {}", m.stderr);
+    for out in ["three.folded", "-"] {
+        let m = measured(&dir.0, &["three.json", "-o", out, "--format", "folded"]);
+        within_limits(&m, &format!("three chains 4,000 deep, folded to {out}"));
+    }
+    let m = measured(&dir.0, &["three.json", "--summary"]);
+    within_limits(&m, "three chains 4,000 deep, --summary");
+    // A chain of 300 levels of 19 kB labels.
+    std::fs::write(dir.path("long.json"), deep_json(1, 300, 19 << 10)).unwrap();
+    let m = measured(&dir.0, &["long.json", "--summary"]);
+    within_limits(&m, "300 levels of 19 kB labels, --summary");
+}

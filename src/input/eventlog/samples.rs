@@ -13,7 +13,7 @@
 
 use crate::input::{FxMap, Warning, WarningKind};
 use crate::profile::costs::Measure;
-use crate::profile::{Breakdown, Frames, Profile, Series};
+use crate::profile::{Breakdown, Profile, Series};
 
 /// The most samples kept (one per capability per tick: at a 1 ms tick, over an hour of
 /// one capability's run). Past it later samples are dropped, with a warning.
@@ -109,7 +109,10 @@ impl Samples {
                 .or_insert_with(|| name(id).into())
                 .clone()
         };
-        let mut band_of: FxMap<Box<[u8]>, u32> = FxMap::default();
+        // Names under the readers' one budget (each kept once, cut at a limit, a total),
+        // frames as a heap stack keeps them.
+        let mut index = crate::input::names::NameIndex::default();
+        let mut budget = crate::input::names::FrameBudget::default();
         let mut bands: Vec<u32> = Vec::with_capacity(self.stacks.len() + 1);
         let bucket = self.stacks.len();
         for (k, ids) in self
@@ -119,10 +122,10 @@ impl Samples {
             .chain([&[][..]])
             .enumerate()
         {
-            let frames: Frames = if k == bucket {
-                [OTHER_STACKS.into()].into()
+            let frames: Vec<std::sync::Arc<[u8]>> = if k == bucket {
+                vec![OTHER_STACKS.into()]
             } else if ids.is_empty() {
-                [NO_CENTRE.into()].into()
+                vec![NO_CENTRE.into()]
             } else {
                 ids.chunks_exact(4)
                     .rev()
@@ -130,12 +133,20 @@ impl Samples {
                     .collect()
             };
             let band = crate::profile::band_name(&frames);
-            let b = *band_of.entry(band.clone()).or_insert_with(|| {
-                p.stacks.insert(band.clone(), frames);
-                p.bands.push(band, Series::default());
-                (p.bands.len() - 1) as u32
-            });
+            let b = match index.get(p.bands.names(), &band) {
+                Some(b) => b,
+                None => {
+                    let kept = index.kept(&band);
+                    p.stacks.insert(kept.clone(), budget.kept(frames));
+                    let b = p.bands.push(kept, Series::default());
+                    index.insert(p.bands.names(), b);
+                    b
+                }
+            };
             bands.push(b);
+        }
+        if index.cut || budget.cut {
+            crate::input::warn_once(warnings, crate::input::WarningKind::NameCut);
         }
         self.taken.sort_by_key(|&(t, _)| t);
         let per = self.taken.len().div_ceil(MAX_SAMPLE_CENSUSES).max(1);

@@ -588,14 +588,18 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
         parse(bytes)?
     };
     let tree = std::sync::Arc::new(r.profile);
+    let (model, cut) = profile_and_cut(&tree, measure);
     let mut parsed = super::Parsed {
         profile: Profile {
             tree: Some(tree.clone()),
-            ..profile(&tree, measure)
+            ..model
         },
         warnings: Vec::new(),
         runtime_only: false,
     };
+    if cut {
+        super::warn_once(&mut parsed.warnings, super::WarningKind::NameCut);
+    }
     for (line, what) in r.warnings {
         parsed.warnings.push(super::Warning {
             line: Some(line as u64),
@@ -612,6 +616,12 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
 /// that the flame graph, its exports and the page read it as they read a heap profile's
 /// census. Stacks that name the same frames are one band.
 pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
+    profile_and_cut(costs, measure).0
+}
+
+/// [`profile`], and whether a band's name was cut to the readers' budget
+/// ([`crate::input::names`]).
+fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> (Profile, bool) {
     let measure = measure.unwrap_or(if costs.stacks.iter().any(|s| s.ticks > 0.0) {
         Measure::Time
     } else {
@@ -644,8 +654,9 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
     // Sized once for every stack that weighs something: growing maps of 100,000s of
     // names rehash them again and again.
     let weighed = costs.stacks.iter().filter(|s| measure.of(s) != 0.0).count();
-    let mut bands: crate::profile::hash::FxMap<Box<[u8]>, usize> = Default::default();
-    bands.reserve(weighed);
+    // Names under the readers' one budget (each kept once, cut at a limit, a total).
+    let mut index = crate::input::names::NameIndex::default();
+    let mut budget = crate::input::names::FrameBudget::default();
     p.stacks.reserve(weighed);
     let mut values: Vec<f64> = Vec::new();
     for (c, centre) in names.iter().zip(&costs.centres) {
@@ -658,26 +669,27 @@ pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
         if value == 0.0 {
             continue;
         }
-        let frames: crate::profile::Frames = costs
+        let frames: Vec<std::sync::Arc<[u8]>> = costs
             .path(k)
             .iter()
             .map(|&c| names[c as usize].clone())
             .collect();
         let name = crate::profile::band_name(&frames);
-        match bands.get(&name) {
-            Some(&b) => values[b] += value,
+        match index.get(p.bands.names(), &name) {
+            Some(b) => values[b as usize] += value,
             None => {
-                bands.insert(name.clone(), values.len());
+                let kept = index.kept(&name);
                 values.push(value);
-                p.stacks.insert(name.clone(), frames);
-                p.bands.push(name, Series::default());
+                p.stacks.insert(kept.clone(), budget.kept(frames));
+                let id = p.bands.push(kept, Series::default());
+                index.insert(p.bands.names(), id);
             }
         }
     }
     for (b, value) in values.into_iter().enumerate() {
         p.bands.series_mut()[b].push(0, value);
     }
-    p
+    (p, index.cut || budget.cut)
 }
 
 #[cfg(test)]
