@@ -95,6 +95,7 @@ fuzz_target!(|data: &[u8]| {
             },
             eps_width: (flags & 128 != 0).then_some(145.0 + f64::from(opts[3]) * 4.0),
         },
+        paints: None,
     };
     let make = Make::Picture(Picture::new(Format::Ps, select, layout));
     let rendered = render(&make, parsed.profile.clone(), None);
