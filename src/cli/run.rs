@@ -51,7 +51,7 @@ pub(crate) fn render_one(
         print_warning(&name, w);
     }
     let mut profile = parsed.profile;
-    name_retainer_sets(plan, &mut profile)?;
+    name_retainer_sets(plan, &mut profile, true)?;
     let (_, verdicts) = draw(job, plan, profile, &mut timings, checks)?;
     Ok(verdicts)
 }
@@ -61,7 +61,13 @@ pub(crate) fn render_one(
 /// `STEM.prof` where it is beside it and lists them; stderr says which file named them.
 /// The bands keep GHC's names. A file named with the option that cannot be read, or
 /// lists no set, is an error; `STEM.prof` is only looked for.
-fn name_retainer_sets(plan: &Plan, profile: &mut Profile) -> anyhow::Result<()> {
+/// `say`: print which file named the sets (a live view says it once). Whether any set
+/// was named.
+pub(crate) fn name_retainer_sets(
+    plan: &Plan,
+    profile: &mut Profile,
+    say: bool,
+) -> anyhow::Result<bool> {
     use crate::input::prof::{MAX_BYTES, retainers};
     let named = plan.sets.is_some();
     let report = match (&plan.sets, &plan.input) {
@@ -69,11 +75,11 @@ fn name_retainer_sets(plan: &Plan, profile: &mut Profile) -> anyhow::Result<()> 
         (None, Input::File(path)) if retainers::is_retainer_profile(profile) => {
             let report = path.with_extension("prof");
             if report == *path {
-                return Ok(());
+                return Ok(false);
             }
             report
         }
-        _ => return Ok(()),
+        _ => return Ok(false),
     };
     let shown = report.display();
     // A report is read whole only up to the readers' bound (`input::prof::MAX_BYTES`).
@@ -86,12 +92,12 @@ fn name_retainer_sets(plan: &Plan, profile: &mut Profile) -> anyhow::Result<()> 
              its .hp"
         ),
         Err(e) if named => Err(e),
-        _ => return Ok(()),
+        _ => return Ok(false),
     };
     let text = match text {
         Ok(text) => text,
         Err(e) if named => anyhow::bail!("{shown}: cannot read the retainer sets: {e}"),
-        Err(_) => return Ok(()),
+        Err(_) => return Ok(false),
     };
     let Some(count) = retainers::attach(profile, &text) else {
         anyhow::ensure!(
@@ -99,15 +105,17 @@ fn name_retainer_sets(plan: &Plan, profile: &mut Profile) -> anyhow::Result<()> 
             "{shown}: no retainer sets here (a retainer profile's run, +RTS -hr, lists them \
              at the end of its .prof)"
         );
-        return Ok(());
+        return Ok(false);
     };
-    eprintln!(
-        "hpgraph: {}: retainer sets named from {shown} ({count} of {} bands; GHC lists the \
-         sets it holds when the run ends)",
-        plan.input.display(),
-        profile.bands.len()
-    );
-    Ok(())
+    if say {
+        eprintln!(
+            "hpgraph: {}: retainer sets named from {shown} ({count} of {} bands; GHC lists \
+             the sets it holds when the run ends)",
+            plan.input.display(),
+            profile.bands.len()
+        );
+    }
+    Ok(true)
 }
 
 /// Prints a parser warning as `hpgraph: warning: FILE:LINE: what`.
@@ -208,7 +216,7 @@ pub(crate) fn compare(
             reuse_aux: false,
             sets: compare.sets.clone(),
         };
-        name_retainer_sets(&plan, &mut profile)?;
+        name_retainer_sets(&plan, &mut profile, true)?;
         let profile = filtered(job, &name, profile)?;
         runs.push((name, profile));
     }

@@ -147,6 +147,8 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
         job,
         file: live.to_file.then_some(plan),
         server: server.as_ref().zip(live.serve.as_ref()),
+        input: plan,
+        said_sets: std::cell::Cell::new(false),
     };
     // A stream's reader runs until the stream ends; a pipe or FIFO that ends while a
     // page is served is opened again for the program's next run.
@@ -519,6 +521,10 @@ struct Out<'a> {
     job: &'a Job,
     file: Option<&'a Plan>,
     server: Option<(&'a Server, &'a Serve)>,
+    /// What is read, for a retainer profile's sets (`--retainer-sets`, `STEM.prof`).
+    input: &'a Plan,
+    /// Whether the sets were named once, or could not be: said once, not per redraw.
+    said_sets: std::cell::Cell<bool>,
 }
 
 fn render(
@@ -544,12 +550,24 @@ fn render(
         }
     }
     let start = Instant::now();
+    let mut profile = parsed.profile;
+    // A retainer profile's sets, as a one-shot run names them: read again at each redraw,
+    // for GHC writes the report when the run ends.
+    let said = out.said_sets.get();
+    match super::run::name_retainer_sets(out.input, &mut profile, !said) {
+        Ok(named) => out.said_sets.set(said || named),
+        Err(e) if !said => {
+            eprintln!("hpgraph: {e:#}");
+            out.said_sets.set(true);
+        }
+        Err(_) => {}
+    }
     let mut result = Ok(None);
     if let Some((server, serve)) = out.server {
-        result = publish(out.job, serve, server, name, parsed.profile.clone()).map(Some);
+        result = publish(out.job, serve, server, name, profile.clone()).map(Some);
     }
     if let (Ok(_), Some(plan)) = (&result, out.file) {
-        result = draw(out.job, plan, parsed.profile, &mut Timings(None), &[]).map(|(d, _)| Some(d));
+        result = draw(out.job, plan, profile, &mut Timings(None), &[]).map(|(d, _)| Some(d));
     }
     match result {
         Ok(None) => {}

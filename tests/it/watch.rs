@@ -273,3 +273,90 @@ fn watching_a_growing_eventlog_waits_for_partly_written_events() {
     unsafe { libc::kill(watcher.id() as libc::pid_t, libc::SIGINT) };
     assert!(watcher.wait().unwrap().success());
 }
+
+/// A retainer profile followed live takes its sets from the run's report beside it, as
+/// a one-shot run does (#56): in `--watch`'s pictures and in what `--serve` serves.
+#[test]
+fn a_watched_or_served_retainer_profile_names_its_sets() {
+    let dir = Scratch::new("watch-sets");
+    for ext in ["hp", "prof"] {
+        fs::copy(
+            fixtures().join(format!("prof/ghc-9.0.2/Leak-hr.{ext}")),
+            dir.path(&format!("r.{ext}")),
+        )
+        .unwrap();
+    }
+    // The one-shot picture's set texts: what every path must show.
+    let one = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args(["r.hp", "--style", "modern", "-o", "-", "--format", "svg"])
+        .output()
+        .unwrap();
+    assert!(one.status.success());
+    let one = String::from_utf8(one.stdout).unwrap();
+    let sets = |svg: &str| -> Vec<String> {
+        (common::svg_texts(svg).into_iter())
+            .map(|t| t.text)
+            .filter(|t| t.starts_with("{&lt;"))
+            .collect()
+    };
+    assert!(!sets(&one).is_empty(), "the one-shot key names a set");
+    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args([
+            "--watch",
+            "--interval",
+            "0.1",
+            "r.hp",
+            "--style",
+            "modern",
+            "-o",
+            "w.svg",
+        ])
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_for("the watched picture", Duration::from_secs(10), || {
+        fs::read(dir.path("w.svg")).is_ok_and(|b| whole_svg(&b))
+    });
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(watcher.id() as libc::pid_t, libc::SIGTERM) };
+    assert!(watcher.wait().unwrap().success());
+    let watched = fs::read_to_string(dir.path("w.svg")).unwrap();
+    assert_eq!(
+        sets(&watched),
+        sets(&one),
+        "--watch names the sets the one-shot run names"
+    );
+
+    // The live page as it is served: its data's sets, JSON in a script (`<` escaped).
+    let mut served = common::served::Served::start(&dir.0, &["--serve", "127.0.0.1:0", "r.hp"]);
+    let mut page = String::new();
+    common::served::wait_until("the served page's sets", 10.0, || {
+        page = String::from_utf8_lossy(&common::served::get(served.addr, "/").body).into_owned();
+        page.contains("\"set\":\"")
+    });
+    // The one-shot page's sets: the served page's must be the same.
+    let page_sets = |page: &str| -> Vec<String> {
+        let mut sets: Vec<String> = page
+            .split("\"set\":\"")
+            .skip(1)
+            .map(|rest| rest[..rest.find('"').unwrap()].to_string())
+            .collect();
+        sets.sort();
+        sets
+    };
+    let html = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(&dir.0)
+        .args(["r.hp", "-o", "-", "--format", "html"])
+        .output()
+        .unwrap();
+    let html = String::from_utf8(html.stdout).unwrap();
+    assert!(!page_sets(&html).is_empty(), "the one-shot page names sets");
+    assert_eq!(
+        page_sets(&page),
+        page_sets(&html),
+        "the served page names the sets"
+    );
+    served.interrupt();
+}
