@@ -275,3 +275,78 @@ fn a_share_of_100_a_column_left_of_its_header_reads_as_100() {
         .unwrap();
     assert_eq!(main["inherited"], json["total"]);
 }
+
+/// `input::prof::json::MAX_STRING_SEARCH`: how far the `-pj` reader looks for the quote
+/// that ends a label GHC 9.0 wrote with its quotes unescaped.
+const MAX_STRING_SEARCH: usize = 4096;
+
+/// A `-pj` label past the search limit: GHC 9.6's escaped quotes read whole; GHC 9.0's
+/// unescaped ones end the label at its first quote, and the report still reads, every
+/// stack weighing what GHC counted (#59).
+#[test]
+fn a_json_label_past_the_search_limit_reads_as_documented() {
+    let dir = Scratch::new("prof-long-label");
+    let report = fixtures().join("prof/ghc-9.0.2/MapFib-pj.prof");
+    let text = std::fs::read_to_string(&report).unwrap();
+    let before = "f".repeat(MAX_STRING_SEARCH / 2 + 100);
+    let after = "g".repeat(MAX_STRING_SEARCH / 2 + 100);
+    let want = folded(&dir, report.to_str().unwrap());
+    let total = |lines: &[String]| -> u64 {
+        lines
+            .iter()
+            .map(|l| l.rsplit_once(' ').unwrap().1.parse::<u64>().unwrap())
+            .sum()
+    };
+    for (name, label, whole) in [
+        ("escaped.json", format!("{before}\\\"q\\\"{after}"), true),
+        ("unescaped.json", format!("{before}\"q\"{after}"), false),
+    ] {
+        let bent = text.replacen("\"label\": \"fib\"", &format!("\"label\": \"{label}\""), 1);
+        assert_ne!(bent, text, "GHC's report names fib");
+        std::fs::write(dir.path(name), bent).unwrap();
+        let got = folded(&dir, name);
+        assert_eq!(got.len(), want.len(), "{name}: every stack");
+        assert_eq!(total(&got), total(&want), "{name}: every tick");
+        let long = got
+            .iter()
+            .find(|l| l.contains(&before))
+            .expect("the long label");
+        assert_eq!(long.contains(&after), whole, "{name}: {}", &long[..80]);
+    }
+}
+
+/// A `-pj` report with its keys sorted (as `jq -S` writes it) whose figure is not a
+/// number is refused with the line, as GHC's own order is (#59).
+#[test]
+fn a_key_sorted_report_with_a_figure_not_a_number_is_refused_with_its_line() {
+    let dir = Scratch::new("prof-sorted-bad");
+    let text = std::fs::read_to_string(fixtures().join("prof/ghc-9.6.6/MapFib-pj.prof")).unwrap();
+    let mut report: serde_json::Value = serde_json::from_str(&text).unwrap();
+    report["profile"]["children"][0]["ticks"] = serde_json::Value::String("many".into());
+    fn sorted(v: serde_json::Value) -> serde_json::Value {
+        match v {
+            serde_json::Value::Object(map) => {
+                let mut pairs: Vec<_> = map.into_iter().collect();
+                pairs.sort_by(|a, b| a.0.cmp(&b.0));
+                serde_json::Value::Object(pairs.into_iter().map(|(k, v)| (k, sorted(v))).collect())
+            }
+            serde_json::Value::Array(items) => items.into_iter().map(sorted).collect(),
+            v => v,
+        }
+    }
+    let sorted = serde_json::to_string_pretty(&sorted(report)).unwrap();
+    assert!(sorted.starts_with("{\n  \"arguments\""), "keys sorted");
+    let line = 1 + sorted[..sorted.find("\"many\"").unwrap()]
+        .matches('\n')
+        .count();
+    std::fs::write(dir.path("sorted.json"), &sorted).unwrap();
+    let out = hpgraph(&dir.0, &["sorted.json", "--summary"], None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains(&format!(
+            "sorted.json:{line}: \"ticks\" `\"many\"` is not a number"
+        )),
+        "{err}"
+    );
+}

@@ -49,15 +49,26 @@ struct Node {
 
 /// A number, or a number written as a string (GHC writes some so), finite and 0 or
 /// more: anything else is refused, as the streaming reader refuses it.
-fn number(v: &Value, what: &str) -> Result<f64, Error> {
+fn number(v: &Value, what: &str, text: &[u8]) -> Result<f64, Error> {
     let n = match v {
         Value::String(s) => s.trim().parse().ok(),
         v => v.as_f64(),
     };
     n.filter(|n| n.is_finite() && *n >= 0.0).ok_or_else(|| {
-        let shown = crate::escape::excerpt(v.to_string().as_bytes());
-        error(format!("{what} `{shown}` is not a number of 0 or more"))
+        let written = v.to_string();
+        let shown = crate::escape::excerpt(written.as_bytes());
+        Error {
+            line: line_of(text, written.as_bytes()),
+            what: format!("{what} `{shown}` is not a number of 0 or more"),
+        }
     })
+}
+
+/// The line where `written` (a value as JSON writes it) first stands in `text`: where a
+/// bad figure is (1 if it is written otherwise there).
+fn line_of(text: &[u8], written: &[u8]) -> usize {
+    memchr::memmem::find(text, written)
+        .map_or(1, |at| 1 + memchr::memchr_iter(b'\n', &text[..at]).count())
 }
 
 fn error(what: impl Into<String>) -> Error {
@@ -96,12 +107,12 @@ pub fn parse(text: &[u8]) -> Result<super::Read, Error> {
                 Value::String(s) => s.clone().into_bytes().into(),
                 _ => Box::default(),
             },
-            seconds: number(&report.total_time, "\"total_time\"")?,
-            total_ticks: number(&report.total_ticks, "\"total_ticks\"")? as u64,
-            tick_us: number(&report.tick_interval, "\"tick_interval\"")? as u64,
-            total_bytes: number(&report.total_alloc, "\"total_alloc\"")? as u64,
+            seconds: number(&report.total_time, "\"total_time\"", text)?,
+            total_ticks: number(&report.total_ticks, "\"total_ticks\"", text)? as u64,
+            tick_us: number(&report.tick_interval, "\"tick_interval\"", text)? as u64,
+            total_bytes: number(&report.total_alloc, "\"total_alloc\"", text)? as u64,
             centres,
-            stacks: stacks(&report.profile, &ids)?,
+            stacks: stacks(&report.profile, &ids, text)?,
             precision: Precision::Counted,
         },
         warnings: Vec::new(),
@@ -109,7 +120,7 @@ pub fn parse(text: &[u8]) -> Result<super::Read, Error> {
 }
 
 /// The tree's stacks, each after its parent, walked without recursion.
-fn stacks(root: &Node, ids: &HashMap<u64, u32>) -> Result<Vec<Stack>, Error> {
+fn stacks(root: &Node, ids: &HashMap<u64, u32>, text: &[u8]) -> Result<Vec<Stack>, Error> {
     let mut stacks = Vec::new();
     // Nodes to visit, with their parent's stack and depth; children pushed in reverse so
     // that they come out in the file's order.
@@ -125,9 +136,9 @@ fn stacks(root: &Node, ids: &HashMap<u64, u32>) -> Result<Vec<Stack>, Error> {
             centre,
             parent,
             number: node.id,
-            entries: number(&node.entries, "\"entries\"")? as u64,
-            ticks: number(&node.ticks, "\"ticks\"")?,
-            bytes: number(&node.alloc, "\"alloc\"")?,
+            entries: number(&node.entries, "\"entries\"", text)? as u64,
+            ticks: number(&node.ticks, "\"ticks\"", text)?,
+            bytes: number(&node.alloc, "\"alloc\"", text)?,
         });
         todo.extend(node.children.iter().rev().map(|c| (c, Some(me), depth + 1)));
     }
