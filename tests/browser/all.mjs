@@ -4,6 +4,7 @@
 //
 //   node tests/browser/all.mjs [HPGRAPH [PROFILE.hp...]]   (default target/release/hpgraph)
 //   SUITES="html costs" node tests/browser/all.mjs ...     (only those)
+//   SKIP="textboxes" node tests/browser/all.mjs ...        (all but those)
 //
 // The profiles after HPGRAPH go to textboxes.mjs, as when it runs alone.
 
@@ -24,8 +25,9 @@ const SUITES = [
   ["textboxes", "modern figures at sizes from 6 cm x 4 cm to 30 cm x 20 cm: text, ticks, keys"],
 ];
 
-const only = (process.env.SUITES || "").split(/\s+/).filter(Boolean);
-const chosen = only.length ? SUITES.filter(([name]) => only.includes(name)) : SUITES;
+const words = (v) => (v || "").split(/\s+/).filter(Boolean);
+const only = words(process.env.SUITES), skip = words(process.env.SKIP);
+const chosen = SUITES.filter(([name]) => (!only.length || only.includes(name)) && !skip.includes(name));
 globalThis.hpgraphSharedBrowser = await chromium.launch({ executablePath: chromiumPath, args: ["--no-sandbox"] });
 globalThis.hpgraphSuiteFailures = [];
 const outcomes = [];
