@@ -119,7 +119,7 @@ pub const MAX_FRAMES_TOTAL: usize = 4 << 20;
 pub const MAX_FRAMES_PAST_BUDGET: usize = 16;
 
 /// The frames the stacks of one profile keep, bounded as their names are: each at most
-/// [`crate::profile::MAX_FRAMES`] (what a flame graph draws), all together
+/// [`crate::profile::costs::MAX_FRAMES`] (what a flame graph draws), all together
 /// [`MAX_FRAMES_TOTAL`], then [`MAX_FRAMES_PAST_BUDGET`] each.
 #[derive(Default)]
 pub(crate) struct FrameBudget {
@@ -134,7 +134,7 @@ impl FrameBudget {
         let max = if self.spent >= MAX_FRAMES_TOTAL {
             MAX_FRAMES_PAST_BUDGET
         } else {
-            crate::profile::MAX_FRAMES
+            crate::profile::costs::MAX_FRAMES
         };
         if frames.len() > max {
             self.cut = true;
@@ -151,15 +151,16 @@ mod tests {
 
     #[test]
     fn frames_past_their_limits_are_cut() {
-        let deep = || vec![std::sync::Arc::<[u8]>::from(&b"f"[..]); crate::profile::MAX_FRAMES + 1];
+        let deep =
+            || vec![std::sync::Arc::<[u8]>::from(&b"f"[..]); crate::profile::costs::MAX_FRAMES + 1];
         let mut budget = FrameBudget::default();
-        assert_eq!(budget.kept(deep()).len(), crate::profile::MAX_FRAMES);
+        assert_eq!(budget.kept(deep()).len(), crate::profile::costs::MAX_FRAMES);
         assert!(budget.cut);
         let mut kept = 0;
         while budget.spent < MAX_FRAMES_TOTAL {
             kept += budget.kept(deep()).len();
         }
-        assert!(kept + crate::profile::MAX_FRAMES >= MAX_FRAMES_TOTAL);
+        assert!(kept + crate::profile::costs::MAX_FRAMES >= MAX_FRAMES_TOTAL);
         assert_eq!(
             budget.kept(deep()).len(),
             MAX_FRAMES_PAST_BUDGET,

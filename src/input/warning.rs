@@ -148,7 +148,7 @@ impl fmt::Display for Warning {
                  (a stack keeps at most {} frames, and {} once {} million are kept)",
                 names::MAX_NAME >> 10,
                 names::MAX_NAME_BYTES >> 20,
-                crate::profile::MAX_FRAMES,
+                crate::profile::costs::MAX_FRAMES,
                 names::MAX_FRAMES_PAST_BUDGET,
                 names::MAX_FRAMES_TOTAL >> 20
             ),

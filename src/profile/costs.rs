@@ -18,6 +18,11 @@ pub const MAX_STACKS: usize = 1 << 24;
 /// recursion, so real stacks stay shallow).
 pub const MAX_DEPTH: usize = 4096;
 
+/// The most frames a stack keeps as a band (a report's, a sample's), outermost first:
+/// what any view draws of it (a flame graph's depth), so that deep stacks of many bands
+/// stay linear in memory.
+pub const MAX_FRAMES: usize = 512;
+
 /// A cost centre: a label in a module, and where its source is. Labels and modules are
 /// shared between the cost centres that have them (a large report names a few thousand
 /// of each in hundreds of thousands of cost centres).

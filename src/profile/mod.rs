@@ -158,10 +158,6 @@ pub struct Profile {
 /// A stack's frames, outermost first ([`Profile::stacks`]).
 pub type Frames = Box<[std::sync::Arc<[u8]>]>;
 
-/// The most frames a stack keeps, outermost first: what any view draws of it (a flame
-/// graph's depth), so that deep stacks of many bands stay linear in memory.
-pub const MAX_FRAMES: usize = 512;
-
 /// A cost-centre stack's band name: its frames innermost first, joined by `/`, as GHC's
 /// `fprint_ccs` names a stack (the one rule the readers and pruning name bands by).
 pub fn band_name(frames: &[std::sync::Arc<[u8]>]) -> Box<[u8]> {

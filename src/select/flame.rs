@@ -325,7 +325,7 @@ fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
 /// of millions, and a frame a millionth of a figure's height is never drawn. A deeper
 /// stack keeps its outermost and innermost halves, with [`ELIDED`] between them, so
 /// that both the root's and the holder's side of the graph stay right.
-pub const MAX_DEPTH: usize = crate::profile::MAX_FRAMES;
+pub const MAX_DEPTH: usize = crate::profile::costs::MAX_FRAMES;
 
 /// What a frame's description adds when GHC cut its name at `-L` (its outermost frame's
 /// callers are unknown): the pictures' titles and the page say it alike.
