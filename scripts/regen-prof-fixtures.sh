@@ -5,7 +5,8 @@
 # MapFib-samples-hc.eventlog (+RTS -p -hc -l: samples, a heap profile and GC events in
 # one eventlog), each eventlog with ghc-events' reading of its samples beside it
 # (.samples, scripts/samples-oracle.hs), which the tests weigh stacks by; and a
-# retainer profile with the report that names its sets (Leak-hr.hp, Leak-hr.prof).
+# retainer profile with the report that names its sets (Leak-hr.hp, Leak-hr.prof); and
+# Newline-{P,pj}.prof, whose labels hold line breaks (fixtures/prof/Newline.hs).
 #   scripts/regen-prof-fixtures.sh                      # the system's GHC (9.0.2 on bookworm)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-trixie      # GHC 9.6.6 (../shared/tools/ghc-chroot)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-sid         # GHC 9.10.3
@@ -63,6 +64,14 @@ if [ $program = MapFib ]; then
   in_ghc "ghc -O0 -prof -fprof-auto -rtsopts Leak.hs -o Leak >/dev/null && rm -f Leak.hp Leak.prof && ./Leak +RTS -hr -i0.02 -RTS >/dev/null"
   cp "$work/Leak.hp" "$out/Leak-hr.hp"
   cp "$work/Leak.prof" "$out/Leak-hr.prof"
+  # Labels holding line breaks (fixtures/prof/Newline.hs): a text report's row runs over
+  # as many lines; the JSON writes them \n.
+  cp fixtures/prof/Newline.hs "$work/"
+  in_ghc "ghc -O0 -prof -fprof-auto -rtsopts Newline.hs -o Newline >/dev/null"
+  for tag in P pj; do
+    in_ghc "rm -f Newline.prof && ./Newline +RTS -$tag -RTS >/dev/null"
+    cp "$work/Newline.prof" "$out/Newline-$tag.prof"
+  done
 fi
 rm -rf "$work"
 echo "$out: $(ls "$out" | wc -l) files, $(du -sh "$out" | cut -f1)"

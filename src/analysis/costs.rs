@@ -142,20 +142,33 @@ fn hottest<'a>(stacks: &[(Vec<&'a [u8]>, f64)]) -> Vec<(&'a [u8], f64)> {
     }
 }
 
-/// A report's entries by stack, each stack named as its band is (`Module.label` frames
-/// innermost first, joined by `/`), stacks of one name added.
-pub fn entries_by_stack(tree: &crate::profile::costs::CostProfile) -> FxMap<Vec<u8>, u64> {
+/// A report's entries by frame of its flame graph `flame`: each stack of the tree found
+/// under its caller's frame by its name (so in one step, never named whole: a report of
+/// deep stacks would otherwise name each), stacks of one frame added; 0 for a frame no
+/// stack of the tree reaches (a pruned stack's `(other)`).
+pub fn entries_by_frame(
+    tree: &crate::profile::costs::CostProfile,
+    flame: &crate::select::flame::Flame,
+) -> Vec<u64> {
     let names: Vec<Vec<u8>> = tree.centres.iter().map(|c| c.name()).collect();
-    let mut map: FxMap<Vec<u8>, u64> = FxMap::default();
-    for (k, stack) in tree.stacks.iter().enumerate() {
-        let path = tree.path(k);
-        let name = (path.iter().rev())
-            .map(|&c| &names[c as usize][..])
-            .collect::<Vec<_>>()
-            .join(&b'/');
-        *map.entry(name).or_default() += stack.entries;
+    let child: FxMap<(usize, &[u8]), usize> = (flame.frames.iter().enumerate().skip(1))
+        .filter_map(|(k, f)| Some(((f.parent?, &f.name[..]), k)))
+        .collect();
+    let mut entries = vec![0u64; flame.frames.len()];
+    let mut frame_of: Vec<Option<usize>> = Vec::with_capacity(tree.stacks.len());
+    for stack in &tree.stacks {
+        let up = match stack.parent {
+            None => Some(0),
+            Some(p) => frame_of.get(p as usize).copied().flatten(),
+        };
+        let name = &names[stack.centre as usize][..];
+        let frame = up.and_then(|u| child.get(&(u, name)).copied());
+        if let Some(f) = frame {
+            entries[f] = entries[f].saturating_add(stack.entries);
+        }
+        frame_of.push(frame);
     }
-    map
+    entries
 }
 
 /// One frame of a cost-centre profile's tree, as `-o x.csv` and `-o x.json` write it.
@@ -182,7 +195,7 @@ pub struct TreeRow {
 /// graph's frames (the root `all` left out), so a frame is a stack of the tree.
 pub fn tree(profile: &Profile) -> Vec<TreeRow> {
     let flame = crate::select::flame::flame(profile, crate::select::flame::When::Peak);
-    let entries = profile.tree.as_deref().map(entries_by_stack);
+    let entries = (profile.tree.as_deref()).map(|t| entries_by_frame(t, &flame));
     (flame.frames.iter().enumerate().skip(1))
         .map(|(k, f)| TreeRow {
             id: k,
@@ -190,7 +203,7 @@ pub fn tree(profile: &Profile) -> Vec<TreeRow> {
             name: String::from_utf8_lossy(&f.name).into_owned(),
             individual: f.own,
             inherited: f.bytes,
-            entries: (entries.as_ref()).map(|e| e.get(&flame.stack(k)).copied().unwrap_or(0)),
+            entries: entries.as_ref().map(|e| e[k]),
         })
         .collect()
 }

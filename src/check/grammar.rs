@@ -78,7 +78,7 @@ enum Read<'a> {
 impl Read<'_> {
     fn resolve(self) -> Result<Subject, String> {
         let regex = |p: &str| {
-            regex::bytes::Regex::new(p)
+            crate::profile::names::pattern(p)
                 .map(|r| (r, p.to_string()))
                 .map_err(|e| format!("band('{}'): {e}", crate::escape::terminal(p)))
         };

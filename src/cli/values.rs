@@ -189,7 +189,7 @@ pub(crate) fn font_size(text: &str) -> Result<f64, String> {
 
 /// A band-name pattern (the `regex` crate's syntax), matched anywhere in the name.
 pub(crate) fn regex(text: &str) -> Result<regex::bytes::Regex, String> {
-    regex::bytes::Regex::new(text).map_err(|e| e.to_string())
+    crate::profile::names::pattern(text).map_err(|e| e.to_string())
 }
 
 /// The latest time `--from` and `--to` take: a hundred years of seconds, beyond any

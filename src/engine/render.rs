@@ -80,7 +80,11 @@ pub fn render<'a>(make: &'a Make, profile: Profile, aux: Option<&Aux>) -> Render
 pub fn render_data(data: &Data, profile: Profile) -> Rendered<'_> {
     Rendered::Data {
         data,
-        notes: data.export.caveat(&profile).into_iter().collect(),
+        notes: data
+            .export
+            .caveat(&profile, data.options.census)
+            .into_iter()
+            .collect(),
         selection: data
             .select
             .as_ref()

@@ -64,10 +64,8 @@ struct Function {
 /// Writes `p`'s stacks at `when` (a cost profile's whole run or window).
 pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
     let graph = flame(p, when);
-    let entries = p
-        .tree
-        .as_deref()
-        .map(crate::analysis::costs::entries_by_stack)
+    let entries = (p.tree.as_deref())
+        .map(|t| crate::analysis::costs::entries_by_frame(t, &graph))
         .unwrap_or_default();
     let event = match p.measure {
         Some(Measure::Time) => "Ticks",
@@ -89,8 +87,7 @@ pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
         if let Some(parent) = frame.parent.filter(|&q| q > 0) {
             // Readers take a call counted 0 (a CAF's, which GHC does not count) for
             // no call, and its cost for the caller's own: at least 1.
-            let entries = entries.get(&graph.stack(k)[..]).copied().unwrap_or(1);
-            let entries = entries.max(1);
+            let entries = entries.get(k).copied().unwrap_or(1).max(1);
             let call = (functions[of_frame[parent]].1.calls).entry(f).or_default();
             call.0 = call.0.saturating_add(entries);
             call.1 += frame.bytes;

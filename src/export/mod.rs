@@ -163,8 +163,20 @@ impl Export {
     /// cannot hold as they are, or values past what the format writes: pprof
     /// counts in signed 64-bit integers, folded stacks and speedscope in unsigned ones,
     /// and a larger value is written as the largest (a census's total bounds every
-    /// stack's). `None` when they fit, or the format writes numbers as they are.
-    pub fn caveat(self, profile: &crate::profile::Profile) -> Option<String> {
+    /// stack's); and folded stacks too long to write whole ([`stacks::MAX_FOLDED_STACK`])
+    /// at `census` (the peak unless given). `None` when they fit, or the format writes
+    /// numbers as they are.
+    pub fn caveat(self, profile: &crate::profile::Profile, census: Option<When>) -> Option<String> {
+        let overflow = self.overflow(profile);
+        if self == Export::Folded && stacks::folded_cut(profile, census.unwrap_or(When::Peak)) {
+            let cut = stacks::cut_note();
+            return Some(overflow.map_or(cut.clone(), |o| format!("{o}; {cut}")));
+        }
+        overflow
+    }
+
+    /// [`Self::caveat`]'s names and values.
+    fn overflow(self, profile: &crate::profile::Profile) -> Option<String> {
         if self == Export::Hp {
             let n = (profile.bands.names().iter())
                 .filter(|n| crate::escape::hp_name_changes(n))

@@ -64,14 +64,79 @@ impl FrameIndex {
     }
 }
 
-/// A stack's frames as one folded field, outermost first.
-pub fn folded(stack: &Stack<'_>) -> String {
-    let frames: Vec<String> = stack
-        .frames
-        .iter()
-        .map(|f| crate::escape::folded_frame(f))
-        .collect();
-    frames.join(";")
+/// The longest folded stack field written, in bytes: a band name's limit
+/// ([`crate::profile::names::MAX_NAME`]). A stack of 512 frames of 4 KiB labels would be a
+/// 2 MB line, and 600 of them a gigabyte; a longer field is cut as a band name is, ending
+/// in `…#` and a hash of the whole field so that stacks cut alike stay two lines.
+pub const MAX_FOLDED_STACK: usize = crate::profile::names::MAX_NAME;
+
+/// Folded stack fields under the readers' name budget: each at most
+/// [`MAX_FOLDED_STACK`] bytes, and once [`crate::profile::names::MAX_NAME_BYTES`] of them
+/// are kept, each new one at most [`crate::profile::names::MAX_NAME_PAST_BUDGET`].
+#[derive(Default)]
+pub struct FoldedKeys {
+    spent: usize,
+    /// Each frame escaped once, by where its bytes are (a profile keeps a frame's name
+    /// once, shared by the stacks through it).
+    escaped: crate::profile::hash::FxMap<(usize, usize), std::rc::Rc<str>>,
+    /// A field was cut.
+    pub cut: bool,
+}
+
+impl FoldedKeys {
+    /// A stack's frames as one folded field, outermost first, cut as the budget says.
+    pub fn key(&mut self, stack: &Stack<'_>) -> String {
+        use std::hash::Hasher as _;
+        let max = if self.spent >= crate::profile::names::MAX_NAME_BYTES {
+            crate::profile::names::MAX_NAME_PAST_BUDGET
+        } else {
+            MAX_FOLDED_STACK
+        };
+        let mut key = String::new();
+        for (k, frame) in stack.frames.iter().enumerate() {
+            if key.len() > max {
+                break;
+            }
+            if k > 0 {
+                key.push(';');
+            }
+            let at = (frame.as_ptr() as usize, frame.len());
+            let escaped = (self.escaped.entry(at))
+                .or_insert_with(|| crate::escape::folded_frame(frame).into());
+            key.push_str(escaped);
+        }
+        if key.len() > max {
+            // The band's name is cut too, and tagged with its whole name's hash: the
+            // stack's, without reading each frame of it again.
+            let mut whole = crate::profile::hash::FxHasher::default();
+            whole.write(stack.band);
+            self.cut = true;
+            let cut = crate::profile::names::tagged_with(key.as_bytes(), max, whole.finish());
+            key = String::from_utf8_lossy(&cut).into_owned();
+        }
+        self.spent += key.len();
+        key
+    }
+}
+
+/// What the folded writers say when they cut a stack's field.
+pub fn cut_note() -> String {
+    format!(
+        "stacks whose folded field is longer than {} KiB (or, once {} MiB of them are \
+         written, {} bytes) are cut: each ends in …# and a hash of the whole stack",
+        MAX_FOLDED_STACK >> 10,
+        crate::profile::names::MAX_NAME_BYTES >> 20,
+        crate::profile::names::MAX_NAME_PAST_BUDGET
+    )
+}
+
+/// Whether [`write_folded`] of `profile` at `when` cuts a stack's field.
+pub fn folded_cut(profile: &Profile, when: When) -> bool {
+    let mut keys = FoldedKeys::default();
+    for stack in &stacks(profile, when).1 {
+        keys.key(stack);
+    }
+    keys.cut
 }
 
 /// Whole bytes: a mean's fraction is rounded (the formats count in integers).
@@ -90,8 +155,9 @@ pub fn write_folded(profile: &Profile, when: When, out: &mut dyn Write) -> io::R
     let (_, stacks) = stacks(profile, when);
     let mut order: Vec<String> = Vec::new();
     let mut bytes: HashMap<String, f64> = HashMap::new();
+    let mut keys = FoldedKeys::default();
     for stack in &stacks {
-        let key = folded(stack);
+        let key = keys.key(stack);
         match bytes.get_mut(&key) {
             Some(b) => *b += stack.bytes,
             None => {
@@ -116,9 +182,10 @@ pub fn write_folded(profile: &Profile, when: When, out: &mut dyn Write) -> io::R
 pub fn write_differential(runs: [&Profile; 2], when: When, out: &mut dyn Write) -> io::Result<()> {
     let mut order: Vec<String> = Vec::new();
     let mut bytes: HashMap<String, [f64; 2]> = HashMap::new();
+    let mut keys = FoldedKeys::default();
     for (side, profile) in runs.into_iter().enumerate() {
         for stack in &stacks(profile, when).1 {
-            let key = folded(stack);
+            let key = keys.key(stack);
             let entry = bytes.entry(key.clone()).or_insert_with(|| {
                 order.push(key);
                 [0.0; 2]

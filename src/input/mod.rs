@@ -218,8 +218,8 @@ pub enum Reader {
     Hp(Box<hp::Parser>, u64),
     /// An eventlog reader.
     Eventlog(Box<eventlog::Parser>),
-    /// A time and allocation report, gathered whole (within [`prof::MAX_BYTES`]) and
-    /// read at its end.
+    /// A time and allocation report, gathered whole (within [`prof::MAX_GATHERED`])
+    /// and read at its end.
     Costs(Vec<u8>, Options),
 }
 
@@ -269,10 +269,16 @@ impl Reader {
             }
             Reader::Eventlog(p) => Ok(p.feed(buf, eof)?),
             Reader::Costs(bytes, _) => {
-                if bytes.len() + buf.len() > prof::MAX_BYTES {
+                if bytes.len() + buf.len() > prof::MAX_GATHERED {
                     return Err(Error::Costs(prof::Error {
                         line: 1 + bytes.iter().filter(|&&b| b == b'\n').count(),
-                        what: format!("a report longer than {} bytes", prof::MAX_BYTES),
+                        what: format!(
+                            "a report longer than {} MiB, read from a compressed file or a \
+                             stream: decompress it to a file, which is read in place up to \
+                             {} MiB",
+                            prof::MAX_GATHERED >> 20,
+                            prof::MAX_BYTES >> 20
+                        ),
                     }));
                 }
                 bytes.extend_from_slice(buf);

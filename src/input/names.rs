@@ -14,17 +14,9 @@ use hashbrown::HashTable;
 use crate::input::FxHasher;
 use crate::profile::IdentId;
 
-/// The longest band name kept, in bytes: sixteen of an eventlog's longest labels
-/// ([`crate::input::eventlog::MAX_LABEL`]), far past any name a figure, key or table can
-/// show.
-pub const MAX_NAME: usize = 64 << 10;
-
-/// The most bytes of band names a reader keeps whole (each up to [`MAX_NAME`]). A real
-/// profile's names take a few megabytes; a hostile one's, at the band limit, 6 GiB.
-pub const MAX_NAME_BYTES: usize = 64 << 20;
-
-/// How long a band name first read after [`MAX_NAME_BYTES`] was spent may be.
-pub const MAX_NAME_PAST_BUDGET: usize = 256;
+pub use crate::profile::names::{
+    MAX_LABEL, MAX_NAME, MAX_NAME_BYTES, MAX_NAME_PAST_BUDGET, tagged_with,
+};
 
 /// Band names to their numbers, by hash; the names are the profile's.
 #[derive(Default, Clone)]
@@ -44,12 +36,7 @@ fn hash(name: &[u8]) -> u64 {
 
 /// `name` cut to at most `max` bytes, ending in `…#` and its whole hash.
 fn tagged(name: &[u8], max: usize) -> Box<[u8]> {
-    let tag = format!("#{:016x}", hash(name));
-    let mut cut = crate::profile::cut_text(name, max - tag.len())
-        .unwrap_or_else(|| name.into())
-        .into_vec();
-    cut.extend_from_slice(tag.as_bytes());
-    cut.into()
+    tagged_with(name, max, hash(name))
 }
 
 impl NameIndex {
@@ -72,13 +59,18 @@ impl NameIndex {
             .copied()
     }
 
-    /// The name a new band read as `name` is kept as: itself, or cut.
-    pub fn kept(&mut self, name: &[u8]) -> Box<[u8]> {
-        let max = if self.spent >= MAX_NAME_BYTES {
+    /// The longest name a new band keeps whole now.
+    pub fn limit(&self) -> usize {
+        if self.spent >= MAX_NAME_BYTES {
             MAX_NAME_PAST_BUDGET
         } else {
             MAX_NAME
-        };
+        }
+    }
+
+    /// The name a new band read as `name` is kept as: itself, or cut.
+    pub fn kept(&mut self, name: &[u8]) -> Box<[u8]> {
+        let max = self.limit();
         if name.len() <= max {
             return name.into();
         }
@@ -113,7 +105,7 @@ impl NameIndex {
 /// The most frames all of a reader's stacks keep together (16 bytes each: 64 MiB).
 /// Deep stacks of a report share their callers' frames in its tree, but as bands each
 /// lists its own: 30 chains 4,000 deep would list 240 million.
-pub const MAX_FRAMES_TOTAL: usize = 4 << 20;
+pub const MAX_FRAMES_TOTAL: usize = 2 << 20;
 
 /// How many frames a stack first read after [`MAX_FRAMES_TOTAL`] keeps (outermost first).
 pub const MAX_FRAMES_PAST_BUDGET: usize = 16;
@@ -129,17 +121,30 @@ pub(crate) struct FrameBudget {
 }
 
 impl FrameBudget {
-    /// `frames` (outermost first) as a stack keeps them.
-    pub fn kept(&mut self, mut frames: Vec<std::sync::Arc<[u8]>>) -> crate::profile::Frames {
-        let max = if self.spent >= MAX_FRAMES_TOTAL {
+    /// The most frames a new stack keeps now.
+    pub fn limit(&self) -> usize {
+        if self.spent >= MAX_FRAMES_TOTAL {
             MAX_FRAMES_PAST_BUDGET
         } else {
             crate::profile::costs::MAX_FRAMES
-        };
-        if frames.len() > max {
-            self.cut = true;
-            frames.truncate(max);
         }
+    }
+
+    /// `frames` (outermost first) as a stack keeps them.
+    pub fn kept(&mut self, mut frames: Vec<std::sync::Arc<[u8]>>) -> crate::profile::Frames {
+        let whole = frames.len();
+        frames.truncate(self.limit());
+        self.keep(frames, whole)
+    }
+
+    /// The outermost frames of a stack `whole` frames deep, at most [`Self::limit`]
+    /// of them, as the stack keeps them: for a reader that never lists a deep stack whole.
+    pub fn keep(
+        &mut self,
+        frames: Vec<std::sync::Arc<[u8]>>,
+        whole: usize,
+    ) -> crate::profile::Frames {
+        self.cut |= whole > frames.len();
         self.spent += frames.len();
         frames.into()
     }

@@ -389,13 +389,18 @@ fn rect(x: f64, y: f64, w: f64, h: f64, fill: Paint, label: Vec<u8>) -> Path {
     }
 }
 
+/// The longest stack a box's title names, in bytes (a band name's limit,
+/// [`crate::input::names::MAX_NAME`], is for one name; a graph has thousands of titles):
+/// a deeper stack's title names the frames nearest the box, then `…`.
+pub const MAX_TITLE_STACK: usize = 4096;
+
 /// A box's title: the stack, notes, then the numbers (what a reader, or a script, looks
 /// for last): `go/main: 1.2 MB (1,234,567 bytes, 12.3%)`.
 fn box_title(flame: &Flame, k: usize, notes: &str, value: f64, scale: Scale) -> Vec<u8> {
     let mut title = if k == 0 {
         b"all".to_vec()
     } else {
-        flame.stack(k)
+        flame.stack_within(k, MAX_TITLE_STACK)
     };
     title.extend_from_slice(notes.as_bytes());
     let figures = match &flame.before {

@@ -9,7 +9,10 @@ pub type IdentId = u32;
 
 pub mod costs;
 pub mod hash;
+pub mod names;
+mod provenance;
 mod series;
+pub use provenance::Provenance;
 pub use series::{Points, Series};
 
 /// A profile's bands: each identifier's name with its data points, one to one. The type
@@ -142,7 +145,7 @@ pub struct Profile {
     pub tree: Option<std::sync::Arc<costs::CostProfile>>,
     /// A retainer profile's (`-hr`): each band's retainer set in full, by band name,
     /// where the run's report lists it ([`crate::input::prof::retainers`]).
-    pub retainer_sets: crate::profile::hash::FxMap<Box<[u8]>, costs::Members>,
+    pub retainer_sets: crate::profile::hash::FxMap<Box<[u8]>, std::sync::Arc<costs::Members>>,
     /// What `--min-share` hid ([`crate::select::prune`]), when it hid anything.
     pub pruned: Option<costs::Pruned>,
     /// A cost-centre profile's: each frame's source span as GHC writes it
@@ -372,35 +375,6 @@ impl Runtime {
             ([(_, rate)], Some(&(lo, hi))) => vec![(lo, *rate), (hi, *rate)],
             _ => steps,
         }
-    }
-}
-
-/// An info table's provenance (IPE), as GHC's runtime wrote it.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Provenance {
-    /// The closure's type (`THUNK_1_0`, `CONSTR`…), by its number in GHC's
-    /// `ClosureTypes.h`.
-    pub closure: Box<[u8]>,
-    /// The Haskell type (`Double`, `[Int]`).
-    pub ty: Box<[u8]>,
-    /// The binding it belongs to.
-    pub label: Box<[u8]>,
-    /// The module.
-    pub module: Box<[u8]>,
-    /// `File.hs:line:columns`.
-    pub location: Box<[u8]>,
-}
-
-impl Provenance {
-    /// The source file and line of `File.hs:line:columns`, for tools that show a
-    /// function's place (pprof, speedscope); `None` when the location is not of that
-    /// form (code built without `-finfo-table-map` has none).
-    pub fn place(&self) -> Option<(String, u32)> {
-        let text = std::str::from_utf8(&self.location).ok()?;
-        let mut parts = text.split(':');
-        let file = parts.next().filter(|f| !f.is_empty())?;
-        let line = parts.next()?.parse().ok()?;
-        Some((file.to_string(), line))
     }
 }
 

@@ -272,25 +272,44 @@ pub struct Flame {
     /// Stacks GHC cut at `-L`: how many were placed under their caller, and how many
     /// stand alone ([`placements`]).
     pub cuts: (usize, usize),
+    /// Stacks whose deeper frames were left out as one [`ELIDED`] frame, the graph
+    /// having [`MAX_GRAPH_FRAMES`] already.
+    pub elided: usize,
 }
 
 impl Flame {
     /// A frame's stack named as its band is: labels innermost first, joined by `/` (an
     /// inverted graph's frame names the innermost part of the stacks through it).
     pub fn stack(&self, k: usize) -> Vec<u8> {
+        self.stack_within(k, usize::MAX)
+    }
+
+    /// [`Self::stack`], read from frame `k` towards the root only until it is longer
+    /// than `max` bytes, where the rest is `…` and the whole cut to `max`: a title of
+    /// 512 frames of 8 KiB names would be 4 MB, and a graph has thousands of titles.
+    pub fn stack_within(&self, k: usize, max: usize) -> Vec<u8> {
         let mut labels = Vec::new();
-        let mut at = Some(k);
-        while let Some(i) = at {
-            if i == 0 {
+        let (mut at, mut len, mut more) = (Some(k), 0, false);
+        while let Some(i) = at.filter(|&i| i > 0) {
+            if len > max {
+                more = true;
                 break;
             }
             labels.push(&self.frames[i].name[..]);
+            len += self.frames[i].name.len() + 1;
             at = self.frames[i].parent;
+        }
+        if more {
+            labels.push("…".as_bytes());
         }
         if self.direction == Direction::Inverted {
             labels.reverse();
         }
-        labels.join(&b'/')
+        let name = labels.join(&b'/');
+        match crate::profile::cut_text(&name, max) {
+            Some(cut) => cut.into_vec(),
+            None => name,
+        }
     }
 }
 
@@ -327,6 +346,12 @@ fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
 /// that both the root's and the holder's side of the graph stay right.
 pub const MAX_DEPTH: usize = crate::profile::costs::MAX_FRAMES;
 
+/// The most frames a graph holds (a frame is a stack of the tree: a report of 400,000
+/// stacks has as many). An inverted graph of deep stacks has a frame for each frame of
+/// each stack; past the bound, a stack's frames not in the graph yet are one
+/// [`ELIDED`] frame under the last that is, holding what they held.
+pub const MAX_GRAPH_FRAMES: usize = 1 << 19;
+
 /// What a frame's description adds when GHC cut its name at `-L` (its outermost frame's
 /// callers are unknown): the pictures' titles and the page say it alike.
 pub const CUT_NOTE: &str = " (GHC cut this name at -L: its callers are unknown)";
@@ -338,8 +363,6 @@ pub const PLACED_NOTE: &str =
 /// The frame standing for what [`MAX_DEPTH`] left out of a deep stack.
 pub const ELIDED: &[u8] = b"[deeper frames left out]";
 
-/// The frames of a band's name, outermost first, and whether GHC cut the name; at most
-/// [`MAX_DEPTH`] of them.
 /// A band's frames, outermost first, and whether GHC cut its name: the input's own
 /// frames where it named them one by one ([`Profile::stacks`]), else its name split.
 pub(crate) fn frames_of<'p>(profile: &'p Profile, name: &'p [u8]) -> (Vec<&'p [u8]>, bool) {
@@ -529,6 +552,7 @@ fn place_cut<'a>(profile: &'a Profile, stacks: Vec<Stack<'a>>) -> Vec<(Stack<'a>
 struct Tree<'a> {
     direction: Direction,
     cuts: (usize, usize),
+    elided: usize,
     frames: Vec<Frame>,
     children: crate::profile::hash::FxMap<(usize, &'a [u8]), usize>,
 }
@@ -538,6 +562,7 @@ impl<'a> Tree<'a> {
         Tree {
             direction,
             cuts: (0, 0),
+            elided: 0,
             frames: vec![Frame {
                 name: b"all".to_vec(),
                 parent: None,
@@ -581,6 +606,14 @@ impl<'a> Tree<'a> {
         };
         credit(&mut self.frames[0]);
         for (d, &label) in path {
+            // Past the graph's bound, a new frame is the one that stands for the rest.
+            let full = self.frames.len() >= MAX_GRAPH_FRAMES;
+            let label = if full && !self.children.contains_key(&(at, label)) {
+                self.elided += 1;
+                ELIDED
+            } else {
+                label
+            };
             at = match self.children.get(&(at, label)) {
                 Some(&c) => c,
                 None => {
@@ -602,6 +635,9 @@ impl<'a> Tree<'a> {
                 }
             };
             credit(&mut self.frames[at]);
+            if label == ELIDED && full {
+                break;
+            }
         }
         if n > 0 {
             let f = &mut self.frames[at];
@@ -626,6 +662,7 @@ impl<'a> Tree<'a> {
             direction: self.direction,
             before,
             cuts: self.cuts,
+            elided: self.elided,
             frames,
         }
     }
@@ -634,6 +671,22 @@ impl<'a> Tree<'a> {
 /// What a reader of `flame` should be told: a graph of one level (the profile is not
 /// broken down by cost-centre stacks), or stacks GHC cut at `-L`.
 pub fn advice(flame: &Flame) -> Option<String> {
+    let elided = (flame.elided > 0).then(|| {
+        format!(
+            "the graph holds at most {MAX_GRAPH_FRAMES} frames: the deeper frames of {} \
+             stacks are left out, each stack's as one frame {}",
+            flame.elided,
+            String::from_utf8_lossy(ELIDED)
+        )
+    });
+    match (cut_advice(flame), elided) {
+        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+        (a, b) => a.or(b),
+    }
+}
+
+/// [`advice`] on the profile's cuts.
+fn cut_advice(flame: &Flame) -> Option<String> {
     let (placed, cut) = flame.cuts;
     if flame.depth == 1 && flame.frames.len() > 2 {
         Some(

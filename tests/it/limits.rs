@@ -684,12 +684,12 @@ fn reports_past_the_depth_limit_are_errors_naming_where() {
     assert_eq!(size(&dir, "deep2.svg"), 0);
 }
 
-/// A report longer than `input::prof::MAX_BYTES` through standard input (a stream,
+/// A report longer than `input::prof::MAX_GATHERED` through standard input (a stream,
 /// read whole before its tree is parsed) is refused as it passes the bound, not read
 /// into memory past it.
 #[test]
 fn a_report_past_the_byte_bound_is_refused_as_it_passes_it() {
-    let limit = hpgraph::input::prof::MAX_BYTES;
+    let limit = hpgraph::input::prof::MAX_GATHERED;
     let dir = Scratch::new("long-report");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
         .current_dir(&dir.0)
@@ -719,7 +719,7 @@ fn a_report_past_the_byte_bound_is_refused_as_it_passes_it() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
-        stderr.contains(&format!("longer than {limit} bytes")),
+        stderr.contains(&format!("longer than {} MiB", limit >> 20)),
         "{stderr}"
     );
     assert_eq!(size(&dir, "long.svg"), 0);

@@ -339,18 +339,326 @@ fn deep_json(chains: usize, depth: usize, label: usize) -> String {
 #[test]
 fn deep_reports_keep_their_names_and_frames_within_the_budget() {
     let dir = Scratch::new("limits4-deep");
-    std::fs::write(dir.path("three.json"), deep_json(3, 4000, 10)).unwrap();
-    let m = measured(&dir.0, &["three.json", "-o", "three.svg"]);
-    within_limits(&m, "three chains 4,000 deep, to SVG");
+    std::fs::write(dir.path("deep.json"), deep_json(30, 4000, 10)).unwrap();
+    let m = measured(&dir.0, &["deep.json", "-o", "deep.svg"]);
+    within_limits(&m, "30 chains 4,000 deep, to SVG");
     assert!(m.stderr.contains("were cut"), "said: {}", m.stderr);
-    for out in ["three.folded", "-"] {
-        let m = measured(&dir.0, &["three.json", "-o", out, "--format", "folded"]);
-        within_limits(&m, &format!("three chains 4,000 deep, folded to {out}"));
+    for out in ["deep.folded", "deep.csv", "deep.json.out", "deep.html"] {
+        let format = out.rsplit('.').next().unwrap();
+        let format = if format == "out" { "json" } else { format };
+        let m = measured(&dir.0, &["deep.json", "-o", out, "--format", format]);
+        within_limits(&m, &format!("30 chains 4,000 deep, to {out}"));
     }
-    let m = measured(&dir.0, &["three.json", "--summary"]);
-    within_limits(&m, "three chains 4,000 deep, --summary");
+    let m = measured(&dir.0, &["deep.json", "--summary"]);
+    within_limits(&m, "30 chains 4,000 deep, --summary");
     // A chain of 300 levels of 19 kB labels.
     std::fs::write(dir.path("long.json"), deep_json(1, 300, 19 << 10)).unwrap();
     let m = measured(&dir.0, &["long.json", "--summary"]);
     within_limits(&m, "300 levels of 19 kB labels, --summary");
+}
+
+/// A `-pj` report of `callers` stacks under MAIN, each calling one chain of `depth` cost
+/// centres labelled `label` bytes long (the same chain under every caller).
+fn wide_json(callers: usize, depth: usize, label: usize) -> String {
+    let centre = |id: usize, label: &str| {
+        format!(
+            r#"{{"id": {id}, "label": "{label}", "module": "M", "src_loc": "M.hs:1:1", "is_caf": false}}"#
+        )
+    };
+    let mut centres = vec![centre(0, "MAIN")];
+    for d in 1..=depth {
+        centres.push(centre(d, &format!("{d}{}", "L".repeat(label))));
+    }
+    let node =
+        |id: usize| format!(r#"{{"id": {id}, "entries": 1, "alloc": 8, "ticks": 1, "children": ["#);
+    let chain: String = (1..=depth).map(node).collect::<String>() + &"]}".repeat(depth);
+    let mut under = Vec::new();
+    for c in 0..callers {
+        centres.push(centre(depth + 1 + c, &format!("caller{c}")));
+        under.push(format!("{}{chain}]}}", node(depth + 1 + c)));
+    }
+    format!(
+        "{{\"program\": \"wide\", \"arguments\": [], \"rts_arguments\": [\"-pj\"], \
+         \"end_time\": \"x\", \"initial_capabilities\": 0, \"total_time\": 1.00, \
+         \"total_ticks\": 1000, \"tick_interval\": 1000, \"total_alloc\": 100, \
+         \"cost_centres\": [{}], \"profile\": {}{}]}}}}\n",
+        centres.join(", "),
+        node(0),
+        under.join(", ")
+    )
+}
+
+/// A label of a megabyte under 600 callers: every stack names it, and every view that
+/// names a stack (folded lines, titles, tables) would write it 600 times. Labels are cut
+/// at 4 KiB, as an eventlog's are; a folded line of many long frames is cut at 64 KiB.
+#[test]
+fn long_labels_under_many_callers_are_cut_once() {
+    let dir = Scratch::new("limits4-wide");
+    std::fs::write(dir.path("wide.json"), wide_json(600, 1, 1 << 20)).unwrap();
+    for out in ["w.folded", "w.svg", "w.csv", "w.html", "-"] {
+        let m = measured(
+            &dir.0,
+            &[
+                "wide.json",
+                "-o",
+                out,
+                "--format",
+                if out == "-" {
+                    "json"
+                } else {
+                    out.rsplit('.').next().unwrap()
+                },
+            ],
+        );
+        within_limits(&m, &format!("a 1 MB label under 600 callers, to {out}"));
+        assert!(
+            m.stderr.contains("longer than 4096 bytes: cut"),
+            "{}",
+            m.stderr
+        );
+    }
+    let m = measured(&dir.0, &["wide.json", "--summary"]);
+    within_limits(&m, "a 1 MB label under 600 callers, --summary");
+    for out in ["w.folded", "w.svg", "w.csv", "w.html"] {
+        let size = std::fs::metadata(dir.path(out)).unwrap().len();
+        assert!(size < 16 << 20, "{out}: {size} bytes");
+    }
+    // 40 callers over a chain of 64 labels of 4 KiB: each folded line would be 256 KiB.
+    std::fs::write(dir.path("long.json"), wide_json(40, 64, 4000)).unwrap();
+    let m = measured(&dir.0, &["long.json", "-o", "long.folded"]);
+    within_limits(&m, "lines of 64 frames of 4 kB, folded");
+    assert!(
+        m.stderr.contains("folded field is longer than 64 KiB"),
+        "{}",
+        m.stderr
+    );
+    let text = std::fs::read_to_string(dir.path("long.folded")).unwrap();
+    // Each stack is a line (each weighs a tick): MAIN, and each caller with its chain.
+    assert_eq!(text.lines().count(), 1 + 40 * 65);
+    let mut stacks: Vec<&str> = text
+        .lines()
+        .map(|l| l.rsplit_once(' ').unwrap().0)
+        .collect();
+    assert!(stacks.iter().all(|s| s.len() <= 64 << 10));
+    stacks.sort_unstable();
+    stacks.dedup();
+    assert_eq!(stacks.len(), 1 + 40 * 65, "lines cut alike stay apart");
+    assert!(stacks.iter().any(|s| s.len() > 60 << 10 && s.contains('…')));
+}
+
+/// Eventlog time samples: stacks 255 deep of 4 KiB cost centres, as a heap census's.
+#[test]
+fn sample_stacks_fit_the_naming_budget() {
+    use crate::common::eventlog::{self, Writer};
+    let dir = Scratch::new("limits4-samples");
+    let mut log = Writer::new();
+    log.event(eventlog::PROF_SAMPLING, 0, &1000u64.to_be_bytes());
+    for cc in 0..20u32 {
+        let mut p = cc.to_be_bytes().to_vec();
+        p.extend(format!("{cc}{}", "c".repeat(4093)).as_bytes());
+        p.extend(b"\0M\0S\0\0");
+        log.event(eventlog::COST_CENTRE, 0, &p);
+    }
+    for t in 0..400u64 {
+        let mut p = 0u32.to_be_bytes().to_vec();
+        p.extend(t.to_be_bytes());
+        p.push(255);
+        for d in 0..255u64 {
+            p.extend((((t * 7 + d) % 20) as u32).to_be_bytes());
+        }
+        log.event(eventlog::PROF_SAMPLE, t * 1_000_000, &p);
+    }
+    std::fs::write(dir.path("s.eventlog"), log.done()).unwrap();
+    for out in ["s.svg", "s.html", "s.folded"] {
+        let m = measured(&dir.0, &["s.eventlog", "-o", out]);
+        within_limits(
+            &m,
+            &format!("400 sample stacks 255 deep of 4 KiB names, {out}"),
+        );
+        assert!(m.stderr.contains("were cut"), "{}", m.stderr);
+    }
+}
+
+/// Compressed reports: gathered into memory within `MAX_GATHERED` (96 MiB), then refused
+/// saying what to do. A 0.5 MB `.gz` holds 500 MB of report.
+#[test]
+fn compressed_reports_are_gathered_within_their_bound() {
+    let dir = Scratch::new("limits4-gz");
+    let header = std::fs::read_to_string(fixture("prof/ghc-9.0.2/MapFib-P.prof")).unwrap();
+    let (head, _) = header.split_at(header.find("MAIN ").unwrap());
+    crate::common::measure::gzip(&dir.path("rows.prof.gz"), |w| {
+        w.write_all(head.as_bytes()).unwrap();
+        let row = " CAF Main <entire-module> 2 1 0.0 0.0 0.0 0.0 1 8\n".repeat(1000);
+        w.write_all(b"MAIN MAIN <built-in> 1 0 0.0 0.0 100.0 100.0 0 8\n")
+            .unwrap();
+        for _ in 0..3000 {
+            w.write_all(row.as_bytes()).unwrap();
+        }
+    });
+    crate::common::measure::gzip(&dir.path("label.json.gz"), |w| {
+        w.write_all(b"{\"program\": \"").unwrap();
+        let chunk = "x".repeat(1 << 20);
+        for _ in 0..400 {
+            w.write_all(chunk.as_bytes()).unwrap();
+        }
+        w.write_all(b"\", \"profile\": {}}").unwrap();
+    });
+    crate::common::measure::gzip(&dir.path("sorted.json.gz"), |w| {
+        w.write_all(b"{\"arguments\": [").unwrap();
+        for _ in 0..100_000_000 {
+            w.write_all(b"0,").unwrap();
+        }
+        w.write_all(b"0], \"cost_centres\": []}").unwrap();
+    });
+    for file in ["rows.prof.gz", "label.json.gz", "sorted.json.gz"] {
+        let m = measured(&dir.0, &[file, "-o", "x.svg"]);
+        failed_with(&m, 1, file, "decompress it to a file");
+        assert!(!dir.path("x.svg").exists());
+    }
+}
+
+/// 1,200 retainer sets of 4 KiB members, 40 of them naming a band of a `-hr` profile of
+/// 500 censuses: each set kept once, within its limits, whatever the output.
+#[test]
+fn retainer_sets_are_kept_once_within_their_limits() {
+    let dir = Scratch::new("limits4-sets");
+    let mut report = std::fs::read_to_string(fixture("prof/ghc-9.0.2/MapFib-p.prof")).unwrap();
+    report += "\nRetainer sets created during profiling:\n";
+    for n in 1..=1200 {
+        let member = |k: usize| format!("<M.s{n}m{k}{}>", "a".repeat(4000));
+        let members: Vec<String> = (0..2).map(member).collect();
+        report += &format!("SET {n} = {{{}}}\n", members.join(", "));
+    }
+    std::fs::write(dir.path("sets.prof"), report).unwrap();
+    let mut hp = String::from(
+        "JOB \"prog +RTS -hr -RTS\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n",
+    );
+    for s in 0..500 {
+        hp += &format!("BEGIN_SAMPLE {s}\n");
+        for b in 1..=40 {
+            hp += &format!(
+                "{}\t{}\n",
+                &format!("({b})s{b}m0aaaaaaaaaaaaaaaaaaaaaa")[..25],
+                1000 + b * s
+            );
+        }
+        hp += &format!("END_SAMPLE {s}\n");
+    }
+    std::fs::write(dir.path("sets.hp"), hp).unwrap();
+    for out in ["x.html", "x.svg", "x.json"] {
+        let m = measured(
+            &dir.0,
+            &["sets.hp", "--retainer-sets", "sets.prof", "-o", out],
+        );
+        within_limits(&m, &format!("1,200 sets of 4 KiB members, {out}"));
+        assert!(m.stderr.contains("40 of 40 bands"), "{}", m.stderr);
+        let size = std::fs::metadata(dir.path(out)).unwrap().len();
+        assert!(size < 32 << 20, "{out}: {size} bytes");
+    }
+    let m = measured(
+        &dir.0,
+        &["sets.hp", "--retainer-sets", "sets.prof", "--summary=json"],
+    );
+    within_limits(&m, "1,200 sets of 4 KiB members, --summary=json");
+}
+
+/// Inverted flame graphs of many deep stacks: a frame per frame of each stack, up to the
+/// graph's bound, then the rest of each stack as one frame.
+#[test]
+fn inverted_graphs_are_bounded_as_the_others() {
+    let dir = Scratch::new("limits4-inverted");
+    let mut text = String::new();
+    text +=
+        "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0\n";
+    for b in 0..2400 {
+        let frames: Vec<String> = (0..400).map(|d| format!("f{b}x{d}")).collect();
+        text += &format!("{}\t100\n", frames.join("/"));
+    }
+    text += "END_SAMPLE 0\n";
+    std::fs::write(dir.path("deep.hp"), text).unwrap();
+    // 512 chains of 128 levels: 65,536 stacks, 4 million frames inverted.
+    std::fs::write(dir.path("wide.prof"), chains_prof(512, 128)).unwrap();
+    for (input, args) in [
+        ("wide.prof", &["--inverted", "-o", "w.svg"][..]),
+        ("wide.prof", &["--inverted", "-o", "w.html"][..]),
+        ("deep.hp", &["--flame", "--inverted", "-o", "d.svg"][..]),
+    ] {
+        let m = measured(&dir.0, &[&[input][..], args].concat());
+        within_limits(&m, &format!("{input} {args:?}"));
+    }
+    let m = measured(&dir.0, &["wide.prof", "--inverted", "-o", "w.svg"]);
+    assert!(
+        m.stderr.contains("the graph holds at most 524288 frames"),
+        "{}",
+        m.stderr
+    );
+}
+
+/// A `-P` text report of `chains` chains of `depth` cost centres under MAIN, each
+/// stack a tick and 8 bytes, its columns as GHC lays them out.
+fn chains_prof(chains: usize, depth: usize) -> String {
+    let mut rows = vec![("MAIN".to_string(), "MAIN", 0)];
+    for c in 0..chains {
+        for d in 0..depth {
+            rows.push((format!("c{c}d{d}"), "Main", d + 1));
+        }
+    }
+    let width = rows.iter().map(|r| r.0.len() + r.2).max().unwrap() + 1;
+    let mut text = format!(
+        "\tSat Nov 28 09:00 2026 Time and Allocation Profiling Report  (Final)\n\n\t   \
+         chains +RTS -P -RTS\n\n\ttotal time  =        0.07 secs   ({} ticks @ 1000 us, 1 \
+         processor)\n\ttotal alloc =     {} bytes  (excludes profiling overheads)\n\n\
+         {:<width$} MODULE SRC              no.     entries  %time %alloc   %time %alloc  \
+         ticks     bytes\n\n",
+        rows.len(),
+        rows.len() * 8,
+        "COST CENTRE"
+    );
+    for (n, (name, module, depth)) in rows.iter().enumerate() {
+        let indented = format!("{}{name}", " ".repeat(*depth));
+        text += &format!(
+            "{indented:<width$} {module:<6} M.hs:1:1 {:>8} {:>11}    0.0    0.0     0.0    0.0      1         8\n",
+            n + 1,
+            1
+        );
+    }
+    text
+}
+
+/// Two `--check band(…)` of a large Unicode pattern over 150 names of 64 KiB: the
+/// pattern's search given room to run as an automaton, not a thousand times slower.
+#[test]
+fn patterns_over_long_names_match_in_bounded_time() {
+    let dir = Scratch::new("limits4-regex");
+    let mut hp =
+        String::from("JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n");
+    for s in 0..3 {
+        hp += &format!("BEGIN_SAMPLE {s}\n");
+        for b in 0..150 {
+            hp += &format!("{b:03}{}\t{}\n", "a".repeat((64 << 10) - 10), 100 + s);
+        }
+        hp += &format!("END_SAMPLE {s}\n");
+    }
+    std::fs::write(dir.path("long.hp"), hp).unwrap();
+    let m = measured(
+        &dir.0,
+        &[
+            "long.hp",
+            "--check",
+            r"band('\w{200}\d') peak < 1MB",
+            "--check",
+            r"band('\w{190}\d') peak < 1MB",
+        ],
+    );
+    failed_with(
+        &m,
+        2,
+        "two band() of \\w{200}",
+        "no band of long.hp matches",
+    );
+    let m = measured(
+        &dir.0,
+        &["long.hp", "--include", r"\w{200}\d", "-o", "x.svg"],
+    );
+    failed_with(&m, 1, "--include \\w{200}", "no band");
 }

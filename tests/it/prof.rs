@@ -898,3 +898,29 @@ fn retainer_sets_from_a_report_of_another_name() {
         assert!(!scratch.path("x.svg").exists());
     }
 }
+
+/// GHC 9.0.2 writes a label's line breaks as they are in a text report: the row runs over
+/// as many lines (`fixtures/prof/Newline.hs`). Each row reads whole, its label with its
+/// breaks, as the same program's JSON report (which writes them `\n`) names it, stack for
+/// stack with the same entries (the program's calls are deterministic).
+#[test]
+fn labels_with_line_breaks_read_whole_as_the_json_names_them() {
+    let text = read_of("ghc-9.0.2", "Newline-P.prof");
+    let bytes = std::fs::read(dir("ghc-9.0.2").join("Newline-pj.prof")).unwrap();
+    let json = hpgraph::input::prof::json::parse(&bytes).unwrap().profile;
+    let (text, json) = (by_path(&text), by_path(&json));
+    for label in [&b"Main.two\nlines"[..], b"Main.three\nline\nlabel"] {
+        assert!(
+            text.keys().any(|p| p.iter().any(|n| n == label)),
+            "{}",
+            String::from_utf8_lossy(label)
+        );
+    }
+    for (path, (entries, _)) in &text {
+        let named: Vec<String> = path
+            .iter()
+            .map(|n| String::from_utf8_lossy(n).into())
+            .collect();
+        assert_eq!(json.get(path).map(|s| s.0), Some(*entries), "{named:?}");
+    }
+}

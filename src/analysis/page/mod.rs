@@ -136,7 +136,7 @@ pub struct PageIpe {
 
 /// A band's retainer set in full, where the run's report named it.
 fn set_of(profile: &Profile, name: &[u8]) -> Option<String> {
-    (profile.retainer_sets.get(name)).map(crate::profile::costs::set_text)
+    (profile.retainer_sets.get(name)).map(|m| crate::profile::costs::set_text(m))
 }
 
 /// A band's provenance, when the profile has it.

@@ -135,10 +135,9 @@ pub const MAX_NAMING_BYTES: usize = 64 << 20;
 /// What one definition is counted for beyond its text: its place in the reader's tables.
 pub const DEFINITION_OVERHEAD: usize = 64;
 
-/// The longest cost-centre label, module or info-table string kept, in bytes (GHC's are
-/// names from source code, rarely past a hundred), and a census band's name, a stack of
-/// such labels, is cut at sixteen times as much. A longer one is cut and ends in `…`.
-pub const MAX_LABEL: usize = 4096;
+/// The longest cost-centre label, module or info-table string kept
+/// ([`crate::input::names::MAX_LABEL`], a report's too).
+pub const MAX_LABEL: usize = crate::input::names::MAX_LABEL;
 
 /// Where the payload of an event of declared `size` starts in `rest`, and its length:
 /// `None` until a variable-size event's length field has come.

@@ -15,8 +15,11 @@
 //! naming the line; anything else malformed is an error naming the line.
 
 pub mod json;
+mod model;
 pub mod retainers;
 pub mod sorted;
+
+pub use model::profile;
 
 use std::hash::Hasher as _;
 
@@ -24,16 +27,22 @@ use hashbrown::HashTable;
 
 use super::FxHasher;
 
+use crate::profile::Profile;
 use crate::profile::costs::{
     CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Measure, Precision, Stack,
 };
-use crate::profile::{Breakdown, Profile, Series};
 
 /// A report's first line is recognised within this many bytes.
 pub const PROBE: usize = 4096;
 
-/// A report is read whole, up to this many bytes (the text of 400,000 stacks is 73 MB).
+/// A report is read whole, up to this many bytes (the text of 400,000 stacks is 73 MB),
+/// in place where it is a file.
 pub const MAX_BYTES: usize = 1 << 30;
+
+/// A report that is not a file to read in place (compressed, or from standard input, a
+/// FIFO or a socket) is gathered into memory, up to this many bytes: 1.3 times the text
+/// of 400,000 stacks. A 0.6 MB `.prof.gz` can hold 600 MB of text.
+pub const MAX_GATHERED: usize = 96 << 20;
 
 /// What the first line of a report says.
 const TITLE: &[u8] = b"Time and Allocation Profiling Report";
@@ -135,7 +144,7 @@ fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
     let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
     let first = at + 1 + (lines[at + 1..].iter()).take_while(|l| blank(l)).count();
     let last = first + (lines[first..].iter()).take_while(|l| !blank(l)).count();
-    for (k, cooked) in cook_rows(&columns, &lines, first..last) {
+    for (k, cooked) in cook_rows(&columns, text, &lines, first..last) {
         let number = k + 1;
         match cooked.and_then(|row| tree.add(row, number)) {
             Ok(()) => {}
@@ -158,30 +167,36 @@ fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
 /// Rows from this many on are read on several threads.
 const PARALLEL_ROWS: usize = 20_000;
 
-/// The rows `range` of `lines` read and their numbers parsed, each with its line's
-/// index, in order; a chunk's first error ends its rows. A large report is read on as
-/// many threads as the machine has (at most 8): the rows are independent until the
-/// tree is put together, which is done in order after.
+/// The rows `range` of `lines` (split from `text`) read and their numbers parsed, each
+/// with its first line's index, in order; a chunk's first error ends its rows. A large
+/// report is read on as many threads as the machine has (at most 8): the rows are
+/// independent until the tree is put together, which is done in order after. A row
+/// whose label holds line breaks spans lines ([`cook_row`]); where one crosses from a
+/// chunk into the next, the rows are read again on one thread.
 fn cook_rows<'a>(
     columns: &Columns,
+    text: &'a [u8],
     lines: &[&'a [u8]],
     range: std::ops::Range<usize>,
 ) -> Vec<(usize, Result<Cooked<'a>, Error>)> {
     let cook = |range: std::ops::Range<usize>| {
         let mut out = Vec::with_capacity(range.len());
-        for k in range {
-            let cooked = columns.cook(lines[k], k + 1);
+        let mut k = range.start;
+        while k < range.end {
+            let (cooked, used) = cook_row(columns, text, lines, k);
             let failed = cooked.is_err();
-            out.push((k, cooked));
+            out.push((k, used, cooked));
+            k += used;
             if failed {
                 break;
             }
         }
         out
     };
+    let alone = |range| (cook(range).into_iter()).map(|(k, _, c)| (k, c)).collect();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
     if threads < 2 || range.len() < PARALLEL_ROWS {
-        return cook(range);
+        return alone(range);
     }
     let size = range.len().div_ceil(threads);
     let chunks: Vec<std::ops::Range<usize>> = (range.start..range.end)
@@ -197,14 +212,58 @@ fn cook_rows<'a>(
             .collect()
     });
     let mut all = Vec::with_capacity(range.len());
+    let mut next = range.start;
     for chunk in cooked {
-        let failed = chunk.last().is_some_and(|(_, c)| c.is_err());
-        all.extend(chunk);
+        let failed = chunk.last().is_some_and(|(_, _, c)| c.is_err());
+        for (k, used, c) in chunk {
+            if k != next {
+                // A row of the chunk before ran into this one.
+                return alone(range);
+            }
+            all.push((k, c));
+            next = k + used;
+        }
         if failed {
             break;
         }
     }
     all
+}
+
+/// At most this many lines make one row: a cost centre's label may hold line breaks
+/// (an `SCC` pragma's text, which GHC writes as it is), each a line of the report.
+pub const MAX_ROW_LINES: usize = 16;
+
+/// What a row without all its numbers is told.
+const FEWER_NUMBERS: &str = "a row with fewer numbers than the header's";
+
+/// The row starting at line `k`, and how many lines it takes: one, or, where the line
+/// lacks numbers, as many as make a whole row when read with their line breaks (GHC
+/// pads a label counting its line breaks as characters, so the columns stay where the
+/// header puts them, counted from the row's first line).
+fn cook_row<'a>(
+    columns: &Columns,
+    text: &'a [u8],
+    lines: &[&'a [u8]],
+    k: usize,
+) -> (Result<Cooked<'a>, Error>, usize) {
+    let first = columns.cook(lines[k], k + 1);
+    match &first {
+        Err(e) if e.what.starts_with(FEWER_NUMBERS) => {}
+        _ => return (first, 1),
+    }
+    let offset = |line: &[u8]| line.as_ptr() as usize - text.as_ptr() as usize;
+    let start = offset(lines[k]);
+    for j in k + 1..lines.len().min(k + MAX_ROW_LINES) {
+        if lines[j].iter().all(u8::is_ascii_whitespace) {
+            break;
+        }
+        let span = &text[start..offset(lines[j]) + lines[j].len()];
+        if let Ok(row) = columns.cook(span, k + 1) {
+            return (Ok(row), j - k + 1);
+        }
+    }
+    (first, 1)
 }
 
 fn contains(line: &[u8], word: &[u8]) -> bool {
@@ -365,13 +424,7 @@ impl Columns {
             }
         }
         if found < self.numbers {
-            return Err(error(
-                number,
-                format!(
-                    "a row with fewer numbers than the header's {}",
-                    self.numbers
-                ),
-            ));
+            return Err(error(number, format!("{FEWER_NUMBERS} {}", self.numbers)));
         }
         let (module, src) = match self.src {
             Some(_) => (text[module_at..src_at].trim(), tail[..end].trim()),
@@ -576,9 +629,6 @@ impl Tree {
     }
 }
 
-/// A frame's name, shared by the stacks through it.
-type Name = std::sync::Arc<[u8]>;
-
 /// A report, text or JSON, read into the shared model ([`profile`]); the rows a cut
 /// file lost become warnings.
 pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Error> {
@@ -587,8 +637,10 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
     } else {
         parse(bytes)?
     };
-    let tree = std::sync::Arc::new(r.profile);
-    let (model, cut) = profile_and_cut(&tree, measure);
+    let mut costs = r.profile;
+    let labels_cut = model::cut_labels(&mut costs);
+    let tree = std::sync::Arc::new(costs);
+    let (model, cut) = model::profile_and_cut(&tree, measure);
     let mut parsed = super::Parsed {
         profile: Profile {
             tree: Some(tree.clone()),
@@ -597,6 +649,9 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
         warnings: Vec::new(),
         runtime_only: false,
     };
+    if labels_cut {
+        super::warn_once(&mut parsed.warnings, super::WarningKind::LabelCut);
+    }
     if cut {
         super::warn_once(&mut parsed.warnings, super::WarningKind::NameCut);
     }
@@ -607,89 +662,6 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
         });
     }
     Ok(parsed)
-}
-
-/// The shared model of a cost-centre profile, weighed by `measure` (time where the
-/// profile has ticks, else allocation): one census, at the run's end, whose bands are the
-/// stacks with anything to weigh, each named GHC's way (`Module.label` frames innermost
-/// first, joined by `/`) and with its frames kept one by one ([`Profile::stacks`]), so
-/// that the flame graph, its exports and the page read it as they read a heap profile's
-/// census. Stacks that name the same frames are one band.
-pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
-    profile_and_cut(costs, measure).0
-}
-
-/// [`profile`], and whether a band's name was cut to the readers' budget
-/// ([`crate::input::names`]).
-fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> (Profile, bool) {
-    let measure = measure.unwrap_or(if costs.stacks.iter().any(|s| s.ticks > 0.0) {
-        Measure::Time
-    } else {
-        Measure::Alloc
-    });
-    let mut p = Profile {
-        job: costs.command.to_vec(),
-        date: costs.date.to_vec(),
-        times: vec![costs.seconds],
-        breakdown: Breakdown::CostCentreStacks,
-        measure: Some(measure),
-        ..Profile::default()
-    };
-    let unit: &[u8] = match measure {
-        Measure::Time => b"ticks",
-        Measure::Alloc => b"bytes",
-        Measure::Entries => b"entries",
-    };
-    p.set_units(b"seconds".to_vec(), unit.to_vec());
-    // One name per `Module.label`: a report's cost centres differ by source span too
-    // (each stack of a large one can have its own), and a name is made once.
-    let mut named: crate::profile::hash::FxMap<(&[u8], &[u8]), Name> = Default::default();
-    let names: Vec<std::sync::Arc<[u8]>> = (costs.centres.iter())
-        .map(|c| {
-            (named.entry((&c.module, &c.label)))
-                .or_insert_with(|| c.name().into())
-                .clone()
-        })
-        .collect();
-    // Sized once for every stack that weighs something: growing maps of 100,000s of
-    // names rehash them again and again.
-    let weighed = costs.stacks.iter().filter(|s| measure.of(s) != 0.0).count();
-    // Names under the readers' one budget (each kept once, cut at a limit, a total).
-    let mut index = crate::input::names::NameIndex::default();
-    let mut budget = crate::input::names::FrameBudget::default();
-    p.stacks.reserve(weighed);
-    let mut values: Vec<f64> = Vec::new();
-    for (c, centre) in names.iter().zip(&costs.centres) {
-        if !p.sources.contains_key(&**c) {
-            p.sources.insert((**c).into(), centre.src.clone());
-        }
-    }
-    for (k, stack) in costs.stacks.iter().enumerate() {
-        let value = measure.of(stack);
-        if value == 0.0 {
-            continue;
-        }
-        let frames: Vec<std::sync::Arc<[u8]>> = costs
-            .path(k)
-            .iter()
-            .map(|&c| names[c as usize].clone())
-            .collect();
-        let name = crate::profile::band_name(&frames);
-        match index.get(p.bands.names(), &name) {
-            Some(b) => values[b as usize] += value,
-            None => {
-                let kept = index.kept(&name);
-                values.push(value);
-                p.stacks.insert(kept.clone(), budget.kept(frames));
-                let id = p.bands.push(kept, Series::default());
-                index.insert(p.bands.names(), id);
-            }
-        }
-    }
-    for (b, value) in values.into_iter().enumerate() {
-        p.bands.series_mut()[b].push(0, value);
-    }
-    (p, index.cut || budget.cut)
 }
 
 #[cfg(test)]

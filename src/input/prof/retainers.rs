@@ -13,6 +13,8 @@
 //! is named only by a set whose members' innermost labels are the band's own
 //! ([`agrees`]); the others keep their name alone.
 
+use std::sync::Arc;
+
 use crate::profile::hash::FxMap;
 
 /// The line the sets follow.
@@ -24,46 +26,78 @@ pub const MAX_SETS: usize = 1 << 20;
 /// At most this many members a set, and cost centres a member, are kept.
 pub const MAX_MEMBERS: usize = 4096;
 
+/// The most bytes of labels a set keeps (a band name's limit,
+/// [`crate::input::names::MAX_NAME`]); members past it are one member [`LEFT_OUT`].
+/// Each label is cut at [`crate::input::names::MAX_LABEL`].
+pub const MAX_SET_BYTES: usize = crate::input::names::MAX_NAME;
+
+/// Once the sets kept take this many bytes of labels (the readers' name budget,
+/// [`crate::input::names::MAX_NAME_BYTES`]), each new one keeps at most
+/// [`crate::input::names::MAX_NAME_PAST_BUDGET`].
+pub const MAX_SETS_BYTES: usize = crate::input::names::MAX_NAME_BYTES;
+
+/// The one label of the member that stands for the members a set left out.
+pub const LEFT_OUT: &[u8] = "…".as_bytes();
+
 pub use crate::profile::costs::Members;
 
-/// The retainer sets a report lists, by number; empty when it lists none.
-pub fn parse(text: &[u8]) -> FxMap<u64, Members> {
+/// The retainer sets a report lists, by number; empty when it lists none. Only the
+/// sets `wanted` says yes to are kept, each within [`MAX_SET_BYTES`] and all within
+/// [`MAX_SETS_BYTES`]: a report may list a million sets, a profile's bands name a few.
+pub fn parse(text: &[u8], wanted: impl Fn(u64) -> bool) -> FxMap<u64, Arc<Members>> {
     let mut sets = FxMap::default();
     let Some(at) = memchr::memmem::find(text, TITLE) else {
         return sets;
     };
+    let mut spent = 0;
     for line in text[at + TITLE.len()..].split(|&b| b == b'\n') {
-        let Some((number, members)) = set(line) else {
-            continue;
-        };
         if sets.len() >= MAX_SETS {
             break;
         }
-        sets.insert(number, members);
+        let max = if spent >= MAX_SETS_BYTES {
+            crate::input::names::MAX_NAME_PAST_BUDGET
+        } else {
+            MAX_SET_BYTES
+        };
+        let Some((number, members, bytes)) = set(line, &wanted, max) else {
+            continue;
+        };
+        spent += bytes;
+        sets.insert(number, members.into());
     }
     sets
 }
 
 /// `SET N = {<a,b>, <>}`, or `None` for any other line.
-fn set(line: &[u8]) -> Option<(u64, Members)> {
+fn set(line: &[u8], wanted: impl Fn(u64) -> bool, max: usize) -> Option<(u64, Members, usize)> {
     let line = std::str::from_utf8(line).ok()?.trim();
     let rest = line.strip_prefix("SET ")?;
     let (number, rest) = rest.split_once(" = {")?;
+    let number = number.trim().parse().ok().filter(|&n| wanted(n))?;
     let body = rest.strip_suffix('}')?;
-    let mut members = Vec::new();
+    let label = |c: &str| -> Box<[u8]> {
+        crate::profile::cut_text(c.as_bytes(), crate::input::names::MAX_LABEL)
+            .unwrap_or_else(|| c.as_bytes().into())
+    };
+    let (mut members, mut bytes) = (Vec::new(), 0);
     for member in body.split(">, <") {
-        if members.len() >= MAX_MEMBERS {
+        let member = member.trim_start_matches('<').trim_end_matches('>');
+        let labels = || {
+            (member.split(','))
+                .filter(|c| !c.is_empty())
+                .take(MAX_MEMBERS)
+        };
+        let size: usize = labels()
+            .map(|c| c.len().min(crate::input::names::MAX_LABEL) + 1)
+            .sum();
+        if members.len() >= MAX_MEMBERS || bytes + size > max {
+            members.push(vec![LEFT_OUT.into()]);
             break;
         }
-        let member = member.trim_start_matches('<').trim_end_matches('>');
-        let stack = (member.split(','))
-            .filter(|c| !c.is_empty())
-            .take(MAX_MEMBERS)
-            .map(|c| c.as_bytes().into())
-            .collect();
-        members.push(stack);
+        bytes += size;
+        members.push(labels().map(label).collect());
     }
-    Some((number.trim().parse().ok()?, members))
+    Some((number, members, bytes))
 }
 
 /// The set number a retainer band's name starts with (`(107)loop,main`).
@@ -75,6 +109,16 @@ pub fn number(band: &[u8]) -> Option<u64> {
         .ok()
 }
 
+/// Whether the report `text` lists any set (none of them kept).
+fn lists_sets(text: &[u8]) -> bool {
+    let any = std::cell::Cell::new(false);
+    parse(text, |_| {
+        any.set(true);
+        false
+    });
+    any.get()
+}
+
 /// Whether `profile` is a retainer profile: its job ran with `-hr`.
 pub fn is_retainer_profile(profile: &crate::profile::Profile) -> bool {
     (profile.job.split(|&b| b == b' ')).any(|w| w == b"-hr" || w.starts_with(b"-hr"))
@@ -83,13 +127,19 @@ pub fn is_retainer_profile(profile: &crate::profile::Profile) -> bool {
 /// Names `profile`'s bands by the retainer sets the report `text` lists: how many bands
 /// were named, or `None` when it lists no sets.
 pub fn attach(profile: &mut crate::profile::Profile, text: &[u8]) -> Option<usize> {
-    let sets = parse(text);
+    let numbers: FxMap<u64, ()> = (profile.bands.names().iter())
+        .filter_map(|n| Some((number(n)?, ())))
+        .collect();
+    let sets = parse(text, |n| numbers.contains_key(&n));
+    if sets.is_empty() && !lists_sets(text) {
+        return None;
+    }
     (!sets.is_empty()).then(|| name_bands(profile, &sets))
 }
 
 /// Gives each band of `profile` whose set `sets` lists its members
 /// ([`crate::profile::Profile::retainer_sets`]); how many bands were named.
-pub fn name_bands(profile: &mut crate::profile::Profile, sets: &FxMap<u64, Members>) -> usize {
+pub fn name_bands(profile: &mut crate::profile::Profile, sets: &FxMap<u64, Arc<Members>>) -> usize {
     let mut named = 0;
     for name in profile.bands.names() {
         if let Some(members) = number(name).and_then(|n| sets.get(&n))
@@ -156,7 +206,7 @@ mod tests {
             SET 2 = {<SYSTEM.SYSTEM>}\n\
             SET 4 = {<>}\n\
             SET 107 = {<Main.worker.loop,Main.main>, <GHC.Conc.Sync.CAF>}\n";
-        let sets = parse(text);
+        let sets = parse(text, |_| true);
         assert_eq!(sets.len(), 3);
         let name = |s: &[Box<[u8]>]| s.iter().map(|c| c.to_vec()).collect::<Vec<_>>();
         assert_eq!(
@@ -166,7 +216,7 @@ mod tests {
                 vec![b"GHC.Conc.Sync.CAF".to_vec()]
             ]
         );
-        assert_eq!(sets[&4], vec![Vec::<Box<[u8]>>::new()], "the empty stack");
+        assert_eq!(*sets[&4], vec![Vec::<Box<[u8]>>::new()], "the empty stack");
         assert_eq!(number(b"(107)loop,main"), Some(107));
         // A band names the set it agrees with: the same labels, innermost first.
         assert!(agrees(b"(107)worker.loop,CAF", &sets[&107]));
@@ -196,7 +246,7 @@ mod tests {
             "more labels than the set"
         );
         assert_eq!(number(b"loop"), None);
-        assert!(parse(b"no sets here").is_empty());
+        assert!(parse(b"no sets here", |_| true).is_empty());
     }
 
     #[test]
@@ -205,13 +255,45 @@ mod tests {
         for k in 0..=MAX_SETS {
             text.push_str(&format!("SET {k} = {{<a>}}\n"));
         }
-        assert_eq!(parse(text.as_bytes()).len(), MAX_SETS);
+        assert_eq!(parse(text.as_bytes(), |_| true).len(), MAX_SETS);
         let many: Vec<String> = (0..=MAX_MEMBERS).map(|k| format!("c{k}")).collect();
         let member = format!("<{}>", many.join(","));
         let members = vec![member.as_str(); MAX_MEMBERS + 1].join(", ");
         let text = format!("Retainer sets created during profiling:\nSET 1 = {{{members}}}\n");
-        let sets = parse(text.as_bytes());
-        assert_eq!(sets[&1].len(), MAX_MEMBERS);
-        assert!(sets[&1].iter().all(|m| m.len() == MAX_MEMBERS));
+        let sets = parse(text.as_bytes(), |_| true);
+        let set = &sets[&1];
+        assert_eq!(**set.last().unwrap(), [LEFT_OUT.into()], "members left out");
+        let kept = &set[..set.len() - 1];
+        assert!(kept.iter().all(|m| m.len() == MAX_MEMBERS));
+        let bytes: usize = kept.iter().flatten().map(|l| l.len() + 1).sum();
+        assert!(bytes <= MAX_SET_BYTES && bytes + 2 * MAX_MEMBERS > MAX_SET_BYTES / 2);
+        // Short members: at most MAX_MEMBERS of them, then the one that says so.
+        let members = vec!["<a>"; MAX_MEMBERS + 1].join(", ");
+        let text = format!("Retainer sets created during profiling:\nSET 1 = {{{members}}}\n");
+        let sets = parse(text.as_bytes(), |_| true);
+        assert_eq!(sets[&1].len(), MAX_MEMBERS + 1);
+        assert_eq!(*sets[&1][MAX_MEMBERS], [LEFT_OUT.into()]);
+    }
+
+    #[test]
+    fn labels_are_cut_and_sets_past_the_budget_are_short() {
+        let label = "l".repeat(3 * crate::input::names::MAX_LABEL);
+        let set = |k: usize| format!("SET {k} = {{<M.{label}>, <M.{label}>, <M.{label}>}}\n");
+        let mut text = String::from("Retainer sets created during profiling:\n");
+        let whole = MAX_SETS_BYTES / (3 * crate::input::names::MAX_LABEL) + 2;
+        for k in 0..whole + 10 {
+            text.push_str(&set(k));
+        }
+        let sets = parse(text.as_bytes(), |_| true);
+        assert!(
+            sets[&0]
+                .iter()
+                .all(|m| m[0].len() <= crate::input::names::MAX_LABEL)
+        );
+        assert_eq!(sets[&0].len(), 3, "three members of cut labels fit");
+        // Past the budget a set keeps no member of 4 KiB: only the one that says so.
+        assert_eq!(*sets[&(whole as u64 + 9)], vec![vec![LEFT_OUT.into()]]);
+        // Only the sets asked for are kept.
+        assert_eq!(parse(text.as_bytes(), |n| n == 5).len(), 1);
     }
 }

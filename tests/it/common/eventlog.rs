@@ -19,6 +19,10 @@ pub const GC_START: u16 = 9;
 pub const GC_END: u16 = 10;
 pub const HEAP_ALLOCATED: u16 = 49;
 pub const GC_STATS_GHC: u16 = 53;
+/// A time sample (`+RTS -p -l`): a capability's cost-centre stack at a tick.
+pub const PROF_SAMPLE: u16 = 167;
+/// The cost-centre profiler began: its tick interval.
+pub const PROF_SAMPLING: u16 = 168;
 
 /// The event types a hand-made eventlog declares: id, size (`None`: variable).
 pub const TYPES: &[(u16, Option<u16>)] = &[
@@ -37,6 +41,8 @@ pub const TYPES: &[(u16, Option<u16>)] = &[
     (GC_END, Some(0)),
     (HEAP_ALLOCATED, Some(12)),
     (GC_STATS_GHC, Some(50)),
+    (PROF_SAMPLE, None),
+    (PROF_SAMPLING, Some(8)),
     (200, Some(3)),
 ];
 
