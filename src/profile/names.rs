@@ -53,3 +53,50 @@ pub fn pattern(text: &str) -> Result<regex::bytes::Regex, regex::Error> {
         .dfa_size_limit(MAX_PATTERN_CACHE)
         .build()
 }
+
+/// A budget for names made from frames (a stack's band name, innermost first, joined by
+/// `/`): each at most [`MAX_NAME`] bytes, and once [`MAX_NAME_BYTES`] of them are made,
+/// each new one at most [`MAX_NAME_PAST_BUDGET`]; a longer one cut and tagged with a
+/// hash of its whole frames. For what renames bands after reading (pruning), so that
+/// its names stay within what the readers kept.
+#[derive(Default)]
+pub struct NameBudget {
+    spent: usize,
+    /// A name was cut.
+    pub cut: bool,
+}
+
+impl NameBudget {
+    /// The band name of `frames` (outermost first), within the budget.
+    pub fn name(&mut self, frames: &[std::sync::Arc<[u8]>]) -> Box<[u8]> {
+        use std::hash::Hasher as _;
+        let max = if self.spent >= MAX_NAME_BYTES {
+            MAX_NAME_PAST_BUDGET
+        } else {
+            MAX_NAME
+        };
+        let mut name = Vec::new();
+        for f in frames.iter().rev() {
+            if name.len() > max {
+                break;
+            }
+            if !name.is_empty() {
+                name.push(b'/');
+            }
+            name.extend_from_slice(f);
+        }
+        let name: Box<[u8]> = if name.len() > max {
+            let mut whole = crate::profile::hash::FxHasher::default();
+            for f in frames {
+                whole.write(f);
+                whole.write_u8(b'/');
+            }
+            self.cut = true;
+            tagged_with(&name, max, whole.finish())
+        } else {
+            name.into()
+        };
+        self.spent += name.len();
+        name
+    }
+}

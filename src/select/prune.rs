@@ -15,7 +15,7 @@ pub use crate::profile::costs::Pruned;
 
 /// `profile` with every frame under `min_share` percent of the whole joined into its
 /// caller's [`OTHER`]; a profile that is not a cost-centre profile is returned as it is.
-pub fn prune(mut profile: Profile, min_share: f64) -> Profile {
+pub fn prune(profile: Profile, min_share: f64) -> Profile {
     if !profile.is_cost_report() {
         return profile;
     }
@@ -28,65 +28,98 @@ pub fn prune(mut profile: Profile, min_share: f64) -> Profile {
         .collect();
     let total: f64 = weights.iter().sum();
     let least = total * min_share / 100.0;
-    // Every prefix of every stack, numbered as a trie, with what it and its callees weigh.
-    let mut nodes: FxMap<(usize, &[u8]), usize> = FxMap::default();
+    // Every prefix of every stack, numbered as a trie, with what it and its callees
+    // weigh. Frames are numbered by their text, found first by where it is (a profile
+    // keeps a frame's name once): keys of two numbers keep the trie of millions small.
+    let mut by_place: FxMap<usize, u32> = FxMap::default();
+    let mut by_text: FxMap<&[u8], u32> = FxMap::default();
+    let mut nodes: FxMap<(u32, u32), u32> = FxMap::default();
     let mut inclusive: Vec<f64> = vec![total];
-    let mut paths: Vec<Vec<usize>> = Vec::with_capacity(weights.len());
+    let mut paths: Vec<Vec<u32>> = Vec::with_capacity(weights.len());
     for (name, &w) in profile.bands.names().iter().zip(&weights) {
         let frames = &profile.stacks[name];
         let mut at = 0;
         let mut path = Vec::with_capacity(frames.len());
-        for f in frames.iter().map(|f| &f[..]) {
-            let next = inclusive.len();
-            at = *nodes.entry((at, f)).or_insert(next);
+        for f in frames.iter() {
+            let next = by_text.len() as u32;
+            let id = *by_place
+                .entry(f.as_ptr() as usize)
+                .or_insert_with(|| *by_text.entry(&f[..]).or_insert(next));
+            let next = inclusive.len() as u32;
+            at = *nodes.entry((at, id)).or_insert(next);
             if at == next {
                 inclusive.push(0.0);
             }
-            inclusive[at] += w;
+            inclusive[at as usize] += w;
             path.push(at);
         }
         paths.push(path);
     }
-    // Each band's frames up to its first frame under the share, and `(other)` there.
+    // Where each band's stack is cut: at its first frame under the share.
+    let cuts: Vec<Option<usize>> = (paths.iter())
+        .map(|path| {
+            path.iter()
+                .position(|&node| inclusive[node as usize] < least)
+        })
+        .collect();
+    if cuts.iter().all(Option::is_none) {
+        return profile;
+    }
+    drop((paths, nodes, by_text, by_place, inclusive));
+    regroup(profile, &cuts, &weights, min_share)
+}
+
+/// `profile`'s bands cut where `cuts` says, each with `(other)` at its cut, bands cut
+/// alike joined. Names, frames and series are moved, not copied: a profile of many
+/// deep stacks holds hundreds of megabytes of them.
+fn regroup(
+    mut profile: Profile,
+    cuts: &[Option<usize>],
+    weights: &[f64],
+    min_share: f64,
+) -> Profile {
     let other: std::sync::Arc<[u8]> = OTHER.into();
     let mut pruned = Pruned {
         min_share,
         ..Pruned::default()
     };
-    let mut kept: FxMap<Box<[u8]>, usize> = FxMap::default();
-    let mut groups: Vec<(Box<[u8]>, Frames, Vec<usize>)> = Vec::new();
-    for (band, path) in paths.iter().enumerate() {
-        let name = &profile.bands.names()[band];
-        let cut = path.iter().position(|&node| inclusive[node] < least);
-        let frames = &profile.stacks[name];
-        let (name, frames): (Box<[u8]>, Frames) = match cut {
-            None => (name.clone(), frames.clone()),
+    let mut stacks = std::mem::take(&mut profile.stacks);
+    let old = std::mem::take(&mut profile.bands);
+    let mut names = crate::profile::names::NameBudget::default();
+    let hash = |name: &[u8]| {
+        use std::hash::Hasher as _;
+        let mut h = crate::profile::hash::FxHasher::default();
+        h.write(name);
+        h.finish()
+    };
+    let mut kept: hashbrown::HashTable<usize> = hashbrown::HashTable::new();
+    let mut groups: Vec<(Box<[u8]>, Frames, Vec<Series>)> = Vec::new();
+    for (band, (name, series)) in old.into_iter().enumerate() {
+        let frames = stacks.remove(&name).unwrap_or_default();
+        let (name, frames): (Box<[u8]>, Frames) = match cuts[band] {
+            None => (name, frames),
             Some(at) => {
                 pruned.stacks += 1;
                 pruned.weight += weights[band];
                 let mut kept = frames[..at].to_vec();
                 kept.push(other.clone());
-                (crate::profile::band_name(&kept), kept.into())
+                (names.name(&kept), kept.into())
             }
         };
-        match kept.get(&name) {
-            Some(&g) => groups[g].2.push(band),
+        let h = hash(&name);
+        match kept.find(h, |&g| groups[g].0 == name) {
+            Some(&g) => groups[g].2.push(series),
             None => {
-                kept.insert(name.clone(), groups.len());
-                groups.push((name, frames, vec![band]));
+                kept.insert_unique(h, groups.len(), |&g| hash(&groups[g].0));
+                groups.push((name, frames, vec![series]));
             }
         }
     }
-    if pruned.stacks == 0 {
-        return profile;
-    }
-    let mut series = profile.bands.take_series();
     let mut bands = Bands::default();
-    profile.stacks.clear();
-    for (name, frames, members) in groups {
-        let merged = match members[..] {
-            [one] => std::mem::take(&mut series[one]),
-            _ => merge(members.iter().map(|&b| &series[b])),
+    for (name, frames, mut members) in groups {
+        let merged = match members.len() {
+            1 => members.pop().unwrap_or_default(),
+            _ => merge(members.iter()),
         };
         profile.stacks.insert(name.clone(), frames);
         bands.push(name, merged);
