@@ -351,7 +351,10 @@ fn deep_reports_keep_their_names_and_frames_within_the_budget() {
     }
     let m = measured(&dir.0, &["deep.json", "--summary"]);
     within_limits(&m, "30 chains 4,000 deep, --summary");
-    let m = measured(&dir.0, &["deep.json", "--min-share", "1", "-o", "pruned.svg"]);
+    let m = measured(
+        &dir.0,
+        &["deep.json", "--min-share", "1", "-o", "pruned.svg"],
+    );
     within_limits(&m, "30 chains 4,000 deep, --min-share 1");
     // A chain of 300 levels of 19 kB labels.
     std::fs::write(dir.path("long.json"), deep_json(1, 300, 19 << 10)).unwrap();
