@@ -58,28 +58,7 @@ impl Frame<'_> {
             // their steps leave room for.
             let mut target = (gw / (20.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
             let (ticks, widest) = loop {
-                // A run of many minutes reads as a clock (`1h 30m`), its labels their
-                // own unit.
-                let clock = seconds_in_labels
-                    .then(|| modern::clock_ticks(first, first + x_range, target))
-                    .flatten();
-                // Steps under a hundredth of a second read as milliseconds (`20 ms`,
-                // `0.05 ms`), shorter than `0.00005 s`.
-                let ms = seconds_in_labels
-                    && ticks::ceil_125(x_range / target).is_some_and(|step| step < 0.009);
-                let (k, unit) = if ms { (1e3, " ms") } else { (1.0, " s") };
-                let ticks: Vec<(f64, String)> = match clock {
-                    Some(ticks) => ticks,
-                    None => modern::time_ticks(first * k, (first + x_range) * k, target)
-                        .into_iter()
-                        .map(|(v, mut l)| {
-                            if seconds_in_labels {
-                                l.push_str(unit);
-                            }
-                            (v / k, l)
-                        })
-                        .collect(),
-                };
+                let ticks = modern::time_axis(first, first + x_range, target, seconds_in_labels);
                 let widest = (ticks.iter())
                     .map(|(_, l)| helvetica_size(l.as_bytes()) * self.em)
                     .fold(0.0, f64::max);

@@ -26,6 +26,27 @@ pub fn time_ticks(first: f64, last: f64, target: f64) -> Vec<(f64, String)> {
     out
 }
 
+/// A time axis's ticks from `first` to `last`, about `target` of them, labelled as the
+/// modern pictures and the page label them: where `seconds` (the profile's times are
+/// seconds), a run of many minutes as a clock (`1h 30m`, [`clock_ticks`]), steps under
+/// a hundredth of a second as milliseconds (`20 ms`, shorter than `0.02 s`), else
+/// seconds (`0.25 s`); other units bare (the axis's legend names them). The page's
+/// `figures.js` `timeAxis` follows it step for step (a test holds the two equal).
+pub fn time_axis(first: f64, last: f64, target: f64, seconds: bool) -> Vec<(f64, String)> {
+    if let Some(ticks) = seconds.then(|| clock_ticks(first, last, target)).flatten() {
+        return ticks;
+    }
+    let ms = seconds && ceil_125((last - first) / target).is_some_and(|step| step < 0.009);
+    let (k, unit) = match (seconds, ms) {
+        (false, _) => (1.0, ""),
+        (true, true) => (1e3, " ms"),
+        (true, false) => (1.0, " s"),
+    };
+    (time_ticks(first * k, last * k, target).into_iter())
+        .map(|(v, l)| (v / k, l + unit))
+        .collect()
+}
+
 /// Steps a clock reads at, in seconds: minutes and hours.
 const CLOCK_STEPS: [f64; 13] = [
     60.0, 120.0, 300.0, 600.0, 900.0, 1200.0, 1800.0, 3600.0, 7200.0, 10800.0, 21600.0, 43200.0,

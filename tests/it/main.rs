@@ -24,6 +24,7 @@ mod layers;
 mod limits;
 mod limits_reports;
 mod page;
+mod page_ticks;
 mod prof;
 mod prof_eras;
 mod properties;

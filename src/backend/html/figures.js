@@ -142,11 +142,17 @@ var hpgraphFigures = (function () {
     for (var d = 0; (step < 0.999999 || Math.abs(step - Math.round(step)) > 1e-6 * step) && d < 12; d++) step *= 10;
     return d;
   }
-  // At most about `target` round values from a to b.
+  // At most about `target` round values from a to b; `timeAxis` labels them as modern.rs `time_axis` does.
   function timeTicks(a, b, target) {
     var step = ceil125((b - a) / target, true), out = [], d = decimals(step);
     for (var k = Math.ceil(a / step); step && out.length < 1000 && k * step <= b + step * 1e-9; k++) out.push([k * step, (k * step).toFixed(d)]);
     return out;
+  }
+  function timeAxis(a, b, target, seconds) {
+    var want = (b - a) / target, out = [], k, f = seconds && ceil125(want) < 0.009 ? 1e3 : 1, step = seconds && want >= 50 && ([60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400].find(function (s) { return s >= want; }) || Math.ceil(want / 86400) * 86400);
+    var clock = function (t) { var m = Math.round(t / 60), h = Math.floor(m / 60); m %= 60; return h ? h + "h" + (m ? " " + m + "m" : "") : m ? m + "m" : "0"; };
+    for (k = Math.ceil(a / step); step && k * step <= b + step * 1e-9 && out.length <= 1000; k++) out.push([k * step, clock(k * step)]);
+    return step ? out : timeTicks(a * f, b * f, target).map(function (t) { return [t[0] / f, t[1] + (seconds ? (f > 1 ? " ms" : " s") : "")]; });
   }
   // Round values from 0 to top in the unit `write` gives top.
   function valueTicks(top, target, write) {
@@ -174,5 +180,5 @@ var hpgraphFigures = (function () {
     for (var span = T[i1] - T[i0], w = 0, s = i0; s <= i1; s++) if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
     return w;
   }
-  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeTicks: timeTicks, valueTicks: valueTicks, rateAxis: rateAxis, fixed: fixed };
+  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeTicks: timeTicks, timeAxis: timeAxis, valueTicks: valueTicks, rateAxis: rateAxis, fixed: fixed };
 })();

@@ -216,9 +216,8 @@
       el("path", { class: "tick", d: d, fill: "none" }, layer);
       el("text", { class: "tick-label", x: x, y: y, "font-size": font, "text-anchor": anchor, stroke: "none", fill: "black" }, layer, label);
     };
-    // Each time label says its unit, as the pictures' do (`0.25 s`); another unit is the axis's legend.
-    var unit = D.scale.seconds ? " " + D.scale.time : "";
-    F.timeTicks(a, b, clamp(width / (70 * em))).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + axis + "v4", X(t[0]), axis + 20 * em - 5, "middle", t[1] + unit); });
+    // Each time label says its unit, as the pictures' do (`0.25 s`, `20 ms`, `1h 30m`); another unit is the axis's legend.
+    F.timeAxis(a, b, clamp(width / (70 * em)), D.scale.seconds).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + axis + "v4", X(t[0]), axis + 20 * em - 5, "middle", t[1]); });
     (mode === "share" ? [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, 100 * f + "%"]; }) : F.valueTicks(ymax, clamp(height / (40 * em)), W))
       .forEach(function (t) { if (bottom - Y(t[0]) < height - P.y_legend) tick("M" + left + " " + Y(t[0]) + "h-4", left - 5, Y(t[0]), "end", t[1]); });
   }
