@@ -100,3 +100,15 @@ impl NameBudget {
         name
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn patterns_past_the_program_limit_are_refused() {
+        assert!(pattern(r"\w{200}\d").is_ok());
+        let e = pattern(r"\w{400}\d").expect_err("past MAX_PATTERN_BYTES");
+        assert!(e.to_string().contains("size limit"), "{e}");
+    }
+}

@@ -22,19 +22,6 @@ fn ours(x: f64) -> String {
     String::from_utf8(v).unwrap()
 }
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-}
-
 fn check(x: f64, bad: &mut Vec<String>) {
     let (a, b) = (ours(x), libc_f6(x));
     if a != b && bad.len() < 20 {
@@ -44,7 +31,7 @@ fn check(x: f64, bad: &mut Vec<String>) {
 
 #[test]
 fn matches_glibc_on_millions_of_values() {
-    let mut rng = Rng(0x1234_5678_9abc_def1);
+    let mut rng = crate::common::Rng(0x1234_5678_9abc_def1);
     let mut bad = Vec::new();
     for _ in 0..2_000_000 {
         // Page coordinates as the layout makes them.

@@ -13,15 +13,12 @@ use hpgraph::layout::modern::{rate_ticks, time_axis, value_ticks};
 use hpgraph::units::{ByteUnits, Scale, TimeUnit, ValueUnit};
 use serde_json::{Value, json};
 
-/// A small deterministic generator: the same cases on every run.
-struct Cases(u64);
+/// Cases from the tests' one generator ([`crate::common::Rng`]).
+struct Cases(crate::common::Rng);
 
 impl Cases {
     fn unit(&mut self) -> f64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        self.0.unit()
     }
     fn between(&mut self, a: f64, b: f64) -> f64 {
         a + (b - a) * self.unit()
@@ -127,7 +124,7 @@ fn same(what: &str, ours: &[(f64, String)], theirs: &Value) {
 
 #[test]
 fn the_pages_time_labels_are_the_pictures() {
-    let mut cases = Cases(0x9e37_79b9_7f4a_7c15);
+    let mut cases = Cases(crate::common::Rng(0x9e37_79b9_7f4a_7c15));
     let windows = windows(&mut cases);
     let input: Vec<Value> = (windows.iter())
         .map(|w| json!([w.0, w.1, w.2, w.3]))
@@ -166,7 +163,7 @@ fn the_pages_time_labels_are_the_pictures() {
 
 #[test]
 fn the_pages_value_and_rate_labels_are_the_pictures() {
-    let mut cases = Cases(0x2545_f491_4f6c_dd1d);
+    let mut cases = Cases(crate::common::Rng(0x2545_f491_4f6c_dd1d));
     for (page, scale) in scales() {
         let mut input = Vec::new();
         let mut ours = Vec::new();

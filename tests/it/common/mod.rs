@@ -222,3 +222,20 @@ pub fn samples_oracle(path: &std::path::Path) -> Vec<(u64, String)> {
     }
     samples
 }
+
+/// A small deterministic generator (xorshift64): the same generated cases on every run.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number in [0, 1).
+    pub fn unit(&mut self) -> f64 {
+        (self.next() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
