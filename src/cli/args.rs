@@ -368,9 +368,9 @@ pub struct Args {
 
     /// Exit 1 unless CONDITION holds: 'peak <= 200MB', 'gc_share < 20%' (repeatable)
     ///
-    /// The grammar, the figures and the exit statuses: `cli::verdict::long_help`.
+    /// The grammar, the figures and the exit statuses: [`check_help`].
     #[arg(long, value_name = "CONDITION", help_heading = "Verdicts",
-          long_help = crate::cli::verdict::long_help())]
+          long_help = check_help())]
     pub check: Vec<String>,
 
     /// Write every --check condition's verdict to FILE: .json, or .xml for JUnit
@@ -518,6 +518,27 @@ pub enum KeyChoice {
     None,
     /// A picture of its own beside the graph's, NAME-key.EXT, for a caption.
     File,
+}
+
+/// `--check`'s full help: the grammar, every figure and the exit statuses.
+fn check_help() -> String {
+    format!(
+        "Exit 1 unless CONDITION holds (repeatable; all must hold)\n\n\
+         A figure, a comparison (<=, <, >=, >, ==, !=) and a bound with its unit: bytes \
+         (B, kB, MB, GB, KiB, MiB, GiB), times (µs, ms, s), shares (%), rates (MB/s). \
+         The figures are --summary's and --stats' names, over --from/--to's window:\n\n\
+         {}\n\
+         Examples: 'peak <= 200MB', 'max_pause <= 10ms', 'allocated <= 5GB', \
+         \"band('Data\\.Map') peak <= 50MB\", 'trend(total) != growing', 'waste <= 30%'.\n\n\
+         With --compare BEFORE AFTER a signed bound is a change from BEFORE to AFTER: \
+         'peak <= +5%' (relative), 'band(Map) mean <= +1MB', 'gc_share <= +2pp' \
+         (percentage points); an unsigned bound judges AFTER.\n\n\
+         The picture or data is still written. Exit status: 0 when every condition holds; \
+         1 when one fails (one line each on stderr, as 'prog.hp: check failed: peak 231 MB \
+         at 4.20 s > 200MB'); 2 when nothing could be checked (an unknown figure, a unit \
+         that does not fit, a band the profile lacks, an input that cannot be read).",
+        crate::check::figures_help()
+    )
 }
 
 #[cfg(test)]

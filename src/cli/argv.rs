@@ -11,7 +11,7 @@
 use std::ffi::OsString;
 
 /// Long options whose value may come as the next argument: every option of
-/// `cli::args::Args` that takes a value without `=` (a test there holds the two lists
+/// the command line's definition (`cli::args`) that takes a value without `=` (a test there holds the two lists
 /// equal). The value is joined to its option, so clap reads it as given even where it
 /// starts with `-` (`--title -x`).
 pub(super) const TAKES_VALUE: &[&str] = &[

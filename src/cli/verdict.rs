@@ -8,8 +8,6 @@ use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 
-use super::Args;
-use super::settings::UsageError;
 use crate::check::report::{self, Report, ReportFormat, Verdicts};
 use crate::check::{self, Check};
 
@@ -29,35 +27,18 @@ impl Checks {
     }
 }
 
-/// `--check`'s full help: the grammar, every figure and the exit statuses.
-pub fn long_help() -> String {
-    format!(
-        "Exit 1 unless CONDITION holds (repeatable; all must hold)\n\n\
-         A figure, a comparison (<=, <, >=, >, ==, !=) and a bound with its unit: bytes \
-         (B, kB, MB, GB, KiB, MiB, GiB), times (µs, ms, s), shares (%), rates (MB/s). \
-         The figures are --summary's and --stats' names, over --from/--to's window:\n\n\
-         {}\n\
-         Examples: 'peak <= 200MB', 'max_pause <= 10ms', 'allocated <= 5GB', \
-         \"band('Data\\.Map') peak <= 50MB\", 'trend(total) != growing', 'waste <= 30%'.\n\n\
-         With --compare BEFORE AFTER a signed bound is a change from BEFORE to AFTER: \
-         'peak <= +5%' (relative), 'band(Map) mean <= +1MB', 'gc_share <= +2pp' \
-         (percentage points); an unsigned bound judges AFTER.\n\n\
-         The picture or data is still written. Exit status: 0 when every condition holds; \
-         1 when one fails (one line each on stderr, as 'prog.hp: check failed: peak 231 MB \
-         at 4.20 s > 200MB'); 2 when nothing could be checked (an unknown figure, a unit \
-         that does not fit, a band the profile lacks, an input that cannot be read).",
-        check::figures_help()
-    )
-}
-
-/// Reads `--check` and `--check-report`; `compare` and `live` say what the run is.
-pub fn resolve(args: &Args, compare: bool, live: bool) -> Result<Checks, UsageError> {
-    let bad = |message: String| UsageError {
-        kind: ErrorKind::ValueValidation,
-        message,
-    };
-    let mut conditions = Vec::with_capacity(args.check.len());
-    for text in &args.check {
+/// Reads `--check`'s conditions and `--check-report`'s file; `compare` and `live` say
+/// what the run is. A condition that does not read, or does not fit the run, is a usage
+/// error: clap's kind and what to do.
+pub fn resolve(
+    check: &[String],
+    check_report: Option<&PathBuf>,
+    compare: bool,
+    live: bool,
+) -> Result<Checks, (ErrorKind, String)> {
+    let bad = |message: String| (ErrorKind::ValueValidation, message);
+    let mut conditions = Vec::with_capacity(check.len());
+    for text in check {
         let c = check::parse(text).map_err(|e| bad(format!("--check: {e}")))?;
         if c.is_change() && !compare {
             return Err(bad(format!(
@@ -69,12 +50,12 @@ pub fn resolve(args: &Args, compare: bool, live: bool) -> Result<Checks, UsageEr
         conditions.push(c);
     }
     if live && !conditions.is_empty() {
-        return Err(UsageError {
-            kind: ErrorKind::ArgumentConflict,
-            message: "--check judges a finished run: not with --watch, --serve or --connect".into(),
-        });
+        return Err((
+            ErrorKind::ArgumentConflict,
+            "--check judges a finished run: not with --watch, --serve or --connect".into(),
+        ));
     }
-    let report = match &args.check_report {
+    let report = match check_report {
         None => None,
         Some(path) => match ReportFormat::of(&path.to_string_lossy()) {
             Some(f) => Some((path.clone(), f)),

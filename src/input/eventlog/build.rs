@@ -11,13 +11,10 @@ use crate::input::{FxMap, Parsed, Warning, WarningKind};
 use crate::profile::costs::Measure;
 use crate::profile::{HeapLine, IdentId, Mark, Profile, Provenance, Series};
 
-use super::format::{BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, closure_type, id, payload};
+use super::format::{
+    BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, closure_type, id, payload, seconds,
+};
 use super::gathering::Gathering;
-
-/// Seconds from the eventlog's nanoseconds.
-pub(super) fn seconds(ns: u64) -> f64 {
-    ns as f64 / 1e9
-}
 
 /// A cost centre's label, module and source span.
 struct CostCentre {

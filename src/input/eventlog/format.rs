@@ -118,6 +118,11 @@ pub enum Header {
     Bad(usize, &'static str),
 }
 
+/// Seconds from the eventlog's nanoseconds (every timestamp is one).
+pub fn seconds(ns: u64) -> f64 {
+    ns as f64 / 1e9
+}
+
 /// Reads the header: the begin markers, the event-type table, the end markers.
 pub fn header(input: &[u8]) -> Header {
     let offset = |rest: &[u8]| input.len() - rest.len();

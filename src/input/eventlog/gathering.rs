@@ -2,8 +2,7 @@
 //! `GC_STATS_GHC`, `GC_END`), heap size and live bytes after each, the allocation
 //! counters, the non-moving collector's synchronisations.
 
-use super::build::seconds;
-use super::format::{id, payload};
+use super::format::{id, payload, seconds};
 
 /// The runtime's events as they are read: each capability's buffer is written as blocks
 /// of its own, so a capability's events come in order but the capabilities' blocks

@@ -163,7 +163,7 @@ impl Samples {
                 p.bands.series_mut()[b as usize].push(census, ticks);
             }
             p.times
-                .push(super::build::seconds(chunk[chunk.len() - 1].0));
+                .push(super::format::seconds(chunk[chunk.len() - 1].0));
         }
         // The band of stacks past the limit, when none fell in it, is not a band.
         if !self.others {
