@@ -22,10 +22,12 @@
 //!   total, and is *unchanged* otherwise.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Serialize;
 
 use super::summary::{peak, trapezoids};
+use crate::profile::costs::Members;
 use crate::profile::{Profile, Series};
 use crate::units::{ByteUnits, Scale, human};
 
@@ -122,8 +124,18 @@ fn rename(p: &mut Profile, names: Vec<Vec<u8>>) {
     let samples = p.times.len();
     let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
     let mut groups: Vec<(Vec<u8>, Vec<Series>)> = Vec::new();
+    // A retainer band keeps its set under its new name where every band merged into it
+    // had that one set (GHC numbers sets afresh: one name may stand for several).
+    let mut sets: HashMap<Vec<u8>, Option<Arc<Members>>> = HashMap::new();
+    let old_sets = std::mem::take(&mut p.retainer_sets);
     let old = std::mem::take(&mut p.bands);
-    for (name, (_, series)) in names.into_iter().zip(old) {
+    for (name, (old_name, series)) in names.into_iter().zip(old) {
+        let set = old_sets.get(&old_name).cloned();
+        match sets.get_mut(&name) {
+            Some(kept) if *kept != set => *kept = None,
+            Some(_) => {}
+            None => drop(sets.insert(name.clone(), set)),
+        }
         match index.get(&name) {
             Some(&k) => groups[k].1.push(series),
             None => {
@@ -138,6 +150,9 @@ fn rename(p: &mut Profile, names: Vec<Vec<u8>>) {
         } else {
             Series::sum(&parts, samples)
         };
+        if let Some(set) = sets.remove(&name).flatten() {
+            p.retainer_sets.insert(name.clone().into(), set);
+        }
         p.bands.push(name.into(), series);
     }
 }

@@ -3,6 +3,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
+use crate::input::prof::retainers::Sets;
 use crate::input::stream::Endpoint;
 
 /// The extension that names an eventlog rather than the base of a `.hp` file.
@@ -50,6 +51,23 @@ pub struct Plan {
     /// `--retainer-sets`: the report naming a retainer profile's sets, in place of
     /// `STEM.prof` beside the input.
     pub sets: Option<PathBuf>,
+}
+
+impl Plan {
+    /// Where a retainer profile read as this plan says takes its sets.
+    pub fn sets(&self) -> Sets<'_> {
+        Plan::sets_of(&self.input, self.sets.as_deref())
+    }
+
+    /// Where a retainer profile read from `input` takes its sets: `--retainer-sets`'s
+    /// file, else `STEM.prof` beside a file.
+    pub fn sets_of<'a>(input: &'a Input, named: Option<&'a Path>) -> Sets<'a> {
+        match (named, input) {
+            (Some(file), _) => Sets::From(file),
+            (None, Input::File(path)) => Sets::Beside(path),
+            _ => Sets::None,
+        }
+    }
 }
 
 impl Input {

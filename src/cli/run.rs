@@ -11,10 +11,9 @@ use anyhow::Context;
 use super::naming::{Input, Output, Plan};
 use super::settings::Compare;
 use crate::check::{Check, report::Verdicts};
-use crate::engine::{self, Data, Drawn, Job, Make};
+use crate::engine::{self, Data, Drawn, Job, Make, Rendered, Said};
 use crate::error::Error;
 use crate::input::{self, Parsed};
-use crate::profile::Profile;
 use crate::select::aux::{self as auxfile, Aux};
 use crate::sink;
 
@@ -36,8 +35,9 @@ impl Timings {
     }
 }
 
-/// Reads, draws and writes one input as `plan` says, judging `checks` on it first (a
-/// condition that cannot be judged is an error, and nothing is written).
+/// Reads one input as `plan` says, has the engine make it ([`engine::run`]: `checks`
+/// judged first, a condition that cannot be judged an error, and nothing written) and
+/// writes what it made.
 pub(crate) fn render_one(
     job: &Job,
     plan: &Plan,
@@ -47,130 +47,56 @@ pub(crate) fn render_one(
     let mut timings = Timings::start();
     let parsed = read_profile(&plan.input, job.read)?;
     timings.lap("parse");
-    for w in &parsed.warnings {
-        print_warning(&name, w);
-    }
-    let mut profile = parsed.profile;
-    name_retainer_sets(plan, &mut profile, true)?;
-    let (_, verdicts) = draw(job, plan, profile, &mut timings, checks)?;
+    let aux = reused_aux(job, plan)?;
+    let input = engine::Input {
+        name: &name,
+        parsed,
+        sets: plan.sets(),
+    };
+    let (ready, verdicts) =
+        engine::run(job, input, aux.as_ref(), checks, &mut say).map_err(anyhow::Error::msg)?;
+    timings.lap("select and layout");
+    write(plan, &ready)?;
+    timings.lap("write");
     Ok(verdicts)
 }
 
-/// A retainer profile (`-hr`) read from `STEM.hp` or `STEM.eventlog` takes its bands'
-/// retainer sets in full from the same run's report: `--retainer-sets FILE`, or
-/// `STEM.prof` where it is beside it and lists them; stderr says which file named them.
-/// The bands keep GHC's names. A file named with the option that cannot be read, or
-/// lists no set, is an error; `STEM.prof` is only looked for.
-/// `say`: print which file named the sets (a live view says it once). Whether any set
-/// was named.
-pub(crate) fn name_retainer_sets(
-    plan: &Plan,
-    profile: &mut Profile,
-    say: bool,
-) -> anyhow::Result<bool> {
-    use crate::input::prof::{MAX_BYTES, retainers};
-    let named = plan.sets.is_some();
-    let report = match (&plan.sets, &plan.input) {
-        (Some(file), _) => file.clone(),
-        (None, Input::File(path)) if retainers::is_retainer_profile(profile) => {
-            let report = path.with_extension("prof");
-            if report == *path {
-                return Ok(false);
-            }
-            report
-        }
-        _ => return Ok(false),
-    };
-    let shown = report.display();
-    // A report is read whole only up to the readers' bound (`input::prof::MAX_BYTES`).
-    let size = std::fs::metadata(&report).map(|m| (m.is_file(), m.len()));
-    let text = match size {
-        Ok((true, len)) if len <= MAX_BYTES as u64 => std::fs::read(&report),
-        Ok((true, _)) if named => anyhow::bail!("{shown}: longer than {MAX_BYTES} bytes"),
-        Ok((false, _)) if named => anyhow::bail!(
-            "{shown}: not a file: --retainer-sets reads the .prof the -hr run wrote beside \
-             its .hp"
+/// Prints what the engine says of an input: a warning as `hpgraph: warning: FILE:LINE:
+/// what`, a note as `hpgraph: warning: FILE: what`, and which report named a retainer
+/// profile's sets.
+pub(crate) fn say(name: &str, said: Said) {
+    match said {
+        Said::Warning(w) => match w.line {
+            Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
+            None => eprintln!("hpgraph: warning: {name}: {w}"),
+        },
+        Said::Note(note) | Said::SetsUnread(note) => eprintln!("hpgraph: warning: {name}: {note}"),
+        Said::SetsNamed {
+            report,
+            count,
+            bands,
+        } => eprintln!(
+            "hpgraph: {name}: retainer sets named from {} ({count} of {bands} bands; GHC \
+             lists the sets it holds when the run ends)",
+            report.display()
         ),
-        Err(e) if named => Err(e),
-        _ => return Ok(false),
-    };
-    let text = match text {
-        Ok(text) => text,
-        Err(e) if named => anyhow::bail!("{shown}: cannot read the retainer sets: {e}"),
-        Err(_) => return Ok(false),
-    };
-    let Some(count) = retainers::attach(profile, &text) else {
-        anyhow::ensure!(
-            !named,
-            "{shown}: no retainer sets here (a retainer profile's run, +RTS -hr, lists them \
-             at the end of its .prof)"
-        );
-        return Ok(false);
-    };
-    if say {
-        eprintln!(
-            "hpgraph: {}: retainer sets named from {shown} ({count} of {} bands; GHC lists \
-             the sets it holds when the run ends)",
-            plan.input.display(),
-            profile.bands.len()
-        );
-    }
-    Ok(true)
-}
-
-/// Prints a parser warning as `hpgraph: warning: FILE:LINE: what`.
-pub(crate) fn print_warning(name: &str, w: &input::Warning) {
-    match w.line {
-        Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
-        None => eprintln!("hpgraph: warning: {name}: {w}"),
     }
 }
 
-/// Prints what the engine noted of an output as `hpgraph: warning: FILE: what`.
-pub(crate) fn print_notes(name: &str, notes: &[String]) {
-    for note in notes {
-        eprintln!("hpgraph: warning: {name}: {note}");
-    }
-}
-
-/// Prepares a profile for `plan`'s output, judges `checks` on it, writes it, then the
-/// `.aux` file (read first when the plan reuses it).
-pub(crate) fn draw(
-    job: &Job,
-    plan: &Plan,
-    profile: Profile,
-    timings: &mut Timings,
-    checks: &[Check],
-) -> anyhow::Result<(Drawn, Option<Verdicts>)> {
-    let aux = match (&plan.aux, plan.reuse_aux, &job.make) {
-        (Some(path), true, Make::Picture(_)) => Some(read_aux(path)?),
-        _ => None,
-    };
-    let name = plan.input.display();
-    let profile = filtered(job, &name, profile)?;
-    let verdicts = engine::judge(job, checks, &name, &profile).map_err(anyhow::Error::msg)?;
-    let ready = engine::render(&job.make, profile, aux.as_ref());
-    print_notes(&name, ready.notes());
-    timings.lap("select and layout");
+/// Writes what the engine made as `plan` says: the output, then `--key file`'s key
+/// beside a picture, then the `.aux` file.
+pub(crate) fn write(plan: &Plan, ready: &Rendered) -> anyhow::Result<Drawn> {
     write_output(plan, |w| ready.write(w))?;
     if let (Output::File(picture), Some(key)) = (&plan.output, ready.key()) {
         let path = super::naming::key_file(picture);
         sink::write_file(&path, key)
             .with_context(|| format!("{}: cannot write the key", path.display()))?;
     }
-    timings.lap("write");
     if let (Some(path), Some(selection)) = (&plan.aux, ready.selection()) {
         sink::write_file(path, |w| auxfile::write(selection, w))
             .with_context(|| format!("{}: cannot write the .aux file", path.display()))?;
     }
-    Ok((ready.drawn(), verdicts))
-}
-
-/// The profile the job renders ([`engine::kept`]), or why none, naming the input.
-pub(crate) fn filtered(job: &Job, name: &str, profile: Profile) -> anyhow::Result<Profile> {
-    let kept = engine::kept(job, profile).map_err(|e| anyhow::anyhow!("{name}: {e}"))?;
-    print_notes(name, &kept.notes);
-    Ok(kept.profile)
+    Ok(ready.drawn())
 }
 
 /// `--same-scale`: the largest ranges of all the inputs on `axes` (as each would be
@@ -193,40 +119,30 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axe
     }
 }
 
-/// `--compare`: reads both runs, keeps what the job renders of each, judges `checks` on
-/// the two, and writes what the engine makes of them.
+/// `--compare`: reads both runs, has the engine compare them ([`engine::run_compare`],
+/// `checks` judged on the two) and writes what it made.
 pub(crate) fn compare(
     job: &Job,
     compare: &Compare,
     checks: &[Check],
 ) -> anyhow::Result<Option<Verdicts>> {
-    let mut runs = Vec::with_capacity(2);
+    let names = compare.inputs.clone().map(|input| input.display());
+    let mut parsed = Vec::with_capacity(2);
     for input in &compare.inputs {
-        let name = input.display();
-        let parsed = read_profile(input, job.read)?;
-        for w in &parsed.warnings {
-            print_warning(&name, w);
-        }
-        let mut profile = parsed.profile;
-        // Each run's retainer sets, as one run's are named.
-        let plan = Plan {
-            input: input.clone(),
-            output: Output::Stdout,
-            aux: None,
-            reuse_aux: false,
-            sets: compare.sets.clone(),
-        };
-        name_retainer_sets(&plan, &mut profile, true)?;
-        let profile = filtered(job, &name, profile)?;
-        runs.push((name, profile));
+        parsed.push(read_profile(input, job.read)?);
     }
-    let after = runs.pop().expect("two runs");
-    let before = runs.pop().expect("two runs");
-    let window = (job.filter.from, job.filter.to);
-    let verdicts = engine::judge_change(job, checks, (&before.0, &before.1), (&after.0, &after.1))
-        .map_err(anyhow::Error::msg)?;
-    let compared = engine::compare(&job.make, window, [before, after], compare.normalised)
-        .map_err(|e| anyhow::anyhow!(e))?;
+    let after = parsed.pop().expect("two runs");
+    let before = parsed.pop().expect("two runs");
+    // Each run's retainer sets, as one run's are named.
+    let input = |i: usize, parsed| engine::Input {
+        name: &names[i],
+        parsed,
+        sets: Plan::sets_of(&compare.inputs[i], compare.sets.as_deref()),
+    };
+    let inputs = [input(0, before), input(1, after)];
+    let (compared, verdicts) =
+        engine::run_compare(job, inputs, compare.normalised, checks, &mut say)
+            .map_err(anyhow::Error::msg)?;
     let plan = Plan {
         input: compare.inputs[0].clone(),
         output: compare.output.clone(),
@@ -280,6 +196,15 @@ pub(crate) fn read_profile(input: &Input, options: input::Options) -> Result<Par
         Input::Socket(endpoint) => input::read_once(endpoint.open().map_err(read_error)?, options),
     };
     result.map_err(|error| Error::Parse { path, error })
+}
+
+/// `-p`: the `.aux` file of an earlier run, read for a picture's order, shades and
+/// ranges.
+pub(crate) fn reused_aux(job: &Job, plan: &Plan) -> anyhow::Result<Option<Aux>> {
+    Ok(match (&plan.aux, plan.reuse_aux, &job.make) {
+        (Some(path), true, Make::Picture(_)) => Some(read_aux(path)?),
+        _ => None,
+    })
 }
 
 fn read_aux(path: &std::path::Path) -> Result<Aux, Error> {

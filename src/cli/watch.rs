@@ -23,9 +23,10 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use super::naming::{Input, Plan};
-use super::run::{Timings, draw, filtered, print_notes, print_warning};
+use super::run::{reused_aux, say, write};
 use super::settings::{Live, Serve};
-use crate::engine::{Drawn, Job};
+use crate::engine::{self, Drawn, Job, Said};
+use crate::input::prof::retainers::Sets;
 use crate::input::{Reader, Warning, stream};
 use crate::serve::{Server, Status};
 
@@ -543,31 +544,48 @@ fn render(
             return;
         }
     };
-    for w in parsed.warnings {
-        if !printed.contains(&w) {
-            print_warning(name, &w);
-            printed.push(w);
-        }
-    }
     let start = Instant::now();
-    let mut profile = parsed.profile;
-    // A retainer profile's sets, as a one-shot run names them: read again at each redraw,
-    // for GHC writes the report when the run ends.
-    let said = out.said_sets.get();
-    match super::run::name_retainer_sets(out.input, &mut profile, !said) {
-        Ok(named) => out.said_sets.set(said || named),
-        Err(e) if !said => {
-            eprintln!("hpgraph: {e:#}");
-            out.said_sets.set(true);
+    // Each warning said once; a retainer profile's sets, as a one-shot run names them,
+    // read again at each redraw (GHC writes the report when the run ends), and which
+    // report named them, or why none could, said once.
+    let said_sets = &out.said_sets;
+    let mut tell = |name: &str, said: Said| match said {
+        Said::Warning(w) if printed.contains(w) => {}
+        Said::Warning(w) => {
+            say(name, Said::Warning(w));
+            printed.push(w.clone());
         }
-        Err(_) => {}
-    }
+        Said::SetsNamed { .. } | Said::SetsUnread(_) if said_sets.get() => {}
+        Said::SetsNamed { .. } | Said::SetsUnread(_) => {
+            say(name, said);
+            said_sets.set(true);
+        }
+        Said::Note(_) => say(name, said),
+    };
+    let input = engine::Input {
+        name,
+        parsed,
+        sets: match out.input.sets() {
+            Sets::From(file) => Sets::Awaited(file),
+            sets => sets,
+        },
+    };
+    let profile = match engine::prepare(out.job, input, &mut tell) {
+        Ok(profile) => profile,
+        Err(e) => return eprintln!("hpgraph: {e}"),
+    };
     let mut result = Ok(None);
     if let Some((server, serve)) = out.server {
-        result = publish(out.job, serve, server, name, profile.clone()).map(Some);
+        result = publish(serve, server, name, profile.clone(), &mut tell).map(Some);
     }
     if let (Ok(_), Some(plan)) = (&result, out.file) {
-        result = draw(out.job, plan, profile, &mut Timings(None), &[]).map(|(d, _)| Some(d));
+        result = reused_aux(out.job, plan).and_then(|aux| {
+            let ready = engine::render(&out.job.make, profile, aux.as_ref());
+            for note in ready.notes() {
+                tell(name, Said::Note(note));
+            }
+            write(plan, &ready).map(Some)
+        });
     }
     match result {
         Ok(None) => {}
@@ -594,19 +612,20 @@ fn render(
     }
 }
 
-/// Makes the live page and the profile's JSON (of the profile filtered as the job says)
+/// Makes the live page and the profile's JSON (of the profile [`engine::prepare`]d)
 /// and hands them to the server.
 fn publish(
-    job: &Job,
     serve: &Serve,
     server: &Server,
     name: &str,
     profile: crate::profile::Profile,
+    tell: engine::Tell,
 ) -> anyhow::Result<Drawn> {
-    let profile = filtered(job, name, profile)?;
-    let json = crate::engine::render_data(&serve.data, profile.clone()).bytes()?;
-    let page = crate::engine::render_picture(&serve.page, profile, None);
-    print_notes(name, page.notes());
+    let json = engine::render_data(&serve.data, profile.clone()).bytes()?;
+    let page = engine::render_picture(&serve.page, profile, None);
+    for note in page.notes() {
+        tell(name, Said::Note(note));
+    }
     let drawn = page.drawn();
     server.publish(page.bytes()?, json, drawn.samples);
     Ok(drawn)

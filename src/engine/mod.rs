@@ -22,6 +22,7 @@ use crate::select::flame::When;
 mod compare;
 mod judge;
 mod render;
+mod run;
 
 /// The profile a job renders, and what its reader should be told of it ([`kept`]).
 #[derive(Debug)]
@@ -79,6 +80,7 @@ pub fn kept(job: &Job, profile: crate::profile::Profile) -> Result<Kept, String>
 pub use compare::{Compared, compare};
 pub use judge::{judge, judge_change};
 pub use render::{Drawn, Rendered, render, render_data, render_picture};
+pub use run::{Input, Said, Tell, prepare, run, run_compare};
 
 /// How one input becomes one output.
 #[derive(Debug, Clone)]

@@ -28,6 +28,7 @@ mod page_ticks;
 mod prof;
 mod prof_eras;
 mod properties;
+mod retainers;
 mod robust;
 mod samples;
 mod serve;

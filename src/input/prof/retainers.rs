@@ -13,6 +13,7 @@
 //! is named only by a set whose members' innermost labels are the band's own
 //! ([`agrees`]); the others keep their name alone.
 
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::profile::hash::FxMap;
@@ -135,6 +136,79 @@ pub fn attach(profile: &mut crate::profile::Profile, text: &[u8]) -> Option<usiz
         return None;
     }
     (!sets.is_empty()).then(|| name_bands(profile, &sets))
+}
+
+/// Where a retainer profile's sets are looked for.
+#[derive(Debug, Clone, Copy)]
+pub enum Sets<'a> {
+    /// `STEM.prof` beside the profile's file `STEM.hp` or `STEM.eventlog`, where it is
+    /// there and lists them; nothing is said where it is not.
+    Beside(&'a Path),
+    /// `--retainer-sets FILE`: a file that cannot be read, or lists no set, is an error.
+    From(&'a Path),
+    /// `--retainer-sets FILE` of a profile still being written: read as [`Sets::From`],
+    /// but the run writes its report when it ends, so what is wrong is said, not refused.
+    Awaited(&'a Path),
+    /// Nowhere: the profile came from a stream.
+    None,
+}
+
+/// The report that named a retainer profile's sets ([`name_from_report`]).
+#[derive(Debug, Clone)]
+pub struct Named {
+    /// The report.
+    pub report: PathBuf,
+    /// How many bands it named.
+    pub count: usize,
+}
+
+/// A retainer profile (`-hr`) takes its bands' retainer sets in full from the same run's
+/// report, as `sets` says where; the bands keep GHC's names. Which report named them,
+/// if one did; an `Err` (naming the report) only for a file named ([`Sets::From`],
+/// [`Sets::Awaited`]). A report is read
+/// whole only up to the readers' bound ([`super::MAX_BYTES`]).
+pub fn name_from_report(
+    profile: &mut crate::profile::Profile,
+    sets: Sets,
+) -> Result<Option<Named>, String> {
+    let (report, named) = match sets {
+        Sets::From(file) | Sets::Awaited(file) => (file.to_path_buf(), true),
+        Sets::Beside(path) if is_retainer_profile(profile) => {
+            let report = path.with_extension("prof");
+            if report == path {
+                return Ok(None);
+            }
+            (report, false)
+        }
+        _ => return Ok(None),
+    };
+    let shown = report.display();
+    let max = super::MAX_BYTES;
+    let text = match std::fs::metadata(&report).map(|m| (m.is_file(), m.len())) {
+        Ok((true, len)) if len <= max as u64 => std::fs::read(&report),
+        Ok((true, _)) if named => return Err(format!("{shown}: longer than {max} bytes")),
+        Ok((false, _)) if named => {
+            return Err(format!(
+                "{shown}: not a file: --retainer-sets reads the .prof the -hr run wrote \
+                 beside its .hp"
+            ));
+        }
+        Err(e) if named => Err(e),
+        _ => return Ok(None),
+    };
+    let text = match text {
+        Ok(text) => text,
+        Err(e) if named => return Err(format!("{shown}: cannot read the retainer sets: {e}")),
+        Err(_) => return Ok(None),
+    };
+    match attach(profile, &text) {
+        Some(count) => Ok(Some(Named { report, count })),
+        None if named => Err(format!(
+            "{shown}: no retainer sets here (a retainer profile's run, +RTS -hr, lists \
+             them at the end of its .prof)"
+        )),
+        None => Ok(None),
+    }
 }
 
 /// Gives each band of `profile` whose set `sets` lists its members

@@ -1,0 +1,285 @@
+//! Retainer profiles (`+RTS -hr`) named in full from the same run's report, on every
+//! path: the one-shot pictures, data and page, `--retainer-sets`, `--compare`, and a
+//! program calling the library's engine (`--watch` and `--serve`: `watch.rs`).
+
+use crate::common;
+
+/// The GHCs whose retainer runs are fixtures.
+const GHCS: [&str; 3] = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"];
+
+fn dir(ghc: &str) -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/prof")
+        .join(ghc)
+}
+
+/// The texts of an SVG's key that are retainer sets (`{<…>, …}`), sorted.
+fn set_texts(svg: &str) -> Vec<String> {
+    let mut sets: Vec<String> = (common::svg_texts(svg).into_iter())
+        .map(|t| t.text)
+        .filter(|t| t.starts_with("{&lt;"))
+        .collect();
+    sets.sort();
+    sets
+}
+
+fn hpgraph(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// `--compare` of two retainer runs names each run's sets as a one-shot run does, in
+/// both panels' keys; a program calling the engine ([`hpgraph::engine::run`]) with the
+/// file's path gets the one-shot picture's sets too.
+#[test]
+fn compared_runs_and_library_callers_name_the_sets() {
+    for ghc in GHCS {
+        let scratch = common::Scratch::new("retainer-paths");
+        for ext in ["hp", "prof"] {
+            std::fs::copy(
+                dir(ghc).join(format!("Leak-hr.{ext}")),
+                scratch.path(&format!("r.{ext}")),
+            )
+            .unwrap();
+        }
+        let modern = ["--style", "modern", "--format", "svg", "-o", "-"];
+        let one = hpgraph(&scratch.0, &[&["r.hp"][..], &modern].concat());
+        let one = String::from_utf8(one.stdout).unwrap();
+        let sets = set_texts(&one);
+        assert!(!sets.is_empty(), "{ghc}: the one-shot key names a set");
+        let cmp = hpgraph(
+            &scratch.0,
+            &[&["--compare", "r.hp", "r.hp"][..], &modern].concat(),
+        );
+        let cmp = String::from_utf8(cmp.stdout).unwrap();
+        // Each panel's key: the one-shot's sets twice.
+        let twice: Vec<String> = {
+            let mut t: Vec<String> = sets.iter().chain(&sets).cloned().collect();
+            t.sort();
+            t
+        };
+        assert_eq!(set_texts(&cmp), twice, "{ghc}: --compare's keys");
+
+        // The library: the engine with the path, as the command line calls it.
+        let path = scratch.path("r.hp");
+        let bytes = std::fs::read(&path).unwrap();
+        let parsed = hpgraph::input::parse(&bytes).unwrap();
+        let mut layout = hpgraph::layout::LayoutOptions::default();
+        layout.style = hpgraph::layout::Style::Modern;
+        let job = hpgraph::engine::Job {
+            read: Default::default(),
+            filter: Default::default(),
+            make: hpgraph::engine::Make::Picture(hpgraph::engine::Picture::new(
+                hpgraph::backend::Format::Svg,
+                Default::default(),
+                layout,
+            )),
+        };
+        let mut said = Vec::new();
+        let input = hpgraph::engine::Input {
+            name: "r.hp",
+            parsed,
+            sets: hpgraph::input::prof::retainers::Sets::Beside(&path),
+        };
+        let mut tell = |_: &str, s: hpgraph::engine::Said| said.push(format!("{s:?}"));
+        let (rendered, _) = hpgraph::engine::run(&job, input, None, &[], &mut tell).unwrap();
+        let svg = String::from_utf8(rendered.bytes().unwrap()).unwrap();
+        assert_eq!(set_texts(&svg), sets, "{ghc}: the library's picture");
+        assert!(said.iter().any(|s| s.starts_with("SetsNamed")), "{said:?}");
+    }
+}
+
+/// A retainer profile (`-hr`) with its run's report beside it (one stem): each band
+/// whose set the report lists gets it in full in `--summary=json` (`retainer_set`), as
+/// the report's `SET N = {<…>, …}` line gives it — where GHC's own band name in the
+/// `.hp` (`(N)label,label`) is those members' innermost labels, for GHC numbers sets
+/// afresh as the run goes and a number can name another set earlier; stderr says which
+/// file named the sets.
+#[test]
+fn retainer_sets_are_named_in_full_from_the_runs_report() {
+    for ghc in GHCS {
+        let hp = dir(ghc).join("Leak-hr.hp");
+        let report = std::fs::read_to_string(dir(ghc).join("Leak-hr.prof")).unwrap();
+        let listed: std::collections::HashMap<String, Vec<Vec<String>>> = (report.lines())
+            .filter_map(|l| {
+                let (n, body) = l.strip_prefix("SET ")?.split_once(" = {")?;
+                let members = (body.strip_suffix('}')?.split(">, <"))
+                    .map(|m| {
+                        let m = m.trim_start_matches('<').trim_end_matches('>');
+                        m.split(',')
+                            .filter(|c| !c.is_empty())
+                            .map(String::from)
+                            .collect()
+                    })
+                    .collect();
+                Some((n.to_string(), members))
+            })
+            .collect();
+        assert!(listed.len() >= 5, "{ghc}: {listed:?}");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(&hp)
+            .arg("--summary=json")
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("retainer sets named from") && err.contains("Leak-hr.prof"),
+            "{err}"
+        );
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let mut named = 0;
+        for band in s["bands"].as_array().unwrap() {
+            let name = band["name"].as_str().unwrap();
+            let (number, labels) = name[1..].split_once(')').unwrap();
+            let got: Option<Vec<Vec<String>>> =
+                serde_json::from_value(band["retainer_set"].clone()).unwrap();
+            // GHC numbers sets afresh as the run goes: the report's set of this number is
+            // this band's when its members' innermost labels are the band's labels.
+            // GHC cuts a long name at -L without a mark: then the last label only
+            // begins its member's (after the module's dot), and members may follow.
+            let agrees = |members: &Vec<Vec<String>>| {
+                let ls: Vec<&str> = labels.split(',').collect();
+                let inner = |m: &Vec<String>| m.first().cloned().unwrap_or("MAIN".into());
+                let whole = |l: &str, m: &Vec<String>| {
+                    let inner = inner(m);
+                    inner == l || inner.ends_with(&format!(".{l}"))
+                };
+                let begins = |l: &str, m: &Vec<String>| {
+                    let inner = inner(m);
+                    inner.starts_with(l)
+                        || inner
+                            .match_indices('.')
+                            .any(|(k, _)| inner[k + 1..].starts_with(l))
+                };
+                let last = ls.len() - 1;
+                ls.len() <= members.len()
+                    && ls[..last].iter().zip(members).all(|(l, m)| whole(l, m))
+                    && ((ls.len() == members.len() && whole(ls[last], &members[last]))
+                        || begins(ls[last], &members[last]))
+            };
+            let want = listed.get(number).filter(|m| agrees(m));
+            if labels.ends_with("...") {
+                continue; // cut by -L: its labels cannot be read whole
+            }
+            assert_eq!(got.as_ref(), want, "{ghc}: {name}");
+            named += usize::from(got.is_some());
+        }
+        assert!(named >= 5, "{ghc}: {named} bands named");
+        // The modern key shows a named band's set as the report writes it; the page's
+        // tooltip has it; each band's title keeps GHC's name.
+        let sets: Vec<(String, String)> = (s["bands"].as_array().unwrap().iter())
+            .filter(|b| !b["retainer_set"].is_null())
+            .map(|b| {
+                let name = b["name"].as_str().unwrap().to_string();
+                let number = &name[1..name.find(')').unwrap()];
+                let line = (report.lines())
+                    .find(|l| l.starts_with(&format!("SET {number} = {{")))
+                    .unwrap();
+                (name, line.split_once(" = ").unwrap().1.to_string())
+            })
+            .collect();
+        let scratch = common::Scratch::new("retainer-key");
+        let svg = scratch.path("k.svg");
+        let args = [
+            hp.to_str().unwrap(),
+            "--style",
+            "modern",
+            "--size",
+            "30cmx20cm",
+            "-o",
+        ];
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .args(args)
+            .arg(&svg)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let svg = std::fs::read_to_string(&svg).unwrap();
+        let texts: Vec<String> = common::svg_texts(&svg)
+            .into_iter()
+            .map(|t| t.text)
+            .collect();
+        let page = scratch.path("k.html");
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .arg(&hp)
+            .arg("-o")
+            .arg(&page)
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        let page = std::fs::read_to_string(&page).unwrap();
+        let mut keyed = 0;
+        for (name, set) in &sets {
+            // The bands drawn on their own (the smallest may be in OTHER), titled so.
+            if svg.contains(&format!("<title>{}</title>", hpgraph::escape::html(name))) {
+                let shown = hpgraph::escape::html(set);
+                assert!(
+                    texts.contains(&shown),
+                    "{ghc}: {name}'s key shows {set}: {texts:?}"
+                );
+                keyed += 1;
+            }
+            let json = serde_json::to_string(set).unwrap().replace('<', "\\u003c");
+            assert!(
+                page.contains(&format!("\"set\":{json}")),
+                "{ghc}: {name}'s set in the page"
+            );
+        }
+        assert!(keyed >= 1, "{ghc}: no named band in the key");
+    }
+}
+
+/// `--retainer-sets FILE` names the sets from a report of another name, as the stem's
+/// `.prof` beside the profile would; a file that cannot be read, or lists no set, is an
+/// error naming it, and nothing is written.
+#[test]
+fn retainer_sets_from_a_report_of_another_name() {
+    let scratch = common::Scratch::new("retainer-sets");
+    let run = |args: &[&str]| {
+        std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            .current_dir(&scratch.0)
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let named = |out: &std::process::Output| -> Vec<(String, String)> {
+        let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        (s["bands"].as_array().unwrap().iter())
+            .filter(|b| !b["retainer_set"].is_null())
+            .map(|b| (b["name"].to_string(), b["retainer_set"].to_string()))
+            .collect()
+    };
+    for ghc in GHCS {
+        let hp = dir(ghc).join("Leak-hr.hp");
+        let beside = named(&run(&[hp.to_str().unwrap(), "--summary=json"]));
+        assert!(beside.len() >= 5, "{ghc}: {beside:?}");
+        std::fs::copy(&hp, scratch.path("run.hp")).unwrap();
+        std::fs::copy(dir(ghc).join("Leak-hr.prof"), scratch.path("sets.txt")).unwrap();
+        assert!(named(&run(&["run.hp", "--summary=json"])).is_empty());
+        let out = run(&["run.hp", "--retainer-sets", "sets.txt", "--summary=json"]);
+        assert_eq!(named(&out), beside, "{ghc}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains("named from sets.txt"));
+    }
+    for (file, says) in [
+        ("none.prof", "none.prof: cannot read"),
+        ("run.hp", "run.hp: no retainer sets"),
+    ] {
+        let out = run(&["run.hp", "--retainer-sets", file, "-o", "x.svg"]);
+        assert_eq!(out.status.code(), Some(1));
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(says),
+            "{file}"
+        );
+        assert!(!scratch.path("x.svg").exists());
+    }
+}
