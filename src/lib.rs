@@ -21,9 +21,11 @@
 //! * [`sink`] writes a document atomically, or [`serve`] shows it to browsers as it
 //!   changes (`--serve`).
 //! * [`engine`] runs the pipeline: a resolved run ([`engine::Job`]) and a profile to its
-//!   typed result ([`engine::Rendered`], [`engine::Compared`]), which writes itself.
+//!   typed result in one call ([`engine::run`]): a [`engine::Rendered`] or [`engine::Compared`], which writes itself.
+//! * [`live`] follows a profile a running program is still writing, for `--watch` and
+//!   `--serve`.
 //! * [`cli`] reads the command line once into a resolved run description, opens and
-//!   names the files, and loops for `--watch`.
+//!   names the files, and prints what the engine and the live view say.
 //! * [`escape`] is the one escape per output language, [`units`] how numbers are
 //!   written, [`error`] the errors a run reports.
 //!
@@ -57,6 +59,7 @@ pub mod escape;
 pub mod export;
 pub mod input;
 pub mod layout;
+pub mod live;
 pub mod profile;
 pub mod scene;
 pub mod select;

@@ -368,7 +368,7 @@ pub struct Args {
 
     /// Exit 1 unless CONDITION holds: 'peak <= 200MB', 'gc_share < 20%' (repeatable)
     ///
-    /// The grammar, the figures and the exit statuses: [`check_help`].
+    /// The grammar, the figures and the exit statuses: `check_help`.
     #[arg(long, value_name = "CONDITION", help_heading = "Verdicts",
           long_help = check_help())]
     pub check: Vec<String>,

@@ -2,13 +2,15 @@
 //! profile to an output, whatever asks for it — the command line, the live view, the
 //! server, a program using the library.
 //!
-//! A [`Job`] says how one profile becomes one output; [`render`] takes a profile read
-//! and filtered and gives a [`Rendered`] (a picture and its page, a flame graph, or the
-//! numbers), and [`compare()`] two runs' a [`Compared`]. Each writes itself to any
-//! [`std::io::Write`]. The engine reads no file and names none, prints nothing and
-//! decides no default: `cli` reads the command line into a `Job` (every default is
-//! applied there), opens the inputs, names the outputs and loops for `--watch`; what the
-//! engine would tell a reader comes back as [`Rendered::notes`].
+//! A [`Job`] says how one profile becomes one output. [`run`] is the whole job for one
+//! input as read: a retainer profile's sets named from the run's report, the filter's
+//! part kept ([`kept`]), `--check` judged ([`judge`]), and [`render`] giving a
+//! [`Rendered`] (a picture and its page, a flame graph, or the numbers); [`run_compare`]
+//! does the same for two runs, giving a [`Compared`]. Each writes itself to any
+//! [`std::io::Write`]. The engine names no file, writes none, prints nothing and decides
+//! no default: `cli` reads the command line into a `Job` (every default is applied
+//! there), opens the inputs and names the outputs; what the engine would tell a reader
+//! is handed to the caller as it happens ([`Said`]).
 
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format};

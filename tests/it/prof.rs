@@ -6,7 +6,6 @@
 //! `-pj`: scripts/regen-prof-fixtures.sh); one label holds a quote, a slash and a letter
 //! past ASCII.
 
-
 use std::collections::HashMap;
 use std::path::Path;
 
