@@ -87,6 +87,13 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "live.rs",
+        &[
+            "select", "analysis", "layout", "scene", "backend", "export", "sink", "cli", "engine",
+            "profile",
+        ],
+    ),
+    (
         "sink.rs",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "cli",
