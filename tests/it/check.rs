@@ -11,18 +11,9 @@ use crate::common::{Scratch, fixtures, hpgraph};
 
 /// The censuses of a `.hp` file as GHC wrote them: each sample's time and its bands.
 fn censuses(path: &Path) -> Vec<(f64, Vec<(String, f64)>)> {
-    let text = std::fs::read_to_string(path).unwrap();
-    let mut out: Vec<(f64, Vec<(String, f64)>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(t) = line.strip_prefix("BEGIN_SAMPLE ") {
-            out.push((t.trim().parse().unwrap(), Vec::new()));
-        } else if let Some((name, v)) = line.rsplit_once('\t')
-            && let Some(last) = out.last_mut()
-        {
-            last.1.push((name.to_string(), v.trim().parse().unwrap()));
-        }
-    }
-    out
+    (common::hp::censuses(path).into_iter())
+        .map(|c| (c.time, c.lines))
+        .collect()
 }
 
 fn totals(c: &[(f64, Vec<(String, f64)>)]) -> Vec<f64> {

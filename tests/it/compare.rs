@@ -4,6 +4,7 @@
 //! (`scripts/regen-compare-fixtures.sh`). The numbers are checked against a reading of
 //! the `.hp` files written here, not against hpgraph's own.
 
+use crate::common;
 use std::collections::HashMap;
 
 use crate::common::{Scratch, fixtures, hpgraph, svg_texts, titled_fills};
@@ -35,24 +36,12 @@ fn json(args: &[&str]) -> Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
-/// Each band's peak and mean as read from a `.hp` file by hand: the `(N)` prefix left
-/// out, the mean over the censuses that hold anything.
+/// Each band's peak and mean as GHC's `.hp` file gives them (`common::hp`): the `(N)`
+/// prefix left out, the mean over the censuses that hold anything.
 fn read_hp(name: &str) -> HashMap<String, (f64, f64)> {
-    let text = std::fs::read_to_string(fixtures().join(name)).unwrap();
-    let mut samples: Vec<HashMap<String, f64>> = Vec::new();
-    for line in text.lines() {
-        if line.starts_with("BEGIN_SAMPLE") {
-            samples.push(HashMap::new());
-        } else if let Some((name, value)) = line.rsplit_once('\t')
-            && let Some(s) = samples.last_mut()
-        {
-            let name = match name.split_once(')') {
-                Some((n, rest)) if n.starts_with('(') => rest,
-                _ => name,
-            };
-            *s.entry(name.to_string()).or_default() += value.parse::<f64>().unwrap();
-        }
-    }
+    let samples: Vec<_> = (common::hp::censuses(&fixtures().join(name)).iter())
+        .map(|c| c.summed(common::hp::unnumbered))
+        .collect();
     let censuses = samples
         .iter()
         .filter(|s| s.values().any(|&v| v > 0.0))

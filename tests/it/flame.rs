@@ -29,20 +29,9 @@ fn hc_runs() -> Vec<(PathBuf, PathBuf)> {
 
 /// The censuses of a `.hp` file as GHC wrote them: each one's `(name, value)` lines.
 fn censuses(hp: &Path) -> Vec<Vec<(String, f64)>> {
-    let text = std::fs::read_to_string(hp).unwrap();
-    let mut out = Vec::new();
-    let mut open: Option<Vec<(String, f64)>> = None;
-    for line in text.lines() {
-        if line.starts_with("BEGIN_SAMPLE") {
-            open = Some(Vec::new());
-        } else if line.starts_with("END_SAMPLE") {
-            out.push(open.take().unwrap());
-        } else if let Some(census) = open.as_mut() {
-            let (name, value) = line.rsplit_once('\t').unwrap();
-            census.push((name.to_string(), value.parse().unwrap()));
-        }
-    }
-    out
+    (common::hp::censuses(hp).into_iter())
+        .map(|c| c.lines)
+        .collect()
 }
 
 fn profile_of(path: &Path) -> hpgraph::profile::Profile {
@@ -355,21 +344,14 @@ fn rows_past_the_top_are_left_out_and_said_so() {
 /// A `.hp`'s censuses with their times, names without GHC's `(N)`: read from GHC's
 /// text, not by hpgraph's reader.
 fn timed(hp: &Path) -> Vec<(f64, Vec<(String, f64)>)> {
-    let text = std::fs::read_to_string(hp).unwrap();
-    let mut out: Vec<(f64, Vec<(String, f64)>)> = Vec::new();
-    for line in text.lines() {
-        if let Some(t) = line.strip_prefix("BEGIN_SAMPLE ") {
-            out.push((t.trim().parse().unwrap(), Vec::new()));
-        } else if let Some((name, value)) = line.rsplit_once('\t') {
-            let name = match name.strip_prefix('(').and_then(|r| r.split_once(')')) {
-                Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest,
-                _ => name,
-            };
-            let census = &mut out.last_mut().unwrap().1;
-            census.push((name.to_string(), value.parse().unwrap()));
-        }
-    }
-    out
+    (common::hp::censuses(hp).into_iter())
+        .map(|c| {
+            let lines = (c.lines.into_iter())
+                .map(|(n, v)| (common::hp::unnumbered(&n).to_string(), v))
+                .collect();
+            (c.time, lines)
+        })
+        .collect()
 }
 
 /// The stacks with each one GHC cut at `-L` placed as docs/inspect.md says the flame

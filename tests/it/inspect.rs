@@ -3,6 +3,7 @@
 //! hpgraph's parser), and for eventlogs against the `.hp` GHC wrote in the same run.
 //! The page's behaviour in a browser is checked by tests/browser/html.mjs.
 
+use crate::common;
 use std::collections::HashMap;
 use std::fs;
 use std::path::PathBuf;
@@ -18,25 +19,15 @@ struct Sample {
 }
 
 /// The samples and names (in order of first appearance) of a `.hp` file.
-fn raw_samples(path: &PathBuf) -> (Vec<Sample>, Vec<String>) {
-    let text = String::from_utf8(fs::read(path).unwrap()).unwrap();
-    let (mut samples, mut names, mut current) = (Vec::new(), Vec::<String>::new(), None);
-    for line in text.lines() {
-        if let Some(t) = line.strip_prefix("BEGIN_SAMPLE ") {
-            current = Some(Sample {
-                time: t.trim().parse().unwrap(),
-                values: HashMap::new(),
-            });
-        } else if line.starts_with("END_SAMPLE ") {
-            samples.push(current.take().unwrap());
-        } else if let (Some(s), Some((name, v))) = (current.as_mut(), line.rsplit_once('\t')) {
-            if !names.iter().any(|n| n == name) {
-                names.push(name.to_string());
-            }
-            *s.values.entry(name.to_string()).or_default() += v.trim().parse::<f64>().unwrap();
-        }
-    }
-    (samples, names)
+fn raw_samples(path: &std::path::Path) -> (Vec<Sample>, Vec<String>) {
+    let censuses = common::hp::censuses(path);
+    let samples = (censuses.iter())
+        .map(|c| Sample {
+            time: c.time,
+            values: c.summed(|n| n).into_iter().collect(),
+        })
+        .collect();
+    (samples, common::hp::names(&censuses))
 }
 
 fn value(s: &Sample, name: &str) -> f64 {

@@ -55,24 +55,14 @@ fn runs() -> Vec<PathBuf> {
 type Census = (f64, BTreeMap<String, u64>);
 
 fn censuses(hp: &Path) -> Vec<Census> {
-    let text = std::fs::read_to_string(hp).unwrap();
-    let mut out: Vec<Census> = Vec::new();
-    for line in text.lines() {
-        if let Some(t) = line.strip_prefix("BEGIN_SAMPLE ") {
-            out.push((t.trim().parse().unwrap(), BTreeMap::new()));
-        } else if let Some((name, bytes)) = line.split_once('\t') {
-            let name = match name.strip_prefix('(').and_then(|r| r.split_once(')')) {
-                Some((n, rest)) if n.bytes().all(|b| b.is_ascii_digit()) => rest,
-                _ => name,
-            };
-            *out.last_mut()
-                .unwrap()
-                .1
-                .entry(name.to_string())
-                .or_default() += bytes.trim().parse::<u64>().unwrap();
-        }
-    }
-    out
+    (common::hp::censuses(hp).iter())
+        .map(|c| {
+            let bytes = (c.summed(common::hp::unnumbered).into_iter())
+                .map(|(n, v)| (n, v as u64))
+                .collect();
+            (c.time, bytes)
+        })
+        .collect()
 }
 
 fn total(c: &Census) -> u64 {

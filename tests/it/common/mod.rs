@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod eventlog;
+pub mod hp;
 pub mod measure;
 pub mod rts;
 pub mod served;
