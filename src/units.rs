@@ -19,6 +19,14 @@ pub const BINARY: [(f64, &str); 5] = [
     (1024.0, "KiB"),
     (1.0, "B"),
 ];
+/// The size in bytes of a byte unit as people write it: one of [`DECIMAL`] or [`BINARY`],
+/// whatever its case (`kB`, `KB`, `mib`). Sizes on the command line and bounds in
+/// `--check` read their units here.
+pub fn byte_unit(text: &str) -> Option<f64> {
+    (DECIMAL.iter().chain(&BINARY))
+        .find(|(_, u)| u.eq_ignore_ascii_case(text))
+        .map(|(size, _)| *size)
+}
 /// Units for values that are not bytes.
 pub const PLAIN: [(f64, &str); 5] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")];
 

@@ -231,20 +231,7 @@ fn bound(i: &str) -> Res<'_, ReadBound> {
 
 /// A unit's name and what it is: bytes, seconds, a share, bytes per second.
 fn unit(text: &str) -> Option<Unit> {
-    let bytes = |t: &str| {
-        Some(match t.to_ascii_lowercase().as_str() {
-            "b" => 1.0,
-            "kb" => 1e3,
-            "mb" => 1e6,
-            "gb" => 1e9,
-            "tb" => 1e12,
-            "kib" => 1024.0,
-            "mib" => 1024.0 * 1024.0,
-            "gib" => 1024.0 * 1024.0 * 1024.0,
-            "tib" => 1024.0f64.powi(4),
-            _ => return None,
-        })
-    };
+    let bytes = crate::units::byte_unit;
     if let Some(per) = text.strip_suffix("/s") {
         return bytes(per).map(Unit::BytesPerSecond);
     }

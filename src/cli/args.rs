@@ -151,7 +151,7 @@ pub struct Args {
     ///
     /// Without -o the output is ./BASE.FORMAT.
     #[arg(long, value_name = "FORMAT", help_heading = "Output and formats")]
-    pub format: Option<super::OutputKind>,
+    pub format: Option<crate::engine::OutputKind>,
 
     /// SVG, PDF, PNG: draw every point, not what the figure can show
     ///

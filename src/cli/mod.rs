@@ -23,61 +23,7 @@ use clap::{CommandFactory, Parser, error::ErrorKind};
 pub use args::Args;
 use settings::{Run, Settings};
 
-use crate::backend::Format;
 use crate::check;
-use crate::export::Export;
-
-/// What a run writes: a picture (through a backend) or the data (an export).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum OutputKind {
-    /// A picture in this format.
-    Picture(Format),
-    /// The numbers in this format.
-    Data(Export),
-}
-
-impl OutputKind {
-    /// Every kind a file can ask for: the pictures, then the data formats.
-    pub fn all() -> impl Iterator<Item = OutputKind> {
-        Format::ALL
-            .into_iter()
-            .map(OutputKind::Picture)
-            .chain(Export::FILES.into_iter().map(OutputKind::Data))
-    }
-
-    /// The kind a file name's ending asks for (case does not matter): the longest
-    /// extension it ends in, so that `x.speedscope.json` is speedscope's, not JSON.
-    pub fn from_file_name(name: &str) -> Option<OutputKind> {
-        let name = name.to_ascii_lowercase();
-        // valgrind names its files `callgrind.out.PID`, and KCacheGrind opens those.
-        let base = name.rsplit(['/', '\\']).next().unwrap_or(&name);
-        if base.starts_with("callgrind.out") {
-            return Some(OutputKind::Data(Export::Callgrind));
-        }
-        OutputKind::all()
-            .filter(|k| {
-                name.strip_suffix(k.extension())
-                    .is_some_and(|stem| stem.len() > 1 && stem.ends_with('.'))
-            })
-            .max_by_key(|k| k.extension().len())
-    }
-
-    /// The kind's name for `--format`.
-    pub fn name(self) -> &'static str {
-        match self {
-            OutputKind::Picture(f) => f.extension(),
-            OutputKind::Data(e) => e.name(),
-        }
-    }
-
-    /// The usual file extension, which is also the kind's name on the command line.
-    pub fn extension(self) -> &'static str {
-        match self {
-            OutputKind::Picture(f) => f.extension(),
-            OutputKind::Data(e) => e.extension(),
-        }
-    }
-}
 
 /// Runs hpgraph with the process's arguments.
 pub fn main() -> ExitCode {

@@ -101,7 +101,7 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
                 || report
                 || (no_hp && not_hp_text(Path::new(a)))
                 || compression_suffix(&s).is_some()
-                || is_stream(Path::new(a))
+                || crate::input::path::is_stream(Path::new(a))
             {
                 Input::File(PathBuf::from(a))
             } else {
@@ -120,22 +120,10 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
 /// not `.hp` text: read itself whatever its name (GHC's testsuite keeps reports as
 /// `X.prof.sample`) where hp2ps's `PATH.hp` does not exist.
 fn not_hp_text(path: &Path) -> bool {
-    use std::io::Read;
-    // Looked at before it is opened: opening a FIFO would wait for its writer.
-    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
-        return false;
-    }
-    let Ok(file) = std::fs::File::open(path) else {
-        return false;
-    };
-    let mut prefix = Vec::with_capacity(crate::input::prof::PROBE);
-    let eof = file
-        .take(crate::input::prof::PROBE as u64)
-        .read_to_end(&mut prefix)
-        .is_ok_and(|n| n < crate::input::prof::PROBE);
+    use crate::input::Format;
     matches!(
-        crate::input::Format::detect(&prefix, eof),
-        Some(crate::input::Format::Costs | crate::input::Format::Eventlog)
+        crate::input::path::format(path),
+        Some(Format::Costs | Format::Eventlog)
     )
 }
 
@@ -207,47 +195,17 @@ pub fn plan_for(input: Input, output: Option<&Path>, ext: &str) -> Plan {
     }
 }
 
-/// Whether `path` is a FIFO, a character device or a socket file: read as a stream,
-/// never extended to `PATH.hp` (hp2ps's rule is for a program's name beside its `.hp`
-/// file; a pipe is named in full).
-pub fn is_stream(path: &Path) -> bool {
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::FileTypeExt;
-        std::fs::metadata(path).is_ok_and(|m| {
-            let t = m.file_type();
-            t.is_fifo() || t.is_char_device() || t.is_socket()
-        })
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = path;
-        false
-    }
-}
-
 /// The length of a compressed file's suffix (`.gz`, `.zst`, `.xz`), if the name has one.
 fn compression_suffix(name: &str) -> Option<usize> {
     crate::input::compressed::Compression::by_suffix(name).map(|(_, suffix)| suffix.len())
 }
 
-/// The compression of an input file, by its first bytes or (when it does not exist yet)
-/// by its name.
+/// The compression of an input file ([`crate::input::path::compression`]).
 pub fn compressed(input: &Input) -> Option<crate::input::compressed::Compression> {
-    use crate::input::compressed::{Compression, PREFIX};
-    use std::io::Read;
-    let Input::File(path) = input else {
-        return None;
-    };
-    if is_stream(path) {
-        return None; // its first bytes are the reading's, not ours to take
+    match input {
+        Input::File(path) => crate::input::path::compression(path),
+        _ => None,
     }
-    let mut prefix = Vec::new();
-    if let Ok(f) = std::fs::File::open(path) {
-        let _ = f.take(PREFIX as u64).read_to_end(&mut prefix);
-        return Compression::detect(&prefix);
-    }
-    Compression::by_suffix(&path.to_string_lossy()).map(|(c, _)| c)
 }
 
 /// Every file `plan` writes: its picture (or data), its `.aux`, and with `key` (`--key
@@ -321,7 +279,7 @@ pub fn clash(plans: &[Plan], key: bool) -> Option<String> {
 pub fn read_once(input: &Input) -> bool {
     match input {
         Input::Stdin | Input::Socket(_) => true,
-        Input::File(f) => is_stream(f),
+        Input::File(f) => crate::input::path::is_stream(f),
     }
 }
 

@@ -3,7 +3,6 @@
 //! to its files (the picture, `--key file`'s key, the `.aux` file) or standard output.
 //! What is computed or drawn is the engine's; this names, reads, prints and writes.
 
-use std::fs::File;
 use std::io::{self, Write};
 
 use anyhow::Context;
@@ -185,14 +184,7 @@ pub(crate) fn read_profile(input: &Input, options: input::Options) -> Result<Par
     };
     let result = match input {
         Input::Stdin => input::read_once(std::io::stdin().lock(), options),
-        Input::File(p) => {
-            let file = File::open(p).map_err(read_error)?;
-            if super::naming::is_stream(p) {
-                input::read_once(file, options)
-            } else {
-                input::read_file(&file, options)
-            }
-        }
+        Input::File(p) => input::path::read(p, options).map_err(read_error)?,
         Input::Socket(endpoint) => input::read_once(endpoint.open().map_err(read_error)?, options),
     };
     result.map_err(|error| Error::Parse { path, error })

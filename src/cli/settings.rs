@@ -15,11 +15,11 @@ use std::time::Duration;
 
 use clap::error::ErrorKind;
 
-use super::OutputKind;
 use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Input, Output, Plan};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
+use crate::engine::OutputKind;
 use crate::engine::{Data, Job, Make, Picture};
 use crate::export::{Export, ExportOptions, summary::TextOptions};
 use crate::input;

@@ -4,7 +4,7 @@
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 
-use super::OutputKind;
+use crate::engine::OutputKind;
 use crate::export::SummaryStyle;
 use crate::layout::Style;
 use crate::layout::paint::Palette;
@@ -93,29 +93,22 @@ pub fn flame_when(text: &str) -> Result<crate::select::flame::When, String> {
 }
 
 /// A size in bytes: a number (`1e9`, `1500000`) with an optional unit, decimal (`kB`,
-/// `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`); `B` is bytes.
+/// `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`); `B` is bytes
+/// ([`crate::units::byte_unit`]).
 pub fn bytes(text: &str) -> Result<f64, String> {
-    const UNITS: [(&str, f64); 10] = [
-        ("KiB", 1024.0),
-        ("MiB", 1048576.0),
-        ("GiB", 1073741824.0),
-        ("TiB", 1099511627776.0),
-        ("kB", 1e3),
-        ("KB", 1e3),
-        ("MB", 1e6),
-        ("GB", 1e9),
-        ("TB", 1e12),
-        ("B", 1.0),
-    ];
     let t = text.trim();
-    let (number, factor) = UNITS
-        .iter()
-        .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
-        .unwrap_or((t, 1.0));
-    match number.parse::<f64>() {
-        Ok(v) if v.is_finite() && v > 0.0 => Ok(v * factor),
+    let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &t[number.len()..];
+    let factor = if unit.is_empty() {
+        Some(1.0)
+    } else {
+        crate::units::byte_unit(unit)
+    };
+    match (number.trim().parse::<f64>(), factor) {
+        (Ok(v), Some(factor)) if v.is_finite() && v > 0.0 => Ok(v * factor),
         _ => Err(format!(
-            "`{text}` is not a size: a number above 0, optionally with B, kB, MB, GB, TB, KiB, MiB, GiB or TiB"
+            "`{text}` is not a size: a number above 0, optionally with B, kB, MB, GB, TB, \
+             KiB, MiB, GiB or TiB"
         )),
     }
 }

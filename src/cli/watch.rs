@@ -34,7 +34,7 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
         .map(|s| serve(s.addr, &name))
         .transpose()?;
     let source = match &plan.input {
-        Input::File(path) if !super::naming::is_stream(path) => Source::File(path.clone()),
+        Input::File(path) if !crate::input::path::is_stream(path) => Source::File(path.clone()),
         Input::File(path) => Source::Fifo(path.clone()),
         Input::Stdin => Source::Stdin,
         Input::Socket(endpoint) => Source::Socket(endpoint.clone()),

@@ -11,6 +11,7 @@ pub mod compressed;
 pub mod eventlog;
 pub mod hp;
 pub mod names;
+pub mod path;
 pub mod prof;
 pub mod stream;
 mod warning;
