@@ -23,20 +23,6 @@ fn set_texts(svg: &str) -> Vec<String> {
     sets
 }
 
-fn hpgraph(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
-    let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
-}
-
 /// `--compare` of two retainer runs names each run's sets as a one-shot run does, in
 /// both panels' keys; a program calling the engine ([`hpgraph::engine::run`]) with the
 /// file's path gets the one-shot picture's sets too.
@@ -52,15 +38,12 @@ fn compared_runs_and_library_callers_name_the_sets() {
             .unwrap();
         }
         let modern = ["--style", "modern", "--format", "svg", "-o", "-"];
-        let one = hpgraph(&scratch.0, &[&["r.hp"][..], &modern].concat());
-        let one = String::from_utf8(one.stdout).unwrap();
+        let one = common::hpgraph_ok(&scratch.0, &[&["r.hp"][..], &modern].concat());
+        let one = String::from_utf8(one).unwrap();
         let sets = set_texts(&one);
         assert!(!sets.is_empty(), "{ghc}: the one-shot key names a set");
-        let cmp = hpgraph(
-            &scratch.0,
-            &[&["--compare", "r.hp", "r.hp"][..], &modern].concat(),
-        );
-        let cmp = String::from_utf8(cmp.stdout).unwrap();
+        let compare = [&["--compare", "r.hp", "r.hp"][..], &modern].concat();
+        let cmp = String::from_utf8(common::hpgraph_ok(&scratch.0, &compare)).unwrap();
         // Each panel's key: the one-shot's sets twice.
         let twice: Vec<String> = {
             let mut t: Vec<String> = sets.iter().chain(&sets).cloned().collect();
