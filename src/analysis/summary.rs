@@ -83,8 +83,12 @@ pub struct Summary {
     pub samples: usize,
     /// The first and last sample's times: the window every figure is over.
     pub window: Span,
-    /// The part of it the trend line goes through (its last quarter).
+    /// The part of it the trend line goes through (the last quarter of its body).
     pub trend_window: Span,
+    /// Where the run's teardown, left out of the trend, begins: the time of its highest
+    /// census, after which the heap falls to at most half of it and stays there
+    /// ([`super::window::TEARDOWN_FALL`]); `None` when the run has none.
+    pub teardown_from: Option<f64>,
     /// The R² a trend line needs for a band to be growing or shrinking.
     pub trend_r2: f64,
     /// Bands the profile has; `bands` may list fewer (`--top`).
@@ -217,6 +221,7 @@ pub fn summarise(
             from: trend_from,
             to: trend_to,
         },
+        teardown_from: window.teardown_from(),
         trend_r2: TREND_R2,
         band_count,
         total: Total {

@@ -12,8 +12,12 @@
 //! * **share**: the band's area (plain trapezoids between sample times)
 //!   over the area of the heap's total; with one sample, its value over the total;
 //! * **trend**: a least-squares line through the band's values over the *last quarter*
-//!   of the window's time (at least its last three samples; trailing censuses where the
-//!   whole heap is 0, such as the one GHC writes as the program exits, left out). Its
+//!   of the run's body: the window's time, less trailing censuses where the whole heap
+//!   is 0 (the one GHC writes as the program exits) and less its **teardown** — where
+//!   the heap's total, after its highest census, falls to at most [`TEARDOWN_FALL`] of
+//!   it and stays there to the end, within the last [`TREND_WINDOW`] of the time (a
+//!   program letting its data go as it finishes), the body ends at that highest census
+//!   (at least three samples stay: the line goes through its last three at fewest). Its
 //!   slope is the **growth** (value units per time unit) and its R² says how much of the
 //!   band's movement the line explains. The band is `growing` when the line rises across
 //!   that quarter by more than [`TREND_CHANGE`] of the band's peak, by more than
@@ -26,11 +30,15 @@ use serde::Serialize;
 /// The part of the window the trend looks at: its last quarter.
 pub const TREND_WINDOW: f64 = 0.25;
 /// How much of its peak a band must gain (or lose) over the trend's part to be flagged.
-pub const TREND_CHANGE: f64 = 0.05;
+pub const TREND_CHANGE: f64 = 0.02;
 /// How much of the heap's peak a band must gain (or lose) over it to be flagged.
 pub const TREND_SHARE: f64 = 0.01;
 /// How much of the band's movement the trend line must explain (R²) to be a trend.
 pub const TREND_R2: f64 = 0.5;
+/// A fall from the total's highest census to at most this share of it, staying there
+/// to the end within the last [`TREND_WINDOW`] of the time, is the run's teardown: the
+/// trend judges the body before it.
+pub const TEARDOWN_FALL: f64 = 0.5;
 
 /// Where a band is heading at the end of the window.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -81,6 +89,8 @@ pub struct Window<'a> {
     times: &'a [f64],
     /// The samples the trend line goes through.
     trend: std::ops::Range<usize>,
+    /// Where the teardown the trend leaves out begins: the body's last sample.
+    teardown: Option<usize>,
     /// The heap's largest total.
     heap_peak: f64,
     /// The area under the heap's total (its one value, with one sample).
@@ -90,9 +100,11 @@ pub struct Window<'a> {
 impl<'a> Window<'a> {
     /// The window of these samples (at least one), `totals` being the whole heap's.
     pub fn new(times: &'a [f64], totals: &[f64]) -> Window<'a> {
+        let (trend, teardown) = trend_part(times, totals);
         Window {
             times,
-            trend: trend_part(times, totals),
+            trend,
+            teardown,
             heap_peak: peak(totals).1,
             whole: weight(times, totals),
         }
@@ -106,6 +118,12 @@ impl<'a> Window<'a> {
     /// The time span the trend line covers: its first and last sample's times.
     pub fn trend_span(&self) -> (f64, f64) {
         (self.times[self.trend.start], self.times[self.trend.end - 1])
+    }
+
+    /// The time the teardown left out of the trend begins (the body's highest census),
+    /// if the run has one.
+    pub fn teardown_from(&self) -> Option<f64> {
+        self.teardown.map(|k| self.times[k])
     }
 
     /// A band's figures from its value at each of the window's samples.
@@ -172,17 +190,36 @@ fn weight(times: &[f64], values: &[f64]) -> f64 {
 }
 
 /// The samples the trend line goes through: from the first at or after the last quarter
-/// of the window's time to the last, less trailing samples where the heap is 0 (the exit
-/// census), as long as three samples remain.
-fn trend_part(times: &[f64], totals: &[f64]) -> std::ops::Range<usize> {
+/// of the body's time to the body's end, as long as three samples remain; with the
+/// teardown's first sample, if there is one. The body is the window less trailing
+/// samples where the heap is 0 (the exit census) and less its teardown
+/// ([`TEARDOWN_FALL`]).
+fn trend_part(times: &[f64], totals: &[f64]) -> (std::ops::Range<usize>, Option<usize>) {
     let mut end = times.len();
     while end > 3 && totals[end - 1] == 0.0 {
         end -= 1;
     }
+    let teardown = teardown(&times[..end], &totals[..end]);
+    if let Some(top) = teardown {
+        end = top + 1;
+    }
     let (first, last) = (times[0], times[end - 1]);
     let since = last - (last - first) * TREND_WINDOW;
     let by_time = times[..end].partition_point(|&t| t < since);
-    by_time.min(end.saturating_sub(3))..end
+    (by_time.min(end.saturating_sub(3))..end, teardown)
+}
+
+/// The body's last sample where the samples after it are a teardown: the total's
+/// highest census (its first, where it is reached again), followed to the end by
+/// totals of at most [`TEARDOWN_FALL`] of it, all within the last [`TREND_WINDOW`] of
+/// the time; at least three samples before the teardown begins.
+fn teardown(times: &[f64], totals: &[f64]) -> Option<usize> {
+    let (top, high) = peak(totals);
+    let n = times.len();
+    let span = times[n - 1] - times[0];
+    let falls = (top + 1..n).all(|k| totals[k] <= TEARDOWN_FALL * high);
+    let late = times[n - 1] - times[top] <= span * TREND_WINDOW;
+    (top >= 2 && top + 1 < n && high > 0.0 && falls && late).then_some(top)
 }
 
 #[cfg(test)]
@@ -193,7 +230,7 @@ mod tests {
     fn a_saw_tooth_whose_line_tilts_is_noise_and_a_climb_is_a_trend() {
         let times: Vec<f64> = (0..12).map(f64::from).collect();
         // Over the last quarter (9, 10, 11): 100, 900, 200 — the line rises by 100,
-        // well past 5% of the peak, but explains little of the movement.
+        // well past 2% of the peak, but explains little of the movement.
         let saw = [
             100., 900., 100., 900., 100., 900., 100., 900., 100., 100., 900., 200.,
         ];
@@ -217,5 +254,34 @@ mod tests {
         let f = w.figures(&[10.0]);
         assert_eq!((f.share, f.mean, f.peak_time), (0.25, 10.0, 3.0));
         assert_eq!(f.trend, Trend::Flat);
+    }
+
+    /// A heap that climbs to the end of its work and then lets go (a leak whose program
+    /// frees its data as it finishes) is growing over its body; a fall that is slow,
+    /// or shallow, is the run's own and stays in the trend.
+    #[test]
+    fn a_teardown_is_left_out_of_the_trend_and_only_a_teardown() {
+        let times: Vec<f64> = (0..20).map(f64::from).collect();
+        let climb = |fall: &[f64]| -> Vec<f64> {
+            let mut v: Vec<f64> = (1..=20 - fall.len())
+                .map(|i| f64::from(i as u32) * 10.0)
+                .collect();
+            v.extend(fall);
+            v
+        };
+        // 10..170 by 10, then 40, 20, 5: the fall after 170 is the teardown.
+        let leak = climb(&[40.0, 20.0, 5.0]);
+        let w = Window::new(&times, &leak);
+        assert_eq!(w.teardown_from(), Some(16.0));
+        assert_eq!(w.trend_span(), (12.0, 16.0));
+        assert_eq!(w.figures(&leak).trend, Trend::Growing);
+        // A fall to 60% of the peak is not a letting go: the trend sees it.
+        let shallow = climb(&[110.0, 105.0, 102.0]);
+        assert_eq!(Window::new(&times, &shallow).teardown_from(), None);
+        // Nor is a fall over more than the last quarter of the time.
+        let slow = climb(&[60.0, 50.0, 40.0, 30.0, 20.0, 10.0]);
+        let w = Window::new(&times, &slow);
+        assert_eq!(w.teardown_from(), None);
+        assert_eq!(w.figures(&slow).trend, Trend::Shrinking);
     }
 }

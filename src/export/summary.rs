@@ -53,8 +53,8 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         value(s.total.peak),
         time(s.total.peak_time),
         value(s.total.mean),
-        String::new(),
-        String::new(),
+        s.total.trend.word().to_string(),
+        growth(s.total.growth_per_second),
         String::new(),
         if others > 0 {
             format!("total of {} bands ({others} not shown)", s.band_count)
@@ -62,7 +62,14 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
             format!("total of {} bands", s.band_count)
         },
     ];
-    rows.push((total, bold));
+    rows.push((
+        total,
+        if s.total.trend == Trend::Growing {
+            red
+        } else {
+            bold
+        },
+    ));
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
     if let Some(r) = &s.runtime {
         let bytes = |b: Option<u64>| b.map_or("-".to_string(), |b| value(b as f64));
@@ -93,9 +100,14 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
             s.samples
         );
     }
+    // The teardown left out of the trend is said, so that a reader knows what it judged.
+    let body = match s.teardown_from {
+        Some(t) => format!(" before the teardown from {}", time(t)),
+        None => String::new(),
+    };
     writeln!(
         out,
-        "{} samples, {} to {}, {} bands; trend over the last quarter, {} to {}, \
+        "{} samples, {} to {}, {} bands; trend over the last quarter{body}, {} to {}, \
          where its line explains R² ≥ {}",
         s.samples,
         time(s.window.from),
@@ -153,7 +165,8 @@ pub fn write_json(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
 /// with its number in `value`, and for a biographical profile `biography` rows (`waste`,
 /// `waste_at_peak`, `lag`, 0 to 1); then a `band` row per band and the `total`, with the
 /// table's columns (`at` in the profile's time unit, `growth_per_second` in its units
-/// per second). Empty cells are figures the row does not have.
+/// per second; the total's trend is the whole heap's). Empty cells are figures the row
+/// does not have.
 pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     use super::csv::{field, number};
     let mut out = io::BufWriter::new(out);
@@ -190,10 +203,12 @@ pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
     }
     write!(
         out,
-        "total,,,,{},{},{},,,\r\n",
+        "total,,,,{},{},{},{},{},\r\n",
         number(s.total.peak),
         number(s.total.peak_time),
         number(s.total.mean),
+        s.total.trend.word(),
+        number(s.total.growth_per_second),
     )?;
     out.flush()
 }

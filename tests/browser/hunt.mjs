@@ -196,8 +196,9 @@ try {
 
     // Sorted by growth, steepest first (by each cell's exact number); "growing" only
     // where the rule in docs/inspect.md says — a line through the last quarter of the
-    // run that rises by > 5% of the band's peak and > 1% of the heap's, and explains
-    // R² >= 0.5 of the movement — computed here from the .hp text.
+    // run's body (its teardown left out) that rises by > 2% of the band's peak and > 1%
+    // of the heap's, and explains R² >= 0.5 of the movement — computed here from the .hp
+    // text.
     await page.click('#summary th[data-sort="growth"]');
     const rows = await tableRows(page);
     const growthValues = await page.$$eval("#summary tbody tr[data-band]", (rs) => rs.map((r) => Number(r.cells[6].dataset.value)));
@@ -205,6 +206,11 @@ try {
     const T = samples.map((s) => s.time), heapPeak = Math.max(...samples.map(total));
     let end = T.length;
     while (end > 3 && total(samples[end - 1]) === 0) end--;
+    // The teardown: after the highest census (the first of equals), a fall to at most
+    // half of it that lasts to the end, within the last quarter of the time.
+    const totals = samples.slice(0, end).map(total), top = totals.indexOf(Math.max(...totals));
+    if (top >= 2 && top + 1 < end && totals[top] > 0 && totals.slice(top + 1).every((v) => v <= totals[top] / 2) &&
+      T[end - 1] - T[top] <= (T[end - 1] - T[0]) / 4) end = top + 1;
     const since = T[end - 1] - (T[end - 1] - T[0]) / 4;
     const j0 = Math.min(T.findIndex((t) => t >= since), end - 3);
     const rule = (name) => {
@@ -213,7 +219,7 @@ try {
       let num = 0, den = 0, vv = 0;
       for (let i = 0; i < n; i++) { num += (t[i] - mt) * (v[i] - mv); den += (t[i] - mt) ** 2; vv += (v[i] - mv) ** 2; }
       const slope = num / den, r2 = vv > 0 ? num * num / (den * vv) : 0, peak = Math.max(...all);
-      const change = slope * (t[n - 1] - t[0]), least = Math.max(0.05 * peak, 0.01 * heapPeak);
+      const change = slope * (t[n - 1] - t[0]), least = Math.max(0.02 * peak, 0.01 * heapPeak);
       return peak > 0 && r2 >= 0.5 && change > least ? "growing" : peak > 0 && r2 >= 0.5 && change < -least ? "shrinking" : "flat";
     };
     const wrong = rows.filter((r) => r.class !== rule(r.name));

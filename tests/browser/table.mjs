@@ -29,6 +29,10 @@ for (const dir of ["fixtures/eventlog-9.6", "fixtures/eventlog-9.10"]) {
 }
 // Runs with the runtime's -s beside them: the panel of each GHC.
 for (const ghc of ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"]) inputs.push(join(root, "fixtures/stats", ghc, "MapBuild-N2.eventlog"), join(root, "fixtures/stats", ghc, "Leak-hc.eventlog"));
+// A leak freed as its program finishes, and its fix (fixtures/leak): the teardown the
+// trend leaves out is the page's as the summary's, whole run and zoomed.
+inputs.push(join(root, "fixtures/leak/ghc-9.0.2/Cache-hT.eventlog"), join(root, "fixtures/leak/ghc-9.10.3/Cache-hc.hp"),
+  join(root, "fixtures/leak/ghc-9.6.6/CacheFixed-hT.hp"));
 const corpus = join(root, "../shared/corpus-public");
 if (existsSync(corpus)) {
   inputs.push(...readdirSync(corpus).filter((f) => f.endsWith(".hp")).sort().slice(0, 6).map((f) => join(corpus, f)));
@@ -250,6 +254,20 @@ try {
     check(problems.length === 0, `${name}: no console error and no request (${problems.join("; ")})`);
     await page.close();
     if (file.endsWith(".eventlog")) await stripAgrees(browser, file, n);
+  }
+  // The leak called a leak in the page, the fix not: the largest band's row and the
+  // window's line, unzoomed, in the runs of three GHCs.
+  for (const ghc of ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"]) {
+    for (const [program, leaks] of [["Cache", true], ["CacheFixed", false]]) {
+      const file = join(root, `fixtures/leak/${ghc}/${program}-hT.eventlog`);
+      const { page } = await open(browser, render(file, join(work, `leak-${program}.html`)));
+      const rows = await page.$$eval("#summary tbody tr[data-band]", (rs) => rs.map((r) => ({ share: Number(r.cells[2].dataset.value), trend: r.className })));
+      const largest = rows.reduce((a, b) => (b.share > a.share ? b : a));
+      const line = await page.textContent("#table-window");
+      check((largest.trend === "growing") === leaks, `${ghc} ${program}: the page calls its largest band ${largest.trend}`);
+      check(line.includes("before the teardown from") === leaks, `${ghc} ${program}: the table says a teardown is left out where the run has one (${line})`);
+      await page.close();
+    }
   }
   check(compared > 500, `${compared} band-windows compared`);
   check(keyWindows >= 20, `${keyWindows} zoomed keys compared with --summary's shares`);

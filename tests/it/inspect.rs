@@ -117,10 +117,23 @@ fn a_band_still_growing_at_the_end_is_flagged_and_top_limits_the_rows() {
         .map(|b| b["name"].as_str().unwrap())
         .collect();
     assert!(!growing.is_empty(), "{s}");
-    // Checked from the lines: over the last quarter of the non-empty samples each of
-    // them ends higher than it starts.
+    // Checked from the lines: the program lets its map go as it ends, a teardown the
+    // summary names at its highest census, after which the heap holds at most half of
+    // it; over the last quarter of the body before it, each growing band ends higher
+    // than it starts.
+    let total = |s: &Sample| s.values.values().sum::<f64>();
     let live: Vec<&Sample> = samples.iter().filter(|s| !s.values.is_empty()).collect();
-    let quarter = &live[live.len() * 3 / 4..];
+    let top = (0..live.len())
+        .max_by(|&a, &b| total(live[a]).total_cmp(&total(live[b])).then(b.cmp(&a)))
+        .unwrap();
+    assert_eq!(s["teardown_from"].as_f64(), Some(live[top].time));
+    assert!(
+        live[top + 1..]
+            .iter()
+            .all(|l| total(l) <= total(live[top]) / 2.0)
+    );
+    let body = &live[..=top];
+    let quarter = &body[body.len() * 3 / 4..];
     for name in growing {
         let (first, last) = (quarter[0], quarter[quarter.len() - 1]);
         assert!(value(last, name) > value(first, name), "{name}");

@@ -21,6 +21,7 @@ mod inspect;
 mod interop;
 mod keys;
 mod layers;
+mod leak;
 mod limits;
 mod limits_reports;
 mod page;

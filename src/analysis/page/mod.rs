@@ -345,6 +345,8 @@ pub struct TrendRule {
     pub share: f64,
     /// [`super::window::TREND_R2`].
     pub r2: f64,
+    /// [`super::window::TEARDOWN_FALL`].
+    pub fall: f64,
 }
 
 impl TrendRule {
@@ -354,6 +356,7 @@ impl TrendRule {
         change: super::window::TREND_CHANGE,
         share: super::window::TREND_SHARE,
         r2: super::window::TREND_R2,
+        fall: super::window::TEARDOWN_FALL,
     };
 }
 

@@ -45,8 +45,7 @@ var hpgraphFigures = (function () {
   }
   // ---- a window's figures ----
   function peakOf(v, i0, i1) {
-    var k = 0, m = -Infinity;
-    for (var i = i0; i <= i1; i++) if (v[i] > m) { m = v[i]; k = i - i0; }
+    for (var k = 0, m = -Infinity, i = i0; i <= i1; i++) if (v[i] > m) { m = v[i]; k = i - i0; }
     return [k, m];
   }
   function weight(T, v, i0, i1) {
@@ -73,13 +72,17 @@ var hpgraphFigures = (function () {
   // The window of samples i0..i1, `totals` the whole heap at each, `rule` the trend's
   // thresholds. Its `figures(values)` are a band's, as Window::figures gives them.
   function windowFigures(T, totals, i0, i1, rule) {
-    var end = i1 + 1, by = i0;
+    var end = i1 + 1, by = i0, top, k;
     while (end - i0 > 3 && totals[end - 1] === 0) end--;
+    // `teardown`: the fall after the highest census, within the last quarter, left out.
+    var hi = peakOf(totals, i0, end - 1), tear = (top = i0 + hi[0]) - i0 >= 2 && top + 1 < end && hi[1] > 0;
+    for (k = top + 1; tear && k < end; k++) tear = totals[k] <= rule.fall * hi[1];
+    if (tear && T[end - 1] - T[top] <= (T[end - 1] - T[i0]) * rule.window) end = top + 1; else tear = false;
     var since = T[end - 1] - (T[end - 1] - T[i0]) * rule.window;
     while (by < end && T[by] < since) by++;
     var j0 = Math.min(by, Math.max(i0, end - 3)), j1 = end - 1, heapPeak = peakOf(totals, i0, i1)[1], whole = weight(T, totals, i0, i1);
     return {
-      trendFrom: T[j0], trendTo: T[j1],
+      trendFrom: T[j0], trendTo: T[j1], teardownFrom: tear ? T[top] : null,
       figures: function (v) {
         var p = peakOf(v, i0, i1), fit = slope(T, v, j0, j1), change = fit[0] * (T[j1] - T[j0]);
         var least = Math.max(rule.change * p[1], rule.share * heapPeak), fits = fit[1] >= rule.r2;
@@ -99,10 +102,8 @@ var hpgraphFigures = (function () {
     var gc = 0, collections = 0, majors = 0, maxPause = 0, A = R.allocated;
     R.gcs.forEach(function (g) {
       if (g[0] < a || g[0] > b) return;
-      collections++;
-      if (g[2] > 0) majors++;
-      maxPause = Math.max(maxPause, g[1] - g[0]);
-      gc += Math.min(g[1], b) - g[0];
+      collections++, majors += g[2] > 0 ? 1 : 0;
+      maxPause = Math.max(maxPause, g[1] - g[0]), gc += Math.min(g[1], b) - g[0];
     });
     // The running sum after the last reading at or before t (strictly before, `before`).
     function at(t, before) {
@@ -116,8 +117,7 @@ var hpgraphFigures = (function () {
   // `gcs` ([start, end, generation]), at most 1, and whether a major one falls in it
   // (profile/mod.rs `Runtime::gc_shares`).
   function gcShares(gcs, a, b, n) {
-    var step = (b - a) / n, out = [], k;
-    for (k = 0; k < n; k++) out.push([0, false]);
+    var step = (b - a) / n, out = Array.from({ length: n }, function () { return [0, false]; });
     var col = function (t) { return Math.min(n - 1, Math.max(0, Math.floor((t - a) / step))); };
     if (step > 0) gcs.forEach(function (g) {
       if (g[0] > b || g[1] < a) return;
