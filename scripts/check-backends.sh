@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Checks that EPS, PDF and SVG show the same picture, since all three come from one
 # scene. For every profile given (default: every fixture), in grey and in colour (-c):
-#   - rasterises with Ghostscript at 72 dpi our EPS (-e9in: the drawing at its own
-#     size), our PDF, and our SVG converted by rsvg-convert to PDF;
+#   - rasterises with Ghostscript at 72 dpi our EPS in the modern style (-e9in: the drawing at its own
+#     size; the style PDF, SVG and PNG take by default), our PDF, and our SVG converted
+#     by rsvg-convert to PDF;
 #   - fails if the PDF or the SVG differs from the EPS in more than 2% of the pixels
 #     (a pixel differs when its grey level is off by more than 48 of 255);
 #   - checks every SVG with xmllint, every PDF's fonts with pdffonts (embedded, subset) and
@@ -64,7 +65,7 @@ for hp in "$@"; do
   for flags in "" "-c"; do
     tag="$name${flags:+ $flags}"
     # shellcheck disable=SC2086
-    if ! "$cand" $flags -e9in -o "$work/p.eps" "$hp" 2>/dev/null; then
+    if ! "$cand" $flags --style modern -e9in -o "$work/p.eps" "$hp" 2>/dev/null; then
       continue  # not a profile: nothing to compare
     fi
     # shellcheck disable=SC2086
@@ -174,7 +175,7 @@ for hp in "${@:1:4}"; do
   name=$(basename "$hp" .hp)
   for flags in "" "-c"; do
     # shellcheck disable=SC2086
-    "$cand" $flags -e9in -o "$work/p.eps" "$hp" 2>/dev/null || continue
+    "$cand" $flags --style modern -e9in -o "$work/p.eps" "$hp" 2>/dev/null || continue
     # shellcheck disable=SC2086
     "$cand" $flags -o "$work/p.png" "$hp" 2>/dev/null
     gs -q -dSAFER -dBATCH -dNOPAUSE -dFirstPage=1 -dLastPage=1 -sDEVICE=png16m -r150 \
@@ -292,7 +293,7 @@ gen=$(dirname "$cand")/examples/gen-profile
 if [ -x "$gen" ]; then
   "$gen" 100000 25 25 2 > "$work/long.hp"
   raster150() { gs -q -dSAFER -dBATCH -dNOPAUSE -dFirstPage=1 -dLastPage=1 -sDEVICE=pgmraw -r150 -sOutputFile="$2" "$1"; }
-  "$cand" -c -o "$work/exact.eps" --exact "$work/long.hp"
+  "$cand" -c --style modern -o "$work/exact.eps" --exact "$work/long.hp"
   "$cand" -c -o "$work/long.pdf" "$work/long.hp"
   "$cand" -c -o "$work/exact.pdf" --exact "$work/long.hp"
   "$cand" -c -o "$work/long.svg" "$work/long.hp"

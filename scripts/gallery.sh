@@ -16,8 +16,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # name|flags: the PNG's name and the flags that draw it (the docs show each command).
 GALLERY=(
-  "hp2ps|"
-  "hp2ps-colour|-c"
+  "hp2ps|--style hp2ps"
+  "hp2ps-colour|--style hp2ps -c"
   "modern-okabe-ito|--style modern --palette okabe-ito"
   "modern-viridis|--style modern --palette viridis"
   "modern-tableau10-stable|--style modern --palette tableau10 --stable-colours"

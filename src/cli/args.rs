@@ -177,10 +177,12 @@ pub struct Args {
           help_heading = "Output and formats")]
     pub dpi: f64,
 
-    /// The figure's look: hp2ps or modern [default: hp2ps; modern for html]
+    /// The figure's look: hp2ps or modern [default: hp2ps for ps and eps; modern for svg,
+    /// pdf, png and html]
     ///
-    /// hp2ps is its picture, exactly. modern has round tick labels with just enough
-    /// decimals, byte units, no title box, and long key names shortened in the middle.
+    /// hp2ps is its picture, exactly (its PostScript bytes). modern has round tick labels
+    /// with just enough decimals, byte units, no title box, and long key names shortened
+    /// in the middle. --style hp2ps gives the formats hp2ps never wrote its look.
     #[arg(long, value_name = "STYLE", help_heading = "Figure")]
     pub style: Option<Style>,
 

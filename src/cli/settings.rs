@@ -130,11 +130,11 @@ const SMALL_FONT_SIZE: f64 = 7.0;
 /// its height, whichever is less, from [`SMALL_FONT_SIZE`] (a figure is printed at its
 /// size, so its labels should read at that size: 7 points on a 8.5 cm column or a 4 cm
 /// strip, 10 from about 12.5 cm by 5.7 cm).
-fn font_size(args: &Args, html: bool) -> f64 {
+fn font_size(args: &Args, format: Option<Format>) -> f64 {
     if let Some(f) = args.font_size {
         return f;
     }
-    if style(args, html) != Style::Modern || args.size.is_none() {
+    if style(args, format) != Style::Modern || args.size.is_none() {
         return FONT_SIZE;
     }
     let (w, h) = size(args);
@@ -563,7 +563,7 @@ fn data(args: &Args, export: Export) -> Data {
         // Every band, unless -m or -t ask for a selection (OTHER included): the bands
         // the picture would draw (its colours aside).
         select: (args.max_bands.is_some() || args.threshold.is_some())
-            .then(|| select_options(args, band_limit(args, false), Shading::Grey)),
+            .then(|| select_options(args, band_limit(args, None), Shading::Grey)),
     }
 }
 
@@ -576,8 +576,8 @@ fn byte_units(args: &Args) -> ByteUnits {
 }
 
 /// `-m`, else as many bands as the key shows (at most hp2ps's twenty).
-fn band_limit(args: &Args, html: bool) -> usize {
-    let fitting = if html {
+fn band_limit(args: &Args, format: Option<Format>) -> usize {
+    let fitting = if format == Some(Format::Html) {
         PAGE_KEY_ENTRIES
     } else if args.key == Some(KeyChoice::File) {
         // A key of its own is as tall as it needs.
@@ -587,7 +587,7 @@ fn band_limit(args: &Args, html: bool) -> usize {
             Some(KeyChoice::Below) => KeyPlacement::Below,
             _ => KeyPlacement::Beside,
         };
-        style(args, html).key_entries(key, size(args).1, font_size(args, html))
+        style(args, format).key_entries(key, size(args).1, font_size(args, format))
     };
     args.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
 }
@@ -608,9 +608,13 @@ fn size(args: &Args) -> (f64, f64) {
 /// The height of a comparison's picture, its width hp2ps's: 10 inches.
 const COMPARE_HEIGHT: f64 = 720.0;
 
-fn style(args: &Args, html: bool) -> Style {
-    args.style
-        .unwrap_or(if html { Style::Modern } else { Style::Hp2ps })
+/// `--style`, else hp2ps's look for what hp2ps writes (PostScript, EPS: its bytes) and
+/// for the numbers' selection, and the modern one for every format hp2ps never wrote.
+fn style(args: &Args, format: Option<Format>) -> Style {
+    args.style.unwrap_or(match format {
+        Some(Format::Ps | Format::Eps) | None => Style::Hp2ps,
+        Some(Format::Svg | Format::Pdf | Format::Png | Format::Html) => Style::Modern,
+    })
 }
 
 fn select_options(args: &Args, band_limit: usize, shading: Shading) -> SelectOptions {
@@ -637,14 +641,17 @@ fn select_options(args: &Args, band_limit: usize, shading: Shading) -> SelectOpt
 fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
     let html = format == Format::Html;
     let size = size(args);
-    let band_limit = band_limit(args, html);
+    let band_limit = band_limit(args, Some(format));
     let shading = if args.colour || html {
         Shading::Colour
     } else {
         Shading::Grey
     };
+    // A profile's page lists its key beside the picture; a comparison's page shows the
+    // picture's own keys, one beside each run's graph.
     let key = match (html, args.key) {
-        (true, _) | (_, Some(KeyChoice::None)) => KeyPlacement::None,
+        (true, _) if !args.compare => KeyPlacement::None,
+        (_, Some(KeyChoice::None)) => KeyPlacement::None,
         (_, Some(KeyChoice::Below)) => KeyPlacement::Below,
         (_, Some(KeyChoice::Right)) => KeyPlacement::Beside,
         (_, Some(KeyChoice::File)) => KeyPlacement::Apart,
@@ -667,7 +674,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         // modern palette unless --palette says otherwise.
         palette: args
             .palette
-            .unwrap_or(if style(args, html) == Style::Modern {
+            .unwrap_or(if style(args, Some(format)) == Style::Modern {
                 Palette::Tableau10
             } else {
                 Palette::Hp2ps
@@ -675,8 +682,8 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         // Compared runs: a band has one colour in both.
         stable_colours: args.stable_colours || (html && mode == html::Mode::Live) || args.compare,
         size,
-        font_size: font_size(args, html),
-        style: style(args, html),
+        font_size: font_size(args, Some(format)),
+        style: style(args, Some(format)),
         byte_units: byte_units(args),
         title_text: args.title.as_ref().map(|t| t.as_bytes().to_vec()),
         min_key_width: 0.0,

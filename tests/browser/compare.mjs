@@ -1,7 +1,8 @@
 // Drives the page of `hpgraph --compare` in headless Chromium: a leak and its fix
 // (fixtures/compare, both runs' .hp files). Checks what a reader does with it: hover
 // over one run's graph and see one time marked in both, with both runs' totals there
-// (checked against the .hp files' own lines, read here); type a regular expression in
+// (checked against the .hp files' own lines, read here) and the band under the pointer
+// named; read each run's key, its swatches the bands' fills; type a regular expression in
 // the filter box and see only matching bands in the table and the picture; no script
 // error, no request elsewhere.
 //
@@ -76,6 +77,30 @@ try {
   };
   check(tip.lines[1] === `before: ${want(before)}`, `the first run's total there is its file's (${tip.lines[1]} / ${want(before)})`);
   check(tip.lines[2] === `after: ${want(after)}`, `the second run's total there is its file's (${tip.lines[2]} / ${want(after)})`);
+
+  // ---- the key: each run's bands named beside their colours, read from the picture ----
+  const keyed = await tab.$$eval("#chart text.key-label", (ls) => ls.map((l) => {
+    const swatch = l.previousElementSibling, bands = [...document.querySelectorAll("#chart path.band")].filter((b) => b.getAttribute("data-band") === l.textContent);
+    return { name: l.textContent, swatch: swatch && swatch.classList.contains("key-swatch") ? swatch.getAttribute("fill") : null, fills: bands.map((b) => b.getAttribute("fill")) };
+  }));
+  const unmatched = keyed.filter((k) => !k.swatch || k.fills.length === 0 || k.fills.some((f) => f !== k.swatch));
+  check(keyed.length >= 6 && unmatched.length === 0,
+    `the picture keys ${keyed.length} bands, each swatch its band's fill (${unmatched.map((k) => k.name).join(", ")})`);
+  // The band under the pointer is named: a point of the first band seen on top.
+  const under = await tab.evaluate(() => {
+    for (const band of document.querySelectorAll("#chart path.band")) {
+      const box = band.getBoundingClientRect();
+      for (let y = box.bottom - 2; y > box.top; y -= 3) {
+        for (let x = box.left + 2; x < box.right; x += 5) {
+          if (document.elementFromPoint(x, y) === band) return { x, y, name: band.getAttribute("data-band") };
+        }
+      }
+    }
+    return null;
+  });
+  if (under) await tab.mouse.move(under.x, under.y);
+  const named = await tab.evaluate(() => [...document.getElementById("tooltip").children].map((c) => c.textContent));
+  check(under && named[named.length - 1] === `band: ${under.name}`, `the tooltip names the band under the pointer (${named.join(" | ")})`);
 
   // ---- the filter box ----
   const rows = () => tab.$$eval("#comparison tbody tr", (rs) => rs.filter((r) => !r.hidden).map((r) => r.getAttribute("data-band")));

@@ -592,3 +592,32 @@ fn no_arguments_on_a_terminal_print_usage_and_exit_2() {
         "wrote a file"
     );
 }
+
+/// The formats hp2ps never wrote take the modern style unless `--style hp2ps` asks for
+/// hp2ps's look: the default SVG, PDF and PNG are `--style modern`'s, byte for byte;
+/// PostScript and EPS stay hp2ps's (its golden bytes, `golden.rs`), and so does the
+/// default of `--style hp2ps`.
+#[test]
+fn formats_hp2ps_never_wrote_are_modern_by_default() {
+    let dir = Scratch::new("default-style");
+    let hp = fixtures().join("profiles/ManyCC-hc.hp");
+    let hp = hp.to_str().unwrap();
+    for format in ["svg", "pdf", "png", "ps", "eps"] {
+        let out = |style: &[&str]| {
+            let args = [&[hp, "--format", format, "-o", "-"][..], style].concat();
+            without_creator(&hpgraph_ok(&dir.0, &args))
+        };
+        let (default, modern, old) = (
+            out(&[]),
+            out(&["--style", "modern"]),
+            out(&["--style", "hp2ps"]),
+        );
+        if matches!(format, "ps" | "eps") {
+            assert_eq!(default, old, "{format}: hp2ps's look by default");
+            assert_ne!(default, modern, "{format}");
+        } else {
+            assert_eq!(default, modern, "{format}: the modern style by default");
+            assert_ne!(default, old, "{format}");
+        }
+    }
+}

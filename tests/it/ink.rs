@@ -105,7 +105,18 @@ fn modern_bands_are_separated_in_white_not_outlined_in_black() {
             assert!(width <= 0.35, "{hp}: a separator {width} pt wide");
         }
         // hp2ps's style keeps its black outlines.
-        hpgraph_ok(&dir.0, &[hp, "--size", "8.5cmx5.5cm", "-o", "h.svg"]);
+        hpgraph_ok(
+            &dir.0,
+            &[
+                hp,
+                "--style",
+                "hp2ps",
+                "--size",
+                "8.5cmx5.5cm",
+                "-o",
+                "h.svg",
+            ],
+        );
         let svg = std::fs::read_to_string(dir.path("h.svg")).unwrap();
         assert!(!svg.contains("stroke=\"#ffffff\""), "{hp}");
     }

@@ -1,5 +1,5 @@
 // The comparison page: a line through both runs' graphs at the pointer's time, with both
-// runs' totals there, and a filter box for bands. Text only through textContent.
+// runs' totals there and the band under the pointer named, and a filter box for bands. Text only through textContent.
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("hpgraph-data").textContent), W = hpgraphFigures.writer(D.scale);
@@ -9,8 +9,7 @@
   var lines = D.panels.map(function (p) {
     var l = svg.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "line"));
     [["y1", p.y], ["y2", p.y + p.h], ["stroke", "#c00"], ["stroke-width", "0.75"], ["class", "cursor"]].forEach(function (a) { l.setAttribute(a[0], a[1]); });
-    l.style.display = "none";
-    return l;
+    l.style.display = "none"; return l;
   });
   // The total at the last sample at or before t (none before the first).
   function at(p, t) {
@@ -25,13 +24,14 @@
     q = q.matrixTransform(svg.getScreenCTM().inverse());
     D.panels.forEach(function (p) { if (q.x >= p.x && q.x <= p.x + p.w && q.y >= p.y && q.y <= p.y + p.h) t = p.t0 + (q.x - p.x) / p.w * p.xr; });
     if (t === null) { hide(); return; }
-    var rows = ["at " + W.pointer(t, 3)];
+    var rows = ["at " + W.pointer(t, 3)], band = ev.target.closest && ev.target.closest("[data-band]");
     D.panels.forEach(function (p, k) {
       var x = p.x + (t - p.t0) / p.xr * p.w, v = at(p, t);
       lines[k].style.display = x >= p.x && x <= p.x + p.w ? "" : "none";
       lines[k].setAttribute("x1", x); lines[k].setAttribute("x2", x);
       rows.push((k === 0 ? "before: " : "after: ") + (v === null ? "not yet sampled" : W.value(v)));
     });
+    if (band) rows.push("band: " + band.getAttribute("data-band"));
     tip.replaceChildren.apply(tip, rows.map(function (r) { var d = document.createElement("div"); d.textContent = r; return d; }));
     tip.hidden = false;
     var r = box.getBoundingClientRect();
