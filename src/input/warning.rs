@@ -31,6 +31,14 @@ pub enum WarningKind {
     MissingHeader(Header),
     /// A compressed file ends before its compressed stream does: read up to there.
     CutStream(&'static str),
+    /// An eventlog event that does not read (at this byte: what is wrong), after
+    /// complete censuses: the eventlog is read up to it.
+    BrokenEvent {
+        /// Its byte offset in the file.
+        at: u64,
+        /// What is wrong with it.
+        what: String,
+    },
     /// Heap profiling was on, but the program ended before its first census.
     NoCensus,
     /// More than [`crate::profile::MAX_SAMPLES`] samples: neighbouring ones merged.
@@ -79,6 +87,11 @@ impl fmt::Display for Warning {
             WarningKind::MissingHeader(h) => {
                 write!(f, "{} missing; using an empty string", h.keyword())
             }
+            WarningKind::BrokenEvent { at, what } => write!(
+                f,
+                "byte {at}: {what}: read up to this event, the censuses before it kept (the \
+                 runtime can write an event inside another; ghc-events stops there too)"
+            ),
             WarningKind::CutStream(what) => write!(
                 f,
                 "the {what} stream ends early (the file was cut): read as far as it goes"

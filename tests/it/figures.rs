@@ -597,15 +597,8 @@ fn outline_text_draws_defined_glyphs_and_keeps_the_text_selectable() {
     let dir = Scratch::new("outline-text");
     let hp = fixtures().join("profiles/MapBuild-hc.hp");
     let svg = |extra: &[&str]| {
-        let mut args = vec![
-            hp.to_str().unwrap(),
-            "--style",
-            "hp2ps",
-            "-o",
-            "-",
-            "--format",
-            "svg",
-        ];
+        let mut args = vec![hp.to_str().unwrap(), "--style=hp2ps", "--format=svg"];
+        args.extend(["-o", "-"]);
         args.extend_from_slice(extra);
         String::from_utf8(hpgraph_ok(&dir.0, &args)).unwrap()
     };

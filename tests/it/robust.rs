@@ -6,6 +6,7 @@
 use std::fs;
 use std::time::{Duration, Instant};
 
+use crate::common::eventlog::{self as ev, Writer};
 use crate::common::{Scratch, fixtures, hpgraph, without_creator};
 use hpgraph::input::hp::{WarningKind, parse};
 
@@ -567,4 +568,161 @@ fn a_live_stream_of_new_names_is_bounded_as_it_is_read() {
         .sum();
     let want: f64 = (0..samples * per).map(|k| (1 + k % per % 5) as f64).sum();
     assert_eq!(total, want);
+}
+
+/// The runtime can write one event inside another: a GHC 9.0.2 `+RTS -hc -p -l` run
+/// wrote a profiling sample inside a heap census's event (ghc-events refuses the file
+/// too). Made here by splicing a sample event into a census event of a real run, its
+/// block's length counting it: the eventlog is drawn up to the broken event, a warning
+/// naming its byte, and the censuses kept are the first ones of the same run's `.hp`.
+#[test]
+fn an_event_written_inside_another_stops_the_reading_there() {
+    let dir = Scratch::new("split-event");
+    let run = fixtures().join("leak/ghc-9.0.2/Cache-hc");
+    let bytes = std::fs::read(run.with_extension("eventlog")).unwrap();
+    let events = ev::events(&bytes);
+    // A census event (a cost-centre stack's bytes) two thirds in, and the block marker
+    // before it; spliced into it, a real profiling sample event of the same runtime
+    // (GHC 9.0.2 `+RTS -p -hc -l`).
+    let census = (events.iter())
+        .filter(|e| e.1 == ev::SAMPLE_CC)
+        .nth(2 * events.iter().filter(|e| e.1 == ev::SAMPLE_CC).count() / 3)
+        .unwrap();
+    let block = events
+        .iter()
+        .rev()
+        .find(|e| e.1 == ev::BLOCK_MARKER && e.0 < census.0);
+    let other =
+        std::fs::read(fixtures().join("prof/ghc-9.0.2/MapFib-samples-hc.eventlog")).unwrap();
+    let sample = (ev::events(&other).into_iter())
+        .find(|e| e.1 == ev::PROF_SAMPLE)
+        .unwrap();
+    let inserted = other[sample.0..sample.0 + sample.2].to_vec();
+    let split = census.0 + census.2 / 2;
+    let mut broken = [&bytes[..split], &inserted, &bytes[split..]].concat();
+    if let Some(b) = block {
+        let at = b.0 + 10;
+        let len =
+            u32::from_be_bytes(broken[at..at + 4].try_into().unwrap()) + inserted.len() as u32;
+        broken[at..at + 4].copy_from_slice(&len.to_be_bytes());
+    }
+    std::fs::write(dir.path("broken.eventlog"), &broken).unwrap();
+    let out = hpgraph(&dir.0, &["broken.eventlog", "-o", "broken.csv"], None);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let byte: u64 = (err.split("broken.eventlog: byte ").nth(1))
+        .and_then(|r| r.split(':').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a warning naming the byte: {err}"));
+    assert!(err.starts_with("hpgraph: warning: "), "{err}");
+    assert!(
+        byte as usize >= census.0 && (byte as usize) < split + inserted.len() + census.2,
+        "{byte}: {err}"
+    );
+    // The censuses kept: the .hp's non-empty ones, in order, up to the break.
+    let csv = std::fs::read_to_string(dir.path("broken.csv")).unwrap();
+    let kept: Vec<f64> = (csv.lines().skip(1))
+        .map(|l| {
+            l.split(',')
+                .skip(1)
+                .filter_map(|v| v.parse::<f64>().ok())
+                .sum()
+        })
+        .collect();
+    let hp: Vec<f64> = (crate::common::hp::censuses(&run.with_extension("hp")).iter())
+        .map(|c| c.total())
+        .filter(|&t| t > 0.0)
+        .collect();
+    assert!(
+        kept.len() >= hp.len() / 2 && kept.len() < hp.len(),
+        "{} of {}",
+        kept.len(),
+        hp.len()
+    );
+    assert_eq!(kept[..], hp[..kept.len()]);
+}
+
+fn corrupt(bytes: &[u8], expect: &str) {
+    let dir = Scratch::new("corrupt");
+    std::fs::write(dir.path("bad.eventlog"), bytes).unwrap();
+    std::fs::write(dir.path("bad.ps"), b"old").unwrap();
+    let out = hpgraph(&dir.0, &["bad.eventlog"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("hpgraph: bad.eventlog: byte "), "{err}");
+    assert!(err.contains(expect), "{err}");
+    assert_eq!(std::fs::read(dir.path("bad.ps")).unwrap(), b"old");
+    assert!(!dir.path("bad.aux").exists());
+}
+
+#[test]
+fn a_corrupt_eventlog_fails_at_its_byte_and_writes_nothing() {
+    let good = Writer::new().begin(1).string(2, b"x", 8).end(3).done();
+    let header_len = Writer::new().bytes.len();
+
+    let mut bad_marker = good.clone();
+    bad_marker[header_len - 4] = b'X';
+    corrupt(
+        &bad_marker,
+        &format!("byte {}: not a valid eventlog header", header_len - 4),
+    );
+
+    let mut undeclared = Writer::new();
+    undeclared.begin(1);
+    let at = undeclared.bytes.len();
+    undeclared.bytes.extend(7u16.to_be_bytes());
+    undeclared.bytes.extend([0; 8]);
+    corrupt(&undeclared.done(), &format!("byte {at}: event of type 7"));
+
+    // A block of 30 bytes: the marker (24) and then a 24-byte event that crosses its end.
+    let mut block = Writer::new();
+    let at = block.bytes.len();
+    let mut marker = 30u32.to_be_bytes().to_vec();
+    // The global buffer's capability: its blocks are always read event by event.
+    marker.extend([0, 0, 0, 0, 0, 0, 0, 9, 0xff, 0xff]);
+    block.event(ev::BLOCK_MARKER, 0, &marker);
+    block.begin(1);
+    corrupt(
+        &block.done(),
+        &format!(
+            "byte {}: event runs past the end of its block at byte {}",
+            at + 24,
+            at + 30
+        ),
+    );
+
+    let mut tiny = Writer::new();
+    tiny.event(
+        ev::BLOCK_MARKER,
+        0,
+        &[0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff],
+    );
+    corrupt(&tiny.done(), "block marker with a length of 3 bytes");
+
+    let mut short = Writer::new();
+    short.event(ev::SAMPLE_STRING, 1, &[0, 1]);
+    corrupt(&short.done(), "payload of 2 bytes, too short");
+
+    corrupt(b"hdrbhetb\0\0\0\0", "byte 8: not a valid eventlog header");
+
+    // A length of 0xffff inside a 200-byte block: corruption at once, not a wait for
+    // 64 kB that never come (which took the file for a cut one and dropped samples).
+    let mut huge = Writer::new();
+    let at = huge.bytes.len();
+    let mut marker = 200u32.to_be_bytes().to_vec();
+    marker.extend([0, 0, 0, 0, 0, 0, 0, 9, 0xff, 0xff]);
+    huge.event(ev::BLOCK_MARKER, 0, &marker);
+    huge.begin(1);
+    let string_at = huge.bytes.len();
+    huge.string(2, b"x", 8);
+    huge.bytes[string_at + 10..string_at + 12].copy_from_slice(&[0xff, 0xff]);
+    huge.end(3);
+    huge.bytes.resize(at + 200, 0);
+    corrupt(
+        &huge.done(),
+        &format!(
+            "byte {string_at}: event runs past the end of its block at byte {}",
+            at + 200
+        ),
+    );
 }

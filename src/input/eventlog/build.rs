@@ -456,6 +456,11 @@ impl Builder {
         self.stacks.retain(|_, id| (*id as usize) < keep);
     }
 
+    /// Says `kind` once.
+    pub fn warn(&mut self, kind: WarningKind) {
+        crate::input::warn_once(&mut self.warnings, kind);
+    }
+
     /// The data-end marker: in an eventlog without sample-end events it ends the last
     /// sample.
     pub fn data_ended(&mut self) {

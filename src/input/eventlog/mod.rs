@@ -15,7 +15,7 @@ mod samples;
 
 use std::fmt;
 
-use crate::input::Parsed;
+use crate::input::{Parsed, WarningKind};
 use format::{DATA_END, EVENT_HEADER, Size, id, payload};
 
 pub use build::{HeapEvent, date_of, job_of};
@@ -178,6 +178,9 @@ enum State {
     Data(Sizes),
     /// The data-end marker was read; anything after it is ignored.
     Ended,
+    /// An event did not read after complete censuses: the rest is ignored, as a cut
+    /// eventlog's would be missing.
+    Broken,
 }
 
 /// Incremental eventlog reader.
@@ -264,8 +267,24 @@ impl Parser {
 
     /// Consumes the complete events at the start of `buf` and returns how many bytes it
     /// used; the rest (a partly written event) must be offered again with more bytes, or
-    /// with `eof` set once no more will come.
+    /// with `eof` set once no more will come. An event that does not read is an error
+    /// before the first complete census; after one, the eventlog is read up to it, with
+    /// a warning naming its byte ([`WarningKind::BrokenEvent`]).
     pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
+        match self.feed_events(buf, eof) {
+            Err(e) if matches!(self.state, State::Data(_)) && self.profile.progress().0 > 0 => {
+                let at = e.offset.unwrap_or(self.offset);
+                let what = e.to_string();
+                self.profile.warn(WarningKind::BrokenEvent { at, what });
+                self.state = State::Broken;
+                self.offset += buf.len() as u64;
+                Ok(buf.len())
+            }
+            result => result,
+        }
+    }
+
+    fn feed_events(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
         let mut pos = 0;
         if let State::Header = self.state {
             match self.header(buf, eof)? {
@@ -275,7 +294,7 @@ impl Parser {
         }
         let sizes = match &self.state {
             State::Data(sizes) => sizes,
-            State::Ended | State::Header => {
+            State::Ended | State::Broken | State::Header => {
                 self.offset += buf.len() as u64;
                 return Ok(buf.len());
             }

@@ -113,3 +113,34 @@ impl Writer {
         b
     }
 }
+
+/// Every event of a real eventlog, read as GHC's `EventLogFormat.h` lays them out (not
+/// by hpgraph's reader): each one's byte offset, type and whole length, in file order
+/// (a block marker is an event like the others, the events of its block after it).
+pub fn events(bytes: &[u8]) -> Vec<(usize, u16, usize)> {
+    let u16_at = |i: usize| u16::from_be_bytes([bytes[i], bytes[i + 1]]);
+    let u32_at = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    assert_eq!(&bytes[..8], b"hdrbhetb");
+    let (mut sizes, mut i) = (std::collections::HashMap::new(), 8);
+    while &bytes[i..i + 4] == b"etb\0" {
+        sizes.insert(u16_at(i + 4), u16_at(i + 6));
+        i += 8;
+        i += 4 + u32_at(i) as usize; // the description
+        i += 4 + u32_at(i) as usize; // the extra information
+        assert_eq!(&bytes[i..i + 4], b"ete\0");
+        i += 4;
+    }
+    assert_eq!(&bytes[i..i + 12], b"hetehdredatb");
+    i += 12;
+    let mut out = Vec::new();
+    while u16_at(i) != 0xffff {
+        let ty = u16_at(i);
+        let len = match sizes[&ty] {
+            0xffff => 2 + 8 + 2 + usize::from(u16_at(i + 10)),
+            n => 2 + 8 + usize::from(n),
+        };
+        out.push((i, ty, len));
+        i += len;
+    }
+    out
+}
