@@ -307,3 +307,90 @@ fn what_cannot_be_compared_is_refused() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("VALUE_UNIT") && err.contains("words"), "{err}");
 }
+
+/// A binary PPM's size and its RGB bytes (poppler's `pdftoppm` writes `P6`).
+fn ppm(bytes: &[u8]) -> (usize, usize, &[u8]) {
+    let mut fields = Vec::new();
+    let mut i = 0;
+    while fields.len() < 4 {
+        while bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        let start = i;
+        while !bytes[i].is_ascii_whitespace() {
+            i += 1;
+        }
+        fields.push(std::str::from_utf8(&bytes[start..i]).unwrap().to_string());
+    }
+    assert_eq!(fields[0], "P6");
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    (w, h, &bytes[i + 1..i + 1 + w * h * 3])
+}
+
+/// The PDF of a comparison is its SVG's picture, colours and places alike: both drawn
+/// by others (the PDF by poppler, the SVG through librsvg's PDF), at most 1% of the
+/// pixels differ in colour. With the SVG's one fill per band (read above), the PDF's
+/// bands have one colour in both runs too.
+#[test]
+fn the_pdf_of_a_comparison_is_its_svgs_picture() {
+    if !common::have("pdftoppm", &["-v"]) || !common::have("rsvg-convert", &["--version"]) {
+        return;
+    }
+    let dir = Scratch::new("compare-pdf");
+    let (b, a) = (
+        fixtures().join("compare/Leak-hc.eventlog"),
+        fixtures().join("compare/LeakFixed-hc.eventlog"),
+    );
+    let (b, a) = (b.to_str().unwrap(), a.to_str().unwrap());
+    for out in ["c.pdf", "c.svg"] {
+        let args = [
+            "--compare",
+            b,
+            a,
+            "-t0",
+            "--palette",
+            "tableau10",
+            "-o",
+            out,
+        ];
+        assert!(hpgraph(&dir.0, &args, None).status.success());
+    }
+    let tool = |cmd: &str, args: &[&str]| {
+        let ok = std::process::Command::new(cmd)
+            .current_dir(&dir.0)
+            .args(args)
+            .status()
+            .unwrap();
+        assert!(ok.success(), "{cmd} {args:?}");
+    };
+    tool("rsvg-convert", &["-f", "pdf", "-o", "s.pdf", "c.svg"]);
+    for (pdf, stem) in [("c.pdf", "ours"), ("s.pdf", "svg")] {
+        tool("pdftoppm", &["-r", "72", "-singlefile", pdf, stem]);
+    }
+    let (ours, svg) = (
+        std::fs::read(dir.path("ours.ppm")).unwrap(),
+        std::fs::read(dir.path("svg.ppm")).unwrap(),
+    );
+    let ((pw, ph, p), (qw, qh, q)) = (ppm(&ours), ppm(&svg));
+    // The two round the page to whole pixels apart: a pixel at most.
+    assert!(
+        pw.abs_diff(qw) <= 1 && ph.abs_diff(qh) <= 1,
+        "{pw}x{ph} and {qw}x{qh}"
+    );
+    let (w, h) = (pw.min(qw), ph.min(qh));
+    let at = |img: &[u8], width: usize, x: usize, y: usize| -> [u8; 3] {
+        let i = (y * width + x) * 3;
+        [img[i], img[i + 1], img[i + 2]]
+    };
+    let (mut differ, mut coloured) = (0, 0);
+    for (x, y) in (0..h).flat_map(|y| (0..w).map(move |x| (x, y))) {
+        let (c, d) = (at(p, pw, x, y), at(q, qw, x, y));
+        differ += usize::from(c.iter().zip(d).any(|(a, b)| a.abs_diff(b) > 48));
+        coloured += usize::from(c.iter().any(|&v| v < 200));
+    }
+    assert!(
+        coloured > w * h / 10,
+        "the bands are drawn ({coloured} pixels)"
+    );
+    assert!(differ * 100 <= w * h, "{differ} of {} pixels differ", w * h);
+}

@@ -17,22 +17,6 @@ fn hpgraph() -> Command {
     Command::new(env!("CARGO_BIN_EXE_hpgraph"))
 }
 
-/// Whether `tool` runs here; a missing tool fails under CI.
-fn have(tool: &str, args: &[&str]) -> bool {
-    let ok = Command::new(tool)
-        .args(args)
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{tool} is needed (.ci/run installs it)"
-        );
-        eprintln!("skipped: {tool} is not installed");
-    }
-    ok
-}
-
 /// GHC's `-hc` runs of three GHCs, each with the `.hp` GHC wrote and the eventlog of the
 /// same run.
 fn runs() -> Vec<PathBuf> {
@@ -145,7 +129,7 @@ fn pprof_raw(file: &Path) -> BTreeMap<String, u64> {
 
 #[test]
 fn pprof_reads_each_stack_of_the_census_ghc_wrote() {
-    if !have("go", &["version"]) {
+    if !common::have("go", &["version"]) {
         return;
     }
     let dir = scratch("pprof");
@@ -216,7 +200,7 @@ fn inferno_total(folded: &Path) -> u64 {
 
 #[test]
 fn inferno_draws_the_folded_stacks_of_the_census() {
-    if !have("inferno-flamegraph", &["--help"]) {
+    if !common::have("inferno-flamegraph", &["--help"]) {
         return;
     }
     let dir = scratch("folded");
@@ -257,7 +241,7 @@ fn inferno_draws_the_folded_stacks_of_the_census() {
 
 #[test]
 fn inferno_reads_frames_that_look_like_counts_or_are_blank_as_written() {
-    if !have("inferno-flamegraph", &["--help"]) {
+    if !common::have("inferno-flamegraph", &["--help"]) {
         return;
     }
     // Frames a folded reader could take for a count (`a 12`, `b 1e3`), or pass over
@@ -288,7 +272,9 @@ fn speedscope_files_follow_speedscope_s_schema_and_weigh_the_censuses() {
     let validator =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/speedscope-schema.mjs");
     let modules = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/browser/node_modules/ajv");
-    if !have("node", &["--version"]) || !modules.exists() && std::env::var_os("CI").is_none() {
+    if !common::have("node", &["--version"])
+        || !modules.exists() && std::env::var_os("CI").is_none()
+    {
         eprintln!("skipped: node and tests/browser's modules are needed (npm ci there)");
         return;
     }
@@ -428,7 +414,7 @@ fn speedscope_files_follow_speedscope_s_schema_and_weigh_the_censuses() {
 /// 9.10.3 and pandoc (GHC 9.0.2's report is not JSON: `jq` refuses its unescaped `"`).
 #[test]
 fn a_json_report_respaced_by_jq_reads_as_ghcs_own() {
-    if !have("jq", &["--version"]) {
+    if !common::have("jq", &["--version"]) {
         return;
     }
     let dir = scratch("jq");

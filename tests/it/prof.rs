@@ -6,6 +6,8 @@
 //! `-pj`: scripts/regen-prof-fixtures.sh); one label holds a quote, a slash and a letter
 //! past ASCII.
 
+use crate::common;
+
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -106,20 +108,6 @@ fn runs_of_one_program_agree_stack_for_stack() {
     }
 }
 
-/// Whether `tool` runs: CI installs the tools these tests read our output with; elsewhere
-/// a missing one skips its test with a note, unless `CI` is set, when it fails.
-fn have(tool: &str, arg: &str) -> bool {
-    let ok = std::process::Command::new(tool).arg(arg).output().is_ok();
-    assert!(
-        ok || std::env::var_os("CI").is_none(),
-        "{tool} is needed (.ci/run installs it)"
-    );
-    if !ok {
-        eprintln!("skipped: {tool} is not installed");
-    }
-    ok
-}
-
 /// Folded stacks as a map from stack to its summed measure, zeros left out.
 fn folded_map(text: &str) -> std::collections::BTreeMap<String, u64> {
     let mut map = std::collections::BTreeMap::new();
@@ -139,7 +127,7 @@ fn folded_map(text: &str) -> std::collections::BTreeMap<String, u64> {
 #[test]
 fn folded_stacks_are_inferno_collapse_ghcprofs() {
     let tool = "inferno-collapse-ghcprof";
-    if !have(tool, "--help") {
+    if !common::have(tool, &["--help"]) {
         return;
     }
     let cases = RUNS.iter().flat_map(|&(ghc, program)| {
@@ -253,7 +241,7 @@ proptest::proptest! {
 /// ticks adding up to the report's header total; allocation in bytes likewise.
 #[test]
 fn pprof_reads_a_reports_stacks_with_its_totals() {
-    if !have("go", "version") {
+    if !common::have("go", &["version"]) {
         return;
     }
     let report =
@@ -410,7 +398,7 @@ fn annotated(file: &Path, inclusive: bool) -> (u64, Vec<(String, u64)>) {
 /// ghc-events reads samples.
 #[test]
 fn callgrind_annotate_reads_the_callgrind_export_with_ghcs_totals() {
-    if !have("callgrind_annotate", "--version") {
+    if !common::have("callgrind_annotate", &["--version"]) {
         return;
     }
     let scratch = std::env::temp_dir().join(format!("hpgraph-callgrind-{}", std::process::id()));
@@ -550,7 +538,7 @@ fn pruning_hides_what_ghcs_tree_weighs_under_the_share() {
 #[test]
 fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
     let tool = "inferno-collapse-ghcprof";
-    if !have(tool, "--help") {
+    if !common::have(tool, &["--help"]) {
         return;
     }
     let (a, b) = (

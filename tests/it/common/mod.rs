@@ -240,3 +240,18 @@ impl Rng {
         (self.next() >> 11) as f64 / (1u64 << 53) as f64
     }
 }
+
+/// Whether `tool` is installed (it starts with `args`; `callgrind_annotate --version`
+/// exits 255): CI installs the tools the tests read our output with; elsewhere a
+/// missing one skips its test with a note, unless `CI` is set, when it fails.
+pub fn have(tool: &str, args: &[&str]) -> bool {
+    let ok = Command::new(tool).args(args).output().is_ok();
+    if !ok {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{tool} is needed (.ci/run installs it)"
+        );
+        eprintln!("skipped: {tool} is not installed");
+    }
+    ok
+}
