@@ -135,3 +135,21 @@ fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
     Args::try_parse_from(std::iter::once(OsString::from("hpgraph")).chain(normalised))
         .unwrap_or_else(|e| usage_exit(e))
 }
+
+/// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks).
+pub(crate) struct Timings(pub(crate) Option<std::time::Instant>);
+
+impl Timings {
+    pub(crate) fn start() -> Self {
+        Timings(std::env::var_os("HPGRAPH_TIMINGS").map(|_| std::time::Instant::now()))
+    }
+    pub(crate) fn lap(&mut self, stage: &str) {
+        if let Some(t) = &mut self.0 {
+            eprintln!(
+                "hpgraph: {stage}: {:.1} ms",
+                t.elapsed().as_secs_f64() * 1e3
+            );
+            *t = std::time::Instant::now();
+        }
+    }
+}

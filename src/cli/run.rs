@@ -7,32 +7,15 @@ use std::io::{self, Write};
 
 use anyhow::Context;
 
+use super::Timings;
 use super::naming::{Input, Output, Plan};
 use super::settings::Compare;
 use crate::check::{Check, report::Verdicts};
-use crate::engine::{self, Data, Drawn, Job, Make, Rendered, Said};
+use crate::engine::{self, Drawn, Job, Make, Rendered, Said};
 use crate::error::Error;
 use crate::input::{self, Parsed};
 use crate::select::aux::{self as auxfile, Aux};
 use crate::sink;
-
-/// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks).
-pub(crate) struct Timings(pub(crate) Option<std::time::Instant>);
-
-impl Timings {
-    pub(crate) fn start() -> Self {
-        Timings(std::env::var_os("HPGRAPH_TIMINGS").map(|_| std::time::Instant::now()))
-    }
-    pub(crate) fn lap(&mut self, stage: &str) {
-        if let Some(t) = &mut self.0 {
-            eprintln!(
-                "hpgraph: {stage}: {:.1} ms",
-                t.elapsed().as_secs_f64() * 1e3
-            );
-            *t = std::time::Instant::now();
-        }
-    }
-}
 
 /// Reads one input as `plan` says, has the engine make it ([`engine::run`]: `checks`
 /// judged first, a condition that cannot be judged an error, and nothing written) and
@@ -98,24 +81,14 @@ pub(crate) fn write(plan: &Plan, ready: &Rendered) -> anyhow::Result<Drawn> {
     Ok(ready.drawn())
 }
 
-/// `--same-scale`: the largest ranges of all the inputs on `axes` (as each would be
-/// drawn: filtered, then selected) become every picture's least ranges. An input that
-/// cannot be read is left to the rendering, which reports it.
+/// `--same-scale`: every input read for [`engine::same_scale`]. An input that cannot
+/// be read is left to the rendering, which reports it.
 pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axes) {
-    let select = match &mut job.make {
-        Make::Picture(p) => &mut p.select,
-        Make::Data(Data {
-            select: Some(s), ..
-        }) => s,
-        Make::Data(_) => return,
-    };
-    for plan in plans {
-        if let Ok(parsed) = read_profile(&plan.input, job.read)
-            && let Ok(profile) = job.filter.apply(parsed.profile)
-        {
-            crate::select::widen(select, &profile, axes);
-        }
-    }
+    let read = job.read;
+    let profiles = (plans.iter())
+        .filter_map(|plan| read_profile(&plan.input, read).ok())
+        .map(|parsed| parsed.profile);
+    engine::same_scale(job, profiles, axes);
 }
 
 /// `--compare`: reads both runs, has the engine compare them ([`engine::run_compare`],

@@ -79,6 +79,28 @@ pub fn kept(job: &Job, profile: crate::profile::Profile) -> Result<Kept, String>
     Ok(Kept { profile, notes })
 }
 
+/// `--same-scale`: the largest ranges of all `profiles` on `axes`, each as the job
+/// would draw it (filtered, then selected), become the job's least ranges, so that
+/// every picture has one scale.
+pub fn same_scale(
+    job: &mut Job,
+    profiles: impl Iterator<Item = crate::profile::Profile>,
+    axes: crate::select::Axes,
+) {
+    let select = match &mut job.make {
+        Make::Picture(p) => &mut p.select,
+        Make::Data(Data {
+            select: Some(s), ..
+        }) => s,
+        Make::Data(_) => return,
+    };
+    for profile in profiles {
+        if let Ok(profile) = job.filter.apply(profile) {
+            crate::select::widen(select, &profile, axes);
+        }
+    }
+}
+
 pub use compare::{Compared, compare};
 pub use judge::{judge, judge_change};
 pub use render::{Drawn, Rendered, render, render_data, render_picture};
