@@ -13,7 +13,7 @@ use serde::Serialize;
 
 use crate::analysis::page::{PageBand, PageData};
 use crate::escape;
-use crate::scene::{Item, Scene};
+use crate::scene::Scene;
 
 mod compare;
 pub use compare::ComparePage;
@@ -185,23 +185,16 @@ fn script_lines<'a>(data: &'a PageData, paints: &crate::scene::PagePaints) -> Ve
         .collect()
 }
 
-/// Each band's fill as the scene paints it, by name.
+/// Each band's fill as the scene paints it, by name (its resolved legend).
 fn fills(scene: &Scene) -> std::collections::HashMap<String, String> {
-    let mut fills = std::collections::HashMap::new();
-    for page in &scene.pages {
-        for item in &page.items {
-            let (name, paint) = match item {
-                Item::Band(b) => (&b.name, b.fill),
-                Item::Area(a) => (&a.name, a.fill),
-                _ => continue,
-            };
-            fills.insert(
-                String::from_utf8_lossy(name).into_owned(),
-                super::svg::colour(paint),
-            );
-        }
-    }
-    fills
+    (scene.legend.iter())
+        .map(|e| {
+            (
+                String::from_utf8_lossy(&e.name).into_owned(),
+                super::svg::colour(e.fill),
+            )
+        })
+        .collect()
 }
 
 /// What the page's script is handed: the page data, where the graph is, and each band's

@@ -246,6 +246,12 @@ struct Frame<'a> {
 pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Scene {
     let series = profile.bands.take_series();
     let f = frame(&profile, sel, opts);
+    let legend = (sel.bands.iter().enumerate())
+        .map(|(k, band)| crate::scene::LegendEntry {
+            name: band.name.to_vec(),
+            fill: f.fill(k, band),
+        })
+        .collect();
     let (pages, plot) = f.pages(series);
     Scene {
         title: profile.job.clone(),
@@ -257,6 +263,7 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         plot: Some(plot),
         font_size: opts.font_size,
         page_paints: None,
+        legend,
     }
 }
 

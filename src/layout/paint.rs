@@ -242,14 +242,9 @@ pub fn page_paints<'a>(
     pool: impl IntoIterator<Item = &'a [u8]>,
     frames: impl IntoIterator<Item = &'a [u8]>,
 ) -> crate::scene::PagePaints {
-    use crate::scene::{self, Item};
+    use crate::scene;
     let mut drawn: Vec<Paint> = Vec::new();
-    for item in scene.pages.iter().flat_map(|p| &p.items) {
-        let p = match item {
-            Item::Band(b) => b.fill,
-            Item::Area(a) => a.fill,
-            _ => continue,
-        };
+    for p in scene.legend.iter().map(|e| e.fill) {
         if p != OTHER && !drawn.contains(&p) {
             drawn.push(p);
         }

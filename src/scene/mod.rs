@@ -372,6 +372,20 @@ pub struct Scene {
     /// What an interactive page draws beyond the picture, in the paints the layout chose
     /// for it (`None` for every other output).
     pub page_paints: Option<Box<PagePaints>>,
+    /// The bands the picture draws over time, bottom first, each with its fill: resolved
+    /// once by the layout, so that what needs a band's paint (a page's key and colours,
+    /// the paints a page gives the bands it can add) reads it here, not off the drawing.
+    /// Empty for a flame graph or a key of its own.
+    pub legend: Vec<LegendEntry>,
+}
+
+/// One band of a picture, as its key pairs them: its name and its fill.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendEntry {
+    /// The band's whole name.
+    pub name: Vec<u8>,
+    /// Its paint.
+    pub fill: Paint,
 }
 
 /// The paints of what a page draws that its picture does not: chosen by the layout
@@ -473,6 +487,7 @@ impl Scene {
         let height = below + panels.iter().map(|p| p.height).sum::<f64>();
         let mut items = Vec::new();
         let mut plots = Vec::new();
+        let mut legend: Vec<LegendEntry> = Vec::new();
         let mut top = height;
         let (mut title, mut date, mut width, mut font_size, mut media) = (
             Vec::new(),
@@ -496,6 +511,11 @@ impl Scene {
             for page in panel.pages {
                 items.extend(page.items);
             }
+            for entry in panel.legend {
+                if !legend.iter().any(|e| e.name == entry.name) {
+                    legend.push(entry);
+                }
+            }
         }
         items.extend(captions);
         let scene = Scene {
@@ -508,6 +528,7 @@ impl Scene {
             plot: None,
             font_size,
             page_paints: None,
+            legend,
         };
         (scene, plots)
     }
