@@ -310,21 +310,9 @@ fn what_cannot_be_compared_is_refused() {
 
 /// A binary PPM's size and its RGB bytes (poppler's `pdftoppm` writes `P6`).
 fn ppm(bytes: &[u8]) -> (usize, usize, &[u8]) {
-    let mut fields = Vec::new();
-    let mut i = 0;
-    while fields.len() < 4 {
-        while bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        let start = i;
-        while !bytes[i].is_ascii_whitespace() {
-            i += 1;
-        }
-        fields.push(std::str::from_utf8(&bytes[start..i]).unwrap().to_string());
-    }
-    assert_eq!(fields[0], "P6");
-    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
-    (w, h, &bytes[i + 1..i + 1 + w * h * 3])
+    let (magic, w, h, pixels) = common::netpbm(bytes);
+    assert_eq!(magic, "P6");
+    (w, h, pixels)
 }
 
 /// The PDF of a comparison is its SVG's picture, colours and places alike: both drawn

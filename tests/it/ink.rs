@@ -28,22 +28,8 @@ fn profiles() -> Vec<PathBuf> {
 
 /// The share of a PGM's pixels darker than a quarter grey.
 fn dark_share(pgm: &[u8]) -> f64 {
-    // "P5\nW H\n255\n" then the pixels (pdftoppm writes no comments).
-    let mut fields = Vec::new();
-    let mut at = 0;
-    while fields.len() < 4 {
-        while pgm[at].is_ascii_whitespace() {
-            at += 1;
-        }
-        let start = at;
-        while !pgm[at].is_ascii_whitespace() {
-            at += 1;
-        }
-        fields.push(String::from_utf8_lossy(&pgm[start..at]).into_owned());
-    }
-    assert_eq!(fields[0], "P5");
-    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
-    let pixels = &pgm[at + 1..at + 1 + w * h];
+    let (magic, _, _, pixels) = crate::common::netpbm(pgm);
+    assert_eq!(magic, "P5");
     pixels.iter().filter(|&&p| p < 64).count() as f64 / pixels.len() as f64
 }
 

@@ -255,3 +255,24 @@ pub fn have(tool: &str, args: &[&str]) -> bool {
     }
     ok
 }
+
+/// A binary netpbm image as poppler's `pdftoppm` writes it (`P5` grey, `P6` RGB, no
+/// comments): its magic, width, height and pixel bytes.
+pub fn netpbm(bytes: &[u8]) -> (String, usize, usize, &[u8]) {
+    let mut fields = Vec::new();
+    let mut at = 0;
+    while fields.len() < 4 {
+        while bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        let start = at;
+        while !bytes[at].is_ascii_whitespace() {
+            at += 1;
+        }
+        fields.push(String::from_utf8_lossy(&bytes[start..at]).into_owned());
+    }
+    let (w, h): (usize, usize) = (fields[1].parse().unwrap(), fields[2].parse().unwrap());
+    let depth = if fields[0] == "P6" { 3 } else { 1 };
+    let magic = fields.swap_remove(0);
+    (magic, w, h, &bytes[at + 1..at + 1 + w * h * depth])
+}
