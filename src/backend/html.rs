@@ -159,7 +159,8 @@ struct ScriptLine<'a> {
 }
 
 /// The page data's runtime lines with the scene's styles, joined by
-/// [`crate::scene::RuntimeLine`]; those without two points are left out.
+/// [`crate::scene::RuntimeLine`]; those the page data left empty (too few readings for
+/// a line) are left out.
 fn script_lines<'a>(data: &'a PageData, paints: &crate::scene::PagePaints) -> Vec<ScriptLine<'a>> {
     use crate::scene::RuntimeLine;
     RuntimeLine::ALL
@@ -181,7 +182,7 @@ fn script_lines<'a>(data: &'a PageData, paints: &crate::scene::PagePaints) -> Ve
                 rate: which == RuntimeLine::AllocationRate,
             }
         })
-        .filter(|l| l.points.len() > 1)
+        .filter(|l| !l.points.is_empty())
         .collect()
 }
 

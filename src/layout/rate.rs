@@ -65,8 +65,8 @@ impl RatePanel {
         let gcs = profile.runtime.gcs.len().max(1);
         let columns = ((graph_width / 3.0).max(1.0) as usize).min(gcs);
         let points = profile.runtime.allocation_rate(first, last, columns);
-        // A rate of one reading draws no line (as on the page): no panel for it.
-        if points.len() < 2 {
+        // A rate too short for a line draws none (as on the page): no panel for it.
+        if points.len() < crate::profile::LINE_READINGS {
             return None;
         }
         let peak = points.iter().map(|r| r.1).fold(0.0, f64::max);

@@ -54,7 +54,7 @@ pub(super) fn line(
     label: &[u8],
     stroke: Paint,
 ) -> Option<Point> {
-    if points.len() < 2 {
+    if points.len() < crate::profile::LINE_READINGS {
         return None;
     }
     let (start, steps) = relative(points)?;

@@ -408,6 +408,11 @@ impl Mark {
     }
 }
 
+/// A runtime line (heap size, live bytes, blocks, the allocation rate) is drawn from at
+/// least this many readings, in the picture and in a page's window alike: one reading
+/// is no line.
+pub const LINE_READINGS: usize = 2;
+
 /// The heap as the runtime measured it after each garbage collection, beside the census:
 /// `(seconds, bytes)` in time order. Drawn as lines over the bands on request.
 #[derive(Debug, Clone, Default, PartialEq)]

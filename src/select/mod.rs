@@ -234,10 +234,10 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     if opts.heap_lines || profile.bands.is_empty() {
         let (first, last) = (profile.times[0], profile.times[n - 1]);
         let heap = &profile.heap;
-        // The lines drawn: two readings or more in the run (one is no line).
+        // The lines drawn: those with a line's readings in the run.
         for line in [&heap.size, &heap.live] {
             let within = || line.iter().filter(|(t, _)| (first..=last).contains(t));
-            if within().nth(1).is_some() {
+            if within().nth(crate::profile::LINE_READINGS - 1).is_some() {
                 within().for_each(|&(_, v)| y_range = fmax(y_range, v));
             }
         }

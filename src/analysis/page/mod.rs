@@ -218,6 +218,9 @@ pub struct PageData {
     pub report: bool,
     /// The trend's rule ([`super::window`]), which the page applies to its window.
     pub trend: TrendRule,
+    /// The readings a runtime line needs ([`crate::profile::LINE_READINGS`]), which the
+    /// page asks of a line within its window.
+    pub line_readings: usize,
     /// Marks within the run.
     pub marks: Vec<PageMark>,
     /// Heap size and live bytes, when the profile has them and they are drawn.
@@ -492,11 +495,14 @@ pub fn data(
         if !opts.heap_lines && !profile.bands.is_empty() {
             return Vec::new();
         }
-        points
-            .iter()
-            .copied()
+        let line: Vec<(f64, f64)> = (points.iter().copied())
             .filter(|(t, _)| (first..=last).contains(t))
-            .collect()
+            .collect();
+        // Too few readings for a line: none.
+        if line.len() < crate::profile::LINE_READINGS {
+            return Vec::new();
+        }
+        line
     };
     let levels = {
         let mut stack = vec![0.0; keep.len()];
@@ -529,6 +535,7 @@ pub fn data(
         ipe: !profile.provenance.is_empty(),
         report: profile.is_cost_report(),
         trend: TrendRule::LIBRARY,
+        line_readings: crate::profile::LINE_READINGS,
         marks: (profile.marks.iter())
             .map(|m| PageMark {
                 time: m.time,

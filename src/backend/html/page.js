@@ -171,7 +171,7 @@
     var peak = null;
     D.lines.forEach(function (l) {
       var pts = within(l.points, a, b), y = Y, top = pts.reduce(function (m, p) { return Math.max(m, p[1]); }, 0), panel = l.rate && top > 0 && P.rate > 0 && F.rateAxis(top, P.rate, (P.font || 10) / 10, W);
-      if (pts.length < 2 || (l.rate && !panel)) return;
+      if (pts.length < D.line_readings || (l.rate && !panel)) return;
       if (l.rate) { peak = top; y = function (v) { return rateBottom - v / panel.top * P.rate; }; drawRateAxis(panel, rateName(peak)); }
       titled("path", { class: l.rate ? "heap-line rate" : "heap-line", fill: "none", stroke: l.stroke, "stroke-width": l.width, "stroke-linejoin": l.join, "pointer-events": "none", "data-line": l.name,
         d: pts.map(function (p, i) { return (i ? "L" : "M") + num(X(p[0])) + " " + num(y(p[1])); }).join("") }, g, l.rate ? rateName(peak) : l.name);
