@@ -123,34 +123,35 @@ fn prefix_hash(bytes: &[u8]) -> u64 {
 fn rename(p: &mut Profile, names: Vec<Vec<u8>>) {
     let samples = p.times.len();
     let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
-    let mut groups: Vec<(Vec<u8>, Vec<Series>)> = Vec::new();
-    // A retainer band keeps its set under its new name where every band merged into it
-    // had that one set (GHC numbers sets afresh: one name may stand for several).
-    let mut sets: HashMap<Vec<u8>, Option<Arc<Members>>> = HashMap::new();
+    // Each new name's series, and its retainer set where every band merged into it had
+    // that one set (GHC numbers sets afresh: one name may stand for several).
+    type Group = (Vec<u8>, Vec<Series>, Option<Arc<Members>>);
+    let mut groups: Vec<Group> = Vec::new();
     let old_sets = std::mem::take(&mut p.retainer_sets);
     let old = std::mem::take(&mut p.bands);
     for (name, (old_name, series)) in names.into_iter().zip(old) {
         let set = old_sets.get(&old_name).cloned();
-        match sets.get_mut(&name) {
-            Some(kept) if *kept != set => *kept = None,
-            Some(_) => {}
-            None => drop(sets.insert(name.clone(), set)),
-        }
         match index.get(&name) {
-            Some(&k) => groups[k].1.push(series),
+            Some(&k) => {
+                let group = &mut groups[k];
+                group.1.push(series);
+                if group.2 != set {
+                    group.2 = None;
+                }
+            }
             None => {
                 index.insert(name.clone(), groups.len());
-                groups.push((name, vec![series]));
+                groups.push((name, vec![series], set));
             }
         }
     }
-    for (name, mut parts) in groups {
+    for (name, mut parts, set) in groups {
         let series = if parts.len() == 1 {
             parts.pop().expect("one")
         } else {
             Series::sum(&parts, samples)
         };
-        if let Some(set) = sets.remove(&name).flatten() {
+        if let Some(set) = set {
             p.retainer_sets.insert(name.clone().into(), set);
         }
         p.bands.push(name.into(), series);
