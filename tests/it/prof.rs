@@ -99,6 +99,8 @@ fn runs_of_one_program_agree_stack_for_stack() {
         for (path, (entries, bytes)) in &counted {
             assert_eq!(shares[path].0, *entries, "{ghc} {path:?}");
             assert_eq!(every[path].0, *entries, "{ghc} {path:?}");
+            // A share's estimate is whole bytes, as GHC counts them.
+            assert_eq!(shares[path].1.fract(), 0.0, "{ghc} {path:?}");
             // One decimal of a percentage: within 0.05% of the run's total.
             assert!(
                 (shares[path].1 - bytes).abs() <= 0.0005 * total + 1.0,

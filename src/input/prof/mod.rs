@@ -606,9 +606,12 @@ impl Tree {
 
     fn finish(mut self, h: Header, counted: bool) -> CostProfile {
         if !counted {
+            // A share of 0.1% is no count: each estimate is a whole tick or byte (the
+            // rows' sum then falls short of the header's total by what GHC's rounding
+            // of each share to 0.1% lost, as the shares' sum falls short of 100).
             for (s, (time, alloc)) in self.stacks.iter_mut().zip(&self.shares) {
-                s.ticks = time / 100.0 * h.ticks as f64;
-                s.bytes = alloc / 100.0 * h.bytes as f64;
+                s.ticks = (time / 100.0 * h.ticks as f64).round();
+                s.bytes = (alloc / 100.0 * h.bytes as f64).round();
             }
         }
         CostProfile {
