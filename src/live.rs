@@ -21,25 +21,13 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use crate::input::stream::{self, Endpoint};
+pub use crate::input::source::Source;
+use crate::input::stream;
 use crate::input::{Options, Parsed, Reader, Warning};
 use crate::serve::{Server, Status};
 
 /// How often the stop flag is looked at while waiting.
 const TICK: Duration = Duration::from_millis(50);
-
-/// What is followed.
-#[derive(Debug, Clone)]
-pub enum Source {
-    /// A file the program writes.
-    File(PathBuf),
-    /// A FIFO: its writer's end is the program's.
-    Fifo(PathBuf),
-    /// Standard input, to its end.
-    Stdin,
-    /// eventlog-socket's socket: connected again when lost.
-    Socket(Endpoint),
-}
 
 /// How a profile is followed.
 pub struct Follow<'a> {
@@ -108,11 +96,12 @@ pub fn follow(follow: Follow, view: &mut dyn View) -> Result<(), String> {
     let again = follow.server.is_some();
     let (tx, rx) = stream::channel();
     match &follow.source {
-        Source::File(path) => {
+        // A FIFO's writer's end is the program's: it is read as a stream, to its end.
+        Source::File(path) if !crate::input::path::is_stream(path) => {
             follow_file(path, &follow, view);
             Ok(())
         }
-        Source::Fifo(path) => {
+        Source::File(path) => {
             let path = path.clone();
             stream::spawn(move || File::open(&path), tx, again);
             follow_stream(rx, Kind::Pipe, &follow, view)

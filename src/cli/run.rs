@@ -8,12 +8,11 @@ use std::io::{self, Write};
 use anyhow::Context;
 
 use super::Timings;
-use super::naming::{Input, Output, Plan};
+use super::naming::{Output, Plan};
 use super::settings::Compare;
 use crate::check::{Check, report::Verdicts};
 use crate::engine::{self, Drawn, Job, Make, Rendered, Said};
 use crate::error::Error;
-use crate::input::{self, Parsed};
 use crate::select::aux::{self as auxfile, Aux};
 use crate::sink;
 
@@ -27,7 +26,7 @@ pub(crate) fn render_one(
 ) -> anyhow::Result<Option<Verdicts>> {
     let name = plan.input.display();
     let mut timings = Timings::start();
-    let parsed = read_profile(&plan.input, job.read)?;
+    let parsed = plan.input.read(job.read)?;
     timings.lap("parse");
     let aux = reused_aux(job, plan)?;
     let input = engine::Input {
@@ -86,7 +85,7 @@ pub(crate) fn write(plan: &Plan, ready: &Rendered) -> anyhow::Result<Drawn> {
 pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axes) {
     let read = job.read;
     let profiles = (plans.iter())
-        .filter_map(|plan| read_profile(&plan.input, read).ok())
+        .filter_map(|plan| plan.input.read(read).ok())
         .map(|parsed| parsed.profile);
     engine::same_scale(job, profiles, axes);
 }
@@ -101,7 +100,7 @@ pub(crate) fn compare(
     let names = compare.inputs.clone().map(|input| input.display());
     let mut parsed = Vec::with_capacity(2);
     for input in &compare.inputs {
-        parsed.push(read_profile(input, job.read)?);
+        parsed.push(input.read(job.read)?);
     }
     let after = parsed.pop().expect("two runs");
     let before = parsed.pop().expect("two runs");
@@ -141,26 +140,6 @@ pub(crate) fn write_output(
             source,
         }),
     }
-}
-
-/// Reads a whole profile: a file (a FIFO or device as a stream, to its end), standard
-/// input, or one connection to a socket, to its end.
-pub(crate) fn read_profile(input: &Input, options: input::Options) -> Result<Parsed, Error> {
-    let path = input.display();
-    let read_error = |source: std::io::Error| Error::Read {
-        hint: match input {
-            Input::File(p) => super::naming::read_hint(p, &source),
-            _ => String::new(),
-        },
-        path: path.clone(),
-        source,
-    };
-    let result = match input {
-        Input::Stdin => input::read_once(std::io::stdin().lock(), options),
-        Input::File(p) => input::path::read(p, options).map_err(read_error)?,
-        Input::Socket(endpoint) => input::read_once(endpoint.open().map_err(read_error)?, options),
-    };
-    result.map_err(|error| Error::Parse { path, error })
 }
 
 /// `-p`: the `.aux` file of an earlier run, read for a picture's order, shades and

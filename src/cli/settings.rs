@@ -16,7 +16,7 @@ use std::time::Duration;
 use clap::error::ErrorKind;
 
 use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
-use super::naming::{self, Input, Output, Plan};
+use super::naming::{self, Output, Plan, Source};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
 use crate::engine::OutputKind;
@@ -66,7 +66,7 @@ pub enum Run {
 #[derive(Debug, Clone)]
 pub struct Compare {
     /// The runs, before then after.
-    pub inputs: [Input; 2],
+    pub inputs: [Source; 2],
     /// The one output.
     pub output: Output,
     /// Line the runs up on 0-100% of their time.
@@ -231,7 +231,7 @@ impl Settings {
             } else {
                 let same_scale = args.same_scale.filter(|_| plans.len() > 1);
                 if same_scale.is_some()
-                    && let Some(p) = plans.iter().find(|p| naming::read_once(&p.input))
+                    && let Some(p) = plans.iter().find(|p| p.input.is_read_once())
                 {
                     return Err(usage(
                         ErrorKind::ArgumentConflict,
@@ -257,54 +257,29 @@ impl Settings {
     }
 }
 
-/// Why a run cannot go ahead because one file it writes is another it reads or writes:
-/// every input, `--retainer-sets`' report, every picture, data file, `.aux`, key and
-/// `--check-report`, compared by the file each resolves to (links followed), before
-/// anything is written. `None` when all are apart. (`naming::clash` has already held
-/// the plans' own outputs apart from each other and from their inputs.)
+/// Why a run cannot go ahead because one file it writes is another it reads or writes
+/// ([`crate::sink::apart`]): every input, `--retainer-sets`' report, every picture, data
+/// file, `.aux`, key and `--check-report`, before anything is written.
 fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>) -> Option<String> {
-    let plans: Vec<&Plan> = match run {
-        Run::Render { plans, .. } => plans.iter().collect(),
-        Run::Watch { plan, .. } => vec![plan],
-        Run::Compare(_) => Vec::new(),
+    let writes: Vec<_> = match run {
+        Run::Render { plans, .. } => plans.iter().map(|p| naming::writes(p, key)).collect(),
+        Run::Watch { plan, .. } => vec![naming::writes(plan, key)],
+        Run::Compare(c) => (c.inputs.iter().zip([Some(&c.output), None]))
+            .map(|(input, output)| crate::sink::apart::Writes {
+                input: input.display(),
+                file: input.file(),
+                files: match output {
+                    Some(Output::File(f)) => vec![f.clone()],
+                    _ => Vec::new(),
+                },
+            })
+            .collect(),
     };
-    let mut read: Vec<(PathBuf, &str)> = Vec::new();
-    let mut written: Vec<PathBuf> = Vec::new();
-    let mut inputs: Vec<&Input> = plans.iter().map(|p| &p.input).collect();
-    for plan in &plans {
-        written.extend(naming::written(plan, key));
-    }
-    if let Run::Compare(c) = run {
-        inputs.extend(c.inputs.iter());
-        if let Output::File(f) = &c.output {
-            written.push(f.clone());
-        }
-    }
-    for input in inputs {
-        if let Input::File(f) = input {
-            read.push((f.clone(), "the input"));
-        }
-    }
-    read.extend(sets.map(|s| (s.to_path_buf(), "--retainer-sets' report")));
-    if let Some(report) = report {
-        if let Some(w) = written.iter().find(|w| naming::same_file(w, report)) {
-            return Some(format!(
-                "--check-report {} would replace {}, which the run writes: name one of them \
-                 otherwise",
-                report.display(),
-                w.display()
-            ));
-        }
-        written.push(report.to_path_buf());
-    }
-    written.iter().find_map(|w| {
-        let (r, what) = read.iter().find(|(r, _)| naming::same_file(w, r))?;
-        Some(format!(
-            "writing {} would replace {what} {}: name another output",
-            w.display(),
-            r.display()
-        ))
-    })
+    let others: Vec<(&Path, &str)> = sets
+        .map(|s| (s, "--retainer-sets' report"))
+        .into_iter()
+        .collect();
+    crate::sink::apart::check(&writes, &others, report).err()
 }
 
 /// `--flame` draws a census (or a mean) as a picture or writes its stacks; with
@@ -376,7 +351,7 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
         None if summary => Output::Stdout,
         None => Output::File(format!("{}-vs-{}.{ext}", stem(&b), stem(&a)).into()),
     };
-    if naming::same_input(&b.input, &a.input) && naming::read_once(&b.input) {
+    if b.input.is(&a.input) && b.input.is_read_once() {
         return Err(usage(
             ErrorKind::ArgumentConflict,
             format!(
@@ -385,21 +360,6 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
                 b.input.display()
             ),
         ));
-    }
-    let plans = [
-        Plan {
-            output: output.clone(),
-            aux: None,
-            ..b.clone()
-        },
-        Plan {
-            output: Output::Stdout,
-            aux: None,
-            ..a.clone()
-        },
-    ];
-    if let Some(why) = naming::clash(&plans, false) {
-        return Err(usage(ErrorKind::ArgumentConflict, why));
     }
     Ok(Compare {
         inputs: [b.input, a.input],
@@ -460,7 +420,7 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
     let output = args.output.as_deref();
     let mut plans: Vec<Plan> = if let Some(endpoint) = &args.connect {
         vec![naming::plan_for(
-            Input::Socket(endpoint.clone()),
+            Source::Socket(endpoint.clone()),
             output,
             ext,
         )]
@@ -485,10 +445,7 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
         let mut plans: Vec<Plan> = Vec::with_capacity(args.files.len());
         for f in &args.files {
             let plan = naming::plan(Some(f), output, ext);
-            if !plans
-                .iter()
-                .any(|p| naming::same_input(&p.input, &plan.input))
-            {
+            if !plans.iter().any(|p| p.input.is(&plan.input)) {
                 plans.push(plan);
             }
         }
@@ -511,10 +468,6 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
         if !keeps_aux {
             p.aux = None;
         }
-    }
-    let key = args.key == Some(KeyChoice::File);
-    if let Some(why) = naming::clash(&plans, key) {
-        return Err(usage(ErrorKind::ArgumentConflict, why));
     }
     Ok(plans)
 }

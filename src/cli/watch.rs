@@ -11,13 +11,13 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
-use super::naming::{Input, Plan};
+use super::naming::Plan;
 use super::run::{reused_aux, say, write};
 use super::settings::{Live, Serve};
 use crate::engine::{self, Drawn, Job, Said};
 use crate::input::Parsed;
 use crate::input::prof::retainers::Sets;
-use crate::live::{self, Event, Follow, Source, View};
+use crate::live::{self, Event, Follow, View};
 use crate::serve::Server;
 
 /// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, or until a stream ends when
@@ -33,12 +33,6 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
     let server = (live.serve.as_ref())
         .map(|s| serve(s.addr, &name))
         .transpose()?;
-    let source = match &plan.input {
-        Input::File(path) if !crate::input::path::is_stream(path) => Source::File(path.clone()),
-        Input::File(path) => Source::Fifo(path.clone()),
-        Input::Stdin => Source::Stdin,
-        Input::Socket(endpoint) => Source::Socket(endpoint.clone()),
-    };
     let mut out = Out {
         job,
         live,
@@ -50,7 +44,7 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
         children: Vec::new(),
     };
     let follow = Follow {
-        source,
+        source: plan.input.clone(),
         read: job.read,
         interval: live.interval,
         server: server.as_ref(),

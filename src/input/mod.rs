@@ -13,6 +13,7 @@ pub mod hp;
 pub mod names;
 pub mod path;
 pub mod prof;
+pub mod source;
 pub mod stream;
 mod warning;
 

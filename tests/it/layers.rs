@@ -94,7 +94,7 @@ const RULES: &[(&str, &[&str])] = &[
         ],
     ),
     (
-        "sink.rs",
+        "sink",
         &[
             "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "cli",
             "engine",
