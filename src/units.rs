@@ -27,6 +27,53 @@ pub fn byte_unit(text: &str) -> Option<f64> {
         .find(|(_, u)| u.eq_ignore_ascii_case(text))
         .map(|(size, _)| *size)
 }
+/// A size in bytes as people write it: a number above 0 (`1e9`, `1500000`) with an
+/// optional [`byte_unit`] (`B` is bytes). `None` for anything else.
+pub fn size(text: &str) -> Option<f64> {
+    let t = text.trim();
+    let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+    let unit = &t[number.len()..];
+    let factor = if unit.is_empty() {
+        Some(1.0)
+    } else {
+        byte_unit(unit)
+    };
+    let v = number
+        .trim()
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0)?;
+    Some(v * factor?)
+}
+
+/// The units a length on paper may end in, with their size in points.
+const LENGTHS: [(&str, f64); 4] = [
+    ("in", 72.0),
+    ("cm", 72.0 / 2.54),
+    ("mm", 72.0 / 25.4),
+    ("pt", 1.0),
+];
+
+/// The length unit `text` ends in (`in`, `cm`, `mm`, `pt`), as its size in points.
+pub fn length_unit(text: &str) -> Option<f64> {
+    let t = text.trim();
+    (LENGTHS.iter()).find_map(|&(u, f)| t.ends_with(u).then_some(f))
+}
+
+/// A length above 0 in points; a number without a unit counts in `bare` points (1 when
+/// `None`).
+pub fn length(text: &str, bare: Option<f64>) -> Option<f64> {
+    let t = text.trim();
+    let (number, factor) = (LENGTHS.iter())
+        .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
+        .unwrap_or((t, bare.unwrap_or(1.0)));
+    let v = number
+        .parse::<f64>()
+        .ok()
+        .filter(|v| v.is_finite() && *v > 0.0)?;
+    Some(v * factor)
+}
+
 /// Units for values that are not bytes.
 pub const PLAIN: [(f64, &str); 5] = [(1e12, "T"), (1e9, "G"), (1e6, "M"), (1e3, "k"), (1.0, "")];
 

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use crate::input::prof::retainers::Sets;
 pub use crate::input::source::Source;
+pub use crate::sink::Output;
 
 /// The extension that names an eventlog rather than the base of a `.hp` file.
 const EVENTLOG: &str = ".eventlog";
@@ -15,15 +16,6 @@ const PROF: &str = ".prof";
 /// The extension a `-pj` report is often kept under (and `jq`'s output written to):
 /// read itself, as [`PROF`], where hp2ps's `FOO.json.hp` does not exist.
 const JSON: &str = ".json";
-
-/// Where the picture goes.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Output {
-    /// Standard output.
-    Stdout,
-    /// A file, written atomically.
-    File(PathBuf),
-}
 
 /// The files of one rendering.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -3,8 +3,6 @@
 //! to its files (the picture, `--key file`'s key, the `.aux` file) or standard output.
 //! What is computed or drawn is the engine's; this names, reads, prints and writes.
 
-use std::io::{self, Write};
-
 use anyhow::Context;
 
 use super::Timings;
@@ -12,7 +10,6 @@ use super::naming::{Output, Plan};
 use super::settings::Compare;
 use crate::check::{Check, report::Verdicts};
 use crate::engine::{self, Drawn, Job, Make, Rendered, Said};
-use crate::error::Error;
 use crate::select::aux::{self as auxfile, Aux};
 use crate::sink;
 
@@ -67,7 +64,7 @@ pub(crate) fn say(name: &str, said: Said) {
 /// Writes what the engine made as `plan` says: the output, then `--key file`'s key
 /// beside a picture, then the `.aux` file.
 pub(crate) fn write(plan: &Plan, ready: &Rendered) -> anyhow::Result<Drawn> {
-    write_output(plan, |w| ready.write(w))?;
+    plan.output.write(|w| ready.write(w))?;
     if let (Output::File(picture), Some(key)) = (&plan.output, ready.key()) {
         let path = super::naming::key_file(picture);
         sink::write_file(&path, key)
@@ -114,48 +111,15 @@ pub(crate) fn compare(
     let (compared, verdicts) =
         engine::run_compare(job, inputs, compare.normalised, checks, &mut say)
             .map_err(anyhow::Error::msg)?;
-    let plan = Plan {
-        input: compare.inputs[0].clone(),
-        output: compare.output.clone(),
-        aux: None,
-        reuse_aux: false,
-        sets: None,
-    };
-    write_output(&plan, |out| compared.write(out))?;
+    compare.output.write(|out| compared.write(out))?;
     Ok(verdicts)
-}
-
-/// Writes the output of `plan` atomically (or to standard output).
-pub(crate) fn write_output(
-    plan: &Plan,
-    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-) -> Result<(), Error> {
-    match &plan.output {
-        Output::Stdout => sink::write_stdout(write).map_err(|source| Error::Write {
-            path: "stdout".into(),
-            source,
-        }),
-        Output::File(path) => sink::write_file(path, write).map_err(|source| Error::Write {
-            path: path.display().to_string(),
-            source,
-        }),
-    }
 }
 
 /// `-p`: the `.aux` file of an earlier run, read for a picture's order, shades and
 /// ranges.
 pub(crate) fn reused_aux(job: &Job, plan: &Plan) -> anyhow::Result<Option<Aux>> {
     Ok(match (&plan.aux, plan.reuse_aux, &job.make) {
-        (Some(path), true, Make::Picture(_)) => Some(read_aux(path)?),
+        (Some(path), true, Make::Picture(_)) => Some(auxfile::read(path)?),
         _ => None,
     })
-}
-
-fn read_aux(path: &std::path::Path) -> Result<Aux, Error> {
-    let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| Error::AuxRead {
-        path: shown.clone(),
-        source,
-    })?;
-    auxfile::parse(&bytes).map_err(|error| Error::Aux { path: shown, error })
 }

@@ -9,7 +9,6 @@
 //! [`super::watch`]) pass each stage only its own.
 
 use std::io::IsTerminal;
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -20,7 +19,7 @@ use super::naming::{self, Output, Plan, Source};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
 use crate::engine::OutputKind;
-use crate::engine::{Data, Job, Make, Picture};
+use crate::engine::{Data, Job, Make, Picture, Serve};
 use crate::export::{Export, ExportOptions, summary::TextOptions};
 use crate::input;
 use crate::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palette};
@@ -89,17 +88,6 @@ pub struct Live {
     pub to_file: bool,
     /// `--serve`: the live page and the profile's JSON, served.
     pub serve: Option<Serve>,
-}
-
-/// What `--serve` serves.
-#[derive(Debug, Clone)]
-pub struct Serve {
-    /// Where.
-    pub addr: SocketAddr,
-    /// The live page.
-    pub page: Picture,
-    /// `/profile.json`.
-    pub data: Data,
 }
 
 /// A command line that asks for something impossible: clap prints it with the usage,

@@ -9,6 +9,7 @@ use crate::export::SummaryStyle;
 use crate::layout::Style;
 use crate::layout::paint::Palette;
 use crate::select::Axes;
+use crate::units::{length, length_unit};
 
 impl ValueEnum for Style {
     fn value_variants<'a>() -> &'a [Self] {
@@ -92,58 +93,15 @@ pub fn flame_when(text: &str) -> Result<crate::select::flame::When, String> {
     }
 }
 
-/// A size in bytes: a number (`1e9`, `1500000`) with an optional unit, decimal (`kB`,
-/// `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`); `B` is bytes
-/// ([`crate::units::byte_unit`]).
+/// A size in bytes ([`crate::units::size`]): a number with an optional unit, decimal
+/// (`kB`, `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`).
 pub fn bytes(text: &str) -> Result<f64, String> {
-    let t = text.trim();
-    let number = t.trim_end_matches(|c: char| c.is_ascii_alphabetic());
-    let unit = &t[number.len()..];
-    let factor = if unit.is_empty() {
-        Some(1.0)
-    } else {
-        crate::units::byte_unit(unit)
-    };
-    match (number.trim().parse::<f64>(), factor) {
-        (Ok(v), Some(factor)) if v.is_finite() && v > 0.0 => Ok(v * factor),
-        _ => Err(format!(
+    crate::units::size(text).ok_or_else(|| {
+        format!(
             "`{text}` is not a size: a number above 0, optionally with B, kB, MB, GB, TB, \
              KiB, MiB, GiB or TiB"
-        )),
-    }
-}
-
-/// A length with its unit (`in`, `cm`, `mm`, `pt`, or none for points), in points.
-fn length(text: &str) -> Option<f64> {
-    length_in(text, None)
-}
-
-/// The units a length may end in, with their size in points.
-const UNITS: [(&str, f64); 4] = [
-    ("in", 72.0),
-    ("cm", 72.0 / 2.54),
-    ("mm", 72.0 / 25.4),
-    ("pt", 1.0),
-];
-
-/// The unit `text` ends in, as its size in points.
-fn unit_of(text: &str) -> Option<f64> {
-    let t = text.trim();
-    (UNITS.iter()).find_map(|&(u, f)| t.ends_with(u).then_some(f))
-}
-
-/// A length in points; a bare number counts in `bare` (points when `None`).
-fn length_in(text: &str, bare: Option<f64>) -> Option<f64> {
-    let t = text.trim();
-    let (number, factor) = UNITS
-        .iter()
-        .find_map(|&(u, f)| t.strip_suffix(u).map(|n| (n.trim(), f)))
-        .unwrap_or((t, bare.unwrap_or(1.0)));
-    number
-        .parse::<f64>()
-        .ok()
-        .filter(|v| v.is_finite() && *v > 0.0)
-        .map(|v| v * factor)
+        )
+    })
 }
 
 /// `--size WxH`: at least 2 inches by 1, at most 200 inches a side. A width without a
@@ -153,8 +111,8 @@ pub fn figure_size(text: &str) -> Result<(f64, f64), String> {
         || format!("`{text}` is not a size: WIDTHxHEIGHT with in, cm, mm or pt, like 8cmx5cm");
     let (w, h) = text.split_once(['x', 'X']).ok_or_else(bad)?;
     let (w, h) = (
-        length_in(w, unit_of(h)).ok_or_else(bad)?,
-        length(h).ok_or_else(bad)?,
+        length(w, length_unit(h)).ok_or_else(bad)?,
+        length(h, None).ok_or_else(bad)?,
     );
     if w < 144.0 || h < 72.0 || w > 14_400.0 || h > 14_400.0 {
         return Err(format!(

@@ -13,8 +13,8 @@ use std::time::Instant;
 
 use super::naming::Plan;
 use super::run::{reused_aux, say, write};
-use super::settings::{Live, Serve};
-use crate::engine::{self, Drawn, Job, Said};
+use super::settings::Live;
+use crate::engine::{self, Drawn, Job, Said, Serve};
 use crate::input::Parsed;
 use crate::input::prof::retainers::Sets;
 use crate::live::{self, Event, Follow, View};
@@ -30,9 +30,7 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
     for signal in [SIGINT, SIGTERM, SIGHUP] {
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
     }
-    let server = (live.serve.as_ref())
-        .map(|s| serve(s.addr, &name))
-        .transpose()?;
+    let server = (live.serve.as_ref()).map(|s| serve(s, &name)).transpose()?;
     let mut out = Out {
         job,
         live,
@@ -163,7 +161,7 @@ impl Out<'_> {
         let profile = engine::prepare(self.job, input, &mut tell).map_err(anyhow::Error::msg)?;
         let mut drawn = None;
         if let Some((server, serve)) = self.server {
-            drawn = Some(publish(serve, server, name, profile.clone(), &mut tell)?);
+            drawn = Some(serve.publish(server, name, profile.clone(), &mut tell)?);
         }
         if let Some(plan) = self.file {
             let aux = reused_aux(self.job, plan)?;
@@ -178,12 +176,9 @@ impl Out<'_> {
 }
 
 /// Starts the live view's server and says where it is.
-fn serve(addr: std::net::SocketAddr, name: &str) -> anyhow::Result<Server> {
-    let mut waiting = Vec::new();
-    crate::backend::html::waiting_page(name, &mut waiting)?;
-    let policy = crate::backend::html::policy(crate::backend::html::Mode::Live);
-    let server = Server::start(addr, waiting, &policy)
-        .map_err(|e| anyhow::anyhow!("cannot serve on {addr}: {e}"))?;
+fn serve(serve: &Serve, name: &str) -> anyhow::Result<Server> {
+    let server =
+        (serve.start(name)).map_err(|e| anyhow::anyhow!("cannot serve on {}: {e}", serve.addr))?;
     let addr = server.addr();
     if !crate::serve::is_loopback(&addr) {
         eprintln!(
@@ -194,23 +189,4 @@ fn serve(addr: std::net::SocketAddr, name: &str) -> anyhow::Result<Server> {
     }
     eprintln!("hpgraph: serving http://{addr}/");
     Ok(server)
-}
-
-/// Makes the live page and the profile's JSON (of the profile [`engine::prepare`]d)
-/// and hands them to the server.
-fn publish(
-    serve: &Serve,
-    server: &Server,
-    name: &str,
-    profile: crate::profile::Profile,
-    tell: engine::Tell,
-) -> anyhow::Result<Drawn> {
-    let json = engine::render_data(&serve.data, profile.clone()).bytes()?;
-    let page = engine::render_picture(&serve.page, profile, None);
-    for note in page.notes() {
-        tell(name, Said::Note(note));
-    }
-    let drawn = page.drawn();
-    server.publish(page.bytes()?, json, drawn.samples);
-    Ok(drawn)
 }

@@ -23,6 +23,7 @@ use crate::select::flame::When;
 
 mod compare;
 mod judge;
+mod live;
 mod render;
 mod run;
 
@@ -103,6 +104,7 @@ pub fn same_scale(
 
 pub use compare::{Compared, compare};
 pub use judge::{judge, judge_change};
+pub use live::Serve;
 pub use render::{Drawn, Rendered, render, render_data, render_picture};
 pub use run::{Input, Said, Tell, prepare, run, run_compare};
 

@@ -21,6 +21,29 @@ const BLOCK: usize = 1 << 20;
 /// Blocks waiting for the writing thread, at most.
 const QUEUE: usize = 2;
 
+/// Where a document goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Output {
+    /// Standard output.
+    Stdout,
+    /// A file, written atomically ([`write_file`]).
+    File(PathBuf),
+}
+
+impl Output {
+    /// Writes what `body` writes here; an error names the file (or `stdout`).
+    pub fn write(
+        &self,
+        body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(), crate::error::Error> {
+        let (path, result) = match self {
+            Output::Stdout => ("stdout".into(), write_stdout(body)),
+            Output::File(path) => (path.display().to_string(), write_file(path, body)),
+        };
+        result.map_err(|source| crate::error::Error::Write { path, source })
+    }
+}
+
 /// Writes `path` atomically with what `body` writes.
 ///
 /// Only a regular file (or a path that does not exist yet) is replaced by renaming: a
