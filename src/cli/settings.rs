@@ -623,6 +623,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         // Compared runs: a band has one colour in both.
         stable_colours: args.stable_colours || (html && mode == html::Mode::Live) || args.compare,
         size,
+        grow: args.size.is_none(),
         font_size: font_size(args, Some(format)),
         style: style(args, Some(format)),
         byte_units: byte_units(args),

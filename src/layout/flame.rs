@@ -19,8 +19,14 @@ use super::text::helvetica_size;
 
 /// Boxes narrower than this many points are drawn together, one grey box per caller.
 pub const MIN_WIDTH: f64 = 0.5;
-/// A row is never thinner than this many points: deeper rows are left out instead.
-pub const MIN_ROW: f64 = 3.0;
+/// A row is never thinner than this many ems (11 pt at 10 pt text): tall enough for a
+/// frame's name. Deeper rows than the figure holds are left out, and a caption says so.
+pub const LABELLED_ROW: f64 = 11.0;
+/// A row is at most this many ems tall.
+const FULL_ROW: f64 = 16.0;
+/// A flame graph that may grow ([`LayoutOptions::grow`]) is at most this many times its
+/// drawing box's height.
+pub const MAX_GROWTH: f64 = 4.0;
 
 /// The grey of a box that stands for several narrow callees.
 const NARROW: Paint = Paint::Gray(0.8);
@@ -38,9 +44,15 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     let em = opts.font_size / 10.0;
     let margin = 10.0 * em;
     // The figure is as tall as its rows at their full height, at most the drawing box:
-    // a shallow census is a short figure, not one with a page of white above it.
+    // a shallow census is a short figure, not one with a page of white above it. One
+    // that may grow is tall enough for every row to be named, within its bound.
     let chrome = margin + 12.0 * em + 30.0 * em + margin + 14.0 * em;
-    let height = most.min(chrome + (flame.depth + 1) as f64 * 16.0 * em);
+    let rows = flame.depth + 1;
+    let tall = |row: f64| chrome + rows as f64 * row * em;
+    let height = match opts.grow {
+        true => tall(FULL_ROW).min(most.max(tall(LABELLED_ROW)).min(most * MAX_GROWTH)),
+        false => most.min(tall(FULL_ROW)),
+    };
     let scale = Scale::new(flame.units.value, opts.byte_units);
     let mut items = Vec::new();
 
@@ -57,22 +69,24 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     let (x0, across) = (margin, width - 2.0 * margin);
     let floor = margin + 14.0 * em;
     let room = top_line - 30.0 * em - floor;
-    let rows = flame.depth + 1;
-    let row = (room / rows as f64).clamp(MIN_ROW, 16.0 * em);
-    let shown_rows = ((room / row).floor() as usize).clamp(1, rows);
-    let labelled = row >= 11.0 * em;
+    // Rows that cannot all be named in the room: each chain of callers with one callee
+    // and nothing of their own is one row, named by its first and last frames.
+    let levels = Levels::of(flame, rows as f64 * LABELLED_ROW * em > room);
+    let rows = levels.rows;
+    let row = (room / rows as f64).clamp(LABELLED_ROW * em, FULL_ROW * em);
+    let shown_rows = ((room / row + 1e-9).floor() as usize).clamp(1, rows);
     let per_byte = if flame.census.total > 0.0 {
         across / flame.census.total
     } else {
         0.0
     };
     let boxes = Boxes {
+        levels,
         floor,
         row,
         per_byte,
         scale,
         em,
-        labelled,
     };
     // Which frames are drawn, and where each one's next drawn callee goes: callees in
     // name order, then one box for the narrow ones.
@@ -83,7 +97,8 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     let (mut gone, mut gone_left) = (Vec::new(), 0usize);
     for (k, f) in flame.frames.iter().enumerate() {
         let parent = f.parent;
-        if parent.is_some_and(|p| !drawn[p]) || f.depth >= shown_rows {
+        let level = boxes.levels.level[k];
+        if parent.is_some_and(|p| !drawn[p]) || level >= shown_rows {
             continue;
         }
         // A frame only the run before had: 0 bytes wide, at its caller's end, with
@@ -109,11 +124,14 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
         }
         drawn[k] = true;
         cursor[k] = left;
-        let y = floor + f.depth as f64 * row;
+        if boxes.levels.chained[k] {
+            continue; // drawn as one box with its callee
+        }
+        let y = floor + level as f64 * row;
         let fill = boxes.frame(flame, opts, k, left, w, &mut items);
         // What the stack holds itself, beside its callees and in a paler shade, so that
         // the boxes with nothing on top of them add up to the census.
-        if f.own > 0.0 && f.own < f.bytes && f.depth + 1 < shown_rows {
+        if f.own > 0.0 && f.own < f.bytes && level + 1 < shown_rows {
             let own = boxes.own(flame, k, (left, y), fill, &mut narrow[k]);
             cursor[k] += own.as_ref().map_or(0.0, |(w, _)| *w);
             items.extend(own.map(|(_, item)| item));
@@ -212,16 +230,79 @@ fn notes(flame: &Flame, k: usize) -> String {
     notes
 }
 
+/// The row each frame is drawn in. Where the rows cannot all be named in the figure,
+/// a chain of frames each called from the one below with nothing of its own but that
+/// one callee (a program's trunk, `all` → `main` → … → where it branches) is one row:
+/// one box, named by the chain's first and last frames, its title the whole stack.
+struct Levels {
+    /// Each frame's row, from 0.
+    level: Vec<usize>,
+    /// The frame is drawn in its one callee's box.
+    chained: Vec<bool>,
+    /// The first frame of the chain each frame ends (itself where it ends none).
+    head: Vec<usize>,
+    /// How many rows there are.
+    rows: usize,
+}
+
+impl Levels {
+    /// Each frame's row: its depth, or with `fold`, its depth less the chained frames
+    /// under it. A differential graph is never folded (what held as much before is
+    /// another question than what holds it all).
+    fn of(flame: &Flame, fold: bool) -> Levels {
+        let n = flame.frames.len();
+        let fold = fold && flame.before.is_none();
+        let mut callees = vec![0u32; n];
+        for f in &flame.frames {
+            if let Some(p) = f.parent {
+                callees[p] += 1;
+            }
+        }
+        let mut chained = vec![false; n];
+        let (mut level, mut head) = (vec![0; n], (0..n).collect::<Vec<_>>());
+        for (k, f) in flame.frames.iter().enumerate() {
+            if let Some(p) = f.parent {
+                let in_chain = fold && callees[p] == 1 && flame.frames[p].own == 0.0;
+                chained[p] = in_chain;
+                level[k] = level[p] + usize::from(!in_chain);
+                head[k] = if in_chain { head[p] } else { k };
+            }
+        }
+        let rows = level.iter().max().map_or(1, |l| l + 1);
+        Levels {
+            level,
+            chained,
+            head,
+            rows,
+        }
+    }
+
+    /// Frame `k`'s label within `room` points: its name, or its chain's first and last
+    /// names, or where they do not fit, its last (the innermost, what the chain leads
+    /// to), shortened as any label is ([`fitted`]).
+    fn label(&self, flame: &Flame, k: usize, room: f64, em: f64) -> Option<Vec<u8>> {
+        let name = |k: usize| match k {
+            0 => &b"all"[..],
+            _ => &flame.frames[k].name,
+        };
+        match self.head[k] {
+            h if h == k => fitted(name(k), room, em),
+            h => Some([name(h), b" ... ", name(k)].concat())
+                .filter(|both| helvetica_size(both) <= room / em)
+                .or_else(|| fitted(name(k), room, em)),
+        }
+    }
+}
+
 /// Where a flame graph's rows are and how wide a byte is: what the boxes past the drawn
 /// frames need.
 struct Boxes {
+    levels: Levels,
     floor: f64,
     row: f64,
     per_byte: f64,
     scale: Scale,
     em: f64,
-    /// Rows are tall enough for a label.
-    labelled: bool,
 }
 
 impl Boxes {
@@ -236,7 +317,7 @@ impl Boxes {
         items: &mut Vec<Item>,
     ) -> Paint {
         let (f, em, row) = (&flame.frames[k], self.em, self.row);
-        let y = self.floor + f.depth as f64 * row;
+        let y = self.floor + self.levels.level[k] as f64 * row;
         let fill = match (f.cut, &flame.before) {
             (true, _) => CUT,
             (false, Some(b)) => change(f.before, f.bytes, b.total.max(flame.census.total)),
@@ -245,9 +326,7 @@ impl Boxes {
         let notes = notes(flame, k);
         let title = box_title(flame, k, &notes, f.bytes, self.scale);
         items.push(Item::Path(rect(left, y, w, row, fill, title)));
-        if self.labelled
-            && let Some(t) = fitted(&f.name, w - 4.0 * em, em)
-        {
+        if let Some(t) = self.levels.label(flame, k, w - 4.0 * em, em) {
             // Black, or white on a box too dark for black to read.
             let mut label = text(
                 TextRole::FrameLabel,
@@ -305,7 +384,7 @@ impl Boxes {
             );
             items.push(Item::Path(rect(
                 cursor[p],
-                floor + (f.depth + 1) as f64 * row,
+                floor + (self.levels.level[p] + 1) as f64 * row,
                 bytes * per_byte,
                 row,
                 NARROW,
@@ -325,7 +404,7 @@ impl Boxes {
             let title = box_title(flame, k, " (only before)", 0.0, scale);
             items.push(Item::Path(rect(
                 cursor[p],
-                floor + f.depth as f64 * row,
+                floor + self.levels.level[k] as f64 * row,
                 0.0,
                 row,
                 change(f.before, 0.0, 1.0),

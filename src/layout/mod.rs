@@ -138,6 +138,10 @@ pub struct LayoutOptions {
     /// The drawing box in points (`--size`); the layout re-flows in it, text keeping
     /// its size.
     pub size: (f64, f64),
+    /// A flame graph may grow taller than `size` (at most [`flame::MAX_GROWTH`] times)
+    /// so that every row is tall enough to name its frames, as inferno grows its image
+    /// with the depth: where the size is hpgraph's default, not `--size`'s.
+    pub grow: bool,
     /// The size of axis and key text in points (`--font-size`), hp2ps's 10; the title is
     /// a fifth larger. Every measure made for text (margins, key rows, swatches) follows.
     pub font_size: f64,
@@ -174,6 +178,7 @@ impl Default for LayoutOptions {
             palette: paint::Palette::Hp2ps,
             stable_colours: false,
             size: (WIDTH, HEIGHT),
+            grow: false,
             font_size: 10.0,
             style: Style::Hp2ps,
             byte_units: ByteUnits::Decimal,

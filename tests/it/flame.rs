@@ -307,38 +307,74 @@ fn ten_thousand_stacks_make_a_figure_of_the_figures_size() {
 
 #[test]
 fn rows_past_the_top_are_left_out_and_said_so() {
-    // 500 levels cannot fit in 432 points at the thinnest row (MIN_ROW): the deepest
-    // are not drawn, and the caption says how many.
+    // 500 levels, each branching (a leaf beside the next level), cannot be named in a
+    // figure even grown to MAX_GROWTH times its height: the deepest are not drawn, and
+    // the caption says how many. A chain of one callee each folds into one row instead.
     let dir = Scratch::new("flame-deep");
-    let stack: Vec<String> = (0..500).map(|i| format!("f{i}")).collect();
-    let hp = format!(
+    let mut hp = String::from(
         "JOB \"deep\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
-         BEGIN_SAMPLE 0\n{}\t64\nEND_SAMPLE 0\n",
-        stack.join("/")
+         BEGIN_SAMPLE 0\n",
     );
+    for i in 0..500 {
+        let path: Vec<String> = (0..i).rev().map(|j| format!("/f{j}")).collect();
+        hp.push_str(&format!("leaf{i}{}\t64\n", path.concat()));
+    }
+    hp.push_str("END_SAMPLE 0\n");
     std::fs::write(dir.path("deep.hp"), hp).unwrap();
     let svg = String::from_utf8(hpgraph_ok(
         &dir.0,
         &["--flame", "deep.hp", "-o-", "--format", "svg"],
     ))
     .unwrap();
-    let rows = (432.0 - 60.0) / hpgraph::layout::flame::MIN_ROW;
-    let drawn = svg.matches("<title>").count();
+    let height: f64 = svg
+        .split("height=\"")
+        .nth(1)
+        .unwrap()
+        .split("pt")
+        .next()
+        .unwrap()
+        .parse()
+        .unwrap();
     assert!(
-        drawn > 50 && (drawn as f64) < rows + 5.0,
-        "{drawn} frames drawn"
+        height <= 432.0 * hpgraph::layout::flame::MAX_GROWTH + 0.5,
+        "{height}"
     );
-    let texts: Vec<String> = common::svg_texts(&svg)
-        .into_iter()
-        .map(|t| t.text)
-        .collect();
-    let hidden = 501 - drawn + 1;
+    let texts = common::svg_texts(&svg);
+    // The deepest level drawn, read from the frames' labels (f0 is level 2).
+    let deepest = (texts.iter())
+        .filter_map(|t| t.text.strip_prefix('f')?.parse::<usize>().ok())
+        .max()
+        .unwrap();
+    // all, then f0 … f498 (f{i} at level i + 1); leaf499, f498's one callee, is in
+    // its row (a chain of one callee, folded).
+    let levels = 500;
+    let hidden = levels - (deepest + 2);
+    assert!(hidden > 300, "{hidden} hidden");
     assert!(
-        texts
-            .iter()
-            .any(|t| t.starts_with(&format!("{hidden} deeper levels are not drawn"))),
-        "{texts:?}"
+        (texts.iter()).any(|t| t.text
+            == format!("{hidden} deeper levels are not drawn: --size with more height shows more")),
+        "{hidden}: {:?}",
+        texts.iter().map(|t| &t.text).collect::<Vec<_>>()
     );
+    // One stack 500 deep is one chain: one row, named by its ends.
+    let chain: Vec<String> = (0..500).rev().map(|j| format!("f{j}")).collect();
+    std::fs::write(
+        dir.path("chain.hp"),
+        format!(
+            "JOB \"c\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
+             BEGIN_SAMPLE 0\n{}\t64\nEND_SAMPLE 0\n",
+            chain.join("/")
+        ),
+    )
+    .unwrap();
+    let svg = hpgraph_ok(&dir.0, &["--flame", "chain.hp", "-o-", "--format", "svg"]);
+    let texts = common::svg_texts(&String::from_utf8(svg).unwrap());
+    assert!(
+        texts.iter().any(|t| t.text == "all ... f499"),
+        "{:?}",
+        texts.iter().map(|t| &t.text).collect::<Vec<_>>()
+    );
+    assert!(!texts.iter().any(|t| t.text.contains("deeper levels")));
 }
 
 /// A `.hp`'s censuses with their times, names without GHC's `(N)`: read from GHC's

@@ -101,6 +101,7 @@ fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOpti
         palette: Default::default(),
         stable_colours: false,
         size: (hpgraph::scene::WIDTH, hpgraph::scene::HEIGHT),
+        grow: false,
         font_size: 10.0,
         style: if bits & 128 != 0 {
             hpgraph::layout::Style::Modern
