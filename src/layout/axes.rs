@@ -52,31 +52,29 @@ impl Frame<'_> {
             } else {
                 self.legend(&self.profile.sample_unit)
             };
-            // As many labels as the axis holds at this text size, each with most of an
-            // em between it and the next (less reads as one run of text): from one every 20 points
-            // (at 10 pt), fewer while the labels (`0.05 s`, `1h 30m`) are wider than
-            // their steps leave room for.
-            let mut target = (gw / (20.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
-            let (ticks, widest) = loop {
-                let ticks = modern::time_axis(first, first + x_range, target, seconds_in_labels);
-                let widest = (ticks.iter())
-                    .map(|(_, l)| helvetica_size(l.as_bytes()) * self.em)
-                    .fold(0.0, f64::max);
-                let spacing = match ticks.as_slice() {
-                    [a, b, ..] => (b.0 - a.0) * t,
-                    _ => f64::INFINITY,
-                };
-                if spacing >= widest + 8.0 * self.em || target <= 1.0 {
-                    break (ticks, widest);
-                }
-                target = (target * 0.75).max(1.0);
-            };
-            for (v, label) in ticks {
-                let x = (v - first) * t;
+            let placed = |(ticks, widest): (Vec<(f64, String)>, f64)| -> Vec<(f64, String)> {
                 // Within the graph (clear of a legend) and, centred, within the figure.
-                if x < gw - legend && x + self.x0 + widest / 2.0 <= self.width {
-                    self.x_tick(items, x + self.x0, label.into_bytes());
+                (ticks.into_iter())
+                    .filter(|(v, _)| {
+                        let x = (v - first) * t;
+                        x < gw - legend && x + self.x0 + widest / 2.0 <= self.width
+                    })
+                    .collect()
+            };
+            let mut ticks = placed(self.time_labels(first, x_range, t, seconds_in_labels));
+            // At least four labels wherever four fit.
+            if ticks.len() < 4
+                && let Some(fours) =
+                    modern::time_axis_in_fours(first, first + x_range, seconds_in_labels)
+            {
+                let widest = self.widest(&fours);
+                let fours = placed((fours, widest));
+                if fours.len() >= 4 && (fours[1].0 - fours[0].0) * t >= widest + 8.0 * self.em {
+                    ticks = fours;
                 }
+            }
+            for (v, label) in ticks {
+                self.x_tick(items, (v - first) * t + self.x0, label.into_bytes());
             }
             return;
         }
@@ -97,6 +95,39 @@ impl Frame<'_> {
             }
             i = next;
         }
+    }
+
+    /// The modern time axis's ticks and their widest label: as many labels as the axis
+    /// holds at this text size, each with most of an em between it and the next (less
+    /// reads as one run of text): from one every 20 points (at 10 pt), fewer while the
+    /// labels (`0.05 s`, `1h 30m`) are wider than their steps leave room for.
+    fn time_labels(
+        &self,
+        first: f64,
+        x_range: f64,
+        t: f64,
+        seconds: bool,
+    ) -> (Vec<(f64, String)>, f64) {
+        let mut target = (self.graph_width / (20.0 * self.em)).clamp(2.0, 2.0 * TICK_TARGET);
+        loop {
+            let ticks = modern::time_axis(first, first + x_range, target, seconds);
+            let widest = self.widest(&ticks);
+            let spacing = match ticks.as_slice() {
+                [a, b, ..] => (b.0 - a.0) * t,
+                _ => f64::INFINITY,
+            };
+            if spacing >= widest + 8.0 * self.em || target <= 1.0 {
+                return (ticks, widest);
+            }
+            target = (target * 0.75).max(1.0);
+        }
+    }
+
+    /// The widest of `ticks`' labels, in points.
+    fn widest(&self, ticks: &[(f64, String)]) -> f64 {
+        (ticks.iter())
+            .map(|(_, l)| helvetica_size(l.as_bytes()) * self.em)
+            .fold(0.0, f64::max)
     }
 
     /// A tick under the x axis at `at` and its label.

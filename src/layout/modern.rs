@@ -9,9 +9,15 @@ use crate::units::{Scale, unit_for};
 /// 1, 2, 2.5 or 5 step giving no more), at its multiples, each labelled with the fewest decimals that tell the step
 /// apart: `0.02 0.04 0.06`, never `0.0 0.0 0.1`.
 pub fn time_ticks(first: f64, last: f64, target: f64) -> Vec<(f64, String)> {
-    let Some(step) = ceil_1_2_25_5((last - first) / target) else {
-        return Vec::new();
-    };
+    match ceil_1_2_25_5((last - first) / target) {
+        Some(step) => ticks_every(first, last, step),
+        None => Vec::new(),
+    }
+}
+
+/// Ticks at the multiples of `step` from `first` to `last`, labelled with the decimals
+/// the step needs.
+fn ticks_every(first: f64, last: f64, step: f64) -> Vec<(f64, String)> {
     let decimals = decimals(step);
     let mut out = Vec::new();
     let mut k = (first / step).ceil();
@@ -45,6 +51,28 @@ pub fn time_axis(first: f64, last: f64, target: f64, seconds: bool) -> Vec<(f64,
     (time_ticks(first * k, last * k, target).into_iter())
         .map(|(v, l)| (v / k, l + unit))
         .collect()
+}
+
+/// A time axis of four or five ticks where the 1-2-2.5-5 steps give three or fewer that
+/// fit (`0.0 s 0.5 s 1.0 s` on a 1.5 s run whose `0.25 s` labels would not fit): its
+/// step a 4 times a power of ten (`0.0 s 0.4 s 0.8 s 1.2 s`), labelled as [`time_axis`]
+/// labels; `None` where that step gives fewer than four, or the run is read as a clock.
+pub fn time_axis_in_fours(first: f64, last: f64, seconds: bool) -> Option<Vec<(f64, String)>> {
+    let span = last - first;
+    let step = 4.0 * 10f64.powf((span / 4.0).log10().floor());
+    if !(step.is_finite() && step > 0.0) || (seconds && step >= 50.0) {
+        return None;
+    }
+    let k = if seconds && step < 0.009 { 1e3 } else { 1.0 };
+    let unit = match (seconds, k > 1.0) {
+        (false, _) => "",
+        (true, true) => " ms",
+        (true, false) => " s",
+    };
+    let ticks: Vec<(f64, String)> = (ticks_every(first * k, last * k, step * k).into_iter())
+        .map(|(v, l)| (v / k, l + unit))
+        .collect();
+    (ticks.len() >= 4).then_some(ticks)
 }
 
 /// Steps a clock reads at, in seconds: minutes and hours.
@@ -348,6 +376,33 @@ mod tests {
     use crate::units::ByteUnits;
 
     const DECIMAL: Scale = Scale::Bytes(ByteUnits::Decimal);
+
+    #[test]
+    fn four_time_labels_where_the_ladder_gives_three() {
+        let labels = |t: Option<Vec<(f64, String)>>| {
+            t.map(|t| t.into_iter().map(|(_, l)| l).collect::<Vec<_>>())
+        };
+        assert_eq!(
+            labels(time_axis_in_fours(0.0, 1.476, true)),
+            Some(vec![
+                "0.0 s".into(),
+                "0.4 s".into(),
+                "0.8 s".into(),
+                "1.2 s".into()
+            ])
+        );
+        assert_eq!(
+            labels(time_axis_in_fours(0.0, 0.000121, true)).unwrap()[3],
+            "0.12 ms"
+        );
+        assert_eq!(
+            labels(time_axis_in_fours(0.0, 130.0, false)).unwrap()[1],
+            "40"
+        );
+        assert_eq!(time_axis_in_fours(0.0, 1.0, true), None, "three at 0.4 s");
+        assert_eq!(time_axis_in_fours(0.0, 7200.0, true), None, "a clock's run");
+        assert_eq!(time_axis_in_fours(0.0, 0.0, true), None);
+    }
 
     #[test]
     fn a_rate_axis_reaches_just_over_its_peak_with_labels_apart() {

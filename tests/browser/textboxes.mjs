@@ -105,7 +105,7 @@ try {
           // Key labels: right of the graph, or under the x axis's labels.
           const plotRight = Math.max(...lines.filter(([, b, , d]) => Math.abs(b - base) < 0.01 && Math.abs(d - base) < 0.01).map((l) => Math.max(l[0], l[2])));
           const keyed = texts.filter((l) => l.t.trim() !== "" && l.y > top - 2 && (l.x >= plotRight || l.y > base + 2 * l.size));
-          return { count: boxes.length, wrong, yTicks: yTicks.length, xTicks: xTicks.length, plot, plotWidth: plotRight - x0, xSpacing, ySpacing, xWidest, fs, xLabels, yLabels, width: vb.width, height: vb.height, keyed: keyed.map((l) => [l.t, l.w, l.size]), names };
+          return { count: boxes.length, wrong, yTicks: yTicks.length, xTicks: xTicks.length, xFirst: Math.min(...xTicks), plotRight, plot, plotWidth: plotRight - x0, xSpacing, ySpacing, xWidest, fs, xLabels, yLabels, width: vb.width, height: vb.height, keyed: keyed.map((l) => [l.t, l.w, l.size]), names };
         });
         // The key below leaves the graph half the figure's height at least.
         if (key === "below" && r.plot < r.height / 2 - 0.5) r.wrong.push(`the graph is ${(r.plot / r.height * 100).toFixed(0)}% of the height`);
@@ -132,16 +132,6 @@ try {
           const wider = m === 1 ? (step >= 0.999 ? 0.834 : 0.556) : m === 5 && quarters ? (step >= 4.999 ? 0.834 : 0.556) : 0;
           return { spacing: spacing / ratio, count: Math.floor(length / (spacing / ratio) + 1e-6) + 1, wider };
         };
-        const fy = finer(r.yLabels, r.ySpacing, r.plot, false), fx = finer(r.xLabels, r.xSpacing, r.plotWidth, true);
-        if (!byteSteps && fy.count <= 14 && fy.spacing >= (r.yTicks < 4 ? 1.5 : 2) * r.fs + 0.5) r.wrong.push(`room for more y ticks than ${r.yTicks} (${r.ySpacing.toFixed(0)} pt apart)`);
-        if (fx.count <= 14 && fx.spacing >= r.xWidest + fx.wider * r.fs + 0.8 * r.fs + 0.5) r.wrong.push(`room for more x ticks than ${r.xTicks} (${r.xSpacing.toFixed(0)} pt apart, labels ${r.xWidest.toFixed(0)} pt)`);
-        if (r.yTicks < 2 || r.xTicks < 2) r.wrong.push(`axes not found: ${r.yTicks} y and ${r.xTicks} x ticks`);
-        // A name shortened only where the whole one would not fit the key's room: a third
-        // of the figure beside the graph, half of it below (less the swatch).
-        // Labels are matched to bands by name (the drawing order of bands differs
-        // between formats' reductions): a label is a band's whole name, or its start
-        // and end around `...`.
-        if (3 * r.keyed.length !== r.names.length) r.wrong.push(`${r.keyed.length} key labels for ${r.names.length / 3} bands`);
         const measure = (t, size) => page.evaluate(([t, size]) => {
           const e = document.createElementNS("http://www.w3.org/2000/svg", "text");
           e.setAttribute("font-size", size);
@@ -151,6 +141,34 @@ try {
           e.remove();
           return w;
         }, [t, size]);
+        const fy = finer(r.yLabels, r.ySpacing, r.plot, false), fx = finer(r.xLabels, r.xSpacing, r.plotWidth, true);
+        if (!byteSteps && fy.count <= 14 && fy.spacing >= (r.yTicks < 4 ? 1.5 : 2) * r.fs + 0.5) r.wrong.push(`room for more y ticks than ${r.yTicks} (${r.ySpacing.toFixed(0)} pt apart)`);
+        if (fx.count <= 14 && fx.spacing >= r.xWidest + fx.wider * r.fs + 0.8 * r.fs + 0.5) r.wrong.push(`room for more x ticks than ${r.xTicks} (${r.xSpacing.toFixed(0)} pt apart, labels ${r.xWidest.toFixed(0)} pt)`);
+        if (r.yTicks < 2 || r.xTicks < 2) r.wrong.push(`axes not found: ${r.yTicks} y and ${r.xTicks} x ticks`);
+        // At least four time labels wherever four fit: where there are fewer, a step of
+        // 4 times a power of ten that makes four over the axis sets its labels (measured
+        // here) closer than their width and most of an em (0.8).
+        const seconds = /^[\d.]+ (s|ms)$/.test(r.xLabels[0] || "");
+        if (r.xTicks >= 2 && r.xTicks < 4 && seconds) {
+          const step = parseFloat(r.xLabels[1]) - parseFloat(r.xLabels[0]), perUnit = r.xSpacing / step;
+          const span = r.plotWidth / perUnit, s4 = 4 * 10 ** Math.floor(Math.log10(span / 4));
+          const unit = r.xLabels[0].endsWith(" ms") ? " ms" : " s", d = Math.max(0, -Math.floor(Math.log10(s4) + 1e-9));
+          const first = parseFloat(r.xLabels[0]), n = Math.floor((span - 1e-9 * s4) / s4) + 1;
+          const all = Array.from({ length: n }, (_, k) => (first + k * s4).toFixed(d) + unit);
+          const widths = await Promise.all(all.map((l) => measure(l, r.fs))), widest = Math.max(...widths);
+          // Those inside the graph whose label, centred on its tick, stays in the figure.
+          const labels = all.filter((_, k) => {
+            const x = r.xFirst + k * s4 * perUnit;
+            return x < r.plotRight && x + widths[k] / 2 <= r.width - 0.5;
+          });
+          if (labels.length >= 4 && s4 * perUnit >= widest + 0.8 * r.fs + 0.5) r.wrong.push(`${r.xTicks} time labels where four fit (${labels.join(", ")})`);
+        }
+        // A name shortened only where the whole one would not fit the key's room: a third
+        // of the figure beside the graph, half of it below (less the swatch).
+        // Labels are matched to bands by name (the drawing order of bands differs
+        // between formats' reductions): a label is a band's whole name, or its start
+        // and end around `...`.
+        if (3 * r.keyed.length !== r.names.length) r.wrong.push(`${r.keyed.length} key labels for ${r.names.length / 3} bands`);
         for (const [label, , fs] of r.keyed) {
           if (r.names.includes(label)) continue;
           shortened++;
