@@ -40,19 +40,11 @@ pub const MAX_GONE: usize = 2_000;
 
 /// Lays out a flame graph in the drawing box `opts.size`.
 pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
-    let (width, most) = opts.size;
+    let width = opts.size.0;
     let em = opts.font_size / 10.0;
     let margin = 10.0 * em;
-    // The figure is as tall as its rows at their full height, at most the drawing box:
-    // a shallow census is a short figure, not one with a page of white above it. One
-    // that may grow is tall enough for every row to be named, within its bound.
-    let chrome = margin + 12.0 * em + 30.0 * em + margin + 14.0 * em;
     let rows = flame.depth + 1;
-    let tall = |row: f64| chrome + rows as f64 * row * em;
-    let height = match opts.grow {
-        true => tall(FULL_ROW).min(most.max(tall(LABELLED_ROW)).min(most * MAX_GROWTH)),
-        false => most.min(tall(FULL_ROW)),
-    };
+    let height = height(rows, opts, margin, em);
     let scale = Scale::new(flame.units.value, opts.byte_units);
     let mut items = Vec::new();
 
@@ -141,6 +133,20 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     items.extend(boxes.gone(flame, &gone, &cursor));
     items.extend(captions(gone_left, rows - shown_rows, width, margin));
     scene(flame, opts, (width, height), items)
+}
+
+/// How tall a graph of `rows` rows is: as tall as its rows at their full height, at most
+/// the drawing box (a shallow census is a short figure, not one with a page of white
+/// above it); one that may grow is tall enough for every row to be named, within its
+/// bound.
+fn height(rows: usize, opts: &LayoutOptions, margin: f64, em: f64) -> f64 {
+    let most = opts.size.1;
+    let chrome = margin + 12.0 * em + 30.0 * em + margin + 14.0 * em;
+    let tall = |row: f64| chrome + rows as f64 * row * em;
+    match opts.grow {
+        true => tall(FULL_ROW).min(most.max(tall(LABELLED_ROW)).min(most * MAX_GROWTH)),
+        false => most.min(tall(FULL_ROW)),
+    }
 }
 
 /// A flame graph's scene: one page of `items`, `size` points.
