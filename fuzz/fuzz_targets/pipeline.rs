@@ -73,6 +73,8 @@ fuzz_target!(|data: &[u8]| {
             (200.0, 600.0),
             (1200.0, 300.0),
         ][usize::from(opts[3] / 30) % 4],
+        // Only a flame graph grows, and this target draws none.
+        grow: false,
         // Text from small to large, hp2ps's 10 pt most often.
         font_size: [10.0, 10.0, 4.0, 7.5, 16.0, 72.0][usize::from(opts[1] & 7) % 6],
         style: if opts[2] & 128 != 0 {
