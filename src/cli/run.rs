@@ -119,7 +119,7 @@ pub(crate) fn compare(
 /// ranges.
 pub(crate) fn reused_aux(job: &Job, plan: &Plan) -> anyhow::Result<Option<Aux>> {
     Ok(match (&plan.aux, plan.reuse_aux, &job.make) {
-        (Some(path), true, Make::Picture(_)) => Some(auxfile::read(path)?),
+        (Some(path), true, Make::Picture(_)) => Some(engine::read_aux(path)?),
         _ => None,
     })
 }

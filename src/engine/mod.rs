@@ -232,3 +232,14 @@ impl OutputKind {
         }
     }
 }
+
+/// Reads the `.aux` file at `path` (`-p`): an earlier run's order, shades and ranges.
+pub fn read_aux(path: &std::path::Path) -> Result<crate::select::aux::Aux, crate::error::Error> {
+    use crate::error::Error;
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|source| Error::AuxRead {
+        path: shown.clone(),
+        source,
+    })?;
+    crate::select::aux::parse(&bytes).map_err(|error| Error::Aux { path: shown, error })
+}

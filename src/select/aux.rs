@@ -147,17 +147,6 @@ pub fn write(sel: &Selection, out: &mut dyn Write) -> io::Result<()> {
     Ok(())
 }
 
-/// Reads the `.aux` file at `path` (`-p`): an earlier run's order, shades and ranges.
-pub fn read(path: &std::path::Path) -> Result<Aux, crate::error::Error> {
-    use crate::error::Error;
-    let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|source| Error::AuxRead {
-        path: shown.clone(),
-        source,
-    })?;
-    parse(&bytes).map_err(|error| Error::Aux { path: shown, error })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
