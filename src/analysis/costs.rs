@@ -41,6 +41,11 @@ pub struct CostSummary {
     /// The whole run's, or the window's.
     #[serde(serialize_with = "crate::units::tidy_number")]
     pub total: f64,
+    /// A `-p` report's total as its header gives it, where its rows add up to another:
+    /// each row's figure is estimated from its shares, which GHC rounds to 0.1%, so the
+    /// rows fall short of (or past) what the run spent. `None` for a report with counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report_total: Option<u64>,
     /// `--from`/`--to`'s window of eventlog samples, as asked (`None`: the whole run).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub window: Option<(Option<f64>, Option<f64>)>,
@@ -99,9 +104,11 @@ pub fn summarise(profile: &Profile, top: usize, window: (Option<f64>, Option<f64
             .total_cmp(&a.inherited)
             .then(a.name.cmp(&b.name))
     });
+    let total: f64 = stacks.iter().map(|s| s.1).sum();
     CostSummary {
         measure: text(&profile.value_unit),
-        total: stacks.iter().map(|s| s.1).sum(),
+        total,
+        report_total: report_total(profile, window).filter(|&t| t as f64 != total),
         window: (window != (None, None)).then_some(window),
         by_individual,
         by_inherited: all.into_iter().take(top).collect(),
@@ -113,6 +120,18 @@ pub fn summarise(profile: &Profile, top: usize, window: (Option<f64>, Option<f64
             })
             .collect(),
         pruned: profile.pruned,
+    }
+}
+
+/// The header's total of a `-p` report (shares only) in the measure its stacks weigh,
+/// over the whole run.
+fn report_total(profile: &Profile, window: (Option<f64>, Option<f64>)) -> Option<u64> {
+    use crate::profile::costs::{Measure, Precision};
+    let tree = (profile.tree.as_ref()).filter(|t| t.precision == Precision::Percentages)?;
+    match (profile.measure?, window) {
+        (Measure::Time, (None, None)) => Some(tree.total_ticks),
+        (Measure::Alloc, (None, None)) => Some(tree.total_bytes),
+        _ => None,
     }
 }
 

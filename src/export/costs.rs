@@ -61,7 +61,16 @@ pub fn write_summary(
             figure(s.total),
             s.measure
         )?,
-        None => writeln!(out, "the whole run: {} {}", figure(s.total), s.measure)?,
+        None => match s.report_total {
+            Some(header) => writeln!(
+                out,
+                "the whole run: {header} {} (the report's total; its rows, each from shares \
+                 GHC rounds to 0.1%, add up to {})",
+                s.measure,
+                figure(s.total)
+            )?,
+            None => writeln!(out, "the whole run: {} {}", figure(s.total), s.measure)?,
+        },
     }
     for (title, list, individual) in [
         (

@@ -110,6 +110,61 @@ fn runs_of_one_program_agree_stack_for_stack() {
     }
 }
 
+/// A `-p` report's summary gives the run's total as its header does, and says what its
+/// rows (each estimated from shares GHC rounds to 0.1%) add up to where that differs.
+#[test]
+fn a_shares_reports_summary_gives_the_headers_total() {
+    let mut differed = 0;
+    for ghc in GHCS {
+        let path = common::fixtures().join(format!("prof/{ghc}/MapFib-p.prof"));
+        let text = std::fs::read_to_string(&path).unwrap();
+        // `total alloc = 195,520,104 bytes`, read from GHC's text.
+        let header: u64 = (text.lines().find(|l| l.contains("total alloc")).unwrap())
+            .split('=')
+            .nth(1)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .replace(',', "")
+            .parse()
+            .unwrap();
+        let dir = common::Scratch::new("shares-total");
+        let args = [path.to_str().unwrap(), "--measure", "alloc"];
+        let json = common::hpgraph_ok(&dir.0, &[&args[..], &["--summary=json"]].concat());
+        let json: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        let rows = json["total"].as_f64().unwrap();
+        assert!(
+            (rows - header as f64).abs() <= 0.005 * header as f64,
+            "{ghc}: {rows} of {header}"
+        );
+        let first = String::from_utf8(common::hpgraph_ok(
+            &dir.0,
+            &[&args[..], &["--summary"]].concat(),
+        ))
+        .unwrap();
+        let first = first.lines().next().unwrap().to_string();
+        if rows == header as f64 {
+            assert!(json.get("report_total").is_none(), "{ghc}");
+            assert_eq!(first, format!("the whole run: {header} bytes"), "{ghc}");
+        } else {
+            differed += 1;
+            assert_eq!(json["report_total"].as_u64(), Some(header), "{ghc}");
+            assert!(
+                first.starts_with(&format!(
+                    "the whole run: {header} bytes (the report's total"
+                )),
+                "{ghc}: {first}"
+            );
+            assert!(
+                first.ends_with(&format!("add up to {rows})")),
+                "{ghc}: {first}"
+            );
+        }
+    }
+    assert!(differed >= 1, "a report whose shares fall short");
+}
+
 /// Folded stacks as a map from stack to its summed measure, zeros left out.
 fn folded_map(text: &str) -> std::collections::BTreeMap<String, u64> {
     let mut map = std::collections::BTreeMap::new();
