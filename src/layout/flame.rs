@@ -253,11 +253,10 @@ struct Levels {
 
 impl Levels {
     /// Each frame's row: its depth, or with `fold`, its depth less the chained frames
-    /// under it. A differential graph is never folded (what held as much before is
-    /// another question than what holds it all).
+    /// under it. In a differential graph a frame chains only where it held nothing of
+    /// its own in either run (a frame only the run before had is a callee too).
     fn of(flame: &Flame, fold: bool) -> Levels {
         let n = flame.frames.len();
-        let fold = fold && flame.before.is_none();
         let mut callees = vec![0u32; n];
         for f in &flame.frames {
             if let Some(p) = f.parent {
@@ -268,7 +267,9 @@ impl Levels {
         let (mut level, mut head) = (vec![0; n], (0..n).collect::<Vec<_>>());
         for (k, f) in flame.frames.iter().enumerate() {
             if let Some(p) = f.parent {
-                let in_chain = fold && callees[p] == 1 && flame.frames[p].own == 0.0;
+                let caller = &flame.frames[p];
+                let in_chain =
+                    fold && callees[p] == 1 && caller.own == 0.0 && caller.own_before == 0.0;
                 chained[p] = in_chain;
                 level[k] = level[p] + usize::from(!in_chain);
                 head[k] = if in_chain { head[p] } else { k };

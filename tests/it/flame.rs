@@ -375,6 +375,21 @@ fn rows_past_the_top_are_left_out_and_said_so() {
         texts.iter().map(|t| &t.text).collect::<Vec<_>>()
     );
     assert!(!texts.iter().any(|t| t.text.contains("deeper levels")));
+    // Two runs of it compared: the chain held nothing of its own in either, one row.
+    let text = std::fs::read_to_string(dir.path("chain.hp")).unwrap();
+    std::fs::write(dir.path("chain2.hp"), text.replace("\t64\n", "\t128\n")).unwrap();
+    let args = [
+        "--compare",
+        "chain.hp",
+        "chain2.hp",
+        "--flame",
+        "-o-",
+        "--format",
+        "svg",
+    ];
+    let svg = hpgraph_ok(&dir.0, &args);
+    let texts = common::svg_texts(&String::from_utf8(svg).unwrap());
+    assert!(texts.iter().any(|t| t.text == "all ... f499"));
 }
 
 /// A `.hp`'s censuses with their times, names without GHC's `(N)`: read from GHC's
