@@ -49,13 +49,8 @@ pub fn layout(flame: &Flame, opts: &LayoutOptions) -> Scene {
     let mut items = Vec::new();
 
     let top_line = height - margin - 12.0 * em;
-    items.extend(heading(
-        flame,
-        opts,
-        Point::new(margin, top_line),
-        em,
-        scale,
-    ));
+    let at = Point::new(margin, top_line);
+    items.extend(heading(flame, opts, (at, width - 2.0 * margin), em, scale));
 
     // Rows from the bottom margin up to under the title.
     let (x0, across) = (margin, width - 2.0 * margin);
@@ -166,13 +161,21 @@ fn scene(flame: &Flame, opts: &LayoutOptions, size: (f64, f64), items: Vec<Item>
 }
 
 /// The title (the job) at `at`, and under it which census the graph weighs and how
-/// much it holds.
-fn heading(flame: &Flame, opts: &LayoutOptions, at: Point, em: f64, scale: Scale) -> [Item; 2] {
+/// much it holds, each shortened to the `room` across the figure.
+fn heading(
+    flame: &Flame,
+    opts: &LayoutOptions,
+    (at, room): (Point, f64),
+    em: f64,
+    scale: Scale,
+) -> [Item; 2] {
+    // Each line within the figure's width, shortened in the middle as a name is.
+    let fit = |line: &[u8], size: f64| super::modern::shortened(line, room / (size * em));
     let title = opts.title_text.clone().unwrap_or_else(|| flame.job.clone());
     let title = Item::Text(text(
         TextRole::Title,
         at,
-        title,
+        fit(&title, 1.2),
         FontSize::Large,
         Anchor::Start,
     ));
@@ -211,7 +214,7 @@ fn heading(flame: &Flame, opts: &LayoutOptions, at: Point, em: f64, scale: Scale
     let about = Item::Text(text(
         TextRole::Caption,
         Point::new(at.x, at.y - 16.0 * em),
-        about.into_bytes(),
+        fit(about.as_bytes(), 1.0),
         FontSize::Normal,
         Anchor::Start,
     ));

@@ -1,10 +1,11 @@
 // Flame graphs that read at their size: for real reports of three GHCs (pandoc's and
-// MapFib's `-P`, pandoc's `-pj`) and a heap profile's stacks 60 deep, drawn as SVG at
-// hpgraph's default size and at a column's 8.5 cm x 6 cm with 7 pt text, Chromium
-// measures each frame's box and each text: every frame at least 60 pt wide (40 pt at
-// 8.5 cm) has a label of 6 pt or more inside its box, and no label leaves its box. The
-// 8.5 cm figure keeps within its size; the default one may grow with the depth. The boxes and
-// texts come from the browser, not from hpgraph's layout.
+// MapFib's `-P`, pandoc's `-pj`), a heap profile's stacks 60 deep and the differential
+// graph of two such runs, drawn as SVG at hpgraph's default size and at a column's
+// 8.5 cm x 6 cm with 7 pt text, Chromium measures each frame's box and each text: every
+// frame at least 60 pt wide (40 pt at 8.5 cm) has a label of 6 pt or more inside its
+// box, no label leaves its box and no text the figure. The 8.5 cm figure keeps within
+// its size; the default one may grow with the depth. The boxes and texts come from the
+// browser, not from hpgraph's layout.
 //
 //   node tests/browser/flamelabels.mjs [HPGRAPH]   (default target/release/hpgraph)
 
@@ -24,7 +25,9 @@ for (let k = 0; k < 40; k++) {
   hp += `${frames.reverse().join("/")}\t${1000 + ((k * 7919) % 99000)}\n`;
 }
 writeFileSync(join(work, "deep.hp"), hp + "END_SAMPLE 0\n");
-inputs.push([join(work, "deep.hp"), "--flame"]);
+// The same stacks twice as large: the differential graph of the two.
+writeFileSync(join(work, "twice.hp"), (hp + "END_SAMPLE 0\n").replace(/\t(\d+)\n/g, (_, n) => `\t${2 * n}\n`));
+inputs.push([join(work, "deep.hp"), "--flame"], [join(work, "deep.hp"), "--compare", join(work, "twice.hp"), "--flame"]);
 const sizes = [[[], 60], [["--size", "8.5cmx6cm", "--font-size", "7"], 40]];
 
 const browser = await launch();
@@ -57,6 +60,9 @@ try {
         const over = (t) => frames.some((b) => t.x0 < b.x + b.width && t.x1 > b.x && t.y0 < b.y + b.height && t.y1 > b.y);
         const label = texts.filter(over);
         for (const t of label) if (!frames.some((b) => inside(t, b))) wrong.push(`"${t.text}" leaves its box`);
+        // Every text, the title and captions too, within the figure's width.
+        const across = svg.viewBox.baseVal.width;
+        for (const t of texts) if (t.x0 < -0.5 || t.x1 > across + 0.5) wrong.push(`"${t.text}" leaves the figure`);
         const height = svg.viewBox.baseVal.height;
         return { wrong, wideBoxes, labels: label.length, height };
       }, wide);
