@@ -43,19 +43,32 @@ pub fn time_axis(first: f64, last: f64, target: f64, seconds: bool) -> Vec<(f64,
         return ticks;
     }
     let ms = seconds && ceil_125((last - first) / target).is_some_and(|step| step < 0.009);
+    in_unit(first, last, seconds, ms, |a, b, _| time_ticks(a, b, target))
+}
+
+/// `ticks` (from `first` to `last` times `k`, and `k`) made in the time axis's unit and
+/// labelled with it: milliseconds (`ms`, `k` 1000), seconds, or bare where the profile's
+/// times are not `seconds`.
+fn in_unit(
+    first: f64,
+    last: f64,
+    seconds: bool,
+    ms: bool,
+    ticks: impl FnOnce(f64, f64, f64) -> Vec<(f64, String)>,
+) -> Vec<(f64, String)> {
     let (k, unit) = match (seconds, ms) {
         (false, _) => (1.0, ""),
         (true, true) => (1e3, " ms"),
         (true, false) => (1.0, " s"),
     };
-    (time_ticks(first * k, last * k, target).into_iter())
+    (ticks(first * k, last * k, k).into_iter())
         .map(|(v, l)| (v / k, l + unit))
         .collect()
 }
 
 /// A time axis of four or five ticks where the 1-2-2.5-5 steps give three or fewer that
 /// fit (`0.0 s 0.5 s 1.0 s` on a 1.5 s run whose `0.25 s` labels would not fit): its
-/// step a 4 times a power of ten (`0.0 s 0.4 s 0.8 s 1.2 s`), labelled as [`time_axis`]
+/// step 4 times a power of ten (`0.0 s 0.4 s 0.8 s 1.2 s`), labelled as [`time_axis`]
 /// labels; `None` where that step gives fewer than four, or the run is read as a clock.
 pub fn time_axis_in_fours(first: f64, last: f64, seconds: bool) -> Option<Vec<(f64, String)>> {
     let span = last - first;
@@ -63,15 +76,10 @@ pub fn time_axis_in_fours(first: f64, last: f64, seconds: bool) -> Option<Vec<(f
     if !(step.is_finite() && step > 0.0) || (seconds && step >= 50.0) {
         return None;
     }
-    let k = if seconds && step < 0.009 { 1e3 } else { 1.0 };
-    let unit = match (seconds, k > 1.0) {
-        (false, _) => "",
-        (true, true) => " ms",
-        (true, false) => " s",
-    };
-    let ticks: Vec<(f64, String)> = (ticks_every(first * k, last * k, step * k).into_iter())
-        .map(|(v, l)| (v / k, l + unit))
-        .collect();
+    let ms = seconds && step < 0.009;
+    let ticks = in_unit(first, last, seconds, ms, |a, b, k| {
+        ticks_every(a, b, step * k)
+    });
     (ticks.len() >= 4).then_some(ticks)
 }
 
