@@ -630,22 +630,13 @@ fn a_window_judges_the_censuses_within_it() {
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
 
-/// A field of a report's header line: `total time  =  0.32 secs   (321 ticks @ …`.
-fn header<'a>(text: &'a str, label: &str) -> &'a str {
-    let line = text
-        .lines()
-        .find(|l| l.trim_start().starts_with(label))
-        .unwrap();
-    line.split_once('=').unwrap().1.trim()
-}
-
 #[test]
 fn a_reports_budgets_flip_at_its_header_and_its_top_table() {
     let mut wrong = Vec::new();
     for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
         let prof = fixtures().join("prof").join(ghc).join("MapFib-P.prof");
         let text = std::fs::read_to_string(&prof).unwrap();
-        let time = header(&text, "total time");
+        let time = crate::common::report_header(&text, "total time");
         let secs: f64 = time.split_whitespace().next().unwrap().parse().unwrap();
         let ticks: u64 = time
             .split('(')
@@ -656,13 +647,7 @@ fn a_reports_budgets_flip_at_its_header_and_its_top_table() {
             .unwrap()
             .parse()
             .unwrap();
-        let alloc: u64 = header(&text, "total alloc")
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .replace(',', "")
-            .parse()
-            .unwrap();
+        let alloc = crate::common::report_figure(&text, "total alloc");
         verdict(&prof, format!("ticks == {ticks}"), 0, &mut wrong);
         verdict(&prof, format!("ticks <= {}", ticks - 1), 1, &mut wrong);
         verdict(&prof, format!("allocated <= {alloc}B"), 0, &mut wrong);

@@ -119,16 +119,7 @@ fn a_shares_reports_summary_gives_the_headers_total() {
         let path = common::fixtures().join(format!("prof/{ghc}/MapFib-p.prof"));
         let text = std::fs::read_to_string(&path).unwrap();
         // `total alloc = 195,520,104 bytes`, read from GHC's text.
-        let header: u64 = (text.lines().find(|l| l.contains("total alloc")).unwrap())
-            .split('=')
-            .nth(1)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .replace(',', "")
-            .parse()
-            .unwrap();
+        let header = common::report_figure(&text, "total alloc");
         let dir = common::Scratch::new("shares-total");
         let args = [path.to_str().unwrap(), "--measure", "alloc"];
         let json = common::hpgraph_ok(&dir.0, &[&args[..], &["--summary=json"]].concat());

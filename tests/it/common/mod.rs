@@ -276,3 +276,21 @@ pub fn netpbm(bytes: &[u8]) -> (String, usize, usize, &[u8]) {
     let magic = fields.swap_remove(0);
     (magic, w, h, &bytes[at + 1..at + 1 + w * h * depth])
 }
+
+/// A field of a GHC report's header line, read from GHC's text: `report_header(text,
+/// "total alloc")` is `195,520,104 bytes  (excludes profiling overheads)`.
+pub fn report_header<'a>(text: &'a str, label: &str) -> &'a str {
+    let line = (text.lines())
+        .find(|l| l.trim_start().starts_with(label))
+        .unwrap();
+    line.split_once('=').unwrap().1.trim()
+}
+
+/// A report header's first figure, its commas left out: `total alloc`'s bytes.
+pub fn report_figure(text: &str, label: &str) -> u64 {
+    let first = report_header(text, label)
+        .split_whitespace()
+        .next()
+        .unwrap();
+    first.replace(',', "").parse().unwrap()
+}
