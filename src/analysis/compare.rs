@@ -43,7 +43,7 @@ pub use crate::select::flame::unnumbered;
 /// Both profiles with their bands named alike: `(N)` numbers left out, a whole name
 /// that a cut name of the other run stands for renamed to the cut name, and bands that
 /// end up with one name merged (summed sample by sample).
-pub fn matched(mut before: Profile, mut after: Profile) -> (Profile, Profile) {
+pub fn matched(before: &mut Profile, after: &mut Profile) {
     let names = |p: &Profile| -> Vec<Vec<u8>> {
         p.bands
             .names()
@@ -51,12 +51,11 @@ pub fn matched(mut before: Profile, mut after: Profile) -> (Profile, Profile) {
             .map(|n| unnumbered(n).to_vec())
             .collect()
     };
-    let (mut b, mut a) = (names(&before), names(&after));
+    let (mut b, mut a) = (names(before), names(after));
     absorb(&b, &mut a);
     absorb(&a, &mut b);
-    rename(&mut before, b);
-    rename(&mut after, a);
-    (before, after)
+    rename(before, b);
+    rename(after, a);
 }
 
 /// Renames each whole name of `whole_side` that a cut name of `cut_side` stands for (and
@@ -583,7 +582,8 @@ mod tests {
             "BEGIN_SAMPLE 0\nmain/Main.CAF\t100\nmk/f01/main.fs/main.lists/A\t10\n\
              mk/f01/main.fs/main.lists/B\t20\nMAIN\t5\nEND_SAMPLE 0\n",
         );
-        let (hp, ev) = matched(hp, ev);
+        let (mut hp, mut ev) = (hp, ev);
+        matched(&mut hp, &mut ev);
         let names = |p: &Profile| -> Vec<String> {
             p.bands
                 .names()

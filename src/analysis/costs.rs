@@ -1,14 +1,15 @@
 //! A time and allocation report's summary: which cost centres spend (individual: the
 //! stacks that end in them), which lead to the spending (inherited: every stack through
 //! them, each counted once), and the hottest path from the root. Computed from the
-//! shared model's census ([`Profile::is_cost_report`]), weighed as `--measure` chose.
+//! profile's census (or its samples' sum, [`Costs`]), weighed as `--measure` chose.
 
 use std::collections::HashMap;
 
 use serde::Serialize;
 
-use crate::profile::Profile;
+use crate::profile::Costs;
 use crate::profile::hash::FxMap;
+use crate::select::flame::Stacked;
 
 /// One cost centre's share of the run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -62,12 +63,12 @@ pub struct CostSummary {
 
 /// The summary of `profile`'s one census (or its samples' sum), `top` cost centres in
 /// each list; `window` is `--from`/`--to`, which samples were cut to.
-pub fn summarise(profile: &Profile, top: usize, window: (Option<f64>, Option<f64>)) -> CostSummary {
+pub fn summarise(profile: &Costs, top: usize, window: (Option<f64>, Option<f64>)) -> CostSummary {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let stacks: Vec<(Vec<&[u8]>, f64)> = (0..profile.bands.len())
         .map(|k| {
             let name = &profile.bands.names()[k];
-            let (frames, _) = crate::select::flame::frames_of(profile, name);
+            let (frames, _) = profile.frames(name);
             let mut value = 0.0;
             profile.bands.series()[k].for_each(|_, v| value += v);
             (frames, value)
@@ -125,10 +126,10 @@ pub fn summarise(profile: &Profile, top: usize, window: (Option<f64>, Option<f64
 
 /// The header's total of a `-p` report (shares only) in the measure its stacks weigh,
 /// over the whole run.
-fn report_total(profile: &Profile, window: (Option<f64>, Option<f64>)) -> Option<u64> {
+fn report_total(profile: &Costs, window: (Option<f64>, Option<f64>)) -> Option<u64> {
     use crate::profile::costs::{Measure, Precision};
     let tree = (profile.tree.as_ref()).filter(|t| t.precision == Precision::Percentages)?;
-    match (profile.measure?, window) {
+    match (profile.measure, window) {
         (Measure::Time, (None, None)) => Some(tree.total_ticks),
         (Measure::Alloc, (None, None)) => Some(tree.total_bytes),
         _ => None,
@@ -212,7 +213,7 @@ pub struct TreeRow {
 /// The profile's tree of stacks, frame by frame, callers first: each frame's own and
 /// inherited measure, and its entries from the report where there is one. The flame
 /// graph's frames (the root `all` left out), so a frame is a stack of the tree.
-pub fn tree(profile: &Profile) -> Vec<TreeRow> {
+pub fn tree(profile: &Costs) -> Vec<TreeRow> {
     let flame = crate::select::flame::flame(profile, crate::select::flame::When::Peak);
     let entries = (profile.tree.as_deref()).map(|t| entries_by_frame(t, &flame));
     (flame.frames.iter().enumerate().skip(1))

@@ -10,18 +10,129 @@ use crate::analysis::stats::{Stats, stats};
 use crate::analysis::summary::{Headline, Trend};
 use crate::analysis::table::Table;
 use crate::analysis::window::Window;
-use crate::profile::Profile;
+use crate::profile::{Costs, Profile};
 use crate::units::{ByteUnits, Scale, ValueUnit, human};
 
 /// A run a condition is judged on.
-#[derive(Debug, Clone, Copy)]
+#[derive(Clone, Copy)]
 pub struct Run<'a> {
     /// The input, as messages name it.
     pub name: &'a str,
     /// The profile, already cut to `--from`/`--to` and the bands kept.
+    pub of: &'a dyn Judged,
+    /// Its censuses.
     pub profile: &'a Profile,
     /// `--from`/`--to`: the window the runtime's figures are taken over.
     pub window: (Option<f64>, Option<f64>),
+}
+
+impl<'a> Run<'a> {
+    /// `of`, named `name`, judged over `window`.
+    pub fn new(name: &'a str, of: &'a dyn Judged, window: (Option<f64>, Option<f64>)) -> Self {
+        Run {
+            name,
+            of,
+            profile: of.censuses(),
+            window,
+        }
+    }
+}
+
+/// A profile's figures as its model has them: a heap profile's bands over its censuses;
+/// a cost-centre profile's share spent in a band, and its report's totals.
+pub trait Judged {
+    /// Its censuses.
+    fn censuses(&self) -> &Profile;
+
+    /// The figure `check` reads on `run` (which holds this); `None` when a band pattern
+    /// matches nothing and `lenient` says that is a zero (the other run of a comparison
+    /// may have it).
+    fn figure(&self, check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, Unjudged>;
+}
+
+impl Judged for Profile {
+    fn censuses(&self) -> &Profile {
+        self
+    }
+
+    fn figure(&self, check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, Unjudged> {
+        if check.in_bytes && check.subject.counts_values() && self.units.value != ValueUnit::Bytes {
+            return Err(Unjudged(format!(
+                "{}: its values are `{}`, not bytes: write `{}`'s bound as a plain number",
+                run.name,
+                crate::escape::terminal(&String::from_utf8_lossy(&self.value_unit)),
+                check.text
+            )));
+        }
+        measure(check, run, lenient)
+    }
+}
+
+impl Judged for Costs {
+    fn censuses(&self) -> &Profile {
+        &self.series
+    }
+
+    fn figure(&self, check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, Unjudged> {
+        match &check.subject {
+            Subject::Run(f) => self.run_figure(*f, run).map(Some),
+            Subject::Band {
+                pattern,
+                figure: super::BandFigure::Share,
+                ..
+            } => match spent(self, pattern) {
+                Some(share) => Ok(Some(plain(share))),
+                None if lenient => Ok(None),
+                None => Err(no_band(check, &[run])),
+            },
+            _ => Err(not_heap(run, &check.subject.name())),
+        }
+    }
+}
+
+impl Costs {
+    /// A figure of the whole run: a report's own totals (its header's), or the runtime's
+    /// where the samples came with an eventlog's.
+    fn run_figure(&self, f: Figure, run: Run) -> Result<Measured, Unjudged> {
+        if let Some(report) = self.tree.as_deref().filter(|_| self.runtime.is_empty()) {
+            return match f {
+                Figure::TotalTime => Ok(plain(report.seconds)),
+                Figure::Ticks => Ok(plain(report.total_ticks as f64)),
+                Figure::Allocated => Ok(plain(report.total_bytes as f64)),
+                _ => Err(Unjudged(format!(
+                    "{}: {} is not a time and allocation report's figure: a .prof has \
+                     total_time, ticks, allocated and band(RE) share",
+                    run.name,
+                    f.name()
+                ))),
+            };
+        }
+        match f {
+            Figure::Peak | Figure::Mean | Figure::PeakTime | Figure::Samples => {
+                Err(not_heap(run, f.name()))
+            }
+            _ => run_figure(f, run),
+        }
+    }
+}
+
+/// A figure with nothing beside its value.
+fn plain(value: f64) -> Measured {
+    Measured {
+        value,
+        trend: None,
+        at: None,
+    }
+}
+
+/// Why a cost-centre profile has no `what`.
+fn not_heap(run: Run, what: &str) -> Unjudged {
+    Unjudged(format!(
+        "{}: {what} is a heap profile's figure, and this is a cost-centre profile \
+         (.prof or eventlog samples): its figures are total_time, ticks, allocated \
+         and band(RE) share",
+        run.name
+    ))
 }
 
 /// Why a condition cannot be judged on a run: a usage error, said before anything is
@@ -64,7 +175,7 @@ pub struct Outcome {
 
 /// A figure measured on one run.
 #[derive(Debug, Clone, Copy)]
-struct Measured {
+pub struct Measured {
     value: f64,
     trend: Option<(Trend, f64)>,
     at: Option<f64>,
@@ -79,14 +190,15 @@ pub fn judge(check: &Check, run: Run) -> Result<Outcome, Unjudged> {
             check.text, check.written
         )));
     }
-    let m = measure(check, run, false)?.expect("a band matched");
+    let m = run.of.figure(check, run, false)?.expect("a band matched");
     Ok(outcome(check, run, m, None))
 }
 
 /// Judges `check` on two runs: a change bound against the change from `before` to
 /// `after`, a level bound against `after`.
 pub fn judge_change(check: &Check, before: Run, after: Run) -> Result<Outcome, Unjudged> {
-    let (b, a) = (measure(check, before, true)?, measure(check, after, true)?);
+    let b = before.of.figure(check, before, true)?;
+    let a = after.of.figure(check, after, true)?;
     // A band a run has not is nothing there, and heads nowhere.
     let zero = Measured {
         value: 0.0,
@@ -237,42 +349,15 @@ fn unit_name(kind: Kind, p: &Profile, values: bool) -> String {
     }
 }
 
-/// The figure on one run; `None` when a band pattern matches nothing and `lenient` says
-/// that is a zero (the other run of a comparison may have it).
+/// A heap profile's figure on one run ([`Judged::figure`]).
 fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, Unjudged> {
-    if check.in_bytes
-        && check.subject.counts_values()
-        && !run.profile.is_cost_report()
-        && run.profile.units.value != ValueUnit::Bytes
-    {
-        return Err(Unjudged(format!(
-            "{}: its values are `{}`, not bytes: write `{}`'s bound as a plain number",
-            run.name,
-            crate::escape::terminal(&String::from_utf8_lossy(&run.profile.value_unit)),
-            check.text
-        )));
-    }
     let figure_of = |values: &[f64]| {
         let p = run.profile;
         let totals = p.totals();
         Window::new(&p.times, &totals).figures(values)
     };
-    let plain = |value| Measured {
-        value,
-        trend: None,
-        at: None,
-    };
     Ok(Some(match &check.subject {
         Subject::Run(f) => return run_figure(*f, run).map(Some),
-        Subject::Band {
-            pattern,
-            figure: super::BandFigure::Share,
-            ..
-        } if run.profile.is_cost_report() => match spent(run.profile, pattern) {
-            Some(share) => plain(share),
-            None if lenient => return Ok(None),
-            None => return Err(no_band(check, &[run])),
-        },
         Subject::Band {
             pattern, figure, ..
         } => {
@@ -360,16 +445,8 @@ fn no_band(check: &Check, runs: &[Run]) -> Unjudged {
     ))
 }
 
-/// That `run` has a heap profile, which `what` measures.
+/// That `run` has a heap census, which `what` measures.
 fn heap(run: Run, what: &str) -> Result<(), Unjudged> {
-    if run.profile.is_cost_report() {
-        return Err(Unjudged(format!(
-            "{}: {what} is a heap profile's figure, and this is a cost-centre profile \
-             (.prof or eventlog samples): its figures are total_time, ticks, allocated \
-             and band(RE) share",
-            run.name
-        )));
-    }
     if run.profile.times.is_empty() || run.profile.bands.names().is_empty() {
         return Err(Unjudged(format!(
             "{}: {what} is a heap profile's figure, and this input has no heap census \
@@ -382,24 +459,6 @@ fn heap(run: Run, what: &str) -> Result<(), Unjudged> {
 
 fn run_figure(f: Figure, run: Run) -> Result<Measured, Unjudged> {
     let p = run.profile;
-    let plain = |value: f64| Measured {
-        value,
-        trend: None,
-        at: None,
-    };
-    if let Some(report) = p.tree.as_deref().filter(|_| p.runtime.is_empty()) {
-        return match f {
-            Figure::TotalTime => Ok(plain(report.seconds)),
-            Figure::Ticks => Ok(plain(report.total_ticks as f64)),
-            Figure::Allocated => Ok(plain(report.total_bytes as f64)),
-            _ => Err(Unjudged(format!(
-                "{}: {} is not a time and allocation report's figure: a .prof has \
-                 total_time, ticks, allocated and band(RE) share",
-                run.name,
-                f.name()
-            ))),
-        };
-    }
     Ok(match f {
         Figure::TotalTime | Figure::Ticks => {
             return Err(Unjudged(format!(
@@ -521,11 +580,7 @@ mod tests {
             profile("BEGIN_SAMPLE 0\na\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\na\t20\nEND_SAMPLE 1\n");
         let after =
             profile("BEGIN_SAMPLE 0\nb\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nb\t20\nEND_SAMPLE 1\n");
-        let run = |p| Run {
-            name: "x",
-            profile: p,
-            window: (None, None),
-        };
+        let run = |p| Run::new("x", p, (None, None));
         let judged =
             |c: &str| judge_change(&super::super::parse(c).unwrap(), run(&before), run(&after));
         let o = judged("trend(band(b)) == flat").unwrap();
@@ -545,11 +600,7 @@ mod tests {
         )
         .unwrap()
         .profile;
-        let run = Run {
-            name: "x",
-            profile: &p,
-            window: (None, None),
-        };
+        let run = Run::new("x", &p, (None, None));
         let e = judge(&super::super::parse("waste <= 10%").unwrap(), run).unwrap_err();
         assert!(e.0.contains("restricted to lag"), "{e}");
         assert!(!e.0.chars().any(crate::escape::acts_on_terminal), "{e:?}");

@@ -18,7 +18,7 @@ mod judge;
 pub mod report;
 
 pub use grammar::parse;
-pub use judge::{Outcome, Run, Unjudged, judge, judge_change};
+pub use judge::{Judged, Measured, Outcome, Run, Unjudged, judge, judge_change};
 
 /// One condition, as read.
 #[derive(Debug, Clone)]

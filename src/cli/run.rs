@@ -83,7 +83,7 @@ pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axe
     let read = job.read;
     let profiles = (plans.iter())
         .filter_map(|plan| plan.input.read(read).ok())
-        .map(|parsed| parsed.profile);
+        .map(|parsed| parsed.profile.into_series());
     engine::same_scale(job, profiles, axes);
 }
 

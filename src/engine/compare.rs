@@ -4,21 +4,21 @@
 
 use std::io::{self, Write};
 
-use super::{Data, Make, Picture};
+use super::{Data, Make, Modelled, Picture};
 use crate::analysis::compare::{self as cmp, Comparison, Totals};
 use crate::analysis::stats::{self, Stats};
 use crate::backend::Format;
 use crate::export::{Export, SummaryStyle};
 use crate::profile::Profile;
 use crate::scene::{Plot, Scene};
-use crate::select::flame::When;
+use crate::select::flame::{Stacked, When};
 
 /// Two runs made ready to be written: [`compare()`]'s result.
 pub enum Compared<'a> {
     /// Both runs' stacks, each weighed at `when`, as differential folded stacks.
     Folded {
         /// The runs, their bands named alike.
-        runs: Box<[Profile; 2]>,
+        runs: Box<[Box<dyn Stacked>; 2]>,
         /// Where each run's stacks are weighed.
         when: When,
     },
@@ -67,13 +67,13 @@ pub enum Compared<'a> {
 /// after, filtered as the job says, except for `--stats`, which reads the runtime's
 /// events over `window` (`--from`, `--to`) itself. `normalised` puts both on 0-100% of
 /// their time. An `Err` says which runs cannot be compared, and why.
-pub fn compare<'a>(
+pub fn compare<'a, K: Modelled>(
     make: &'a Make,
     window: (Option<f64>, Option<f64>),
-    runs: [(String, Profile); 2],
+    runs: [(String, K); 2],
     normalised: bool,
 ) -> Result<Compared<'a>, String> {
-    let [(before_name, before), (after_name, after)] = runs;
+    let [(before_name, mut before), (after_name, mut after)] = runs;
     if let Make::Data(data) = make
         && let Export::Stats(style) = data.export
     {
@@ -89,32 +89,40 @@ pub fn compare<'a>(
             stats::window_within(&p.runtime, from).map_err(|e| format!("{name}: {e}"))?;
             Ok(stats::stats(&p.runtime, from, to))
         };
-        let runs = Box::new([one(&before_name, &before)?, one(&after_name, &after)?]);
+        let runs = Box::new([
+            one(&before_name, before.series())?,
+            one(&after_name, after.series())?,
+        ]);
         let names = [before_name, after_name];
         return Ok(Compared::Stats { style, runs, names });
     }
     // Refused alike in every output, the stacks' too.
-    cmp::same_units(&before, &after).map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
-    let (before, after) = cmp::matched(before, after);
+    cmp::same_units(before.series(), after.series())
+        .map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
+    cmp::matched(before.series_mut(), after.series_mut());
     if let Make::Data(data) = make
         && data.export == Export::Folded
     {
         let when = data.options.census.unwrap_or(When::Peak);
-        let runs = Box::new([before, after]);
+        let runs: Box<[Box<dyn Stacked>; 2]> = Box::new([Box::new(before), Box::new(after)]);
         return Ok(Compared::Folded { runs, when });
     }
     // Two cost-centre profiles (reports, samples) have one stretch of time each: what
     // changed is the differential flame graph, as one report's picture is its flame graph.
-    let costs = (before.is_cost_report() && after.is_cost_report()).then_some(When::Peak);
     if let Make::Picture(picture) = make
-        && let Some(when) = picture.flame.or(costs)
+        && let Some(when) = picture.flame.or(K::FLAME)
         && picture.format != Format::Html
     {
         let scene = Box::new(differential_flame(&before, &after, when, picture));
         return Ok(Compared::Flame { picture, scene });
     }
-    let comparison = cmp::compare(&before, &after, [&before_name, &after_name], window)
-        .map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
+    let comparison = cmp::compare(
+        before.series(),
+        after.series(),
+        [&before_name, &after_name],
+        window,
+    )
+    .map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
     let comparison = Box::new(comparison);
     let picture = match make {
         Make::Data(data) => return Ok(Compared::Data { data, comparison }),
@@ -125,6 +133,7 @@ pub fn compare<'a>(
         let when = picture.flame.unwrap_or(When::Peak);
         Box::new(differential_flame(&before, &after, when, picture))
     });
+    let (before, after) = (before.into_series(), after.into_series());
     let (before, after) = if normalised {
         (cmp::normalised(before), cmp::normalised(after))
     } else {
@@ -149,7 +158,7 @@ pub fn compare<'a>(
 
 /// What changed between two runs as a flame graph of `when`'s stacks, laid out for
 /// `picture`: its own output with `--flame`, or under a comparison page's table.
-fn differential_flame(before: &Profile, after: &Profile, when: When, picture: &Picture) -> Scene {
+fn differential_flame<S: Stacked>(before: &S, after: &S, when: When, picture: &Picture) -> Scene {
     let flame = crate::select::flame::differential(before, after, when, picture.direction);
     crate::layout::flame::layout(&flame, &picture.layout)
 }
@@ -190,7 +199,7 @@ impl Compared<'_> {
         match self {
             Compared::Folded { runs, when } => {
                 let [before, after] = &**runs;
-                crate::export::stacks::write_differential([before, after], *when, out)
+                crate::export::stacks::write_differential([&**before, &**after], *when, out)
             }
             Compared::Flame { picture, scene } => {
                 picture.format.backend(&picture.backend).write(scene, out)

@@ -2,9 +2,10 @@
 //! job sees it: `--stats` keeps the whole run for its own window, so its conditions see
 //! the filter's part of it, as `--summary` would.
 
-use super::{Job, Make};
-use crate::check::{self, Check, Unjudged, report::Verdicts};
-use crate::profile::Profile;
+use super::model::dispatch;
+use super::{Job, Make, Modelled};
+use crate::check::{self, Check, Judged, Unjudged, report::Verdicts};
+use crate::profile::Model;
 
 /// `checks` judged on `profile` (made ready for `job` by [`super::kept`]), named `name`;
 /// `None` without any.
@@ -12,20 +13,20 @@ pub fn judge(
     job: &Job,
     checks: &[Check],
     name: &str,
-    profile: &Profile,
+    model: &Model,
 ) -> Result<Option<Verdicts>, Unjudged> {
     if checks.is_empty() {
         return Ok(None);
     }
     let cut = match &job.make {
-        Make::Data(d) if !d.export.reads_bands() => job.filter.apply(profile.clone()).ok(),
+        Make::Data(d) if !d.export.reads_bands() => {
+            dispatch!(model, k => k.clone().filtered(&job.filter).ok().map(Model::from))
+        }
         _ => None,
     };
-    let run = check::Run {
-        name,
-        profile: cut.as_ref().unwrap_or(profile),
-        window: (job.filter.from, job.filter.to),
-    };
+    let model = cut.as_ref().unwrap_or(model);
+    let of: &dyn Judged = dispatch!(model, k => k);
+    let run = check::Run::new(name, of, (job.filter.from, job.filter.to));
     let conditions = (checks.iter())
         .map(|c| check::judge(c, run))
         .collect::<Result<_, _>>()?;
@@ -40,8 +41,8 @@ pub fn judge(
 pub fn judge_change(
     job: &Job,
     checks: &[Check],
-    before: (&str, &Profile),
-    after: (&str, &Profile),
+    before: (&str, &dyn Judged),
+    after: (&str, &dyn Judged),
 ) -> Result<Option<Verdicts>, Unjudged> {
     if checks.is_empty() {
         return Ok(None);
@@ -52,16 +53,8 @@ pub fn judge_change(
         .map(|c| {
             check::judge_change(
                 c,
-                check::Run {
-                    name: b.0,
-                    profile: b.1,
-                    window,
-                },
-                check::Run {
-                    name: a.0,
-                    profile: a.1,
-                    window,
-                },
+                check::Run::new(b.0, b.1, window),
+                check::Run::new(a.0, a.1, window),
             )
         })
         .collect::<Result<_, _>>()?;

@@ -6,7 +6,7 @@ use std::net::SocketAddr;
 
 use super::{Data, Drawn, Picture, Said, Tell, render_data, render_picture};
 use crate::backend::html;
-use crate::profile::Profile;
+use crate::profile::Model;
 use crate::serve::Server;
 
 /// What `--serve` serves, and where.
@@ -34,7 +34,7 @@ impl Serve {
         &self,
         server: &Server,
         name: &str,
-        profile: Profile,
+        profile: Model,
         tell: Tell,
     ) -> std::io::Result<Drawn> {
         let json = render_data(&self.data, profile.clone()).bytes()?;

@@ -17,6 +17,7 @@ use crate::backend::{self, Format};
 use crate::export::{Export, ExportOptions};
 use crate::input;
 use crate::layout::LayoutOptions;
+use crate::profile::{Costs, Model, Profile};
 use crate::select::SelectOptions;
 use crate::select::filter::Filter;
 use crate::select::flame::When;
@@ -24,29 +25,37 @@ use crate::select::flame::When;
 mod compare;
 mod judge;
 mod live;
+mod model;
 mod render;
 mod run;
 
 /// The profile a job renders, and what its reader should be told of it ([`kept`]).
 #[derive(Debug)]
-pub struct Kept {
+pub struct Kept<P = Model> {
     /// The filter's part of the profile.
-    pub profile: crate::profile::Profile,
+    pub profile: P,
     /// Options that do nothing for this profile, said rather than refused.
     pub notes: Vec<String>,
 }
 
 /// The profile a job renders: the filter's part of it (`--include`, `--exclude`,
-/// `--from`, `--to`), or for `--stats`, which reads the runtime's events over its own
-/// window, the whole profile once it is known to have them. An `Err` says why nothing
-/// can be made of it: only the input says whether there is a flame graph to turn over,
-/// or a cost profile to prune.
-pub fn kept(job: &Job, profile: crate::profile::Profile) -> Result<Kept, String> {
+/// `--from`, `--to`, and for a cost profile `--min-share`), or for `--stats`, which
+/// reads the runtime's events over its own window, the whole profile once it is known
+/// to have them. An `Err` says why nothing can be made of it: only the input says
+/// whether there is a flame graph to turn over, or a cost profile to prune.
+pub fn kept(job: &Job, model: Model) -> Result<Kept, String> {
+    model::dispatch!(model, k => k.kept(job).map(|kept| Kept {
+        profile: kept.profile.into(),
+        notes: kept.notes,
+    }))
+}
+
+/// [`kept`] of a heap profile.
+fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, String> {
     let mut notes = Vec::new();
     if let Make::Picture(p) = &job.make
         && p.flame.is_none()
         && p.direction == crate::select::flame::Direction::Inverted
-        && !profile.is_cost_report()
     {
         return Err(
             "--inverted turns a flame graph over: use it with --flame (a heap \
@@ -54,14 +63,36 @@ pub fn kept(job: &Job, profile: crate::profile::Profile) -> Result<Kept, String>
                 .into(),
         );
     }
-    if job.filter.min_share.is_some() && !profile.is_cost_report() {
+    if job.filter.min_share.is_some() {
         notes.push(
             "--min-share prunes cost-centre profiles (.prof, eventlog samples); a heap \
              profile's small bands are gathered with -t"
                 .into(),
         );
     }
-    let profile = match &job.make {
+    let profile = match runtime_only(job, &profile)? {
+        true => profile,
+        false => profile.filtered(&job.filter).map_err(|e| e.to_string())?,
+    };
+    Ok(Kept { profile, notes })
+}
+
+/// [`kept`] of a cost profile.
+fn kept_costs(job: &Job, costs: Costs) -> Result<Kept<Costs>, String> {
+    let costs = match runtime_only(job, &costs)? {
+        true => costs,
+        false => costs.filtered(&job.filter).map_err(|e| e.to_string())?,
+    };
+    Ok(Kept {
+        profile: costs,
+        notes: Vec::new(),
+    })
+}
+
+/// Whether the job reads the runtime's events alone (`--stats`), over its own window:
+/// then the profile is kept whole, once it is known to have them.
+fn runtime_only(job: &Job, profile: &Profile) -> Result<bool, String> {
+    match &job.make {
         Make::Data(data) if !data.export.reads_bands() => {
             if profile.runtime.is_empty() {
                 return Err(
@@ -73,11 +104,10 @@ pub fn kept(job: &Job, profile: crate::profile::Profile) -> Result<Kept, String>
                 );
             }
             crate::analysis::stats::window_within(&profile.runtime, job.filter.from)?;
-            profile
+            Ok(true)
         }
-        _ => job.filter.apply(profile).map_err(|e| e.to_string())?,
-    };
-    Ok(Kept { profile, notes })
+        _ => Ok(false),
+    }
 }
 
 /// `--same-scale`: the largest ranges of all `profiles` on `axes`, each as the job
@@ -85,7 +115,7 @@ pub fn kept(job: &Job, profile: crate::profile::Profile) -> Result<Kept, String>
 /// every picture has one scale.
 pub fn same_scale(
     job: &mut Job,
-    profiles: impl Iterator<Item = crate::profile::Profile>,
+    profiles: impl Iterator<Item = Profile>,
     axes: crate::select::Axes,
 ) {
     let select = match &mut job.make {
@@ -105,7 +135,8 @@ pub fn same_scale(
 pub use compare::{Compared, compare};
 pub use judge::{judge, judge_change};
 pub use live::Serve;
-pub use render::{Drawn, Rendered, render, render_data, render_picture};
+pub use model::Modelled;
+pub use render::{Drawn, Rendered, Rendering, render, render_data, render_picture};
 pub use run::{Input, Said, Tell, prepare, run, run_compare};
 
 /// How one input becomes one output.

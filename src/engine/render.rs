@@ -3,15 +3,16 @@
 
 use std::io::{self, Write};
 
+use super::model::{Modelled, dispatch};
 use super::{Data, Make, Picture};
-use crate::analysis::page::PageData;
+use crate::analysis::page::{PageData, PageOptions};
 use crate::backend::Format;
 use crate::export::Table;
-use crate::profile::Profile;
+use crate::profile::{Costs, Model, Profile};
 use crate::scene::Scene;
 use crate::select::Selection;
 use crate::select::aux::Aux;
-use crate::select::flame::When;
+use crate::select::flame::{Stacked, When};
 
 /// What one rendering drew: for a live view's status line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +55,16 @@ pub enum Rendered<'a> {
         /// What a reader should be told.
         notes: Vec<String>,
     },
-    /// The numbers, in an export's format.
+    /// A cost profile's numbers, in an export's format.
+    CostData {
+        /// How they are written.
+        data: &'a Data,
+        /// The (filtered) profile.
+        costs: Box<Costs>,
+        /// What a reader should be told.
+        notes: Vec<String>,
+    },
+    /// A heap profile's numbers, in an export's format.
     Data {
         /// How they are written.
         data: &'a Data,
@@ -69,15 +79,54 @@ pub enum Rendered<'a> {
 
 /// Selects and lays out a (filtered) profile as `make` says, or keeps it for a data
 /// output. `aux` is an earlier run's `.aux` (`-p`).
-pub fn render<'a>(make: &'a Make, profile: Profile, aux: Option<&Aux>) -> Rendered<'a> {
+pub fn render<'a>(make: &'a Make, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
     match make {
-        Make::Picture(picture) => render_picture(picture, profile, aux),
-        Make::Data(data) => render_data(data, profile),
+        Make::Picture(picture) => render_picture(picture, model, aux),
+        Make::Data(data) => render_data(data, model),
     }
 }
 
 /// Keeps a profile for a data output, with its selection when `-m` or `-t` ask for one.
-pub fn render_data(data: &Data, profile: Profile) -> Rendered<'_> {
+pub fn render_data(data: &Data, model: Model) -> Rendered<'_> {
+    dispatch!(model, k => k.render_data(data))
+}
+
+/// Selects and lays out a profile for a picture, with the HTML page's numbers.
+pub fn render_picture<'a>(picture: &'a Picture, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
+    dispatch!(model, k => k.render_picture(picture, aux))
+}
+
+/// How each model is rendered: the rendering's steps written once per model.
+pub trait Rendering: Modelled {
+    /// Kept for a data output.
+    fn render_data(self, data: &Data) -> Rendered<'_>;
+
+    /// Selected and laid out for a picture (with an HTML page's numbers).
+    fn render_picture<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a>;
+}
+
+impl Rendering for Profile {
+    fn render_data(self, data: &Data) -> Rendered<'_> {
+        heap_data(data, self)
+    }
+
+    fn render_picture<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a> {
+        heap_picture(picture, self, aux)
+    }
+}
+
+impl Rendering for Costs {
+    fn render_data(self, data: &Data) -> Rendered<'_> {
+        costs_data(data, self)
+    }
+
+    fn render_picture<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a> {
+        costs_picture(picture, self, aux)
+    }
+}
+
+/// [`render_data`] of a heap profile.
+fn heap_data(data: &Data, profile: Profile) -> Rendered<'_> {
     Rendered::Data {
         data,
         notes: data
@@ -93,48 +142,87 @@ pub fn render_data(data: &Data, profile: Profile) -> Rendered<'_> {
     }
 }
 
-/// Selects and lays out a profile for a picture, with the HTML page's numbers.
-pub fn render_picture<'a>(
-    picture: &'a Picture,
-    profile: Profile,
-    aux: Option<&Aux>,
-) -> Rendered<'a> {
-    // The page of eventlog samples shows what they spent over the run (or the window):
-    // their censuses summed into one, as a report's one census is, and kept as they were
-    // for its strip of samples over time.
-    let over_time = (picture.format == Format::Html && profile.is_cost_report())
-        .then(|| (profile.samples() > 1).then(|| profile.clone()))
-        .flatten();
-    let profile = if picture.format == Format::Html && profile.is_cost_report() {
-        crate::select::flame::one_census(profile)
-    } else {
-        profile
-    };
-    let samples = profile.samples();
-    let mut notes = Vec::new();
-    if picture.layout.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty() {
-        notes.push(
+/// [`render_data`] of a cost profile: its tree, stacks or summary, every band (`-m` and
+/// `-t` choose a heap profile's bands).
+fn costs_data(data: &Data, costs: Costs) -> Rendered<'_> {
+    Rendered::CostData {
+        data,
+        notes: (data.export.caveat(&costs, data.options.census))
+            .into_iter()
+            .collect(),
+        costs: Box::new(costs),
+    }
+}
+
+/// [`render_picture`] of a heap profile: its graph over time, or with `--flame` a
+/// census's flame graph (which a page opens under its graph).
+fn heap_picture<'a>(picture: &'a Picture, profile: Profile, aux: Option<&Aux>) -> Rendered<'a> {
+    let notes = heap_lines(picture, &profile).into_iter().collect();
+    match picture.flame {
+        Some(when) if picture.format != Format::Html => flame(picture, &profile, when, notes),
+        _ => figure(picture, profile, aux, notes, |p, selection, opts| {
+            crate::analysis::page::data(p, selection, opts)
+        }),
+    }
+}
+
+/// [`render_picture`] of a cost profile: its flame graph; a page shows what its stacks
+/// spent over the run (or the window), their censuses summed into one as a report's one
+/// census is, kept as they were for its strip of samples over time.
+fn costs_picture<'a>(picture: &'a Picture, costs: Costs, aux: Option<&Aux>) -> Rendered<'a> {
+    let notes = heap_lines(picture, &costs).into_iter().collect();
+    if picture.format != Format::Html {
+        let when = picture.flame.or(Costs::FLAME).unwrap_or(When::Peak);
+        return flame(picture, &costs, when, notes);
+    }
+    let over_time = (costs.samples() > 1).then(|| costs.clone());
+    let summed = costs.one_census();
+    figure(picture, summed, aux, notes, |c, selection, opts| {
+        crate::analysis::page::costs_data(c, selection, opts, over_time.as_ref())
+    })
+}
+
+/// `--heap-lines` of a profile without them: said.
+fn heap_lines(picture: &Picture, profile: &Profile) -> Option<String> {
+    (picture.layout.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty())
+        .then(|| {
             "--heap-lines: no heap size or live bytes in this profile (an eventlog has them, \
              a .hp file does not)"
-                .to_string(),
-        );
+                .to_string()
+        })
+}
+
+/// The flame graph of `profile` at `when`.
+fn flame<'a, S: Stacked>(
+    picture: &'a Picture,
+    profile: &S,
+    when: When,
+    mut notes: Vec<String>,
+) -> Rendered<'a> {
+    let flame = crate::select::flame::shaped(profile, when, picture.direction);
+    notes.extend(crate::select::flame::advice(&flame));
+    let scene = crate::layout::flame::layout(&flame, &picture.layout);
+    notes.extend(repairs(picture, &scene));
+    Rendered::Flame {
+        picture,
+        scene,
+        samples: profile.series().samples(),
+        frames: flame.frames.len(),
+        notes,
     }
-    // A cost-centre report's picture is its flame graph: it has one census, of stacks.
-    let flame = (picture.flame).or_else(|| profile.is_cost_report().then_some(When::Peak));
-    if let (Some(when), false) = (flame, picture.format == Format::Html) {
-        let flame = crate::select::flame::shaped(&profile, when, picture.direction);
-        notes.extend(crate::select::flame::advice(&flame));
-        let scene = crate::layout::flame::layout(&flame, &picture.layout);
-        notes.extend(repairs(picture, &scene));
-        return Rendered::Flame {
-            picture,
-            scene,
-            samples,
-            frames: flame.frames.len(),
-            notes,
-        };
-    }
-    if let Some(bands) = crate::select::band_cap(&profile, &picture.select) {
+}
+
+/// A figure over time of `model`, with its page's numbers (`page`) for HTML.
+fn figure<'a, K: Modelled>(
+    picture: &'a Picture,
+    model: K,
+    aux: Option<&Aux>,
+    mut notes: Vec<String>,
+    page: impl FnOnce(&K, &Selection, &PageOptions) -> PageData,
+) -> Rendered<'a> {
+    let profile = model.series();
+    let samples = profile.samples();
+    if let Some(bands) = crate::select::band_cap(profile, &picture.select) {
         notes.push(format!(
             "{} bands over {samples} samples are more than a picture draws ({} values): \
              the {bands} largest drawn, the rest in OTHER (-m{bands} says so without this \
@@ -143,29 +231,24 @@ pub fn render_picture<'a>(
             crate::select::MAX_DRAWN_VALUES
         ));
     }
-    let selection = crate::layout::selected(&profile, aux, &picture.select, &picture.layout);
+    let selection = crate::layout::selected(profile, aux, &picture.select, &picture.layout);
     // The HTML page carries the numbers behind its picture; they are taken before the
     // layout consumes the profile.
     let page = picture.page.as_ref().map(|opts| {
-        let opts = crate::analysis::page::PageOptions {
-            flame_at: flame,
+        let opts = PageOptions {
+            flame_at: picture.flame.or(K::FLAME),
             ..*opts
         };
-        Box::new(crate::analysis::page::data(
-            &profile,
-            &selection,
-            &opts,
-            over_time.as_ref(),
-        ))
+        Box::new(page(&model, &selection, &opts))
     });
     let key = (picture.layout.key == crate::layout::KeyPlacement::Apart).then(|| {
         Box::new(crate::layout::key_figure(
-            &profile,
+            model.series(),
             &selection,
             &picture.layout,
         ))
     });
-    let mut scene = crate::layout::layout(profile, &selection, &picture.layout);
+    let mut scene = crate::layout::layout(model.into_series(), &selection, &picture.layout);
     if let Some(column) = picture.column {
         crate::scene::reduce::reduce(&mut scene, column);
     }
@@ -226,6 +309,9 @@ impl Rendered<'_> {
                 };
                 data.export.write(&table, data.options, out)
             }
+            Rendered::CostData { data, costs, .. } => {
+                data.export.write_costs(costs, data.options, out)
+            }
             // The page carries its numbers by type: only a page has them.
             Rendered::Picture {
                 page: Some(data),
@@ -264,7 +350,7 @@ impl Rendered<'_> {
     pub fn scene(&self) -> Option<&Scene> {
         match self {
             Rendered::Picture { scene, .. } | Rendered::Flame { scene, .. } => Some(scene),
-            Rendered::Data { .. } => None,
+            Rendered::Data { .. } | Rendered::CostData { .. } => None,
         }
     }
 
@@ -272,7 +358,7 @@ impl Rendered<'_> {
     pub fn selection(&self) -> Option<&Selection> {
         match self {
             Rendered::Picture { selection, .. } => Some(selection),
-            Rendered::Flame { .. } | Rendered::Data { .. } => None,
+            Rendered::Flame { .. } | Rendered::Data { .. } | Rendered::CostData { .. } => None,
         }
     }
 
@@ -281,7 +367,8 @@ impl Rendered<'_> {
         match self {
             Rendered::Picture { notes, .. }
             | Rendered::Flame { notes, .. }
-            | Rendered::Data { notes, .. } => notes,
+            | Rendered::Data { notes, .. }
+            | Rendered::CostData { notes, .. } => notes,
         }
     }
 
@@ -299,6 +386,10 @@ impl Rendered<'_> {
             } => Drawn {
                 samples: *samples,
                 bands: *frames,
+            },
+            Rendered::CostData { costs, .. } => Drawn {
+                samples: costs.samples(),
+                bands: costs.bands.len(),
             },
             Rendered::Data {
                 profile, selection, ..

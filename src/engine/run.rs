@@ -7,11 +7,12 @@
 
 use std::path::Path;
 
-use super::{Compared, Job, Rendered, compare, judge, judge_change, kept, render};
+use super::model::{Modelled, dispatch};
+use super::{Compared, Job, Rendered, compare, judge, judge_change, render};
 use crate::check::{Check, report::Verdicts};
-use crate::input::prof::retainers::{self, Sets};
+use crate::input::prof::retainers::Sets;
 use crate::input::{Parsed, Warning};
-use crate::profile::Profile;
+use crate::profile::Model;
 use crate::select::aux::Aux;
 
 /// One input as the engine takes it.
@@ -51,17 +52,27 @@ pub enum Said<'a> {
 pub type Tell<'t> = &'t mut dyn FnMut(&str, Said);
 
 /// The profile a job renders of `input`: its warnings said, a retainer profile's sets
-/// named, the filter's part kept ([`kept`]). An `Err` says why nothing can be made of
-/// it, naming the input or the report at fault.
-pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Profile, String> {
+/// named, the filter's part kept ([`super::kept`]). An `Err` says why nothing can be
+/// made of it, naming the input or the report at fault.
+pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Model, String> {
     let Input { name, parsed, sets } = input;
     for w in &parsed.warnings {
         tell(name, Said::Warning(w));
     }
-    let mut profile = parsed.profile;
-    match retainers::name_from_report(&mut profile, sets) {
+    dispatch!(parsed.profile, k => prepared(job, name, k, sets, tell).map(Into::into))
+}
+
+/// [`prepare`] of one model.
+fn prepared<K: Modelled>(
+    job: &Job,
+    name: &str,
+    mut model: K,
+    sets: Sets,
+    tell: Tell,
+) -> Result<K, String> {
+    match model.name_sets(sets) {
         Ok(Some(named)) => {
-            let bands = profile.bands.len();
+            let bands = model.series().bands.len();
             let (report, count) = (&named.report, named.count);
             tell(
                 name,
@@ -76,7 +87,7 @@ pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Profile, String> {
         Err(e) if matches!(sets, Sets::Awaited(_)) => tell(name, Said::SetsUnread(&e)),
         Err(e) => return Err(e),
     }
-    let kept = kept(job, profile).map_err(|e| format!("{name}: {e}"))?;
+    let kept = model.kept(job).map_err(|e| format!("{name}: {e}"))?;
     for note in &kept.notes {
         tell(name, Said::Note(note));
     }
@@ -94,9 +105,9 @@ pub fn run<'a>(
     tell: Tell,
 ) -> Result<(Rendered<'a>, Option<Verdicts>), String> {
     let name = input.name;
-    let profile = prepare(job, input, tell)?;
-    let verdicts = judge(job, checks, name, &profile).map_err(|e| e.to_string())?;
-    let rendered = render(&job.make, profile, aux);
+    let model = prepare(job, input, tell)?;
+    let verdicts = judge(job, checks, name, &model).map_err(|e| e.to_string())?;
+    let rendered = render(&job.make, model, aux);
     for note in rendered.notes() {
         tell(name, Said::Note(note));
     }
@@ -105,7 +116,8 @@ pub fn run<'a>(
 
 /// `--compare`: two runs, each prepared as one run is ([`prepare`]), `checks` judged on
 /// the change from `before` to `after`, and the two drawn or written side by side
-/// (`normalised`: each as shares of its own peak).
+/// (`normalised`: each as shares of its own peak). Two cost profiles are compared as
+/// such (their differential flame graph); otherwise, as two runs' censuses.
 pub fn run_compare<'a>(
     job: &'a Job,
     [before, after]: [Input; 2],
@@ -113,11 +125,30 @@ pub fn run_compare<'a>(
     checks: &[Check],
     tell: Tell,
 ) -> Result<(Compared<'a>, Option<Verdicts>), String> {
-    let before = (before.name.to_string(), prepare(job, before, tell)?);
-    let after = (after.name.to_string(), prepare(job, after, tell)?);
-    let verdicts = judge_change(job, checks, (&before.0, &before.1), (&after.0, &after.1))
-        .map_err(|e| e.to_string())?;
+    let names = [before.name.to_string(), after.name.to_string()];
+    let runs = [prepare(job, before, tell)?, prepare(job, after, tell)?];
+    match runs {
+        [Model::Costs(b), Model::Costs(a)] => compared(job, names, [b, a], normalised, checks),
+        [b, a] => compared(
+            job,
+            names,
+            [b.into_series(), a.into_series()],
+            normalised,
+            checks,
+        ),
+    }
+}
+
+/// [`run_compare`] of two runs of one model.
+fn compared<'a, K: Modelled>(
+    job: &'a Job,
+    [bn, an]: [String; 2],
+    [b, a]: [K; 2],
+    normalised: bool,
+    checks: &[Check],
+) -> Result<(Compared<'a>, Option<Verdicts>), String> {
+    let verdicts = judge_change(job, checks, (&bn, &b), (&an, &a)).map_err(|e| e.to_string())?;
     let window = (job.filter.from, job.filter.to);
-    let compared = compare(&job.make, window, [before, after], normalised)?;
+    let compared = compare(&job.make, window, [(bn, b), (an, a)], normalised)?;
     Ok((compared, verdicts))
 }

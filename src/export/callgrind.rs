@@ -15,9 +15,8 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use crate::escape::callgrind_name;
-use crate::profile::Profile;
 use crate::profile::costs::Measure;
-use crate::select::flame::{When, flame};
+use crate::select::flame::{Stacked, When, flame};
 
 /// A name's number in callgrind's name compression (`fn=(3) name` once, `fn=(3)`
 /// after): each name is written in full once.
@@ -62,12 +61,13 @@ struct Function {
 }
 
 /// Writes `p`'s stacks at `when` (a cost profile's whole run or window).
-pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
-    let graph = flame(p, when);
-    let entries = (p.tree.as_deref())
+pub fn write<S: Stacked + ?Sized>(s: &S, when: When, out: &mut dyn Write) -> io::Result<()> {
+    let graph = flame(s, when);
+    let p = s.series();
+    let entries = (s.tree())
         .map(|t| crate::analysis::costs::entries_by_frame(t, &graph))
         .unwrap_or_default();
-    let event = match p.measure {
+    let event = match s.measure() {
         Some(Measure::Time) => "Ticks",
         Some(Measure::Entries) => "Entries",
         Some(Measure::Alloc) | None => "Bytes",
@@ -104,9 +104,8 @@ pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
     writeln!(out, "summary: {}\n", whole(graph.census.total))?;
     let (mut files, mut names) = (Names::default(), Names::default());
     let located = |name: &[u8]| {
-        p.sources
-            .get(name)
-            .and_then(|src| place(src))
+        s.source(name)
+            .and_then(place)
             .unwrap_or_else(|| ("???".to_string(), 0))
     };
     for (name, function) in &functions {

@@ -165,7 +165,7 @@ pub fn write_summary_csv(
 /// `id,parent,frame,individual_UNIT,inherited_UNIT,entries` (`parent` empty for the
 /// outermost frames, `entries` where the report counts them), quoted as every CSV
 /// output is ([`super::csv::field`]).
-pub fn write_tree_csv(profile: &crate::profile::Profile, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_tree_csv(profile: &crate::profile::Costs, out: &mut dyn Write) -> io::Result<()> {
     let rows = crate::analysis::costs::tree(profile);
     let unit = String::from_utf8_lossy(&profile.value_unit);
     let mut out = io::BufWriter::new(out);
@@ -200,7 +200,7 @@ pub const TREE_FORMAT: &str = "hpgraph-cost-tree";
 /// A cost-centre profile's tree as JSON (`-o x.json`): `{"format":
 /// "hpgraph-cost-tree", "version": 1, "measure", "total", "frames": [{"id", "parent",
 /// "name", "individual", "inherited", "entries"}]}`, callers first.
-pub fn write_tree_json(profile: &crate::profile::Profile, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_tree_json(profile: &crate::profile::Costs, out: &mut dyn Write) -> io::Result<()> {
     #[derive(serde::Serialize)]
     struct Doc {
         format: &'static str,

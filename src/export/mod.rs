@@ -17,7 +17,8 @@ pub mod summary;
 use std::io::{self, Write};
 
 pub use crate::analysis::Table;
-use crate::select::flame::When;
+use crate::profile::Costs;
+use crate::select::flame::{Stacked, When};
 
 /// The data formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,8 +167,8 @@ impl Export {
     /// stack's); and folded stacks too long to write whole ([`stacks::MAX_FOLDED_STACK`])
     /// at `census` (the peak unless given). `None` when they fit, or the format writes
     /// numbers as they are.
-    pub fn caveat(self, profile: &crate::profile::Profile, census: Option<When>) -> Option<String> {
-        let overflow = self.overflow(profile);
+    pub fn caveat<S: Stacked + ?Sized>(self, profile: &S, census: Option<When>) -> Option<String> {
+        let overflow = self.overflow(profile.series());
         if self == Export::Folded && stacks::folded_cut(profile, census.unwrap_or(When::Peak)) {
             let cut = stacks::cut_note();
             return Some(overflow.map_or(cut.clone(), |o| format!("{o}; {cut}")));
@@ -205,31 +206,45 @@ impl Export {
         })
     }
 
-    /// Writes the table in this format.
+    /// Writes a heap profile's table in this format.
     pub fn write(self, table: &Table, opts: ExportOptions, out: &mut dyn Write) -> io::Result<()> {
+        let (p, census) = (table.profile, opts.census.unwrap_or(When::Peak));
         match self {
-            Export::Hp => hp::write(table.profile, out),
-            // A cost-centre profile's numbers are its tree, not a row per census.
-            Export::Csv if table.profile.is_cost_report() => {
-                costs::write_tree_csv(table.profile, out)
-            }
-            Export::Json if table.profile.is_cost_report() => {
-                costs::write_tree_json(table.profile, out)
-            }
             Export::Csv => csv::write(table, out),
             Export::Json => json::write(table, out),
-            Export::Pprof => pprof::write(table.profile, opts.census.unwrap_or(When::Peak), out),
-            Export::Folded => {
-                stacks::write_folded(table.profile, opts.census.unwrap_or(When::Peak), out)
+            Export::Speedscope => speedscope::write(p, opts.census, out),
+            Export::Summary(style) => {
+                let s = crate::analysis::summarise(table, opts.top, opts.window);
+                match style {
+                    SummaryStyle::Text => summary::write_text(&s, opts.text, out),
+                    SummaryStyle::Json => summary::write_json(&s, out),
+                    SummaryStyle::Csv => summary::write_csv(&s, out),
+                }
             }
-            Export::Speedscope => speedscope::write(table.profile, opts.census, out),
-            Export::Callgrind => {
-                callgrind::write(table.profile, opts.census.unwrap_or(When::Peak), out)
-            }
-            // A time and allocation report's summary is of its cost centres.
-            Export::Summary(style) if table.profile.is_cost_report() => {
+            Export::Hp => hp::write(p, out),
+            Export::Pprof => pprof::write(p, census, out),
+            Export::Folded => stacks::write_folded(p, census, out),
+            Export::Callgrind => callgrind::write(p, census, out),
+            Export::Stats(style) => write_stats(p, style, opts, out),
+        }
+    }
+
+    /// Writes a cost-centre profile in this format: its numbers are its tree, not a row
+    /// per census, and its summary is of its cost centres.
+    pub fn write_costs(
+        self,
+        c: &Costs,
+        opts: ExportOptions,
+        out: &mut dyn Write,
+    ) -> io::Result<()> {
+        let census = opts.census.unwrap_or(When::Peak);
+        match self {
+            Export::Csv => costs::write_tree_csv(c, out),
+            Export::Json => costs::write_tree_json(c, out),
+            Export::Speedscope => speedscope::write_costs(c, opts.census, out),
+            Export::Summary(style) => {
                 let top = opts.top.unwrap_or(20);
-                let s = crate::analysis::costs::summarise(table.profile, top, opts.window);
+                let s = crate::analysis::costs::summarise(c, top, opts.window);
                 match style {
                     SummaryStyle::Text => costs::write_summary(&s, out),
                     SummaryStyle::Json => {
@@ -239,28 +254,30 @@ impl Export {
                     SummaryStyle::Csv => costs::write_summary_csv(&s, out),
                 }
             }
-            Export::Summary(style) => {
-                let s = crate::analysis::summarise(table, opts.top, opts.window);
-                match style {
-                    SummaryStyle::Text => summary::write_text(&s, opts.text, out),
-                    SummaryStyle::Json => summary::write_json(&s, out),
-                    SummaryStyle::Csv => summary::write_csv(&s, out),
-                }
-            }
-            Export::Stats(style) => {
-                let (from, to) = opts.window;
-                let s = crate::analysis::stats::stats(&table.profile.runtime, from, to);
-                match style {
-                    SummaryStyle::Text => {
-                        out.write_all(s.text(from.is_none() && to.is_none()).as_bytes())
-                    }
-                    SummaryStyle::Json => {
-                        crate::escape::json_to(&mut *out, &s, true)?;
-                        writeln!(out)
-                    }
-                    SummaryStyle::Csv => summary::write_figures_csv(&s, out),
-                }
-            }
+            Export::Hp => hp::write(c, out),
+            Export::Pprof => pprof::write(c, census, out),
+            Export::Folded => stacks::write_folded(c, census, out),
+            Export::Callgrind => callgrind::write(c, census, out),
+            Export::Stats(style) => write_stats(c, style, opts, out),
         }
+    }
+}
+
+/// `--stats`: the runtime's statistics over `--from`/`--to`, in `style`.
+fn write_stats(
+    profile: &crate::profile::Profile,
+    style: SummaryStyle,
+    opts: ExportOptions,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let (from, to) = opts.window;
+    let s = crate::analysis::stats::stats(&profile.runtime, from, to);
+    match style {
+        SummaryStyle::Text => out.write_all(s.text(from.is_none() && to.is_none()).as_bytes()),
+        SummaryStyle::Json => {
+            crate::escape::json_to(&mut *out, &s, true)?;
+            writeln!(out)
+        }
+        SummaryStyle::Csv => summary::write_figures_csv(&s, out),
     }
 }

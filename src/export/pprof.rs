@@ -15,8 +15,7 @@ use std::io::{self, Write};
 use prost::Message;
 
 use super::stacks::{FrameIndex, weighed};
-use crate::profile::Profile;
-use crate::select::flame::{When, stacks};
+use crate::select::flame::{Stacked, When, stacks};
 
 /// `perftools.profiles.Profile`, the fields hpgraph writes.
 #[derive(Clone, PartialEq, Message)]
@@ -143,13 +142,14 @@ impl Strings {
 }
 
 /// The profile's stacks at `when` as pprof's message.
-pub fn profile(p: &Profile, when: When) -> PprofProfile {
-    let (census, stacks) = stacks(p, when);
+pub fn profile<S: Stacked + ?Sized>(s: &S, when: When) -> PprofProfile {
+    let (census, stacks) = stacks(s, when);
+    let p = s.series();
     let mut strings = Strings::new();
     // A heap census is space in use; a time and allocation report's stacks are weighed
     // by what `--measure` chose.
     use crate::profile::costs::Measure;
-    let (kind, unit) = match p.measure {
+    let (kind, unit) = match s.measure() {
         None => ("inuse_space", "bytes"),
         Some(Measure::Alloc) => ("alloc_space", "bytes"),
         Some(Measure::Time) => ("time", "ticks"),
@@ -166,7 +166,7 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
     for (stack, bytes, place) in weighed(p, &stacks) {
         let mut ids = Vec::with_capacity(stack.frames.len());
         for &frame in stack.frames.iter().rev() {
-            let place = super::stacks::frame_place(p, frame, &place);
+            let place = super::stacks::frame_place(s, frame, &place);
             let (k, new) = frames.id(frame, &place);
             let id = k as u64 + 1;
             if new {
@@ -237,8 +237,8 @@ pub fn profile(p: &Profile, when: When) -> PprofProfile {
 }
 
 /// Writes the gzip'd profile.
-pub fn write(p: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
-    let bytes = profile(p, when).encode_to_vec();
+pub fn write<S: Stacked + ?Sized>(s: &S, when: When, out: &mut dyn Write) -> io::Result<()> {
+    let bytes = profile(s, when).encode_to_vec();
     let mut gz = flate2::write::GzEncoder::new(out, flate2::Compression::default());
     gz.write_all(&bytes)?;
     gz.finish()?.flush()

@@ -12,9 +12,9 @@ use std::io::{self, Write};
 use serde::Serialize;
 
 use super::stacks::{FrameIndex, weighed};
-use crate::profile::Profile;
 use crate::profile::costs::Measure;
-use crate::select::flame::{Stack, When, stack_of, stacks, weights_at};
+use crate::profile::{Costs, Profile};
+use crate::select::flame::{Stack, Stacked, When, stack_of, stacks, weights_at};
 
 /// At most this many censuses become profiles.
 pub const MAX_PROFILES: usize = 300;
@@ -70,18 +70,23 @@ struct Frames {
 }
 
 impl Frames {
-    fn profile(&mut self, p: &Profile, name: String, stacks: &[Stack<'_>]) -> Sampled {
+    fn profile<S: Stacked + ?Sized>(
+        &mut self,
+        s: &S,
+        name: String,
+        stacks: &[Stack<'_>],
+    ) -> Sampled {
         // What a weight counts: a heap's bytes, or a cost profile's measure (speedscope
         // has no unit for ticks or entries: plain numbers).
-        let unit = match p.measure {
+        let unit = match s.measure() {
             None | Some(Measure::Alloc) => "bytes",
             Some(Measure::Time | Measure::Entries) => "none",
         };
         let (mut samples, mut weights) = (Vec::new(), Vec::new());
-        for (stack, bytes, place) in weighed(p, stacks) {
+        for (stack, bytes, place) in weighed(s.series(), stacks) {
             let mut ids = Vec::with_capacity(stack.frames.len());
             for &f in &stack.frames {
-                let place = super::stacks::frame_place(p, f, &place);
+                let place = super::stacks::frame_place(s, f, &place);
                 let (id, new) = self.index.id(f, &place);
                 if new {
                     self.list.push(Frame {
@@ -140,7 +145,7 @@ fn censuses_within(p: &Profile, profiles: usize, samples: usize) -> Vec<usize> {
 /// they were taken; a report's one census), so that speedscope's time-order view is
 /// the run's; `None` past [`MAX_SAMPLES`] stacks, where a census (or their sum) is
 /// written instead.
-fn in_time_order(p: &Profile) -> Option<Vec<Stack<'_>>> {
+fn in_time_order(p: &Costs) -> Option<Vec<Stack<'_>>> {
     let mut points = Vec::new();
     for (band, series) in p.bands.series().iter().enumerate() {
         series.for_each(|census, v| {
@@ -161,48 +166,59 @@ fn in_time_order(p: &Profile) -> Option<Vec<Stack<'_>>> {
     )
 }
 
-/// Writes the file.
+/// Writes the file of a heap profile: `when`'s census, or censuses through the run.
 pub fn write(p: &Profile, when: Option<When>, out: &mut dyn Write) -> io::Result<()> {
+    write_with(p, when, None, out)
+}
+
+/// Writes the file of a cost profile: its stacks in time order where they are few
+/// enough, else as [`write()`] does.
+pub fn write_costs(c: &Costs, when: Option<When>, out: &mut dyn Write) -> io::Result<()> {
+    write_with(c, when, in_time_order(c), out)
+}
+
+fn write_with<S: Stacked + ?Sized>(
+    s: &S,
+    when: Option<When>,
+    ordered: Option<Vec<Stack<'_>>>,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let p = s.series();
     let unit = String::from_utf8_lossy(&p.sample_unit).into_owned();
     let mut frames = Frames::default();
     let mut profiles = Vec::new();
     let mut active = 0;
-    let ordered = if p.is_cost_report() {
-        in_time_order(p)
-    } else {
-        None
-    };
     match when {
         _ if let Some(stacks) = ordered => {
             let (from, to) = (p.times[0], p.times[p.samples() - 1]);
             let name = format!("the samples in time order, {from:.3} to {to:.3} {unit}");
-            profiles.push(frames.profile(p, name, &stacks));
+            profiles.push(frames.profile(s, name, &stacks));
         }
         Some(when) => {
-            let (census, stacks) = stacks(p, when);
+            let (census, stacks) = stacks(s, when);
             let name = match when {
                 When::Mean => format!("mean, {:.3} to {:.3} {unit}", census.from, census.to),
                 When::Peak => format!("peak census, {:.3} {unit}", census.from),
                 When::End => format!("last census, {:.3} {unit}", census.from),
                 When::At(_) => format!("census at {:.3} {unit}", census.from),
             };
-            profiles.push(frames.profile(p, name, &stacks));
+            profiles.push(frames.profile(s, name, &stacks));
         }
         None => {
             let picked = censuses(p);
             let peak = crate::select::flame::census(p, When::Peak);
             let weights = weights_at(p, &picked);
-            for (&s, w) in picked.iter().zip(&weights) {
+            for (&k, w) in picked.iter().zip(&weights) {
                 let stacks: Vec<Stack<'_>> = (w.iter().enumerate())
                     .filter(|(_, v)| **v != 0.0)
-                    .map(|(b, &v)| stack_of(p, b, v))
+                    .map(|(b, &v)| stack_of(s, b, v))
                     .collect();
-                let mut name = format!("{:.3} {unit}", p.times[s]);
-                if s == peak {
+                let mut name = format!("{:.3} {unit}", p.times[k]);
+                if k == peak {
                     name.push_str(" (peak)");
                     active = profiles.len();
                 }
-                profiles.push(frames.profile(p, name, &stacks));
+                profiles.push(frames.profile(s, name, &stacks));
             }
         }
     }

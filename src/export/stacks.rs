@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use crate::profile::Profile;
-use crate::select::flame::{Stack, When, stacks};
+use crate::select::flame::{Stack, Stacked, When, stacks};
 
 /// A source file and a line in it.
 pub type Place = (String, u32);
@@ -28,9 +28,12 @@ pub fn place(profile: &Profile, stack: &Stack<'_>) -> Option<Place> {
 /// A frame's source place: its stack's where that is one info table's (IPE), else its
 /// cost centre's source span as the report or eventlog gives it (`Main.hs:6:1-46` is
 /// `Main.hs`, line 6); `None` where neither says.
-pub fn frame_place(profile: &Profile, frame: &[u8], stack: &Option<Place>) -> Option<Place> {
-    (stack.clone())
-        .or_else(|| (profile.sources.get(frame)).and_then(|s| super::callgrind::place(s)))
+pub fn frame_place<S: Stacked + ?Sized>(
+    profile: &S,
+    frame: &[u8],
+    stack: &Option<Place>,
+) -> Option<Place> {
+    (stack.clone()).or_else(|| profile.source(frame).and_then(super::callgrind::place))
 }
 
 /// The stacks an export writes: each with its whole bytes (those with none left out)
@@ -131,7 +134,7 @@ pub fn cut_note() -> String {
 }
 
 /// Whether [`write_folded`] of `profile` at `when` cuts a stack's field.
-pub fn folded_cut(profile: &Profile, when: When) -> bool {
+pub fn folded_cut<S: Stacked + ?Sized>(profile: &S, when: When) -> bool {
     let mut keys = FoldedKeys::default();
     for stack in &stacks(profile, when).1 {
         keys.key(stack);
@@ -151,7 +154,11 @@ pub fn whole_bytes(v: f64) -> u64 {
 /// Writes one line per stack that holds at least a byte, in the profile's band order.
 /// Stacks whose frames come out the same (two bands named alike once their `(N)`
 /// numbers are dropped) are one line, their bytes added.
-pub fn write_folded(profile: &Profile, when: When, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_folded<S: Stacked + ?Sized>(
+    profile: &S,
+    when: When,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let (_, stacks) = stacks(profile, when);
     let mut order: Vec<String> = Vec::new();
     let mut bytes: HashMap<String, f64> = HashMap::new();
@@ -179,7 +186,11 @@ pub fn write_folded(profile: &Profile, when: When, out: &mut dyn Write) -> io::R
 /// Writes two runs' stacks as `stack before after`, each run weighed at `when` (its own
 /// peak census, say): every stack of either run, BEFORE's order first, 0 where a run has
 /// none. The runs' bands are named alike already ([`crate::analysis::compare::matched`]).
-pub fn write_differential(runs: [&Profile; 2], when: When, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_differential<S: Stacked + ?Sized>(
+    runs: [&S; 2],
+    when: When,
+    out: &mut dyn Write,
+) -> io::Result<()> {
     let mut order: Vec<String> = Vec::new();
     let mut bytes: HashMap<String, [f64; 2]> = HashMap::new();
     let mut keys = FoldedKeys::default();

@@ -23,7 +23,7 @@ use std::fmt;
 use std::fs::File;
 use std::io::Read;
 
-use crate::profile::Profile;
+use crate::profile::{Model, Profile};
 
 /// The formats hpgraph reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -349,7 +349,7 @@ impl Reader {
                 line: None,
                 kind: hp::ParseErrorKind::NoSamples,
             })),
-            Reader::Hp(p, _) => Ok(p.snapshot()?),
+            Reader::Hp(p, _) => Ok(p.snapshot()?.into()),
             Reader::Eventlog(p) => Ok(p.snapshot()?),
         }
     }
@@ -357,8 +357,8 @@ impl Reader {
     /// Ends the input.
     pub fn finish(self) -> Result<Parsed, Error> {
         Ok(match self {
-            Reader::Undecided(_) => hp::Parser::new().finish()?,
-            Reader::Hp(p, _) => p.finish()?,
+            Reader::Undecided(_) => hp::Parser::new().finish()?.into(),
+            Reader::Hp(p, _) => p.finish()?.into(),
             Reader::Eventlog(p) => p.finish()?,
             Reader::Costs(bytes, options) => {
                 prof::read(&bytes, options.measure).map_err(Error::Costs)?
@@ -554,7 +554,7 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
             if let Some(at) = binary_at(probe) {
                 return Err(Error::binary(probe, at));
             }
-            Ok(hp::read_file(file)?)
+            Ok(hp::read_file(file)?.into())
         }
         Some(Format::Eventlog) => {
             let first = read_eventlog_file(file, options);
@@ -751,11 +751,12 @@ fn read_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
     }
 }
 
-/// A profile and what was noticed while reading it.
+/// A profile and what was noticed while reading it: a [`Model`] where the input could
+/// be either, a heap [`Profile`] from a reader that only reads those (`.hp`).
 #[derive(Debug, Clone, PartialEq)]
-pub struct Parsed {
+pub struct Parsed<P = Model> {
     /// The profile read.
-    pub profile: Profile,
+    pub profile: P,
     /// What was repaired or left out while reading it.
     pub warnings: Vec<Warning>,
     /// An eventlog without a heap profile, read for the runtime's account alone: the
@@ -764,6 +765,16 @@ pub struct Parsed {
 }
 
 pub use crate::profile::hash::{FxHasher, FxMap};
+
+impl From<Parsed<Profile>> for Parsed {
+    fn from(p: Parsed<Profile>) -> Parsed {
+        Parsed {
+            profile: Model::Heap(p.profile),
+            warnings: p.warnings,
+            runtime_only: p.runtime_only,
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -9,9 +9,11 @@ pub type IdentId = u32;
 
 pub mod costs;
 pub mod hash;
+mod model;
 pub mod names;
 mod provenance;
 mod series;
+pub use model::{Costs, Model};
 pub use provenance::Provenance;
 pub use series::{Points, Series};
 
@@ -96,7 +98,8 @@ impl FromIterator<(Box<[u8]>, Series)> for Bands {
     }
 }
 
-/// A complete heap profile.
+/// A profile's censuses over time: a heap profile, or the series a cost-centre
+/// profile's stacks are counted in ([`Costs`]), which readers end in alike.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Profile {
     /// `JOB` string (raw bytes, as written by the runtime).
@@ -132,33 +135,17 @@ pub struct Profile {
     /// ([`crate::select::flame::placements`]), so that a window or a filter does not
     /// move it.
     pub dropped_names: Vec<Box<[u8]>>,
-    /// Each band's frames, outermost first, by band name, where the input names its
-    /// stacks frame by frame (a cost-centre report: a label may hold a `/`); otherwise
-    /// empty, and a band's name is split as [`Breakdown`] says.
-    pub stacks: crate::profile::hash::FxMap<Box<[u8]>, Frames>,
-    /// A time and allocation report's: what its stacks are weighed by (`None` for a heap
-    /// profile), read once with the report.
-    pub measure: Option<costs::Measure>,
-    /// A report's tree of cost-centre stacks, which its bands were made of, with every
-    /// stack's entries, ticks and bytes (those that weigh nothing too): what exports
-    /// of the whole tree read (callgrind's call counts). Shared, not copied.
-    pub tree: Option<std::sync::Arc<costs::CostProfile>>,
     /// A retainer profile's (`-hr`): each band's retainer set in full, by band name,
     /// where the run's report lists it ([`crate::input::prof::retainers`]).
     pub retainer_sets: crate::profile::hash::FxMap<Box<[u8]>, std::sync::Arc<costs::Members>>,
-    /// What `--min-share` hid ([`crate::select::prune`]), when it hid anything.
-    pub pruned: Option<costs::Pruned>,
-    /// A cost-centre profile's: each frame's source span as GHC writes it
-    /// (`Main.hs:6:1-46`, `<entire-module>`), by frame name (`Module.label`).
-    pub sources: crate::profile::hash::FxMap<Box<[u8]>, Box<[u8]>>,
     /// An eventlog's cost-centre samples where it holds a heap profile too (this profile
     /// is then the heap's): what the run spent its time in, over the same time axis, which
-    /// the page shows beside the heap graph. A cost profile over time
-    /// ([`Profile::is_cost_report`]); `--measure time` reads it as the profile instead.
-    pub cost_samples: Option<Box<Profile>>,
+    /// the page shows beside the heap graph. `--measure time` reads them as the profile
+    /// instead ([`Model::Costs`]).
+    pub cost_samples: Option<Box<Costs>>,
 }
 
-/// A stack's frames, outermost first ([`Profile::stacks`]).
+/// A stack's frames, outermost first ([`Costs::stacks`]).
 pub type Frames = Box<[std::sync::Arc<[u8]>]>;
 
 /// A cost-centre stack's band name: its frames innermost first, joined by `/`, as GHC's
@@ -566,12 +553,6 @@ impl Profile {
         self.units = crate::units::Units::of(&sample_unit, &value_unit);
         self.sample_unit = sample_unit;
         self.value_unit = value_unit;
-    }
-
-    /// Whether the profile is a cost-centre report's ([`Self::stacks`] names its frames):
-    /// one census of stacks, drawn as a flame graph.
-    pub fn is_cost_report(&self) -> bool {
-        self.measure.is_some() && !self.stacks.is_empty()
     }
 
     /// Number of complete samples.

@@ -8,7 +8,7 @@
 
 use regex::bytes::Regex;
 
-use crate::profile::{HeapSeries, Mark, Profile, Series};
+use crate::profile::{Costs, HeapSeries, Mark, Profile, Series};
 
 /// What to keep of a profile.
 #[derive(Debug, Clone, Default)]
@@ -82,14 +82,24 @@ impl Filter {
 
     /// The part of `profile` this filter keeps. Bands left without a point in the time
     /// window are dropped, as a file holding only that window would not name them.
+    /// `--min-share` prunes cost profiles only ([`Self::apply_costs`]).
     pub fn apply(&self, profile: Profile) -> Result<Profile, Empty> {
         if self.is_empty() {
             return Ok(profile);
         }
-        let kept = self.window_and_names(profile)?;
+        self.window_and_names(profile)
+    }
+
+    /// [`Self::apply`] for a cost profile, pruned after (`--min-share`), so that a
+    /// frame's share is of what the window spent.
+    pub fn apply_costs(&self, mut costs: Costs) -> Result<Costs, Empty> {
+        if self.is_empty() {
+            return Ok(costs);
+        }
+        costs.series = self.window_and_names(std::mem::take(&mut costs.series))?;
         Ok(match self.min_share {
-            Some(share) => super::prune::prune(kept, share),
-            None => kept,
+            Some(share) => super::prune::prune(costs, share),
+            None => costs,
         })
     }
 
@@ -159,7 +169,7 @@ impl Filter {
             ..Filter::default()
         };
         let cost_samples = (profile.cost_samples)
-            .and_then(|s| window_only.window_and_names(*s).ok())
+            .and_then(|s| window_only.apply_costs(*s).ok())
             .map(Box::new);
         Ok(Profile {
             times,

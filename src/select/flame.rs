@@ -12,6 +12,8 @@
 
 use crate::profile::{Breakdown, Profile};
 
+pub use super::stacked::Stacked;
+
 /// A band's name without a `.hp` file's `(N)` stack number.
 pub fn unnumbered(name: &[u8]) -> &[u8] {
     if name.first() == Some(&b'(')
@@ -61,7 +63,7 @@ pub struct Census {
     /// the stacks' means).
     pub total: f64,
     /// The census is a cost-centre profile's sum over its time
-    /// ([`Profile::is_cost_report`]): a report's whole run (`from == to`, the run's
+    /// ([`crate::profile::Costs`]): a report's whole run (`from == to`, the run's
     /// length), or eventlog samples' from `from` to `to`; not a moment of a heap
     /// profile's.
     pub whole_run: bool,
@@ -79,89 +81,6 @@ pub struct Stack<'a> {
     pub cut: bool,
     /// Its bytes at the census (or its mean), never 0.
     pub bytes: f64,
-}
-
-/// Each band's weight at `when` (its value at the census, or its mean over the
-/// profile's time) with the census it is taken at. The one rule the flame graph and
-/// every stack export weigh by.
-pub fn weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
-    let n = profile.samples();
-    let times = &profile.times;
-    let mut weights = vec![0.0; profile.bands.names().len()];
-    if profile.is_cost_report() && n > 0 {
-        // A cost profile's censuses count what was spent since the one before (a
-        // report has one, the run's): a stretch weighs their sum, whatever `when`.
-        for (w, series) in weights.iter_mut().zip(profile.bands.series()) {
-            series.for_each(|_, v| *w += v);
-        }
-        let census = Census {
-            when,
-            sample: None,
-            from: times[0],
-            to: times[n - 1],
-            total: weights.iter().sum(),
-            whole_run: true,
-        };
-        return (census, weights);
-    }
-    if when == When::Mean && n > 1 && times[n - 1] > times[0] {
-        // Trapezoids over sparse series: each sample's value counts for half the time
-        // to the sample before it and half to the one after, so a band is summed over
-        // its own points without a dense copy.
-        let span = times[n - 1] - times[0];
-        let share =
-            |s: usize| (times[(s + 1).min(n - 1)] - times[s.saturating_sub(1)]) / 2.0 / span;
-        for (w, series) in weights.iter_mut().zip(profile.bands.series()) {
-            series.for_each(|s, v| *w += v * share(s as usize));
-        }
-        let total = weights.iter().sum();
-        let census = Census {
-            when,
-            sample: None,
-            from: times[0],
-            to: times[n - 1],
-            total,
-            whole_run: false,
-        };
-        return (census, weights);
-    }
-    let totals = profile.totals();
-    let sample = pick(profile, &totals, when);
-    for (w, series) in weights.iter_mut().zip(profile.bands.series()) {
-        series.for_each(|s, v| {
-            if s as usize == sample {
-                *w += v;
-            }
-        });
-    }
-    let census = Census {
-        when,
-        sample: Some(sample),
-        from: times[sample],
-        to: times[sample],
-        total: totals[sample],
-        whole_run: false,
-    };
-    (census, weights)
-}
-
-/// A cost profile's censuses summed into one at its last time (what
-/// [`weights`] weighs a stretch of it by), for what shows one census: a report's page.
-/// A profile with one census, or no cost profile, is returned as it is.
-pub fn one_census(mut profile: Profile) -> Profile {
-    let n = profile.samples();
-    if !profile.is_cost_report() || n < 2 {
-        return profile;
-    }
-    let (_, weights) = weights(&profile, When::Mean);
-    for (series, w) in profile.bands.series_mut().iter_mut().zip(weights) {
-        *series = crate::profile::Series::default();
-        if w != 0.0 {
-            series.push(0, w);
-        }
-    }
-    profile.times = vec![profile.times[n - 1]];
-    profile
 }
 
 /// Each band's value at each of `samples` (indices into the profile's samples), in one
@@ -186,9 +105,9 @@ pub fn weights_at(profile: &Profile, samples: &[usize]) -> Vec<Vec<f64>> {
 }
 
 /// A band's stack with its bytes: its frames as [`stacks`] gives them.
-pub fn stack_of(profile: &Profile, band: usize, bytes: f64) -> Stack<'_> {
-    let name = &profile.bands.names()[band];
-    let (frames, cut) = frames_of(profile, name);
+pub fn stack_of<S: Stacked + ?Sized>(profile: &S, band: usize, bytes: f64) -> Stack<'_> {
+    let name = &profile.series().bands.names()[band];
+    let (frames, cut) = profile.frames(name);
     Stack {
         band: name,
         frames,
@@ -199,8 +118,8 @@ pub fn stack_of(profile: &Profile, band: usize, bytes: f64) -> Stack<'_> {
 
 /// Every band's stack with its bytes at `when`, bands without any left out, in the
 /// profile's band order.
-pub fn stacks(profile: &Profile, when: When) -> (Census, Vec<Stack<'_>>) {
-    let (census, weights) = weights(profile, when);
+pub fn stacks<S: Stacked + ?Sized>(profile: &S, when: When) -> (Census, Vec<Stack<'_>>) {
+    let (census, weights) = profile.weights(when);
     let stacks = (weights.into_iter().enumerate())
         .filter(|(_, w)| *w != 0.0)
         .map(|(band, bytes)| stack_of(profile, band, bytes))
@@ -319,7 +238,7 @@ pub fn census(profile: &Profile, when: When) -> usize {
     pick(profile, &profile.totals(), when)
 }
 
-fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
+pub(super) fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
     let n = profile.samples();
     match when {
         When::End => (0..n).rev().find(|&i| totals[i] != 0.0).unwrap_or(n - 1),
@@ -363,15 +282,6 @@ pub const PLACED_NOTE: &str =
 /// The frame standing for what [`MAX_DEPTH`] left out of a deep stack.
 pub const ELIDED: &[u8] = b"[deeper frames left out]";
 
-/// A band's frames, outermost first, and whether GHC cut its name: the input's own
-/// frames where it named them one by one ([`Profile::stacks`]), else its name split.
-pub(crate) fn frames_of<'p>(profile: &'p Profile, name: &'p [u8]) -> (Vec<&'p [u8]>, bool) {
-    match profile.stacks.get(name) {
-        Some(frames) => (frames.iter().map(|f| &**f).take(MAX_DEPTH).collect(), false),
-        None => labels(name, profile.breakdown),
-    }
-}
-
 /// A band's name split into frames, outermost first, as `breakdown` says.
 pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
     if breakdown == Breakdown::Other {
@@ -397,39 +307,44 @@ pub(crate) fn labels(name: &[u8], breakdown: Breakdown) -> (Vec<&[u8]>, bool) {
 }
 
 /// The flame graph of the census `when` picks (or of the mean over the profile's time).
-pub fn flame(profile: &Profile, when: When) -> Flame {
+pub fn flame<S: Stacked + ?Sized>(profile: &S, when: When) -> Flame {
     shaped(profile, when, Direction::Callers)
 }
 
 /// [`flame`], growing either way.
-pub fn shaped(profile: &Profile, when: When, direction: Direction) -> Flame {
+pub fn shaped<S: Stacked + ?Sized>(profile: &S, when: When, direction: Direction) -> Flame {
     let (census, stacks) = stacks(profile, when);
     let mut tree = Tree::new(direction);
     tree.children.reserve(stacks.len() * 2);
-    for (stack, placed) in place_cut(profile, stacks) {
+    for (stack, placed) in place_cut(profile.series(), stacks) {
         tree.count(&stack, placed);
         tree.add(&stack, 1, placed);
     }
-    tree.finish(profile, census, None)
+    tree.finish(profile.series(), census, None)
 }
 
 /// AFTER's flame graph with what each frame held in BEFORE: the two runs' stacks (named
 /// alike already, [`crate::analysis::compare::matched`]) each weighed at `when` (each
 /// run's own peak census, say). A frame only BEFORE had is kept, 0 bytes wide, so that
 /// what went away is still there to read.
-pub fn differential(before: &Profile, after: &Profile, when: When, direction: Direction) -> Flame {
+pub fn differential<S: Stacked + ?Sized>(
+    before: &S,
+    after: &S,
+    when: When,
+    direction: Direction,
+) -> Flame {
     let (was, old) = stacks(before, when);
     let (census, new) = stacks(after, when);
     let mut tree = Tree::new(direction);
-    for (stack, placed) in place_cut(after, new) {
+    for (stack, placed) in place_cut(after.series(), new) {
         tree.count(&stack, placed);
         tree.add(&stack, 1, placed);
     }
-    for (stack, placed) in place_cut(before, old) {
+    for (stack, placed) in place_cut(before.series(), old) {
         tree.count(&stack, placed);
         tree.add(&stack, 0, placed);
     }
-    tree.finish(after, census, Some(was))
+    tree.finish(after.series(), census, Some(was))
 }
 
 /// At most this many frames whose label begins as a cut label's stem are weighed

@@ -12,6 +12,7 @@ pub mod flame;
 pub mod order;
 pub mod prune;
 pub mod shade;
+mod stacked;
 
 use crate::profile::{IdentId, Profile};
 use aux::Aux;

@@ -6,7 +6,7 @@
 //! window (`--from`/`--to`), so a frame's share is of what the window spent.
 
 use crate::profile::hash::FxMap;
-use crate::profile::{Bands, Frames, Profile, Series};
+use crate::profile::{Bands, Costs, Frames, Series};
 
 /// The frame that holds what pruning hid under a caller.
 pub const OTHER: &[u8] = b"(other)";
@@ -14,11 +14,8 @@ pub const OTHER: &[u8] = b"(other)";
 pub use crate::profile::costs::Pruned;
 
 /// `profile` with every frame under `min_share` percent of the whole joined into its
-/// caller's [`OTHER`]; a profile that is not a cost-centre profile is returned as it is.
-pub fn prune(profile: Profile, min_share: f64) -> Profile {
-    if !profile.is_cost_report() {
-        return profile;
-    }
+/// caller's [`OTHER`].
+pub fn prune(profile: Costs, min_share: f64) -> Costs {
     let weights: Vec<f64> = (profile.bands.series().iter())
         .map(|s| {
             let mut w = 0.0;
@@ -72,19 +69,14 @@ pub fn prune(profile: Profile, min_share: f64) -> Profile {
 /// `profile`'s bands cut where `cuts` says, each with `(other)` at its cut, bands cut
 /// alike joined. Names, frames and series are moved, not copied: a profile of many
 /// deep stacks holds hundreds of megabytes of them.
-fn regroup(
-    mut profile: Profile,
-    cuts: &[Option<usize>],
-    weights: &[f64],
-    min_share: f64,
-) -> Profile {
+fn regroup(mut profile: Costs, cuts: &[Option<usize>], weights: &[f64], min_share: f64) -> Costs {
     let other: std::sync::Arc<[u8]> = OTHER.into();
     let mut pruned = Pruned {
         min_share,
         ..Pruned::default()
     };
     let mut stacks = std::mem::take(&mut profile.stacks);
-    let old = std::mem::take(&mut profile.bands);
+    let old = std::mem::take(&mut profile.series.bands);
     let mut names = crate::profile::names::NameBudget::default();
     let hash = |name: &[u8]| {
         use std::hash::Hasher as _;
@@ -124,7 +116,7 @@ fn regroup(
         profile.stacks.insert(name.clone(), frames);
         bands.push(name, merged);
     }
-    profile.bands = bands;
+    profile.series.bands = bands;
     profile.pruned = Some(pruned);
     profile
 }
@@ -155,7 +147,7 @@ mod tests {
     use super::*;
     use crate::profile::costs::{CostCentre, CostProfile, Precision, Stack};
 
-    fn report() -> Profile {
+    fn report() -> Costs {
         let centre = |l: &str| CostCentre {
             label: l.as_bytes().into(),
             module: b"M".as_slice().into(),
@@ -192,7 +184,7 @@ mod tests {
         crate::input::prof::profile(&costs, None)
     }
 
-    fn weighed(p: &Profile) -> Vec<(String, f64)> {
+    fn weighed(p: &crate::profile::Profile) -> Vec<(String, f64)> {
         let mut out: Vec<(String, f64)> = (p.bands.iter())
             .map(|(n, s)| {
                 let mut w = 0.0;

@@ -60,7 +60,7 @@ fn band_paints(file: &Path, palette: Palette, stable: bool, limit: usize) -> Vec
         stable_colours: stable,
         ..Default::default()
     };
-    let scene = hpgraph::layout::layout(profile, &selection, &layout);
+    let scene = hpgraph::layout::layout(profile.into_series(), &selection, &layout);
     scene.pages[0]
         .items
         .iter()

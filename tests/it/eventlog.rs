@@ -690,7 +690,7 @@ fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
         measure: None,
     });
     p.feed(bytes, true).unwrap();
-    p.finish().unwrap().profile
+    p.finish().unwrap().profile.into_series()
 }
 
 #[test]
@@ -809,7 +809,7 @@ fn a_large_eventlog_file_reads_as_its_bytes_do() {
         };
         let mapped = input::read_file(&file, options).unwrap();
         let whole = read_with(&bytes, marks, heap);
-        assert_eq!(mapped.profile, whole, "marks {marks}, heap {heap}");
+        assert_eq!(*mapped.profile, whole, "marks {marks}, heap {heap}");
         assert_eq!(mapped.profile.times.len(), 300);
         assert_eq!(mapped.profile.marks.len(), if marks { 9 } else { 0 });
     }

@@ -39,6 +39,7 @@ fn profile_of(path: &Path) -> hpgraph::profile::Profile {
     hpgraph::input::read_file(&file, hpgraph::input::Options::default())
         .unwrap()
         .profile
+        .into_series()
 }
 
 #[test]

@@ -409,3 +409,27 @@ fn units_are_read_once_where_the_profile_is_read() {
         broken.join("\n")
     );
 }
+
+#[test]
+fn which_model_a_profile_is_asked_in_two_places() {
+    // The reader says whether it made a heap or a cost-centre profile (`Model`); past
+    // it, the engine matches the model in its one dispatch and in `--compare`'s pair,
+    // and every stage takes the type it works on.
+    let after_input = [
+        "select", "analysis", "layout", "scene", "backend", "export", "check", "engine",
+        "cli", "sink", "live.rs", "serve.rs",
+    ];
+    let asking = ["Model::Heap(", "Model::Costs("];
+    let found = lines_holding(&after_input, &asking);
+    let places: std::collections::BTreeSet<&str> = (found.iter())
+        .map(|l| l.split(':').next().unwrap_or(""))
+        .collect();
+    let allowed = |f: &str| f.ends_with("engine/model.rs") || f.ends_with("engine/run.rs");
+    assert!(
+        places.iter().all(|f| allowed(f)) && found.len() <= 3,
+        "the model asked outside the engine's dispatch and --compare's pair:\n{}",
+        found.join("\n")
+    );
+    // And nothing asks the old way.
+    assert!(lines_holding(&after_input, &["is_cost_report("]).is_empty());
+}

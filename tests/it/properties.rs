@@ -172,7 +172,7 @@ fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> 
         select,
         layout,
     ));
-    let rendered = hpgraph::render(&make, parsed.profile, None);
+    let rendered = hpgraph::render(&make, parsed.profile.into(), None);
     let scene = rendered.scene().expect("a picture").clone();
     let mut out = Vec::new();
     PostScript {

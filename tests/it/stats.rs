@@ -483,7 +483,7 @@ fn heap_lines_draw_the_share_of_time_in_gc_under_the_graph() {
             heap_lines: true,
             ..Default::default()
         };
-        let scene = hpgraph::layout::layout(profile, &selection, &layout);
+        let scene = hpgraph::layout::layout(profile.into_series(), &selection, &layout);
         let plot = scene.plot.expect("a graph");
         let bars: Vec<&hpgraph::scene::Path> = scene.pages[0]
             .items

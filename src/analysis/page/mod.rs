@@ -19,8 +19,9 @@ pub mod strip;
 pub mod tree;
 
 use super::table::Table;
-use crate::profile::Profile;
+use crate::profile::{Costs, Profile};
 use crate::select::Selection;
+use crate::select::flame::Stacked;
 use crate::units::ByteUnits;
 
 /// Profiles with more samples than this are thinned.
@@ -74,30 +75,32 @@ pub struct PageBand {
 }
 
 /// The frames' labels, each once: a band's [`PageBand::stack`] points into them.
-#[derive(Debug, Clone, Default)]
 struct Frames<'p> {
     labels: Vec<String>,
     index: std::collections::HashMap<String, u32>,
     /// Where each band GHC cut stands, by band.
     places: Vec<Option<crate::select::flame::Placed<'p>>>,
+    /// The profile whose bands' frames these are.
+    stacked: &'p dyn Stacked,
 }
 
 impl<'p> Frames<'p> {
-    fn new(profile: &'p Profile) -> Frames<'p> {
+    fn new(stacked: &'p dyn Stacked) -> Frames<'p> {
         Frames {
             labels: Vec::new(),
             index: std::collections::HashMap::new(),
-            places: crate::select::flame::placements(profile),
+            places: crate::select::flame::placements(stacked.series()),
+            stacked,
         }
     }
 
     /// The `k`th band's stack, whether GHC cut it, and where it was placed.
-    fn of(&mut self, profile: &Profile, k: usize) -> (Vec<u32>, bool, Option<usize>) {
+    fn of(&mut self, k: usize) -> (Vec<u32>, bool, Option<usize>) {
         let (labels, cut, placed) = match &self.places[k] {
             Some(p) => (p.frames.clone(), false, Some(p.inferred)),
             None => {
-                let (labels, cut) =
-                    crate::select::flame::frames_of(profile, &profile.bands.names()[k]);
+                let stacked = self.stacked;
+                let (labels, cut) = stacked.frames(&stacked.series().bands.names()[k]);
                 (labels, cut, None)
             }
         };
@@ -213,7 +216,7 @@ pub struct PageData {
     pub flame_inverted: bool,
     /// Some band has info-table provenance: the table has its columns.
     pub ipe: bool,
-    /// A time and allocation report's one census ([`Profile::is_cost_report`]): the page
+    /// A cost-centre profile's one census ([`costs_data`]): the page
     /// shows its flame graph and table, not a graph over time.
     pub report: bool,
     /// The trend's rule ([`super::window`]), which the page applies to its window.
@@ -462,32 +465,59 @@ pub(crate) fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
     keep
 }
 
-/// The page's numbers for a profile and the bands drawn of it; `over_time` is a samples
-/// profile before [`crate::select::flame::one_census`] summed it into `profile`.
-pub fn data(
-    profile: &Profile,
+/// The page's numbers for a heap profile and the bands drawn of it, with the run's
+/// cost-centre samples beside it where the eventlog has them.
+pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> PageData {
+    let mut data = of(profile, selection, opts, |_| None);
+    data.cost_samples = samples_beside(profile, opts).map(Box::new);
+    data.lay_out_flames();
+    data
+}
+
+/// The page's numbers for a cost-centre profile, its censuses summed into one
+/// ([`Costs::one_census`]), with its table of stacks; `over_time` is the profile before
+/// they were summed (eventlog samples), which the strip a stretch is chosen on is made of.
+pub fn costs_data(
+    costs: &Costs,
     selection: &Selection,
     opts: &PageOptions,
-    over_time: Option<&Profile>,
+    over_time: Option<&Costs>,
 ) -> PageData {
-    // Eventlog samples: what they spent over the run (or the window), their censuses
-    // summed into `profile`'s one as a report's one census is; `over_time` keeps them
-    // for the strip a stretch is chosen on.
-    let samples_span = (profile.is_cost_report() && profile.tree.is_none()).then(|| {
-        let times = &over_time.unwrap_or(profile).times;
+    let units = opts.units;
+    let mut data = of(costs, selection, opts, |frames| {
+        Some(tree::of(costs, frames, units, over_time.map(|c| &c.series)))
+    });
+    data.report = true;
+    // Eventlog samples: what they spent over the run (or the window), summed as a
+    // report's one census is.
+    data.samples_span = costs.tree.is_none().then(|| {
+        let times = &over_time.unwrap_or(costs).times;
         (times[0], times[times.len() - 1])
     });
+    data.lay_out_flames();
+    data
+}
+
+/// What both pages have: the bands drawn, the pool, the lines and the run's figures;
+/// `tree` makes a cost profile's table of stacks, its frames among the page's.
+fn of<'p>(
+    stacked: &'p dyn Stacked,
+    selection: &Selection,
+    opts: &PageOptions,
+    tree: impl FnOnce(&mut Frames<'p>) -> Option<tree::PageTree>,
+) -> PageData {
+    let profile = stacked.series();
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let drawn = Table::selected(profile, selection.clone());
     let keep = kept(&profile.times, &drawn.totals());
     let heap = profile.totals();
-    let mut frames = Frames::new(profile);
+    let mut frames = Frames::new(stacked);
     let (mut pool, rest) = pool(profile, selection, &keep, opts, &mut frames);
     let flame_at = opts
         .flame_at
         .map(|when| profile.times[crate::select::flame::census(profile, when)]);
     let mut bands = drawn_bands(profile, &drawn, &keep, &mut frames);
-    let tree = tree::of(profile, &mut frames, opts.units, over_time);
+    let tree = tree(&mut frames);
     tell_apart(&mut bands, &mut pool);
     let (first, last) = (profile.times[0], profile.times[profile.samples() - 1]);
     let line = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
@@ -511,11 +541,11 @@ pub fn data(
         }
         levels::series(&stack)
     };
-    let mut data = PageData {
+    PageData {
         levels,
         flame: PageFlame::default(),
         tree,
-        samples_span,
+        samples_span: None,
         job: text(&profile.job),
         date: text(&profile.date),
         sample_unit: text(&profile.sample_unit),
@@ -533,7 +563,7 @@ pub fn data(
         flame_mean: opts.flame_at == Some(crate::select::flame::When::Mean),
         flame_inverted: opts.flame_inverted,
         ipe: !profile.provenance.is_empty(),
-        report: profile.is_cost_report(),
+        report: false,
         trend: TrendRule::LIBRARY,
         line_readings: crate::profile::LINE_READINGS,
         marks: (profile.marks.iter())
@@ -562,10 +592,8 @@ pub fn data(
         },
         runtime: PageRuntime::of(&profile.runtime, first, last),
         biography: crate::analysis::biography::of(profile),
-        cost_samples: samples_beside(profile, opts).map(Box::new),
-    };
-    data.lay_out_flames();
-    data
+        cost_samples: None,
+    }
 }
 
 /// The page's numbers for the cost-centre samples beside a heap profile, as a page of
@@ -573,7 +601,7 @@ pub fn data(
 /// strip weighs its own), with the tree, the flame graph's frames and the strip.
 fn samples_beside(profile: &Profile, opts: &PageOptions) -> Option<PageData> {
     let over_time = profile.cost_samples.as_deref()?;
-    let summed = crate::select::flame::one_census(over_time.clone());
+    let summed = over_time.clone().one_census();
     let selection = crate::select::select(&summed, None, &Default::default());
     let opts = PageOptions {
         heap_lines: false,
@@ -581,7 +609,7 @@ fn samples_beside(profile: &Profile, opts: &PageOptions) -> Option<PageData> {
         flame_inverted: false,
         ..*opts
     };
-    Some(data(&summed, &selection, &opts, Some(over_time)))
+    Some(costs_data(&summed, &selection, &opts, Some(over_time)))
 }
 
 /// Names that read the same are told apart wherever the page shows them.
@@ -610,7 +638,7 @@ fn drawn_bands(
             let all = drawn.column(k);
             let name = &drawn.columns[k].0;
             let (other, (stack, cut, placed)) = match drawn.columns[k].1 {
-                crate::select::Source::Ident(id) => (false, frames.of(profile, id as usize)),
+                crate::select::Source::Ident(id) => (false, frames.of(id as usize)),
                 crate::select::Source::Other(_) => (true, (Vec::new(), false, None)),
             };
             PageBand {
@@ -735,7 +763,7 @@ fn pool(
         .iter()
         .take(room)
         .map(|&(k, _)| {
-            let (stack, cut, placed) = frames.of(profile, k);
+            let (stack, cut, placed) = frames.of(k);
             PageBand {
                 name: text(&profile.bands.names()[k]),
                 values: at_kept(&[k]),
@@ -793,7 +821,7 @@ mod tests {
             key_entries: 20,
             ..Default::default()
         };
-        let d = super::data(&p, &selection, &opts, None);
+        let d = super::data(&p, &selection, &opts);
         let room = super::MAX_POOL_VALUES / d.times.len();
         assert!(d.times.len() * (bands - 19) > super::MAX_POOL_VALUES);
         assert_eq!(d.pool.len(), room);

@@ -14,8 +14,8 @@
 use serde::Serialize;
 
 use super::{Frames, PageScale};
-use crate::profile::Profile;
 use crate::profile::costs::{CostProfile, Measure};
+use crate::profile::{Costs, Profile};
 use crate::units::{ByteUnits, TimeUnit, ValueUnit};
 
 /// The page lists at most this many stacks (a row is about 60 bytes of the page).
@@ -124,20 +124,17 @@ struct Node {
     own: Vec<f64>,
 }
 
-/// The tree of a cost-centre profile, or `None` for a heap profile. A report whose bands
-/// are its whole tree gives every measure from the tree; a filtered or pruned one, and
-/// eventlog samples, give the bands' own measure. `over_time` is the samples' profile
-/// before they were summed into `profile`'s one census: the strip is made of it.
+/// The tree of a cost-centre profile. A report whose bands are its whole tree gives
+/// every measure from the tree; a filtered or pruned one, and eventlog samples, give the
+/// bands' own measure. `over_time` is the samples' profile before they were summed into
+/// `profile`'s one census: the strip is made of it.
 pub(super) fn of(
-    profile: &Profile,
+    profile: &Costs,
     frames: &mut Frames,
     units: ByteUnits,
     over_time: Option<&Profile>,
-) -> Option<PageTree> {
-    let measure = profile.measure?;
-    if !profile.is_cost_report() {
-        return None;
-    }
+) -> PageTree {
+    let measure = profile.measure;
     let whole = profile.dropped_names.is_empty() && profile.pruned.is_none();
     let (nodes, leaves, measures, estimated) = match &profile.tree {
         Some(tree) if whole => (
@@ -178,7 +175,7 @@ pub(super) fn of(
         let rows = tree.rows.len();
         tree.strip = Some(super::strip::strip(edges, bands, &row_of_band, rows));
     }
-    Some(tree)
+    tree
 }
 
 /// A report's stacks, each a node (GHC's tree has each cost centre once under a caller).
@@ -211,7 +208,7 @@ fn from_bands(profile: &Profile, frames: &mut Frames) -> (Vec<Node>, Vec<Option<
     let mut leaves = Vec::with_capacity(profile.bands.len());
     let mut index = std::collections::HashMap::<(Option<u32>, u32), u32>::new();
     for k in 0..profile.bands.len() {
-        let (stack, _, _) = frames.of(profile, k);
+        let (stack, _, _) = frames.of(k);
         let mut at: Option<u32> = None;
         for label in stack {
             let next = nodes.len() as u32;

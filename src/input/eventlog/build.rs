@@ -9,7 +9,7 @@
 
 use crate::input::{FxMap, Parsed, Warning, WarningKind};
 use crate::profile::costs::Measure;
-use crate::profile::{HeapLine, IdentId, Mark, Profile, Provenance, Series};
+use crate::profile::{Costs, HeapLine, IdentId, Mark, Model, Profile, Provenance, Series};
 
 use super::format::{
     BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, closure_type, id, payload, seconds,
@@ -489,7 +489,7 @@ impl Builder {
             &mut [],
         );
         Some(Parsed {
-            profile: self.dress(profile),
+            profile: Model::Heap(self.dress(profile)),
             warnings,
             runtime_only: false,
         })
@@ -568,7 +568,7 @@ impl Builder {
             profile.cost_samples = Some(Box::new(self.samples_profile()));
         }
         Ok(Parsed {
-            profile: self.dress(profile),
+            profile: Model::Heap(self.dress(profile)),
             warnings: self.warnings,
             runtime_only,
         })
@@ -588,18 +588,18 @@ impl Builder {
         if let Some(m @ (Measure::Alloc | Measure::Entries)) = self.measure {
             return Some(Err(super::ErrorKind::SamplesWeighTime(m)));
         }
-        let mut profile = self.samples_profile();
-        profile.runtime = runtime.clone().unwrap_or_default();
-        profile.marks = std::mem::take(&mut self.profile.marks);
-        profile.heap = std::mem::take(&mut self.profile.heap);
-        profile.heap.sort();
+        let mut costs = self.samples_profile();
+        costs.runtime = runtime.clone().unwrap_or_default();
+        costs.marks = std::mem::take(&mut self.profile.marks);
+        costs.heap = std::mem::take(&mut self.profile.heap);
+        costs.heap.sort();
         // The header's strings as for a heap profile; the units and break-down are
         // the samples'.
-        let mut profile = self.dress(profile);
-        profile.set_units(b"seconds".to_vec(), b"ticks".to_vec());
-        profile.breakdown = crate::profile::Breakdown::CostCentreStacks;
+        costs.series = self.dress(std::mem::take(&mut costs.series));
+        costs.set_units(b"seconds".to_vec(), b"ticks".to_vec());
+        costs.breakdown = crate::profile::Breakdown::CostCentreStacks;
         Some(Ok(Parsed {
-            profile,
+            profile: Model::Costs(costs),
             warnings: std::mem::take(&mut self.warnings),
             runtime_only: false,
         }))
@@ -607,7 +607,7 @@ impl Builder {
 
     /// The cost-centre samples read, as a cost profile over time: frames named
     /// `Module.label`, each with its source span (the first of a name's).
-    fn samples_profile(&mut self) -> Profile {
+    fn samples_profile(&mut self) -> Costs {
         let samples = std::mem::take(&mut self.samples);
         let centres = &self.cost_centres;
         let name = |id: u32| match centres.get(&id) {

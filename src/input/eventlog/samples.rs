@@ -5,7 +5,7 @@
 //!
 //! The samples become the shared model of a cost-centre profile over time: each census
 //! holds the ticks of the samples taken since the one before (counts, summed over a
-//! stretch of time rather than averaged; see [`crate::profile::Profile::is_cost_report`]),
+//! stretch of time rather than averaged; see [`crate::profile::Costs`]),
 //! so that `--from`/`--to` keep the samples of a window and the flame graph weighs its
 //! stacks by them. While there are at most [`MAX_SAMPLE_CENSUSES`] sample times, each is
 //! a census of its own and a window is exact to the sample; past that, consecutive
@@ -13,7 +13,7 @@
 
 use crate::input::{FxMap, Warning, WarningKind};
 use crate::profile::costs::Measure;
-use crate::profile::{Breakdown, Profile, Series};
+use crate::profile::{Breakdown, Costs, Profile, Series};
 
 /// The most samples kept (one per capability per tick: at a 1 ms tick, over an hour of
 /// one capability's run). Past it later samples are dropped, with a warning.
@@ -82,11 +82,7 @@ impl Samples {
 
     /// The profile of the samples: bands are stacks, frames `Module.label` outermost
     /// first (`name` gives a cost centre's), censuses the sample times.
-    pub fn profile(
-        mut self,
-        name: impl Fn(u32) -> Vec<u8>,
-        warnings: &mut Vec<Warning>,
-    ) -> Profile {
+    pub fn profile(mut self, name: impl Fn(u32) -> Vec<u8>, warnings: &mut Vec<Warning>) -> Costs {
         if self.dropped > 0 {
             warnings.push(Warning {
                 line: None,
@@ -96,10 +92,13 @@ impl Samples {
         if self.others {
             crate::input::warn_once(warnings, WarningKind::SampleStacksMerged);
         }
-        let mut p = Profile {
-            breakdown: Breakdown::CostCentreStacks,
-            measure: Some(Measure::Time),
-            ..Profile::default()
+        let mut p = Costs {
+            series: Profile {
+                breakdown: Breakdown::CostCentreStacks,
+                ..Profile::default()
+            },
+            measure: Measure::Time,
+            ..Costs::default()
         };
         p.set_units(b"seconds".to_vec(), b"ticks".to_vec());
         let mut frames_of: FxMap<u32, std::sync::Arc<[u8]>> = FxMap::default();
@@ -169,7 +168,7 @@ impl Samples {
         if !self.others {
             let last = p.bands.len() - 1;
             if p.bands.series()[last].is_empty() {
-                p.stacks.remove(&p.bands.names()[last]);
+                p.stacks.remove(&p.series.bands.names()[last]);
                 p.bands.truncate(last);
             }
         }
@@ -221,10 +220,11 @@ mod tests {
         let p = s.profile(name, &mut Vec::new());
         assert_eq!(p.times.len(), 50);
         let when = crate::select::flame::When::Peak;
-        let (census, before) = crate::select::flame::weights(&p, when);
-        let one = crate::select::flame::one_census(p);
+        use crate::select::flame::Stacked;
+        let (census, before) = p.weights(when);
+        let one = p.one_census();
         assert_eq!(one.times.len(), 1);
-        let (_, after) = crate::select::flame::weights(&one, when);
+        let (_, after) = one.weights(when);
         assert_eq!(before, after);
         assert_eq!(census.total, 50.0);
     }

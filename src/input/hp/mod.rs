@@ -421,7 +421,7 @@ impl Parser {
     /// samples so far, without the sample being read and the names only it has used.
     /// Unlike [`finish`](Parser::finish) the parser goes on; an open sample is normal
     /// here and gives no warning.
-    pub fn snapshot(&self) -> Result<Parsed, ParseError> {
+    pub fn snapshot(&self) -> Result<Parsed<Profile>, ParseError> {
         if self.profile.times.is_empty() {
             return Err(ParseError {
                 line: None,
@@ -456,7 +456,7 @@ impl Parser {
     }
 
     /// Ends the input: drops an unfinished last sample and checks the header.
-    pub fn finish(mut self) -> Result<Parsed, ParseError> {
+    pub fn finish(mut self) -> Result<Parsed<Profile>, ParseError> {
         if self.open.is_some() || !self.pending.is_empty() {
             let line = if self.open.is_some() {
                 self.open_line
@@ -508,7 +508,7 @@ fn count_newlines(b: &[u8]) -> u64 {
 }
 
 /// Parses a whole profile held in memory.
-pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
+pub fn parse(bytes: &[u8]) -> Result<Parsed<Profile>, ParseError> {
     let mut p = Parser::new();
     p.feed(bytes, true)?;
     p.finish()
@@ -516,7 +516,7 @@ pub fn parse(bytes: &[u8]) -> Result<Parsed, ParseError> {
 
 /// Parses a profile from a reader, in blocks, never holding more than a block and one
 /// unfinished line.
-pub fn read(r: impl Read) -> Result<Parsed, ParseError> {
+pub fn read(r: impl Read) -> Result<Parsed<Profile>, ParseError> {
     let mut p = Parser::new();
     feed_all(&mut p, r)?;
     p.finish()
@@ -562,7 +562,7 @@ const PARALLEL_MIN: u64 = 8 << 20;
 /// any message, is the same as from [`read`] (on any error, or when the second part
 /// would start earlier in time than the first ends, the file is read again in one go
 /// so that the first error in file order is the one reported).
-pub fn read_file(file: &std::fs::File) -> Result<Parsed, ParseError> {
+pub fn read_file(file: &std::fs::File) -> Result<Parsed<Profile>, ParseError> {
     #[cfg(unix)]
     if let Ok(meta) = file.metadata()
         && meta.is_file()

@@ -27,7 +27,6 @@ use hashbrown::HashTable;
 
 use super::FxHasher;
 
-use crate::profile::Profile;
 use crate::profile::costs::{
     CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Measure, Precision, Stack,
 };
@@ -645,10 +644,10 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
     let tree = std::sync::Arc::new(costs);
     let (model, cut) = model::profile_and_cut(&tree, measure);
     let mut parsed = super::Parsed {
-        profile: Profile {
+        profile: crate::profile::Model::Costs(crate::profile::Costs {
             tree: Some(tree.clone()),
             ..model
-        },
+        }),
         warnings: Vec::new(),
         runtime_only: false,
     };

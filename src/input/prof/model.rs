@@ -1,7 +1,7 @@
 //! A report's tree as the shared model's bands: one census, at the run's end, whose
 //! bands are the stacks with anything to weigh, each named GHC's way (`Module.label`
 //! frames innermost first, joined by `/`) with its frames kept one by one
-//! ([`Profile::stacks`]), so that the flame graph, its exports and the page read it as
+//! ([`Costs::stacks`]), so that the flame graph, its exports and the page read it as
 //! they read a heap profile's census.
 //!
 //! A report's tree shares its callers' frames; bands list their own. Listing each
@@ -17,7 +17,7 @@ use crate::input::FxHasher;
 use crate::input::names::{FrameBudget, MAX_LABEL, NameIndex, tagged_with};
 use crate::profile::costs::{CostProfile, MAX_FRAMES, Measure};
 use crate::profile::hash::FxMap;
-use crate::profile::{Breakdown, Profile, Series};
+use crate::profile::{Breakdown, Costs, Profile, Series};
 
 /// A frame's name, shared by the stacks through it.
 type Name = Arc<[u8]>;
@@ -116,7 +116,7 @@ impl Paths {
 
 /// The shared model of a cost-centre profile, weighed by `measure` (time where the
 /// profile has ticks, else allocation). Stacks that name the same frames are one band.
-pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Profile {
+pub fn profile(costs: &CostProfile, measure: Option<Measure>) -> Costs {
     profile_and_cut(costs, measure).0
 }
 
@@ -164,13 +164,12 @@ fn frame_names(costs: &CostProfile) -> (Vec<Name>, Vec<u32>) {
 }
 
 /// An empty model of `costs` weighed by `measure`: its header and units.
-fn empty_model(costs: &CostProfile, measure: Measure) -> Profile {
+fn empty_model(costs: &CostProfile, measure: Measure) -> Costs {
     let mut p = Profile {
         job: costs.command.to_vec(),
         date: costs.date.to_vec(),
         times: vec![costs.seconds],
         breakdown: Breakdown::CostCentreStacks,
-        measure: Some(measure),
         ..Profile::default()
     };
     let unit: &[u8] = match measure {
@@ -179,12 +178,16 @@ fn empty_model(costs: &CostProfile, measure: Measure) -> Profile {
         Measure::Entries => b"entries",
     };
     p.set_units(b"seconds".to_vec(), unit.to_vec());
-    p
+    Costs {
+        series: p,
+        measure,
+        ..Costs::default()
+    }
 }
 
 /// [`profile`], and whether a band's name or frames were cut to the readers' budget
 /// ([`crate::input::names`]).
-pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> (Profile, bool) {
+pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> (Costs, bool) {
     let measure = measure.unwrap_or(if costs.stacks.iter().any(|s| s.ticks > 0.0) {
         Measure::Time
     } else {

@@ -1,0 +1,95 @@
+//! A job's steps that each model takes its own way. [`crate::profile::Model`] is matched
+//! in one place, [`dispatch`]; every step after it is written once for each model, as a
+//! method of [`Modelled`] (and of [`super::render::Rendering`]), and nothing downstream
+//! asks which model it holds.
+
+use super::{Job, Kept};
+use crate::check::Judged;
+use crate::input::prof::retainers::{self, Named, Sets};
+use crate::profile::{Costs, Model, Profile};
+use crate::select::filter::{Empty, Filter};
+use crate::select::flame::{Stacked, When};
+
+/// `$body` run on the model `$model` holds, bound to `$k` as its own type: the one
+/// place the engine asks which it is.
+macro_rules! dispatch {
+    ($model:expr, $k:ident => $body:expr) => {
+        match $model {
+            crate::profile::Model::Heap($k) => $body,
+            crate::profile::Model::Costs($k) => $body,
+        }
+    };
+}
+pub(super) use dispatch;
+
+/// A model as the engine runs a job on it.
+pub trait Modelled: Stacked + Judged + Clone + Into<Model> + 'static {
+    /// What its picture is without `--flame`: a cost profile's is its flame graph (of the
+    /// whole run), a heap profile's its graph over time.
+    const FLAME: Option<When>;
+
+    /// Its censuses, to change in place.
+    fn series_mut(&mut self) -> &mut Profile;
+
+    /// Its censuses alone.
+    fn into_series(self) -> Profile;
+
+    /// A retainer profile's sets named from the run's report (`sets`); what named them.
+    fn name_sets(&mut self, sets: Sets) -> Result<Option<Named>, String>;
+
+    /// The filter's part of it: its bands and times, and a cost profile's frames under
+    /// `--min-share` pruned.
+    fn filtered(self, filter: &Filter) -> Result<Self, Empty>;
+
+    /// The filter's part of it, with what a reader should be told ([`super::kept`]).
+    fn kept(self, job: &Job) -> Result<Kept<Self>, String>;
+}
+
+impl Modelled for Profile {
+    const FLAME: Option<When> = None;
+
+    fn series_mut(&mut self) -> &mut Profile {
+        self
+    }
+
+    fn into_series(self) -> Profile {
+        self
+    }
+
+    fn name_sets(&mut self, sets: Sets) -> Result<Option<Named>, String> {
+        retainers::name_from_report(self, sets)
+    }
+
+    fn filtered(self, filter: &Filter) -> Result<Self, Empty> {
+        filter.apply(self)
+    }
+
+    fn kept(self, job: &Job) -> Result<Kept<Self>, String> {
+        super::kept_heap(job, self)
+    }
+}
+
+impl Modelled for Costs {
+    const FLAME: Option<When> = Some(When::Peak);
+
+    fn series_mut(&mut self) -> &mut Profile {
+        &mut self.series
+    }
+
+    fn into_series(self) -> Profile {
+        self.series
+    }
+
+    /// A cost profile's bands are stacks, not retainer sets.
+    fn name_sets(&mut self, _: Sets) -> Result<Option<Named>, String> {
+        Ok(None)
+    }
+
+    fn filtered(self, filter: &Filter) -> Result<Self, Empty> {
+        filter.apply_costs(self)
+    }
+
+    fn kept(self, job: &Job) -> Result<Kept<Self>, String> {
+        super::kept_costs(job, self)
+    }
+}
