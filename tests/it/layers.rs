@@ -416,8 +416,8 @@ fn which_model_a_profile_is_asked_in_two_places() {
     // it, the engine matches the model in its one dispatch and in `--compare`'s pair,
     // and every stage takes the type it works on.
     let after_input = [
-        "select", "analysis", "layout", "scene", "backend", "export", "check", "engine",
-        "cli", "sink", "live.rs", "serve.rs",
+        "select", "analysis", "layout", "scene", "backend", "export", "check", "engine", "cli",
+        "sink", "live.rs", "serve.rs",
     ];
     let asking = ["Model::Heap(", "Model::Costs("];
     let found = lines_holding(&after_input, &asking);

@@ -360,3 +360,55 @@ fn a_watched_or_served_retainer_profile_names_its_sets() {
     );
     served.interrupt();
 }
+
+/// The served page of a growing `+RTS -p -hc -l` eventlog carries the run's samples so
+/// far (#60): its samples' strip is drawn while the file grows, holds more samples as it
+/// does, and ends with every sample ghc-events reads in the file.
+#[test]
+fn a_served_eventlog_with_samples_draws_its_strip_as_it_grows() {
+    let dir = Scratch::new("serve-samples");
+    let src = fixtures().join("prof/ghc-9.10.3");
+    let log = fs::read(src.join("MapFib-samples-hc.eventlog")).unwrap();
+    let all = common::samples_oracle(&src.join("MapFib-samples-hc.samples")).len() as u64;
+    let live = dir.path("live.eventlog");
+    fs::write(&live, b"").unwrap();
+    let mut served =
+        common::served::Served::start(&dir.0, &["--serve", "127.0.0.1:0", "live.eventlog"]);
+    // The samples in the served page's strip, `None` while it has none.
+    let strip_samples = |addr| -> Option<u64> {
+        let page = common::served::get(addr, "/").body;
+        let page = String::from_utf8_lossy(&page);
+        let data = &page[page.find("id=\"hpgraph-data\">")? + 18..];
+        let data: serde_json::Value =
+            serde_json::from_str(&data[..data.find("</script>")?]).ok()?;
+        let totals = data["cost_samples"]["tree"]["strip"]["totals"]
+            .as_array()?
+            .clone();
+        Some(
+            totals
+                .iter()
+                .map(|v| v.as_f64().unwrap_or(0.0) as u64)
+                .sum(),
+        )
+    };
+    let writer = {
+        let (live, log) = (live.clone(), log.clone());
+        std::thread::spawn(move || write_slowly(live, log, 3.0, 11))
+    };
+    let mut seen = std::collections::BTreeSet::new();
+    while !writer.is_finished() {
+        if let Some(n) = strip_samples(served.addr) {
+            seen.insert(n);
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    writer.join().unwrap();
+    common::served::wait_until("every sample in the strip", 10.0, || {
+        strip_samples(served.addr) == Some(all)
+    });
+    assert!(
+        seen.iter().any(|&n| n > 0 && n < all),
+        "the strip was drawn while the file grew, with fewer samples than at the end: {seen:?}"
+    );
+    served.interrupt();
+}

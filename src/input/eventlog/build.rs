@@ -488,6 +488,11 @@ impl Builder {
             &mut Default::default(),
             &mut [],
         );
+        // The run's samples so far ride along, as at the end: a live page's strip grows.
+        if !self.samples.is_empty() {
+            let costs = self.costs_of(self.samples.clone(), &mut warnings);
+            profile.cost_samples = Some(Box::new(costs));
+        }
         Some(Parsed {
             profile: Model::Heap(self.dress(profile)),
             warnings,
@@ -609,12 +614,20 @@ impl Builder {
     /// `Module.label`, each with its source span (the first of a name's).
     fn samples_profile(&mut self) -> Costs {
         let samples = std::mem::take(&mut self.samples);
+        let mut warnings = std::mem::take(&mut self.warnings);
+        let costs = self.costs_of(samples, &mut warnings);
+        self.warnings = warnings;
+        costs
+    }
+
+    /// `samples` as a cost profile over time, what they lost said in `warnings`.
+    fn costs_of(&self, samples: super::samples::Samples, warnings: &mut Vec<Warning>) -> Costs {
         let centres = &self.cost_centres;
         let name = |id: u32| match centres.get(&id) {
             Some(cc) => [&*cc.module, b".", &*cc.label].concat(),
             None => id.to_string().into_bytes(),
         };
-        let mut profile = samples.profile(name, &mut self.warnings);
+        let mut profile = samples.profile(name, warnings);
         // Each frame's source span, as a report's are kept (the first of a name's).
         let mut ids: Vec<&u32> = centres.keys().collect();
         ids.sort_unstable();

@@ -34,7 +34,7 @@ pub const OTHER_STACKS: &[u8] = b"(other stacks)";
 pub const NO_CENTRE: &[u8] = b"(no cost centre)";
 
 /// The samples read so far.
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub(super) struct Samples {
     /// Each stack as the events give it (cost-centre numbers, big-endian, innermost
     /// first) to its number.
