@@ -55,7 +55,7 @@ fn style(role: PathRole) -> PathStyle {
         PathRole::Axis => s(false, Num::Fixed, Num::ZeroAsInt, true),
         PathRole::Tick => s(false, Num::Fixed, Num::Int, false),
         PathRole::KeySwatch => s(false, Num::Fixed, Num::Int, false),
-        PathRole::HeapLine | PathRole::FlameFrame | PathRole::Collection => {
+        PathRole::HeapLine | PathRole::FlameFrame | PathRole::Collection | PathRole::SampleBar => {
             s(true, Num::Fixed, Num::Fixed, true)
         }
         PathRole::Mark => PathStyle {

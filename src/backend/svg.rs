@@ -379,6 +379,7 @@ fn class_of(item: &Item) -> &'static str {
             PathRole::HeapLine => "heap-line",
             PathRole::Collection => "collection",
             PathRole::FlameFrame => "flame-frame",
+            PathRole::SampleBar => "sample",
             PathRole::Axis => "axis",
             PathRole::KeySwatch => "key-swatch",
             PathRole::Frame | PathRole::TitleBox | PathRole::TitleRule => "frame",

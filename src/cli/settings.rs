@@ -504,7 +504,7 @@ fn data(args: &Args, export: Export) -> Data {
         // Every band, unless -m or -t ask for a selection (OTHER included): the bands
         // the picture would draw (its colours aside).
         select: (args.max_bands.is_some() || args.threshold.is_some())
-            .then(|| select_options(args, band_limit(args, None), Shading::Grey)),
+            .then(|| select_options(args, band_limit(args, None), Shading::Grey, false)),
     }
 }
 
@@ -558,7 +558,12 @@ fn style(args: &Args, format: Option<Format>) -> Style {
     })
 }
 
-fn select_options(args: &Args, band_limit: usize, shading: Shading) -> SelectOptions {
+fn select_options(
+    args: &Args,
+    band_limit: usize,
+    shading: Shading,
+    samples: bool,
+) -> SelectOptions {
     SelectOptions {
         threshold: args.threshold.unwrap_or(THRESHOLD),
         by_deviation: args.sort_deviation,
@@ -573,6 +578,7 @@ fn select_options(args: &Args, band_limit: usize, shading: Shading) -> SelectOpt
         min_x_range: args.x_max.unwrap_or(0.0),
         min_y_range: args.y_max.unwrap_or(0.0),
         reverse: args.reverse,
+        samples,
     }
 }
 
@@ -647,7 +653,13 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
     };
     Picture {
         format,
-        select: select_options(args, band_limit, shading),
+        // A modern figure shows the run's samples under its graph; a page has its strip.
+        select: select_options(
+            args,
+            band_limit,
+            shading,
+            style(args, Some(format)) == Style::Modern && !html,
+        ),
         layout,
         column: format.column(args.dpi).filter(|_| !args.exact),
         backend: backend::Options {

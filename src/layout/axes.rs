@@ -43,7 +43,7 @@ impl Frame<'_> {
             ));
         }
         let times = &self.profile.times;
-        let (first, last) = (times[0], times[times.len() - 1]);
+        let (first, last) = (self.sel.first, times[times.len() - 1]);
         let x_range = self.sel.x_range;
         if self.opts.style == Style::Modern {
             let t = gw / x_range;
@@ -180,17 +180,21 @@ impl Frame<'_> {
         let gh = self.graph_height;
         // From the time axis: past the collections' strip, when there is one. With a
         // rate panel, its axis and the graph's are two, apart by the panel's head row.
+        let apart = self.rate.is_some() || self.samples.is_some();
         let lower = match &self.rate {
             Some(panel) => self.strip_row + panel.height,
+            None if apart => self.strip_row,
             None => gh + self.strip_row,
         };
-        items.push(Item::Path(path(
-            PathRole::Axis,
-            Point::new(self.x0, self.axis_y()),
-            &[(0.0, lower)],
-            false,
-        )));
-        if self.rate.is_some() {
+        if lower > 0.0 {
+            items.push(Item::Path(path(
+                PathRole::Axis,
+                Point::new(self.x0, self.axis_y()),
+                &[(0.0, lower)],
+                false,
+            )));
+        }
+        if apart {
             items.push(Item::Path(path(
                 PathRole::Axis,
                 Point::new(self.x0, self.y0),

@@ -22,7 +22,7 @@ impl Frame<'_> {
         let n = times.len();
         let xs: Rc<[f64]> = times
             .iter()
-            .map(|&t| ((t - times[0]) / self.sel.x_range) * self.graph_width + self.x0)
+            .map(|&t| ((t - self.sel.first) / self.sel.x_range) * self.graph_width + self.x0)
             .collect();
         let scale = self.graph_height / self.sel.y_range;
         let mut y = vec![0.0f64; n];

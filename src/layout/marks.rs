@@ -22,7 +22,10 @@ impl Frame<'_> {
     /// The time axis's height: under the graph, and under the rate panel and the
     /// collections' strip when there are.
     pub(super) fn axis_y(&self) -> f64 {
-        self.y0 - self.strip_row - self.rate.as_ref().map_or(0.0, |r| r.row(self.em))
+        self.y0
+            - self.strip_row
+            - self.rate.as_ref().map_or(0.0, |r| r.row(self.em))
+            - self.samples.as_ref().map_or(0.0, |s| s.row(self.em))
     }
 
     /// The runtime's collections in a row of their own under the graph: each column of
@@ -34,7 +37,7 @@ impl Frame<'_> {
         if self.strip_row <= 0.0 {
             return;
         }
-        let first = self.profile.times[0];
+        let first = self.sel.first;
         let columns = ((self.graph_width / STRIP_COLUMN).floor() as usize).max(1);
         let shares = (self.profile.runtime).gc_shares(first, first + self.sel.x_range, columns);
         let width = self.graph_width / columns as f64;
@@ -72,9 +75,8 @@ impl Frame<'_> {
     }
 
     pub(super) fn marks(&self, items: &mut Vec<Item>) {
-        let times = &self.profile.times;
         for mark in &self.profile.marks {
-            let m = ((mark.time - times[0]) / self.sel.x_range) * self.graph_width;
+            let m = ((mark.time - self.sel.first) / self.sel.x_range) * self.graph_width;
             let mut caret = path(
                 PathRole::Mark,
                 Point::new(m + self.x0 - CARET, self.axis_y()),

@@ -21,6 +21,7 @@ mod labels;
 mod marks;
 mod rate;
 mod runtime;
+mod samples;
 mod title;
 
 use key::*;
@@ -239,6 +240,8 @@ struct Frame<'a> {
     strip_row: f64,
     /// The runtime's rate in a panel of its own between the graph and the strip.
     rate: Option<rate::RatePanel>,
+    /// The run's samples in a panel of their own between the graph and the rate panel.
+    samples: Option<samples::Panel<'a>>,
     /// Names as the key shows them, bottom band first.
     key_names: Vec<Vec<u8>>,
     /// Each band's paint when it is not hp2ps's shade: distinct within the picture.
@@ -335,23 +338,27 @@ fn frame_with<'a>(
     let widest = rate.as_ref().map_or(0.0, |r| r.widest(opts.style, em));
     let x0 = fmax(GRAPH_X0 * em, widest + 2.0 * BORDER_SPACE);
     let graph_width = title_width - x0 - key_width;
+    let paints = band_paints(sel, opts);
+    let samples = samples::Panel::new(sel, opts, (x0, graph_width), room - rate_row, &paints);
+    let samples_row = samples.as_ref().map_or(0.0, |s| s.row(em));
     Frame {
-        paints: band_paints(sel, opts),
+        paints,
         profile,
         sel,
         opts,
         big_title,
         title_height,
         graph_width,
-        graph_height: room - rate_row,
+        graph_height: room - rate_row - samples_row,
         width,
         height,
         title_width,
         em,
         x0,
-        y0: y0 + strip_row + rate_row,
+        y0: y0 + strip_row + rate_row + samples_row,
         strip_row,
         rate,
+        samples,
         key_names,
     }
 }
@@ -419,6 +426,7 @@ impl Frame<'_> {
             f.rate(items, &unnamed);
             f.collections(items);
         }
+        f.samples(items);
         if opts.marks {
             f.marks(items);
         }
@@ -428,7 +436,7 @@ impl Frame<'_> {
             y0: f.y0,
             width: f.graph_width,
             height: f.graph_height,
-            first_time: profile.times[0],
+            first_time: sel.first,
             x_range: sel.x_range,
             y_range: sel.y_range,
             x_legend: f.legend(&profile.sample_unit),

@@ -125,7 +125,7 @@ impl Frame<'_> {
             let label = label.clone().into_bytes();
             self.y_tick_label_at(items, y(*v), label, 3.5 * self.em);
         }
-        let first = self.profile.times[0];
+        let first = self.sel.first;
         let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
         let shown: Vec<Point> = (panel.points.iter())
             .map(|&(t, r)| Point::new(to_x(t), y(r)))

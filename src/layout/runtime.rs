@@ -83,7 +83,7 @@ impl Frame<'_> {
         let times = &self.profile.times;
         let (first, last) = (times[0], times[times.len() - 1]);
         let heap = &self.profile.heap;
-        let to_x = |t: f64| ((t - first) / self.sel.x_range) * self.graph_width + self.x0;
+        let to_x = |t: f64| ((t - self.sel.first) / self.sel.x_range) * self.graph_width + self.x0;
         let mut ink = labels::Ink::default();
         let mut drawn = Vec::new();
         use crate::scene::{LINE_STYLES, RuntimeLine};

@@ -215,6 +215,8 @@ pub enum PathRole {
     Collection,
     /// A box of a flame graph: a cost centre and the bytes under its stack.
     FlameFrame,
+    /// A bar of the run's samples under the graph: one cost centre's in one stretch.
+    SampleBar,
 }
 
 /// How a path's corners are joined.

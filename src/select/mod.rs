@@ -11,6 +11,7 @@ pub mod filter;
 pub mod flame;
 pub mod order;
 pub mod prune;
+pub mod samples;
 pub mod shade;
 mod stacked;
 
@@ -55,6 +56,10 @@ pub struct SelectOptions {
     /// Stack the bands the other way up, once every order and limit is applied
     /// (`--reverse`): the largest at the bottom, where its shape reads against the axis.
     pub reverse: bool,
+    /// The run's cost-centre samples beside a heap profile are drawn in a panel under
+    /// the graph ([`samples`]), the time axis spanning them too (the modern style's
+    /// pictures, which hp2ps's do not have).
+    pub samples: bool,
 }
 
 impl Default for SelectOptions {
@@ -70,6 +75,7 @@ impl Default for SelectOptions {
             min_x_range: 0.0,
             min_y_range: 0.0,
             reverse: false,
+            samples: false,
         }
     }
 }
@@ -99,6 +105,9 @@ pub struct Band {
 pub struct Selection {
     /// Bands, bottom band (and bottom key entry) first.
     pub bands: Vec<Band>,
+    /// The time at the x axis's left end: the first sample's, or the run's first
+    /// cost-centre sample's where the samples' panel shows them ([`samples`]).
+    pub first: f64,
     /// Time span of the x axis (never 0).
     pub x_range: f64,
     /// Height of the y axis in value units (never 0).
@@ -107,6 +116,8 @@ pub struct Selection {
     pub area: f64,
     /// The cycle the bands' shades come from: a figure in hp2ps's colours draws from it.
     pub shading: Shading,
+    /// The run's samples under the graph, where they are drawn.
+    pub samples: Option<samples::SamplesPanel>,
 }
 
 impl Source {
@@ -222,10 +233,14 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     }
     let aux_x = aux.map_or(0.0, |a| a.x_range);
     let aux_y = aux.map_or(0.0, |a| a.y_range);
-    let x_range = nonzero(fmax(
-        fmax(profile.times[n - 1] - profile.times[0], aux_x),
-        opts.min_x_range,
-    ));
+    // The samples' panel spans every sample, before the first census and after the last.
+    let beside = (profile.cost_samples.as_deref()).filter(|_| opts.samples);
+    let (mut first, mut last) = (profile.times[0], profile.times[n - 1]);
+    if let Some((a, b)) = beside.and_then(|s| samples::span(s)) {
+        (first, last) = (first.min(a), last.max(b));
+    }
+    let x_range = nonzero(fmax(fmax(last - first, aux_x), opts.min_x_range));
+    let samples = beside.and_then(|s| samples::panel(s, first, first + x_range));
     let highest = totals[1..]
         .iter()
         .fold(totals[0], |m, &t| if t > m { t } else { m });
@@ -265,10 +280,12 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
         .collect();
     Selection {
         bands,
+        first,
         x_range,
         y_range,
         area,
         shading: opts.shading,
+        samples,
     }
 }
 

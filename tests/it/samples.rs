@@ -181,3 +181,108 @@ fn a_heap_page_carries_the_samples_of_the_same_run_and_window() {
         }
     }
 }
+
+/// One bar of the samples' panel as its title says it: the cost centre, its samples,
+/// and the stretch's times as written (seconds, rounded).
+fn panel_bars(svg: &str) -> Vec<(String, u64, f64, f64)> {
+    (crate::common::titled_fills(svg).into_iter())
+        .filter_map(|(title, _)| {
+            let (name, rest) = title.rsplit_once(": ")?;
+            let (n, rest) = rest.split_once(" samples from ")?;
+            let (from, to) = rest.strip_suffix(" s")?.split_once(" s to ")?;
+            Some((
+                name.into(),
+                n.parse().ok()?,
+                from.parse().ok()?,
+                to.parse().ok()?,
+            ))
+        })
+        .collect()
+}
+
+/// A modern figure of a `+RTS -p -hc -l` eventlog has the run's samples in a panel under
+/// its heap graph (#60): named as such, every sample ghc-events reads counted once, each
+/// cost centre named with the samples that ran in it, and each stretch holding the
+/// samples taken in it (within the rounding of the times its title writes).
+#[test]
+fn a_figure_of_heap_and_samples_has_the_samples_panel_ghc_events_counts() {
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        let dir = fixtures().join("prof").join(ghc);
+        let samples = oracle(&dir.join("MapFib-samples-hc.samples"));
+        let scratch = Scratch::new("samples-panel");
+        let e = dir.join("MapFib-samples-hc.eventlog");
+        let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", "s.svg"], None);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let svg = std::fs::read_to_string(scratch.path("s.svg")).unwrap();
+        let texts: Vec<String> = (crate::common::svg_texts(&svg).into_iter())
+            .map(|t| t.text.replace("&#39;", "'"))
+            .collect();
+        let name = format!("the run's samples ({} in all)", samples.len());
+        assert!(texts.contains(&name), "{ghc}: no {name:?} in {texts:?}");
+        let bars = panel_bars(&svg);
+        assert_eq!(
+            bars.iter().map(|b| b.1).sum::<u64>(),
+            samples.len() as u64,
+            "{ghc}: every sample once"
+        );
+        // Each named cost centre's samples: those whose innermost frame it is.
+        let running = |stack: &str| stack.rsplit(';').next().unwrap_or("").to_string();
+        for (centre, _, _, _) in bars.iter().filter(|b| b.0 != "the rest") {
+            let want = samples.iter().filter(|s| running(&s.1) == *centre).count() as u64;
+            let got: u64 = bars.iter().filter(|b| b.0 == *centre).map(|b| b.1).sum();
+            assert_eq!(got, want, "{ghc}: {centre}");
+            assert!(texts.contains(centre), "{ghc}: {centre} not in the key");
+        }
+        // Each stretch's samples, within the half millisecond its times are rounded to.
+        let mut stretches: BTreeMap<(u64, u64), u64> = BTreeMap::new();
+        for (_, n, from, to) in &bars {
+            let key = ((from * 1e3).round() as u64, (to * 1e3).round() as u64);
+            *stretches.entry(key).or_insert(0) += n;
+        }
+        let count = |a: f64, b: f64| {
+            samples
+                .iter()
+                .filter(|s| (a..b).contains(&(s.0 as f64 / 1e6)))
+                .count() as u64
+        };
+        for (&(from, to), &n) in &stretches {
+            let (from, to) = (from as f64, to as f64);
+            let (least, most) = (count(from + 0.5, to - 0.5), count(from - 0.5, to + 0.5));
+            assert!(
+                (least..=most).contains(&n),
+                "{ghc}: {n} samples from {from} ms to {to} ms, ghc-events: {least} to {most}"
+            );
+        }
+        assert!(
+            stretches.len() >= 20,
+            "{ghc}: {} stretches",
+            stretches.len()
+        );
+    }
+}
+
+/// The PDF says the panel's name too, and a figure in hp2ps's style (its PostScript, whose
+/// bytes are hp2ps's) has no panel.
+#[test]
+fn the_samples_panel_is_in_the_pdf_and_never_in_hp2ps_s_picture() {
+    let dir = fixtures().join("prof/ghc-9.6.6");
+    let e = dir.join("MapFib-samples-hc.eventlog");
+    let scratch = Scratch::new("samples-panel-pdf");
+    let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", "s.ps"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let ps = std::fs::read_to_string(scratch.path("s.ps")).unwrap();
+    assert!(!ps.contains("samples"), "hp2ps's picture has no panel");
+    if !crate::common::have("pdftotext", &["-v"]) {
+        eprintln!("pdftotext not installed: the PDF's text is not read");
+        return;
+    }
+    let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", "s.pdf"], None);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let text = std::process::Command::new("pdftotext")
+        .args([scratch.path("s.pdf").to_str().unwrap(), "-"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(text.contains("the run's samples"), "{text}");
+    assert!(text.contains("Main.step"), "{text}");
+}
