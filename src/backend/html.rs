@@ -132,6 +132,20 @@ struct ScriptData<'a> {
     /// The cost-centre samples beside a heap profile, with their frames' paints.
     #[serde(skip_serializing_if = "Option::is_none")]
     cost_samples: Option<ScriptSamples<'a>>,
+    /// Their panel under the graph, as the scene lays it out ([`crate::scene::SamplesRow`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    samples_row: Option<ScriptSamplesRow<'a>>,
+}
+
+/// The samples' panel as the script redraws it: the scene's, its paints as colours.
+#[derive(Serialize)]
+struct ScriptSamplesRow<'a> {
+    height: f64,
+    gap: f64,
+    top: f64,
+    edges: &'a [f64],
+    /// Each cost centre's (and the rest's): name, colour, samples in each stretch.
+    bars: Vec<(String, String, &'a [f64])>,
 }
 
 /// The page data of the cost-centre samples beside a heap profile, and each of their
@@ -200,7 +214,7 @@ fn fills(scene: &Scene) -> std::collections::HashMap<String, String> {
 
 /// What the page's script is handed: the page data, where the graph is, and each band's
 /// values with its fill as the scene paints it.
-fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
+fn script_data<'a>(data: &'a PageData, scene: &'a Scene) -> ScriptData<'a> {
     let plot = scene.plot.unwrap_or(crate::scene::Plot {
         page: 0,
         x0: 0.0,
@@ -260,10 +274,26 @@ fn script_data<'a>(data: &'a PageData, scene: &Scene) -> ScriptData<'a> {
             other_fill: other_fill.clone(),
         }
     });
+    let samples_row = scene.samples.as_deref().map(|row| ScriptSamplesRow {
+        height: row.height,
+        gap: row.gap,
+        top: row.top,
+        edges: &row.edges,
+        bars: (row.bars.iter())
+            .map(|b| {
+                (
+                    String::from_utf8_lossy(&b.name).into_owned(),
+                    colour(b.fill),
+                    &b.counts[..],
+                )
+            })
+            .collect(),
+    });
     ScriptData {
         frame_fills,
         frame_inks,
         cost_samples,
+        samples_row,
         pool,
         other_fill,
         lines: script_lines(data, paints),
@@ -478,10 +508,9 @@ const STRIP: &str = "<section id=\"strip\" hidden aria-label=\"Samples over time
 const SAMPLES: &str = "<section id=\"samples\" hidden aria-label=\"The cost-centre samples of the same run\">\
     <h2>Time: the cost-centre samples of the same run</h2>\
     <p class=\"help\">What the program was running while the heap above grew and shrank, on the \
-    same clock: a window zoomed on the heap graph weighs this flame graph and table by the samples \
-    taken in it (the strip's stretches it touches), and a stretch dragged across the strip zooms the \
-    heap graph to it; double-click either for the whole run.</p>\
-    <svg id=\"samples-strip\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg>\
+    same clock: the panel under the heap graph shows when each cost centre ran, and a window zoomed \
+    on the heap graph weighs this flame graph and table by the samples taken in it (double-click \
+    the graph for the whole run).</p>\
     <p><span id=\"samples-title\"></span> <label><input id=\"samples-inverted\" \
     type=\"checkbox\"> inverted</label></p>\
     <svg id=\"samples-flame-svg\" xmlns=\"http://www.w3.org/2000/svg\" width=\"100%\"></svg>\

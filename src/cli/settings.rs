@@ -653,12 +653,12 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
     };
     Picture {
         format,
-        // A modern figure shows the run's samples under its graph; a page has its strip.
+        // A modern figure (and so the page) shows the run's samples under its graph.
         select: select_options(
             args,
             band_limit,
             shading,
-            style(args, Some(format)) == Style::Modern && !html,
+            style(args, Some(format)) == Style::Modern,
         ),
         layout,
         column: format.column(args.dpi).filter(|_| !args.exact),

@@ -156,6 +156,7 @@ fn scene(flame: &Flame, opts: &LayoutOptions, size: (f64, f64), items: Vec<Item>
         plot: None,
         font_size: opts.font_size,
         page_paints: None,
+        samples: None,
         legend: Vec::new(),
     }
 }

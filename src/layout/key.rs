@@ -60,6 +60,7 @@ pub fn key_figure(profile: &Profile, sel: &Selection, opts: &LayoutOptions) -> S
         plot: None,
         font_size: opts.font_size,
         page_paints: None,
+        samples: None,
         legend: Vec::new(),
     }
 }

@@ -261,6 +261,7 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         })
         .collect();
     let (pages, plot) = f.pages(series);
+    let samples = f.samples_row().map(Box::new);
     Scene {
         title: profile.job.clone(),
         date: profile.date.clone(),
@@ -271,6 +272,7 @@ pub fn layout(mut profile: Profile, sel: &Selection, opts: &LayoutOptions) -> Sc
         plot: Some(plot),
         font_size: opts.font_size,
         page_paints: None,
+        samples,
         legend,
     }
 }

@@ -19,6 +19,10 @@ const MOST: f64 = 0.3;
 /// A row of the panel's head (its name, then its key) at 10 pt text.
 const HEAD_ROW: f64 = 12.0;
 
+/// The heap graph keeps at least this share of the graphs' height: a figure too small for
+/// both has no panel (its time axis still spans the samples).
+const GRAPH_KEEPS: f64 = 0.5;
+
 /// The most rows its head takes: where the key would need more, it names fewer cost
 /// centres (the others' samples join the rest's grey).
 const HEAD_ROWS: usize = 3;
@@ -71,13 +75,16 @@ impl<'a> Panel<'a> {
         let names = samples.named.iter().map(|n| &n.0[..]);
         let paints = paint::distinct_paints(names, &palette, &mut taken, opts.stable_colours);
         let top = samples.totals.iter().copied().fold(0.0, f64::max);
-        let title_end = x0 + opts.style.text_width(&title(samples)) * em + 12.0 * em;
+        let title_end = x0 + opts.style.text_width(&title(samples, opts, width)) * em + 12.0 * em;
         let key = |shown: usize| key(samples, shown, opts, (title_end, x0, width));
         let shown = (0..=samples.named.len())
             .rev()
             .find(|&k| key(k).last().is_some_and(|e| e.0 < HEAD_ROWS))?;
         let key = key(shown);
         let rows = key.last().map_or(0, |k| k.0) + 1;
+        if height + (rows as f64 * HEAD_ROW + 8.0) * em > room * (1.0 - GRAPH_KEEPS) {
+            return None;
+        }
         Some(Panel {
             samples,
             height,
@@ -122,12 +129,52 @@ fn key(
     places
 }
 
-/// The panel's name, which says what it shows.
-fn title(samples: &SamplesPanel) -> Vec<u8> {
-    format!("the run's samples ({} in all)", samples.samples.round()).into_bytes()
+/// The panel's name, which says what it shows and its scale (the bars' top is the most
+/// samples a stretch holds): the longest of its forms that fits `room` points at `opts`'s
+/// text size, else the shortest.
+fn title(samples: &SamplesPanel, opts: &LayoutOptions, room: f64) -> Vec<u8> {
+    let most = samples.totals.iter().copied().fold(0.0, f64::max);
+    let all = samples.samples.round();
+    let forms = [
+        format!("the run's samples ({all} in all, at most {most} a stretch)"),
+        format!("the run's samples (at most {most} a stretch)"),
+        format!("samples (at most {most} a stretch)"),
+        format!("samples (max {most})"),
+    ];
+    let fits = |t: &String| opts.style.text_width(t.as_bytes()) * opts.font_size / 10.0 <= room;
+    let last = forms[forms.len() - 1].clone();
+    forms.into_iter().find(fits).unwrap_or(last).into_bytes()
 }
 
 impl Frame<'_> {
+    /// The panel as a page redraws it ([`crate::scene::SamplesRow`]).
+    pub(super) fn samples_row(&self) -> Option<crate::scene::SamplesRow> {
+        let panel = self.samples.as_ref()?;
+        let s = panel.samples;
+        let named = (s.named.iter().zip(&panel.paints).take(panel.shown))
+            .map(|(n, &fill)| (n.0.to_vec(), fill, n.1.clone()));
+        let rest = (s.totals.iter().enumerate())
+            .map(|(b, t)| {
+                t - s
+                    .named
+                    .iter()
+                    .take(panel.shown)
+                    .map(|n| n.1[b])
+                    .sum::<f64>()
+            })
+            .collect();
+        let bars = named.chain([(REST_NAME.to_vec(), REST, rest)]);
+        Some(crate::scene::SamplesRow {
+            height: panel.height,
+            gap: panel.row(self.em) - panel.height,
+            top: panel.top,
+            edges: s.edges.clone(),
+            bars: bars
+                .map(|(name, fill, counts)| crate::scene::SamplesBar { name, fill, counts })
+                .collect(),
+        })
+    }
+
     /// The samples' panel's bottom: over the rate panel and the collections' strip.
     fn samples_bottom(&self) -> f64 {
         self.axis_y() + self.strip_row + self.rate.as_ref().map_or(0.0, |r| r.row(self.em))
@@ -148,7 +195,6 @@ impl Frame<'_> {
             false,
         )));
         let most = panel.top;
-        self.y_tick_label_at(items, bottom + h, format!("{most}").into_bytes(), 3.5 * em);
         let x = |t: f64| ((t - self.sel.first) / self.sel.x_range) * self.graph_width + self.x0;
         let y = |n: f64| n / most * h;
         let seconds = |t: f64| crate::units::seconds(t);
@@ -179,10 +225,11 @@ impl Frame<'_> {
         }
         let head = bottom + h + 4.0 * em;
         let top_row = head + (panel.rows - 1) as f64 * HEAD_ROW * em;
+        // Its name heads its key (which a page keeps as the picture has it).
         items.push(text(
-            TextRole::PanelLabel,
+            TextRole::KeyLabel,
             Point::new(self.x0, top_row),
-            title(s),
+            title(s, self.opts, self.graph_width),
             FontSize::Normal,
             Anchor::Start,
         ));

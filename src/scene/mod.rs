@@ -374,6 +374,8 @@ pub struct Scene {
     /// What an interactive page draws beyond the picture, in the paints the layout chose
     /// for it (`None` for every other output).
     pub page_paints: Option<Box<PagePaints>>,
+    /// The run's samples' panel, for a page to redraw at its zoom (`None` without one).
+    pub samples: Option<Box<SamplesRow>>,
     /// The bands the picture draws over time, bottom first, each with its fill: resolved
     /// once by the layout, so that what needs a band's paint (a page's key and colours,
     /// the paints a page gives the bands it can add) reads it here, not off the drawing.
@@ -530,10 +532,40 @@ impl Scene {
             plot: None,
             font_size,
             page_paints: None,
+            samples: None,
             legend,
         };
         (scene, plots)
     }
+}
+
+/// The run's samples' panel under the graph ([`crate::select::samples`]) as a page
+/// redraws it at any zoom: where it is and what each bar holds, in the paints the layout
+/// chose for it (its key is the picture's).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplesRow {
+    /// The panel's plot height.
+    pub height: f64,
+    /// The row between the graph's bottom and the panel's top: its name and key.
+    pub gap: f64,
+    /// The panel's top: the most samples a stretch holds.
+    pub top: f64,
+    /// The stretches' edges, in the profile's time.
+    pub edges: Vec<f64>,
+    /// Each bar's cost centre (or the rest), its paint and its samples in each stretch,
+    /// stacked from the bottom in this order.
+    pub bars: Vec<SamplesBar>,
+}
+
+/// One cost centre's bars of a [`SamplesRow`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct SamplesBar {
+    /// The cost centre's name, or the rest's.
+    pub name: Vec<u8>,
+    /// Its paint.
+    pub fill: Paint,
+    /// Its samples in each stretch.
+    pub counts: Vec<f64>,
 }
 
 /// The graph's rectangle on its page and the values at its edges: a sample at time `t`

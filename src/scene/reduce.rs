@@ -188,6 +188,7 @@ mod tests {
             plot: None,
             font_size: 10.0,
             page_paints: None,
+            samples: None,
             legend: Vec::new(),
         };
         let mut few = scene(100);

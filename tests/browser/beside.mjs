@@ -1,10 +1,9 @@
 // One eventlog with a heap profile and the cost-centre profiler's samples of the same run
 // (`+RTS -p -hc -l`), of three GHCs, in a real headless Chromium: the page shows the heap
-// graph and, under it, the samples' strip, flame graph and table on the same clock. A
-// stretch dragged across the strip is the heap graph's window, a window dragged on the heap
-// graph weighs the samples' flame graph and table by the strip's stretches it touches, and
-// each time the samples weighed are ghc-events' (the `.samples` files beside the fixtures),
-// stack by stack.
+// graph with the samples' row on its time axis and, under it, the samples' flame graph and
+// table on the same clock. A window dragged on the heap graph weighs the samples' flame
+// graph and table by the stretches it touches, and each time the samples weighed (and the
+// row's bars) are ghc-events' (the `.samples` files beside the fixtures), stack by stack.
 //
 //   node tests/browser/beside.mjs [HPGRAPH]      (default target/release/hpgraph)
 
@@ -77,36 +76,36 @@ try {
     let w = await weighs(page, countIn(stamped, -Infinity, Infinity, true));
     check(w.ok, `${label}: over the whole run ${w.says}`);
 
-    // The strip's bars, each stretch stacked by the stacks with most samples in their
-    // colours: each part is what ghc-events reads of that stack in that stretch, and a
-    // stretch's parts add up to all it reads there.
-    const bars = await page.evaluate(() => {
-      // A row's stack root first, from the rows' callers (a label may hold a `/`).
-      const S = window.hpgraph.data().cost_samples, T = S.tree, path = (r) => { const out = []; for (; r >= 0; r = T.rows[r][1]) out.unshift(S.frames[T.rows[r][0]]); return out.join(";"); };
-      return { E: T.strip.edges, parts: [...document.querySelectorAll("#samples-strip rect.stretch")].map((r) => ({ b: +r.dataset.stretch, n: +r.dataset.samples, fill: r.getAttribute("fill"),
-        stack: +r.dataset.row >= 0 ? path(+r.dataset.row) : null })) };
-    });
-    const last = bars.E.length - 2, inBin = (b) => [...countIn(stamped, bars.E[b], bars.E[b + 1], b === last)];
-    const wrongParts = bars.parts.filter((p) => p.stack !== null && (inBin(p.b).find(([path]) => path === p.stack) || [0, 0])[1] !== p.n);
-    const sums = new Map();
-    bars.parts.forEach((p) => sums.set(p.b, (sums.get(p.b) || 0) + p.n));
-    const wrongSums = [...sums].filter(([b, n]) => inBin(b).reduce((a, c) => a + c[1], 0) !== n);
-    const colours = new Set(bars.parts.filter((p) => p.stack !== null).map((p) => p.fill));
-    check(wrongParts.length === 0 && wrongSums.length === 0 && colours.size >= 2 && !colours.has("#777"),
-      `${label}: the strip's ${bars.parts.length} parts in ${sums.size} stretches are ghc-events' samples of their stacks there, in ${colours.size} colours (${wrongParts.slice(0, 2).map((p) => p.b + " " + p.stack + " " + p.n).join("; ")}${wrongSums.slice(0, 2).join("; ")})`);
-
-    // A stretch dragged across the strip: the heap graph's window is its edges, the heap's
-    // table ranks that window, and the samples weighed are those ghc-events reads in it.
-    await drag(page, "#samples-strip", 0.35, 0.65, 0.3);
-    const s = await page.evaluate(() => {
-      const d = document.getElementById("samples-strip").dataset, E = window.hpgraph.data().cost_samples.tree.strip.edges, t = document.getElementById("summary");
-      return { b0: +d.from, b1: +d.to, E: E, view: window.hpgraph.window(), table: [+t.dataset.from, +t.dataset.to] };
-    });
-    const [lo, hi] = [s.E[s.b0], s.E[s.b1 + 1]];
-    check(s.b1 > s.b0 && s.view[0] === lo && s.view[1] === hi && s.table[0] === lo && s.table[1] === hi,
-      `${label}: stretches ${s.b0}-${s.b1} dragged on the strip are the heap graph's window ${s.view} and its table's ${s.table} (the stretches' edges ${lo} to ${hi})`);
-    w = await weighs(page, countIn(stamped, lo, hi, s.b1 === s.E.length - 2));
-    check(w.ok, `${label}: the stretch from ${lo} to ${hi}: ${w.says}`);
+    // The samples' panel under the heap graph, a row of the chart on its time axis: each
+    // stretch's bar stacked by the cost centres its key names (a sample's innermost frame)
+    // and the rest; each part is what ghc-events reads of them in that stretch, at the x the
+    // chart's time axis puts the stretch's start (within 3 px), unzoomed and zoomed. The
+    // chart's window spans the samples taken before its first census.
+    const first = Math.min(...stamped.map((p) => p[0]));
+    const whole = await page.evaluate(() => window.hpgraph.window());
+    check(whole[0] <= first + 1e-9, `${label}: the chart begins at ${whole[0]}, by the first sample (${first}), before the first census`);
+    const panel = async (why) => {
+      const bars = await page.evaluate(() => {
+        const svg = document.querySelector("#chart svg"), centre = (e) => { const r = e.getBoundingClientRect(); return r.left + r.width / 2; };
+        const seconds = (t) => (t.endsWith(" ms") ? parseFloat(t) / 1e3 : t.endsWith(" s") ? parseFloat(t) : NaN);
+        const ticks = [...svg.querySelectorAll("#layer text")].map((e) => [seconds(e.textContent), centre(e)]).filter((p) => isFinite(p[0]));
+        return { ticks, parts: [...svg.querySelectorAll("rect.sample")].map((r) => ({ name: r.querySelector("title").textContent.split(": ")[0], n: +r.dataset.samples,
+          from: +r.dataset.from, to: +r.dataset.to, left: r.getBoundingClientRect().left, fill: r.getAttribute("fill") })), window: window.hpgraph.window() };
+      });
+      const named = new Set(bars.parts.map((p) => p.name).filter((n) => n !== "the rest")), ends = bars.parts.map((p) => p.to), end = Math.max(...ends);
+      const running = (path) => { const inner = path.split(";").pop(); return named.has(inner) ? inner : "the rest"; };
+      const inStretch = (p) => stamped.filter(([t]) => t >= p.from && (t < p.to || (p.to === end && t <= p.to)));
+      const wrong = bars.parts.filter((p) => inStretch(p).filter(([, path]) => running(path) === p.name).length !== p.n);
+      const [t0, x0] = bars.ticks[0], [t1, x1] = bars.ticks[bars.ticks.length - 1], at = (t) => x0 + (t - t0) / (t1 - t0) * (x1 - x0);
+      const off = bars.parts.map((p) => Math.abs(p.left - at(Math.max(p.from, bars.window[0])))).reduce((m, d) => Math.max(m, d), 0);
+      const colours = new Set(bars.parts.filter((p) => p.name !== "the rest").map((p) => p.fill));
+      check(bars.parts.length > 0 && wrong.length === 0 && colours.size >= 2 && bars.ticks.length >= 2 && off <= 3,
+        `${label} ${why}: the samples' row has ${bars.parts.length} parts in ${colours.size} colours, each ghc-events' samples there (${wrong.slice(0, 2).map((p) => p.name + " " + p.from + " " + p.n).join("; ")}), at most ${off.toFixed(2)} px from where the time axis puts their stretch`);
+    };
+    await panel("unzoomed");
+    await page.evaluate(([a, b]) => window.hpgraph.zoom(a + (b - a) * 0.3, a + (b - a) * 0.6), whole);
+    await panel("zoomed");
+    await page.evaluate(() => window.hpgraph.zoom(null));
 
     // A window dragged on the heap graph: the samples' stretch covers it, no further than
     // the strip's stretches it touches, and weighs what ghc-events reads there.
@@ -117,8 +116,6 @@ try {
     const bin = z.E[1] - z.E[0], [a, b] = [Math.max(z.view[0], z.E[0]), Math.min(z.view[1], z.E[z.E.length - 1])];
     check(z.view[1] > z.view[0] && z.from <= a && z.to >= b && a - z.from < bin * 1.0001 && z.to - b < bin * 1.0001,
       `${label}: the heap graph's window ${z.view.map((t) => t.toFixed(4))} is the samples' stretch ${z.from.toFixed(4)} to ${z.to.toFixed(4)} (stretches of ${bin.toFixed(4)} s)`);
-    const shade = await page.evaluate(() => document.getElementById("samples-strip").dataset);
-    check(+shade.from === z.at[0] && +shade.to === z.at[1], `${label}: the strip shades the stretches ${shade.from}-${shade.to} the window touches (${z.at})`);
     w = await weighs(page, countIn(stamped, z.from, z.to, z.at[1] === z.E.length - 2));
     check(w.ok, `${label}: the heap graph's window: ${w.says}`);
     const drawn = await page.evaluate(() => window.hpgraph.samplesInverted(true));
@@ -129,8 +126,7 @@ try {
     // A double-click on the heap graph: the whole run on both.
     await page.dblclick("#chart svg");
     w = await weighs(page, countIn(stamped, -Infinity, Infinity, true));
-    const cleared = await page.evaluate(() => document.getElementById("samples-strip").dataset.from === undefined);
-    check(w.ok && cleared, `${label}: a double-click on the heap graph gives the whole run again, the strip unshaded: ${w.says}`);
+    check(w.ok, `${label}: a double-click on the heap graph gives the whole run again: ${w.says}`);
     check(problems.length === 0, `${label}: no console error and no request (${problems.join("; ")})`);
     await page.close();
   }

@@ -21,6 +21,8 @@ for (const [dir, keep] of [["fixtures/profiles", () => true], ["fixtures/eventlo
   ["fixtures/eventlog-9.6", (f) => f.endsWith("-hT.hp")], ["fixtures/eventlog-9.10", (f) => f.endsWith("-hc.hp")]]) {
   inputs.push(...readdirSync(join(root, dir)).filter((f) => f.endsWith(".hp") && keep(f)).sort().map((f) => join(root, dir, f)));
 }
+// Eventlogs with the run's samples beside the heap: their panel's name and key too.
+inputs.push(...["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"].map((g) => join(root, "fixtures/prof", g, "MapFib-samples-hc.eventlog")));
 // More profiles may follow hpgraph's path (CI adds the public corpus where it has it).
 inputs.push(...process.argv.slice(3).map((f) => join(process.cwd(), f)));
 const sizes = ["6cmx4cm", "8.5cmx5.5cm", "12cmx8cm", "17cmx6cm", "30cmx20cm", "6cmx20cm", "30cmx4cm"];
@@ -49,15 +51,18 @@ try {
             const a = boxes[i], c = boxes[j];
             if (Math.min(a[3], c[3]) - Math.max(a[1], c[1]) > 0.5 && Math.min(a[4], c[4]) - Math.max(a[2], c[2]) > 0.5) wrong.push(`"${a[0]}" over "${c[0]}"`);
           }
-          // The axes, read from the paths: the y axis is the longest vertical line, its
-          // foot the x axis's line; ticks are the short lines off them.
+          // The axes, read from the paths: the y axis is the longest vertical line (the heap
+          // graph's), the time axis the lowest horizontal line from its foot (under the
+          // panels a figure may have below the graph: the rate's, the run's samples');
+          // ticks are the short lines off them.
           const lines = [...svg.querySelectorAll("path")].map((p) => {
             const m = /^M([-\d.]+),([-\d.]+) L([-\d.]+),([-\d.]+)$/.exec(p.getAttribute("d") || "");
             return m && m.slice(1).map(Number);
           }).filter(Boolean);
           const vertical = lines.filter(([a, , c]) => Math.abs(a - c) < 0.01);
           const axis = vertical.reduce((best, l) => (Math.abs(l[3] - l[1]) > Math.abs(best[3] - best[1]) ? l : best), [0, 0, 0, 0]);
-          const x0 = axis[0], base = Math.max(axis[1], axis[3]), top = Math.min(axis[1], axis[3]);
+          const x0 = axis[0], foot = Math.max(axis[1], axis[3]), top = Math.min(axis[1], axis[3]);
+          const base = Math.max(foot, ...lines.filter(([a, b, c, d]) => Math.abs(b - d) < 0.01 && Math.abs(a - x0) < 0.01 && c > a + 20).map((l) => l[1]));
           const yTicks = lines.filter(([a, b, c, d]) => Math.abs(b - d) < 0.01 && Math.abs(a - x0) < 0.01 && c < a && a - c < 8).map((l) => l[1]);
           const xTickLines = lines.filter(([a, b, c, d]) => Math.abs(a - c) < 0.01 && Math.abs(b - base) < 0.01 && d > b && d - b < 8);
           const xTicks = xTickLines.map((l) => l[0]);
@@ -89,13 +94,14 @@ try {
           const gap = (ticks) => Math.min(...ticks.slice(1).map((t, i) => Math.abs(t - ticks[i])));
           const xSpacing = gap([...xTicks].sort((a, b) => a - b)), ySpacing = gap([...yTicks].sort((a, b) => a - b));
           // The top tick at 60% of the highest stack or above it.
-          const bands = [...svg.querySelectorAll("path")].filter((p) => p.querySelector("title") && p.getBBox().width > 10);
+          // (A bar of the run's samples under the graph is titled too: not a band.)
+          const bands = [...svg.querySelectorAll("path")].filter((p) => p.querySelector("title") && p.getBBox().width > 10 && !/ samples from /.test(p.querySelector("title").textContent));
           const peak = Math.min(...bands.map((p) => p.getBBox().y));
           const topTick = Math.min(...yTicks);
-          if (bands.length && base - peak > 1 && base - topTick < 0.6 * (base - peak) - 0.5) {
-            wrong.push(`the top tick reaches ${((base - topTick) / (base - peak) * 100).toFixed(0)}% of the peak`);
+          if (bands.length && foot - peak > 1 && foot - topTick < 0.6 * (foot - peak) - 0.5) {
+            wrong.push(`the top tick reaches ${((foot - topTick) / (foot - peak) * 100).toFixed(0)}% of the peak`);
           }
-          const plot = base - top;
+          const plot = foot - top, graphs = base - top;
           // A band's name as the key may give it: without GHC's `(N)` or a closure's
           // package (`main:`), or whole where two bands' names are alike without them.
           const names = bands.flatMap((p) => {
@@ -105,10 +111,10 @@ try {
           // Key labels: right of the graph, or under the x axis's labels.
           const plotRight = Math.max(...lines.filter(([, b, , d]) => Math.abs(b - base) < 0.01 && Math.abs(d - base) < 0.01).map((l) => Math.max(l[0], l[2])));
           const keyed = texts.filter((l) => l.t.trim() !== "" && l.y > top - 2 && (l.x >= plotRight || l.y > base + 2 * l.size));
-          return { count: boxes.length, wrong, yTicks: yTicks.length, xTicks: xTicks.length, xFirst: Math.min(...xTicks), plotRight, plot, plotWidth: plotRight - x0, xSpacing, ySpacing, xWidest, fs, xLabels, yLabels, width: vb.width, height: vb.height, keyed: keyed.map((l) => [l.t, l.w, l.size]), names };
+          return { count: boxes.length, wrong, graphs, yTicks: yTicks.length, xTicks: xTicks.length, xFirst: Math.min(...xTicks), plotRight, plot, plotWidth: plotRight - x0, xSpacing, ySpacing, xWidest, fs, xLabels, yLabels, width: vb.width, height: vb.height, keyed: keyed.map((l) => [l.t, l.w, l.size]), names };
         });
         // The key below leaves the graph half the figure's height at least.
-        if (key === "below" && r.plot < r.height / 2 - 0.5) r.wrong.push(`the graph is ${(r.plot / r.height * 100).toFixed(0)}% of the height`);
+        if (key === "below" && r.graphs < r.height / 2 - 0.5) r.wrong.push(`the graphs are ${(r.graphs / r.height * 100).toFixed(0)}% of the height`);
         const cm = (pt) => pt / 72 * 2.54;
         // At least four values on a 5.5 cm figure's axis (3.5 cm long), more on longer
         // ones; and as many as fit: the next finer 1-2-5 step (2 or 2.5 times finer)

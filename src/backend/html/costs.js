@@ -147,8 +147,7 @@ var hpgraphCosts = (function () {
     window.addEventListener("mouseup", function () { if (drag === null) return; drag = null; chosen(pick[0], pick[1]); });
     svg.ondblclick = function () { show(null); chosen(null); };
     // For scripts and tests: the stretches `b0` to `b1` chosen as a drag would.
-    // `show`: the stretches `b0` to `b1` shaded (null: none), as another view chose them.
-    return { choose: function (b0, b1) { show(b0, b1); chosen(b0 === null ? null : pick[0], b0 === null ? null : pick[1]); }, show: show };
+    return { choose: function (b0, b1) { show(b0, b1); chosen(b0 === null ? null : pick[0], b0 === null ? null : pick[1]); } };
   }
   return { table: table, strip: strip };
 })();

@@ -8,7 +8,7 @@
   "use strict";
   var NS = "http://www.w3.org/2000/svg", F = hpgraphFigures, byId = document.getElementById.bind(document);
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
-  var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1, rateTop = 1, rateBottom = 1;
+  var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1, rateTop = 1, rateBottom = 1, samplesBottom = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
   var costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
@@ -81,7 +81,7 @@
     var started = performance.now(), range = view || fullRange(), a = range[0], b = range[1], list = series(), m;
     if (!layer) {
       // The script draws from now on: the picture the file carries steps aside.
-      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .panel-label, .collection").forEach(function (e) { e.remove(); });
+      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .panel-label, .collection, .sample").forEach(function (e) { e.remove(); });
       layer = el("g", { id: "layer" }, page);
     }
     layer.textContent = "";
@@ -108,6 +108,7 @@
     if (mode !== "share") { geometry.rate = drawLines(g, a, b, X, Y); drawStrip(g, a, b, X); }
     drawAxes(ymax, X, Y, a, b);
     drawMarks(a, b, X);
+    drawSampleRow(el("g", { class: "samples-row" }, layer), a, b, X);
     var legend = svg.querySelector('.axis-legend[transform*="rotate"]') || {}, said = legend.dataset || {};
     said.unit = said.unit || legend.textContent; legend.textContent = mode === "share" ? "share" : said.unit;
     byId("zoom-note").hidden = !view;
@@ -208,6 +209,12 @@
     var marks = (R.strip.find(function (l) { return l.join / (b - a) * width <= 0.5; }) || R.strip[R.strip.length - 1] || { marks: [] }).marks;
     for (var k = Math.max(0, bisect(marks, a, first) - 1), mk, x0, h; k < marks.length && (mk = marks[k])[0] <= b; k++) if (mk[1] >= a && (x0 = X(Math.max(mk[0], a)), h = mk[2] ? H : H / 2))
       el("rect", { class: mk[2] ? "gc major" : "gc", x: num(x0), y: base - h, width: num(Math.max(X(Math.min(mk[1], b)), x0 + 0.4) - x0), height: h, fill: D.gc_fills[mk[2] ? 1 : 0] }, strip);
+  }
+  // The run's samples in their panel under the graph as the picture lays it out (D.samples_row): the window's part of each stretch's bar.
+  function drawSampleRow(g, a, b, X) {
+    var S = D.samples_row, E = S && S.edges, h = S && S.height / S.top, n;
+    for (var k = 0, x, w, y, c; S && k + 1 < E.length; k++) for (x = X(Math.max(E[k], a)), w = X(Math.min(E[k + 1], b)) - x, y = samplesBottom, c = 0; w > 0 && c < S.bars.length; c++) if ((n = S.bars[c][2][k]) > 0)
+      titled("rect", { class: "sample", x: num(x), width: num(w), y: num(y -= n * h), height: num(n * h), fill: S.bars[c][1], "data-from": E[k], "data-to": E[k + 1], "data-samples": n }, g, S.bars[c][0] + ": " + n + " samples");
   }
   // Ticks and labels at round values of the range in view.
   function drawAxes(ymax, X, Y, a, b) {
@@ -424,9 +431,7 @@
     reopenFlame();
   }
   measureChoice.addEventListener("change", function () { setMeasure(+measureChoice.value); });
-  // ---- the same run's cost-centre samples beside a heap profile (D.cost_samples): the strip's
-  // stretches the chart's window touches weigh their table and flame graph, and a stretch
-  // dragged on the strip is the chart's window ----
+  // ---- the same run's cost-centre samples beside a heap profile (D.cost_samples), weighed by the chart's window ----
   var samplesFlame = null, beside = null;
   function installSamples() {
     var S = D.cost_samples, part = byId("samples"), T = S && S.tree, E = T && T.strip && T.strip.edges;
@@ -436,10 +441,7 @@
       samplesFlame = hpgraphFlame.view({ svg: byId("samples-flame-svg"), title: byId("samples-title"), info: byId("samples-info") }, el);
       byId("samples-inverted").addEventListener("change", drawSamples);
     }
-    var SW = F.writer(T.measures[0].scale), chosen = function (b0, b1) { zoom(b0 === null ? null : E[b0], b0 === null ? null : E[b1 + 1]); flush(); };
-    var table = hpgraphCosts.table(T, S.frames, el, SW.share, byId("samples-costs"));
-    beside = { S: S, W: SW, E: E, table: table, at: null,
-      strip: E && hpgraphCosts.strip(T.strip, byId("samples-strip"), el, Math.max(300, part.clientWidth), F.timeTicks, SW.time, chosen, function (r) { return [S.frame_fills[T.rows[r][0]], table.stackName(r)]; }) };
+    beside = { S: S, W: F.writer(T.measures[0].scale), E: E, table: hpgraphCosts.table(T, S.frames, el, F.writer(T.measures[0].scale).share, byId("samples-costs")), at: null };
   }
   function followWindow() {
     if (!beside) return;
@@ -448,7 +450,6 @@
     if ([b0, b1].join() === beside.at) return;
     beside.at = [b0, b1].join();
     beside.b = [b0, b1];
-    if (beside.strip) beside.strip.show(b1 === null || b1 < b0 ? null : b0, b1);
     beside.table.stretch(b0, b1);
     drawSamples();
   }
@@ -469,7 +470,7 @@
     if (!D || !svg) return (D = null);
     P = D.plot; W = F.writer(D.scale); page = svg.querySelectorAll(":scope > g")[P.page];
     left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
-    rateTop = bottom + (P.rate_gap || 0); rateBottom = rateTop + (P.rate || 0); axis = rateBottom + (P.strip || 0);
+    samplesBottom = bottom + (D.samples_row ? D.samples_row.gap + D.samples_row.height : 0); rateTop = samplesBottom + (P.rate_gap || 0); rateBottom = rateTop + (P.rate || 0); axis = rateBottom + (P.strip || 0);
     individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
     installCosts();
     installSamples();
@@ -522,7 +523,7 @@
     flameInverted: function (on) { byId("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
     measure: function (name) { setMeasure(name); return flame && flame.drawn; }, costs: function () { return costs; },
     stretch: function (b0, b1) { samples.choose(b0, b1); return flame && flame.drawn; },
-    samples: function (b0, b1) { if (b0 !== undefined) beside.strip.choose(b0, b1); return beside && { drawn: beside.drawn, at: beside.b, table: beside.table }; },
+    samples: function () { return beside && { drawn: beside.drawn, at: beside.b, table: beside.table }; },
     samplesInverted: function (on) { byId("samples-inverted").checked = !!on; drawSamples(); return beside.drawn; },
     get maxFlameRows() { return D ? D.flame.rows : 0; },
     keyNames: function () { return geometry ? geometry.list.map(function (s) { return s.name; }).reverse() : []; }
