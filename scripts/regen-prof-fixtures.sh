@@ -5,8 +5,9 @@
 # MapFib-samples-hc.eventlog (+RTS -p -hc -l: samples, a heap profile and GC events in
 # one eventlog), each eventlog with ghc-events' reading of its samples beside it
 # (.samples, scripts/samples-oracle.hs), which the tests weigh stacks by; and a
-# retainer profile with the report that names its sets (Leak-hr.hp, Leak-hr.prof); and
-# Newline-{P,pj}.prof, whose labels hold line breaks (fixtures/prof/Newline.hs).
+# retainer profile with the report that names its sets (Leak-hr.hp, Leak-hr.prof);
+# Newline-{P,pj}.prof, whose labels hold line breaks (fixtures/prof/Newline.hs); and
+# Deep-{P,pj}.prof, stacks 58 frames deep (fixtures/prof/Deep.hs; the tests read GHC 9.10's).
 #   scripts/regen-prof-fixtures.sh                      # the system's GHC (9.0.2 on bookworm)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-trixie      # GHC 9.6.6 (../shared/tools/ghc-chroot)
 #   scripts/regen-prof-fixtures.sh /opt/ghc-sid         # GHC 9.10.3
@@ -71,6 +72,12 @@ if [ $program = MapFib ]; then
   for tag in P pj; do
     in_ghc "rm -f Newline.prof && ./Newline +RTS -$tag -RTS >/dev/null"
     cp "$work/Newline.prof" "$out/Newline-$tag.prof"
+  done
+  cp fixtures/prof/Deep.hs "$work/"
+  in_ghc "ghc -O0 -prof -fprof-auto -rtsopts Deep.hs -o Deep >/dev/null"
+  for tag in P pj; do
+    in_ghc "rm -f Deep.prof && ./Deep +RTS -$tag -RTS >/dev/null"
+    cp "$work/Deep.prof" "$out/Deep-$tag.prof"
   done
 fi
 rm -rf "$work"

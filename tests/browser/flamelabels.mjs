@@ -1,5 +1,6 @@
 // Flame graphs that read at their size: for real reports of three GHCs (pandoc's and
-// MapFib's `-P`, pandoc's `-pj`), a heap profile's stacks 60 deep and the differential
+// MapFib's `-P`, pandoc's `-pj`; GHC 9.10's `-P` and `-pj` of a program 58 frames deep,
+// fixtures/prof/Deep.hs), a heap profile's stacks 60 deep and the differential
 // graph of two such runs, drawn as SVG at hpgraph's default size and at a column's
 // 8.5 cm x 6 cm with 7 pt text, Chromium measures each frame's box and each text: every
 // frame at least 60 pt wide (40 pt at 8.5 cm) has a label of 6 pt or more inside its
@@ -17,6 +18,7 @@ import { check, finish, render, root, scratch, launch } from "./harness.mjs";
 const work = scratch("flamelabels");
 const inputs = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"].map((g) => [join(root, "fixtures/prof", g, "MapFib-P.prof")]);
 inputs.push([join(root, "fixtures/prof/pandoc-ghc-9.0.2/Pandoc-P.prof")], [join(root, "fixtures/prof/pandoc-ghc-9.0.2/Pandoc-pj.prof")]);
+inputs.push(...["P", "pj"].map((t) => [join(root, `fixtures/prof/ghc-9.10.3/Deep-${t}.prof`)]));
 // Stacks 20 to 60 deep that share their callers, as a deep program's heap profile.
 let hp = 'JOB "deep"\nDATE "d"\nSAMPLE_UNIT "seconds"\nVALUE_UNIT "bytes"\nBEGIN_SAMPLE 0\n';
 for (let k = 0; k < 40; k++) {

@@ -772,3 +772,22 @@ fn labels_with_line_breaks_read_whole_as_the_json_names_them() {
         assert_eq!(json.get(path).map(|s| s.0), Some(*entries), "{named:?}");
     }
 }
+
+/// A program 56 levels deep (`fixtures/prof/Deep.hs`) as GHC 9.10 reports it: each stack
+/// of its text report is in its JSON report (two runs; the calls are deterministic) with
+/// the same entries, and their deepest stack is every level's with the runtime's and `work`'s frames.
+#[test]
+fn a_deep_programs_text_and_json_reports_read_alike_to_its_deepest_stack() {
+    let text = read_of("ghc-9.10.3", "Deep-P.prof");
+    let bytes = std::fs::read(dir("ghc-9.10.3").join("Deep-pj.prof")).unwrap();
+    let json = hpgraph::input::prof::json::parse(&bytes).unwrap().profile;
+    let (text, json) = (by_path(&text), by_path(&json));
+    // The JSON lists stacks the text leaves out (nothing spent, nothing entered).
+    assert!(text.len() > 100 && json.len() >= text.len());
+    for (path, (entries, _)) in &text {
+        assert_eq!(json.get(path).map(|s| s.0), Some(*entries), "{path:?}");
+    }
+    let deepest = text.keys().map(Vec::len).max().unwrap();
+    // MAIN, CAF, main, 56 levels, work and its lambda.
+    assert_eq!(deepest, 61, "the deepest stack's frames");
+}
