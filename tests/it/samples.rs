@@ -266,13 +266,36 @@ fn a_figure_of_heap_and_samples_has_the_samples_panel_ghc_events_counts() {
     }
 }
 
-/// The PDF says the panel's name too, and a figure in hp2ps's style (its PostScript, whose
-/// bytes are hp2ps's) has no panel.
+/// The PDF says the panel's name too; the PNG has its bars, in the colour the SVG gives the
+/// cost centre that ran most, under the graph; and a figure in hp2ps's style (its
+/// PostScript, whose bytes are hp2ps's) has no panel.
 #[test]
-fn the_samples_panel_is_in_the_pdf_and_never_in_hp2ps_s_picture() {
+fn the_samples_panel_is_in_the_pdf_and_png_and_never_in_hp2ps_s_picture() {
     let dir = fixtures().join("prof/ghc-9.6.6");
     let e = dir.join("MapFib-samples-hc.eventlog");
     let scratch = Scratch::new("samples-panel-pdf");
+    for out in ["s.svg", "s.png"] {
+        let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", out], None);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    let svg = std::fs::read_to_string(scratch.path("s.svg")).unwrap();
+    let fill = (crate::common::titled_fills(&svg).into_iter())
+        .find(|(t, _)| t.starts_with("Main.step: "))
+        .map(|(_, f)| f)
+        .expect("Main.step's bars");
+    let rgb: Vec<u8> = (0..3)
+        .map(|k| u8::from_str_radix(&fill[1 + 2 * k..3 + 2 * k], 16).unwrap())
+        .collect();
+    let (w, h, pixels) = crate::common::png_pixels(&std::fs::read(scratch.path("s.png")).unwrap());
+    let rows: Vec<usize> = (pixels.iter().enumerate())
+        .filter(|(_, p)| p[..3] == rgb[..] && p[3] == 255)
+        .map(|(k, _)| k / w)
+        .collect();
+    assert!(rows.len() > 500, "{} pixels of {fill}", rows.len());
+    assert!(
+        rows.iter().all(|&r| r > h / 2),
+        "the panel's colour only under the graph, in the figure's lower half"
+    );
     let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", "s.ps"], None);
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let ps = std::fs::read_to_string(scratch.path("s.ps")).unwrap();

@@ -294,3 +294,64 @@ pub fn report_figure(text: &str, label: &str) -> u64 {
         .unwrap();
     first.replace(',', "").parse().unwrap()
 }
+
+/// A PNG's width, height and RGBA pixels, row by row: 8-bit RGB or RGBA, not interlaced
+/// (what hpgraph's PNG backend writes). Panics on anything else.
+pub fn png_pixels(png: &[u8]) -> (usize, usize, Vec<[u8; 4]>) {
+    use std::io::Read;
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
+    let (mut at, mut idat, mut head) = (8, Vec::new(), None);
+    while at + 8 <= png.len() {
+        let len = u32::from_be_bytes(png[at..at + 4].try_into().unwrap()) as usize;
+        let (kind, data) = (&png[at + 4..at + 8], &png[at + 8..at + 8 + len]);
+        match kind {
+            b"IHDR" => head = Some((be(&data[0..4]), be(&data[4..8]), data[8], data[9], data[12])),
+            b"IDAT" => idat.extend_from_slice(data),
+            _ => {}
+        }
+        at += 12 + len;
+    }
+    let (w, h, depth, colour, interlace) = head.expect("an IHDR chunk");
+    assert!(
+        depth == 8 && (colour == 2 || colour == 6) && interlace == 0,
+        "{depth} {colour}"
+    );
+    let bpp = if colour == 6 { 4 } else { 3 };
+    let mut raw = Vec::new();
+    flate2::read::ZlibDecoder::new(&idat[..])
+        .read_to_end(&mut raw)
+        .unwrap();
+    let stride = w * bpp;
+    let mut prev = vec![0u8; stride];
+    let mut pixels = Vec::with_capacity(w * h);
+    for row in raw.chunks(stride + 1).take(h) {
+        let (filter, line) = (row[0], &row[1..]);
+        let mut cur = vec![0u8; stride];
+        for i in 0..stride {
+            let (a, b) = (if i >= bpp { cur[i - bpp] } else { 0 }, prev[i]);
+            let c = if i >= bpp { prev[i - bpp] } else { 0 };
+            let p = i16::from(a) + i16::from(b) - i16::from(c);
+            let paeth = [a, b, c]
+                .into_iter()
+                .min_by_key(|&v| (p - i16::from(v)).abs())
+                .unwrap();
+            cur[i] = line[i].wrapping_add(match filter {
+                0 => 0,
+                1 => a,
+                2 => b,
+                3 => ((u16::from(a) + u16::from(b)) / 2) as u8,
+                _ => paeth,
+            });
+        }
+        pixels.extend(
+            cur.chunks(bpp)
+                .map(|p| [p[0], p[1], p[2], if bpp == 4 { p[3] } else { 255 }]),
+        );
+        prev = cur;
+    }
+    (w, h, pixels)
+}
+
+fn be(b: &[u8]) -> usize {
+    u32::from_be_bytes(b.try_into().unwrap()) as usize
+}
