@@ -362,8 +362,8 @@ fn a_watched_or_served_retainer_profile_names_its_sets() {
 }
 
 /// The served page of a growing `+RTS -p -hc -l` eventlog carries the run's samples so
-/// far (#60): its samples' strip is drawn while the file grows, holds more samples as it
-/// does, and ends with every sample ghc-events reads in the file.
+/// far (#60): the row of its samples under the graph is drawn while the file grows, holds
+/// more samples as it does, and ends with every sample ghc-events reads in the file.
 #[test]
 fn a_served_eventlog_with_samples_draws_its_strip_as_it_grows() {
     let dir = Scratch::new("serve-samples");
@@ -384,12 +384,18 @@ fn a_served_eventlog_with_samples_draws_its_strip_as_it_grows() {
         let totals = data["cost_samples"]["tree"]["strip"]["totals"]
             .as_array()?
             .clone();
-        Some(
-            totals
-                .iter()
-                .map(|v| v.as_f64().unwrap_or(0.0) as u64)
-                .sum(),
-        )
+        let sum = |v: &[serde_json::Value]| -> u64 {
+            v.iter().map(|v| v.as_f64().unwrap_or(0.0) as u64).sum()
+        };
+        // The row the page draws under its graph holds them too, bar by bar.
+        let bars = data["samples_row"]["bars"].as_array()?;
+        let drawn: u64 = (bars.iter()).map(|b| sum(b[2].as_array().unwrap())).sum();
+        assert_eq!(
+            drawn,
+            sum(&totals),
+            "the served row's bars hold the samples"
+        );
+        Some(sum(&totals))
     };
     let writer = {
         let (live, log) = (live.clone(), log.clone());
