@@ -66,18 +66,14 @@ if [ $program = MapFib ]; then
   cp "$work/Leak.hp" "$out/Leak-hr.hp"
   cp "$work/Leak.prof" "$out/Leak-hr.prof"
   # Labels holding line breaks (fixtures/prof/Newline.hs): a text report's row runs over
-  # as many lines; the JSON writes them \n.
-  cp fixtures/prof/Newline.hs "$work/"
-  in_ghc "ghc -O0 -prof -fprof-auto -rtsopts Newline.hs -o Newline >/dev/null"
-  for tag in P pj; do
-    in_ghc "rm -f Newline.prof && ./Newline +RTS -$tag -RTS >/dev/null"
-    cp "$work/Newline.prof" "$out/Newline-$tag.prof"
-  done
-  cp fixtures/prof/Deep.hs "$work/"
-  in_ghc "ghc -O0 -prof -fprof-auto -rtsopts Deep.hs -o Deep >/dev/null"
-  for tag in P pj; do
-    in_ghc "rm -f Deep.prof && ./Deep +RTS -$tag -RTS >/dev/null"
-    cp "$work/Deep.prof" "$out/Deep-$tag.prof"
+  # as many lines; the JSON writes them \n. Stacks 61 frames deep (fixtures/prof/Deep.hs).
+  for p in Newline Deep; do
+    cp "fixtures/prof/$p.hs" "$work/"
+    in_ghc "ghc -O0 -prof -fprof-auto -rtsopts $p.hs -o $p >/dev/null"
+    for tag in P pj; do
+      in_ghc "rm -f $p.prof && ./$p +RTS -$tag -RTS >/dev/null"
+      cp "$work/$p.prof" "$out/$p-$tag.prof"
+    done
   done
 fi
 rm -rf "$work"
