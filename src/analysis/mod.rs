@@ -7,6 +7,7 @@
 pub mod biography;
 pub mod compare;
 pub mod costs;
+pub mod members;
 pub mod page;
 pub mod stats;
 pub mod summary;

@@ -108,6 +108,10 @@ pub struct Summary {
     /// -hbdrag,void`): its bands are who holds closures of those lives.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub restricted_to: Option<String>,
+    /// A retainer or root profile's: each member of its sets, with what it holds alone
+    /// and reachable at their peaks ([`super::members`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members: Option<super::members::Members>,
 }
 
 /// The runtime's figures a CI job watches: what share of the time went to collecting,
@@ -241,6 +245,7 @@ pub fn summarise(
         }),
         biography: super::biography::of(profile),
         restricted_to: super::biography::restriction(profile),
+        members: super::members::of(profile),
     }
 }
 

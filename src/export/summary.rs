@@ -119,7 +119,50 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     )?;
     writeln!(out)?;
     // Words (the trend) left-aligned, numbers right-aligned.
-    super::aligned::write(out, &rows, &[4], reset)
+    super::aligned::write(out, &rows, &[4], reset)?;
+    write_members(s, &value, (bold, reset), out)
+}
+
+/// A retainer or root profile's members: what each holds alone and reachable, at their
+/// peaks, most reachable first (at most as many as the bands' rows, `--top`).
+fn write_members(
+    s: &Summary,
+    value: &dyn Fn(f64) -> String,
+    (bold, reset): (&str, &str),
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(m) = &s.members else {
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "\nwho holds how much, at its peak: alone (its set of it only) and reachable (every \
+         set it is in)"
+    )?;
+    let head = ["alone", "reachable", "member"].map(String::from).to_vec();
+    let mut rows = vec![(head, bold)];
+    rows.extend((m.members.iter().take(s.bands.len().max(1))).map(|m| {
+        let name = crate::escape::terminal(&m.name).into_owned();
+        (vec![value(m.alone_peak), value(m.reachable_peak), name], "")
+    }));
+    super::aligned::write(out, &rows, &[], reset)?;
+    let shown = m.members.len().min(s.bands.len().max(1));
+    if shown < m.members.len() || m.left_out > 0 {
+        writeln!(
+            out,
+            "({} members not shown)",
+            m.members.len() - shown + m.left_out
+        )?;
+    }
+    if m.unknown_sets > 0 {
+        writeln!(
+            out,
+            "{} bands' sets are not in the run's report (it lists those held when the run \
+             ends): what they held counts for no member",
+            m.unknown_sets
+        )?;
+    }
+    Ok(())
 }
 
 /// A biographical profile's waste, or the lives a profile is restricted to, on a line.
@@ -184,6 +227,16 @@ pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
             ("lag", b.lag),
         ] {
             write!(out, "biography,{name},{},,,,,,,\r\n", number(value))?;
+        }
+    }
+    for m in s.members.iter().flat_map(|m| &m.members) {
+        for (kind, v) in [
+            ("member_alone_peak", m.alone_peak),
+            ("member_reachable_peak", m.reachable_peak),
+        ] {
+            write!(out, "{kind},")?;
+            field(&mut out, m.name.as_bytes())?;
+            write!(out, ",{},,,,,,,\r\n", number(v))?;
         }
     }
     for b in &s.bands {

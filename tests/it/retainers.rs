@@ -266,3 +266,129 @@ fn retainer_sets_from_a_report_of_another_name() {
         assert!(!scratch.path("x.svg").exists());
     }
 }
+
+/// Each member's alone and reachable peaks as `--summary=json` gives them.
+fn members_of(
+    dir: &std::path::Path,
+    args: &[&str],
+) -> std::collections::BTreeMap<String, (f64, f64)> {
+    let out = common::hpgraph(dir, args, None);
+    common::assert_ok(&out);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (v["members"]["members"].as_array().unwrap().iter())
+        .map(|m| {
+            let f = |k: &str| m[k].as_f64().unwrap();
+            (
+                m["name"].as_str().unwrap().to_string(),
+                (f("alone_peak"), f("reachable_peak")),
+            )
+        })
+        .collect()
+}
+
+/// Each member's peaks, summed here from the censuses and each band's set (`set_of`:
+/// `None` where it is not known).
+fn summed(
+    censuses: &[common::hp::Census],
+    set_of: impl Fn(&str) -> Option<Vec<String>>,
+) -> std::collections::BTreeMap<String, (f64, f64)> {
+    let mut peaks: std::collections::BTreeMap<String, (f64, f64)> = Default::default();
+    for c in censuses {
+        let mut here: std::collections::BTreeMap<String, (f64, f64)> = Default::default();
+        for (name, v) in &c.lines {
+            let Some(set) = set_of(name) else { continue };
+            for m in &set {
+                let e = here.entry(m.clone()).or_default();
+                e.1 += v;
+                if set.len() == 1 {
+                    e.0 += v;
+                }
+            }
+        }
+        for (m, (a, r)) in here {
+            let e = peaks.entry(m).or_default();
+            (e.0, e.1) = (e.0.max(a), e.1.max(r));
+        }
+    }
+    peaks
+}
+
+/// A root profile (`+RTS -ho`: a band a set of roots, named by its roots joined with `-`):
+/// each root's bytes held alone and reachable at their peaks, exact — the design's own
+/// example (`hsc` holds 80 alone, 232 reachable), then a generated profile summed here.
+#[test]
+fn a_root_profiles_members_hold_what_their_sets_add_up_to() {
+    let dir = common::Scratch::new("roots");
+    let head =
+        "JOB \"prog +RTS -ho -RTS\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n";
+    let example = format!(
+        "{head}BEGIN_SAMPLE 0\nhsc\t80\nhsc-eps\t48\nhsc-fc\t72\nhsc-eps-fc\t32\nEND_SAMPLE 0\n"
+    );
+    std::fs::write(dir.path("example.hp"), example).unwrap();
+    let m = members_of(&dir.0, &["example.hp", "--summary=json"]);
+    assert_eq!(m["hsc"], (80.0, 232.0));
+    assert_eq!(m["eps"], (0.0, 80.0));
+    assert_eq!(m["fc"], (0.0, 104.0));
+    // Six roots, every non-empty set of them written at every census (zeros too).
+    let roots = ["hsc", "eps", "fc", "ic", "tc", "rn"];
+    let mut rng = common::Rng(0x5eed);
+    let mut text = head.to_string();
+    for s in 0..40 {
+        text += &format!("BEGIN_SAMPLE {s}\n");
+        for set in 1..64u32 {
+            let name: Vec<&str> = (0..6)
+                .filter(|k| set & (1 << k) != 0)
+                .map(|k| roots[k])
+                .collect();
+            text += &format!("{}\t{}\n", name.join("-"), rng.next() % 5000);
+        }
+        text += &format!("END_SAMPLE {s}\n");
+    }
+    std::fs::write(dir.path("roots.hp"), &text).unwrap();
+    let want = summed(&common::hp::censuses_of(&text), |n| {
+        Some(n.split('-').map(String::from).collect())
+    });
+    assert_eq!(members_of(&dir.0, &["roots.hp", "--summary=json"]), want);
+    // Without -ho, the same bands are no sets.
+    std::fs::write(dir.path("plain.hp"), text.replace("-ho ", "")).unwrap();
+    let out = common::hpgraph(&dir.0, &["plain.hp", "--summary=json"], None);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(v.get("members").is_none());
+}
+
+/// A retainer profile's members (each retainer of the sets the run's report names): on
+/// three GHCs' `-hr` runs, each member's peaks are the sums here of the `.hp`'s censuses
+/// by the `.prof`'s sets, and reachable ≥ alone ≥ 0, at most the profile's peak.
+#[test]
+fn a_retainer_profiles_members_hold_what_the_reports_sets_add_up_to() {
+    for ghc in GHCS {
+        let d = dir(ghc);
+        let report = std::fs::read_to_string(d.join("Leak-hr.prof")).unwrap();
+        let sets: std::collections::BTreeMap<String, Vec<String>> = (report.lines())
+            .filter_map(|l| {
+                let (n, set) = l.strip_prefix("SET ")?.split_once(" = {")?;
+                let set = set.strip_suffix('}')?;
+                let members = set
+                    .split(">, <")
+                    .map(|m| format!("<{}>", m.trim_matches(['<', '>'])));
+                Some((n.to_string(), members.collect()))
+            })
+            .collect();
+        let censuses = common::hp::censuses(&d.join("Leak-hr.hp"));
+        let want = summed(&censuses, |name| {
+            let n = name.strip_prefix('(')?.split_once(')')?.0;
+            sets.get(n).cloned()
+        });
+        let hp = d.join("Leak-hr.hp");
+        let got = members_of(&d, &[hp.to_str().unwrap(), "--summary=json"]);
+        assert_eq!(got, want, "{ghc}");
+        let peak = censuses.iter().map(|c| c.total()).fold(0.0, f64::max);
+        for (m, (alone, reach)) in &got {
+            assert!(
+                0.0 <= *alone && alone <= reach && *reach <= peak,
+                "{ghc} {m}"
+            );
+        }
+        assert!(got.len() >= 3, "{ghc}: {got:?}");
+    }
+}
