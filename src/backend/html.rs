@@ -137,6 +137,22 @@ struct ScriptData<'a> {
     samples_row: Option<ScriptSamplesRow<'a>>,
 }
 
+/// The scene's samples' panel for the script, its paints as colours.
+fn script_samples_row(row: &crate::scene::SamplesRow) -> ScriptSamplesRow<'_> {
+    ScriptSamplesRow {
+        height: row.height,
+        gap: row.gap,
+        top: row.top,
+        edges: &row.edges,
+        bars: (row.bars.iter())
+            .map(|b| {
+                let name = String::from_utf8_lossy(&b.name).into_owned();
+                (name, super::svg::colour(b.fill), &b.counts[..])
+            })
+            .collect(),
+    }
+}
+
 /// The samples' panel as the script redraws it: the scene's, its paints as colours.
 #[derive(Serialize)]
 struct ScriptSamplesRow<'a> {
@@ -274,21 +290,7 @@ fn script_data<'a>(data: &'a PageData, scene: &'a Scene) -> ScriptData<'a> {
             other_fill: other_fill.clone(),
         }
     });
-    let samples_row = scene.samples.as_deref().map(|row| ScriptSamplesRow {
-        height: row.height,
-        gap: row.gap,
-        top: row.top,
-        edges: &row.edges,
-        bars: (row.bars.iter())
-            .map(|b| {
-                (
-                    String::from_utf8_lossy(&b.name).into_owned(),
-                    colour(b.fill),
-                    &b.counts[..],
-                )
-            })
-            .collect(),
-    });
+    let samples_row = scene.samples.as_deref().map(script_samples_row);
     ScriptData {
         frame_fills,
         frame_inks,

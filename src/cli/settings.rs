@@ -586,7 +586,10 @@ fn select_options(
 /// style, colour, tableau10 and its own key unless asked otherwise; a live one's colours
 /// follow the names, so that they stay put while the bands' order changes.
 fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
-    let html = format == Format::Html;
+    let (html, modern) = (
+        format == Format::Html,
+        style(args, Some(format)) == Style::Modern,
+    );
     let size = size(args);
     let band_limit = band_limit(args, Some(format));
     let shading = if args.colour || html {
@@ -654,12 +657,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
     Picture {
         format,
         // A modern figure (and so the page) shows the run's samples under its graph.
-        select: select_options(
-            args,
-            band_limit,
-            shading,
-            style(args, Some(format)) == Style::Modern,
-        ),
+        select: select_options(args, band_limit, shading, modern),
         layout,
         column: format.column(args.dpi).filter(|_| !args.exact),
         backend: backend::Options {

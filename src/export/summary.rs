@@ -71,19 +71,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         },
     ));
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
-    if let Some(r) = &s.runtime {
-        let bytes = |b: Option<u64>| b.map_or("-".to_string(), |b| value(b as f64));
-        writeln!(
-            out,
-            "runtime: {:.1}% of elapsed time in GC, {} collections, longest pause {}, \
-             {} allocated, {} maximum residency",
-            r.gc_share * 100.0,
-            r.collections,
-            crate::units::seconds(r.max_pause),
-            bytes(r.allocated),
-            bytes(r.max_residency),
-        )?;
-    }
+    write_runtime(s, &value, out)?;
     write_lives(s, &time, out)?;
     if s.band_count == 0 && s.runtime.is_some() && s.samples <= 2 {
         return writeln!(
@@ -163,6 +151,28 @@ fn write_members(
         )?;
     }
     Ok(())
+}
+
+/// The runtime's headline figures on a line, where the input has them.
+fn write_runtime(
+    s: &Summary,
+    value: &dyn Fn(f64) -> String,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(r) = &s.runtime else {
+        return Ok(());
+    };
+    let bytes = |b: Option<u64>| b.map_or("-".to_string(), |b| value(b as f64));
+    writeln!(
+        out,
+        "runtime: {:.1}% of elapsed time in GC, {} collections, longest pause {}, \
+         {} allocated, {} maximum residency",
+        r.gc_share * 100.0,
+        r.collections,
+        crate::units::seconds(r.max_pause),
+        bytes(r.allocated),
+        bytes(r.max_residency),
+    )
 }
 
 /// A biographical profile's waste, or the lives a profile is restricted to, on a line.

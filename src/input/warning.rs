@@ -80,6 +80,16 @@ impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
             WarningKind::IncompleteLastSample => write!(f, "incomplete last sample ignored"),
+            k @ (WarningKind::SamplesMerged
+            | WarningKind::BandsMerged(_)
+            | WarningKind::MarksThinned
+            | WarningKind::MarkTextCut
+            | WarningKind::SamplesDropped(_)
+            | WarningKind::SampleStacksMerged
+            | WarningKind::HeapLinesMerged
+            | WarningKind::NamingDropped
+            | WarningKind::LabelCut
+            | WarningKind::NameCut) => limit(k, f),
             WarningKind::SampleOutOfOrder { time, previous } => write!(
                 f,
                 "sample time {time} is lower than the previous one ({previous}); sample skipped"
@@ -96,74 +106,11 @@ impl fmt::Display for Warning {
                 f,
                 "the {what} stream ends early (the file was cut): read as far as it goes"
             ),
-            WarningKind::SamplesMerged => write!(
-                f,
-                "more than {} samples: neighbouring samples merged in pairs, each band keeping \
-                 its larger value, so that memory stays bounded",
-                crate::profile::MAX_SAMPLES
-            ),
-            WarningKind::BandsMerged(n) => write!(
-                f,
-                "more than {} bands: the {n} smallest merged into one band as the profile was read",
-                crate::profile::MAX_BANDS
-            ),
-            WarningKind::MarksThinned => write!(
-                f,
-                "more than {} marks: repeated marks dropped, then every second one, so that \
-                 memory stays bounded",
-                crate::profile::MAX_MARKS
-            ),
-            WarningKind::MarkTextCut => write!(
-                f,
-                "a marker's text is longer than {} bytes: cut",
-                crate::profile::MAX_MARK_TEXT
-            ),
             WarningKind::CutReport(what) => write!(f, "{what}: the stacks before it are read"),
-            WarningKind::SamplesDropped(n) => write!(
-                f,
-                "more than {} cost-centre samples: the last {n} dropped, so that memory \
-                 stays bounded (read a window of the run with --from/--to)",
-                eventlog::MAX_SAMPLES
-            ),
-            WarningKind::SampleStacksMerged => write!(
-                f,
-                "more than {} distinct sampled stacks: the samples of later ones are \
-                 counted as one frame, {:?}",
-                eventlog::MAX_SAMPLE_STACKS,
-                String::from_utf8_lossy(eventlog::OTHER_STACKS)
-            ),
-            WarningKind::HeapLinesMerged => write!(
-                f,
-                "more than {} heap readings: neighbouring readings merged in pairs, each \
-                 keeping the larger value",
-                crate::profile::MAX_HEAP_POINTS
-            ),
-            WarningKind::NamingDropped => write!(
-                f,
-                "the eventlog defines more than {} MiB of cost centres and info tables: \
-                 later definitions ignored (their bands are named by number)",
-                eventlog::MAX_NAMING_BYTES >> 20
-            ),
-            WarningKind::LabelCut => write!(
-                f,
-                "a cost centre, info table or band name is longer than {} bytes: cut",
-                eventlog::MAX_LABEL
-            ),
             WarningKind::InconsistentCollections(n) => write!(
                 f,
                 "{n} collections end (GC_END) before they begin: left out of the runtime's \
                  figures"
-            ),
-            WarningKind::NameCut => write!(
-                f,
-                "band names longer than {} KiB, or read after {} MiB of names, were cut: each \
-                 ends in …# and a hash of the whole name, so that names cut alike stay apart \
-                 (a stack keeps at most {} frames, and {} once {} million are kept)",
-                names::MAX_NAME >> 10,
-                names::MAX_NAME_BYTES >> 20,
-                crate::profile::costs::MAX_FRAMES,
-                names::MAX_FRAMES_PAST_BUDGET,
-                names::MAX_FRAMES_TOTAL >> 20
             ),
             WarningKind::NoHeapProfile => write!(
                 f,
@@ -180,5 +127,76 @@ impl fmt::Display for Warning {
                 "the program ended before its first heap census (-iSECS); a shorter interval takes more"
             ),
         }
+    }
+}
+
+/// What a warning of a limit reached says: which limit, and what was done to stay within
+/// it (the other kinds are [`Warning`]'s own to say).
+fn limit(kind: &WarningKind, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    match kind {
+        WarningKind::SamplesMerged => write!(
+            f,
+            "more than {} samples: neighbouring samples merged in pairs, each band keeping \
+                 its larger value, so that memory stays bounded",
+            crate::profile::MAX_SAMPLES
+        ),
+        WarningKind::BandsMerged(n) => write!(
+            f,
+            "more than {} bands: the {n} smallest merged into one band as the profile was read",
+            crate::profile::MAX_BANDS
+        ),
+        WarningKind::MarksThinned => write!(
+            f,
+            "more than {} marks: repeated marks dropped, then every second one, so that \
+                 memory stays bounded",
+            crate::profile::MAX_MARKS
+        ),
+        WarningKind::MarkTextCut => write!(
+            f,
+            "a marker's text is longer than {} bytes: cut",
+            crate::profile::MAX_MARK_TEXT
+        ),
+        WarningKind::SamplesDropped(n) => write!(
+            f,
+            "more than {} cost-centre samples: the last {n} dropped, so that memory \
+                 stays bounded (read a window of the run with --from/--to)",
+            eventlog::MAX_SAMPLES
+        ),
+        WarningKind::SampleStacksMerged => write!(
+            f,
+            "more than {} distinct sampled stacks: the samples of later ones are \
+                 counted as one frame, {:?}",
+            eventlog::MAX_SAMPLE_STACKS,
+            String::from_utf8_lossy(eventlog::OTHER_STACKS)
+        ),
+        WarningKind::HeapLinesMerged => write!(
+            f,
+            "more than {} heap readings: neighbouring readings merged in pairs, each \
+                 keeping the larger value",
+            crate::profile::MAX_HEAP_POINTS
+        ),
+        WarningKind::NamingDropped => write!(
+            f,
+            "the eventlog defines more than {} MiB of cost centres and info tables: \
+                 later definitions ignored (their bands are named by number)",
+            eventlog::MAX_NAMING_BYTES >> 20
+        ),
+        WarningKind::LabelCut => write!(
+            f,
+            "a cost centre, info table or band name is longer than {} bytes: cut",
+            eventlog::MAX_LABEL
+        ),
+        WarningKind::NameCut => write!(
+            f,
+            "band names longer than {} KiB, or read after {} MiB of names, were cut: each \
+                 ends in …# and a hash of the whole name, so that names cut alike stay apart \
+                 (a stack keeps at most {} frames, and {} once {} million are kept)",
+            names::MAX_NAME >> 10,
+            names::MAX_NAME_BYTES >> 20,
+            crate::profile::costs::MAX_FRAMES,
+            names::MAX_FRAMES_PAST_BUDGET,
+            names::MAX_FRAMES_TOTAL >> 20
+        ),
+        _ => Ok(()),
     }
 }
