@@ -259,9 +259,16 @@ pub fn page_paints<'a>(
         0 => OTHER,
         n => variants[stable_index(name) % n],
     };
+    // A cost centre the samples' panel names keeps its colour in every flame graph.
+    let named =
+        (scene.samples.iter()).flat_map(|row| &row.bars[..row.bars.len().saturating_sub(1)]);
+    let named: Vec<(&[u8], Paint)> = named.map(|b| (&b.name[..], b.fill)).collect();
+    let paint = |name: &[u8]| {
+        (named.iter().find(|(n, _)| *n == name)).map_or_else(|| by_name(name), |(_, p)| *p)
+    };
     scene::PagePaints {
         pool,
-        frames: frames.into_iter().map(by_name).collect(),
+        frames: frames.into_iter().map(paint).collect(),
         ..Default::default()
     }
 }

@@ -103,6 +103,14 @@ try {
         `${label} ${why}: the samples' row has ${bars.parts.length} parts in ${colours.size} colours, each ghc-events' samples there (${wrong.slice(0, 2).map((p) => p.name + " " + p.from + " " + p.n).join("; ")}), at most ${off.toFixed(2)} px from where the time axis puts their stretch`);
     };
     await panel("unzoomed");
+    // The cost centres the row names keep their colours in the samples' flame graph.
+    const paints = await page.evaluate(() => {
+      const row = new Map([...document.querySelectorAll("#chart svg rect.sample")].map((r) => [r.querySelector("title").textContent.split(": ")[0], r.getAttribute("fill")]));
+      return [...document.querySelectorAll("#samples-flame-svg g.frame")].map((g) => [g.dataset.stack.split("/")[0], g.querySelector("rect").getAttribute("fill"), row.get(g.dataset.stack.split("/")[0])])
+        .filter((f) => f[2] !== undefined && f[0] !== "the rest");
+    });
+    const unlike = paints.filter((f) => f[1] !== f[2]);
+    check(paints.length > 0 && unlike.length === 0, `${label}: ${paints.length} flame frames of the row's cost centres in the row's colours (${unlike.slice(0, 2).join("; ")})`);
     await page.evaluate(([a, b]) => window.hpgraph.zoom(a + (b - a) * 0.3, a + (b - a) * 0.6), whole);
     await panel("zoomed");
     await page.evaluate(() => window.hpgraph.zoom(null));
