@@ -20,8 +20,6 @@ pub struct Run<'a> {
     pub name: &'a str,
     /// The profile, already cut to `--from`/`--to` and the bands kept.
     pub of: &'a dyn Judged,
-    /// Its censuses.
-    pub profile: &'a Profile,
     /// `--from`/`--to`: the window the runtime's figures are taken over.
     pub window: (Option<f64>, Option<f64>),
 }
@@ -29,12 +27,12 @@ pub struct Run<'a> {
 impl<'a> Run<'a> {
     /// `of`, named `name`, judged over `window`.
     pub fn new(name: &'a str, of: &'a dyn Judged, window: (Option<f64>, Option<f64>)) -> Self {
-        Run {
-            name,
-            of,
-            profile: of.censuses(),
-            window,
-        }
+        Run { name, of, window }
+    }
+
+    /// Its censuses.
+    pub fn profile(&self) -> &'a Profile {
+        self.of.censuses()
     }
 }
 
@@ -218,13 +216,13 @@ pub fn judge_change(check: &Check, before: Run, after: Run) -> Result<Outcome, U
 fn outcome(check: &Check, run: Run, m: Measured, before: Option<Measured>) -> Outcome {
     let kind = check.subject.kind();
     let values = check.subject.counts_values();
-    let show = |v: f64| shown(kind, run.profile, values, v);
+    let show = |v: f64| shown(kind, run.profile(), values, v);
     let at = m.at.map(|t| format!(" at {}", crate::units::seconds(t)));
     let (passed, said) = match (check.bound, before) {
         (Bound::Trend(want), _) => {
             let (got, growth) = m.trend.expect("a trend");
             let passed = (got == want) == (check.op == super::Op::Eq);
-            let rate = format!("{}/s", human(growth, scale(run.profile, true)));
+            let rate = format!("{}/s", human(growth, scale(run.profile(), true)));
             (
                 passed,
                 format!("{} ({rate} over the last quarter)", got.word()),
@@ -263,7 +261,7 @@ fn outcome(check: &Check, run: Run, m: Measured, before: Option<Measured>) -> Ou
     Outcome {
         condition: check.text.clone(),
         figure: check.subject.name(),
-        unit: unit_name(kind, run.profile, values),
+        unit: unit_name(kind, run.profile(), values),
         value: m.trend.is_none().then_some(m.value),
         trend: m.trend.map(|t| t.0),
         before: before.map(|b| b.value),
@@ -352,7 +350,7 @@ fn unit_name(kind: Kind, p: &Profile, values: bool) -> String {
 /// A heap profile's figure on one run ([`Judged::figure`]).
 fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, Unjudged> {
     let figure_of = |values: &[f64]| {
-        let p = run.profile;
+        let p = run.profile();
         let totals = p.totals();
         Window::new(&p.times, &totals).figures(values)
     };
@@ -362,7 +360,7 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
             pattern, figure, ..
         } => {
             heap(run, &check.subject.name())?;
-            let Some(values) = matching(run.profile, pattern) else {
+            let Some(values) = matching(run.profile(), pattern) else {
                 return if lenient {
                     Ok(None)
                 } else {
@@ -391,8 +389,8 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
         Subject::Trend(target) => {
             heap(run, &check.subject.name())?;
             let values = match target {
-                Target::Total => run.profile.totals(),
-                Target::Band(pattern, _) => match matching(run.profile, pattern) {
+                Target::Total => run.profile().totals(),
+                Target::Band(pattern, _) => match matching(run.profile(), pattern) {
                     Some(v) => v,
                     None if lenient => return Ok(None),
                     None => return Err(no_band(check, &[run])),
@@ -429,7 +427,7 @@ const NAMES_SHOWN: usize = 8;
 
 fn no_band(check: &Check, runs: &[Run]) -> Unjudged {
     let run = runs[runs.len() - 1];
-    let names = run.profile.bands.names();
+    let names = run.profile().bands.names();
     let mut listed: Vec<String> = (names.iter().take(NAMES_SHOWN))
         .map(|n| crate::escape::message_name(n))
         .collect();
@@ -447,7 +445,7 @@ fn no_band(check: &Check, runs: &[Run]) -> Unjudged {
 
 /// That `run` has a heap census, which `what` measures.
 fn heap(run: Run, what: &str) -> Result<(), Unjudged> {
-    if run.profile.times.is_empty() || run.profile.bands.names().is_empty() {
+    if run.profile().times.is_empty() || run.profile().bands.names().is_empty() {
         return Err(Unjudged(format!(
             "{}: {what} is a heap profile's figure, and this input has no heap census \
              (run the program with +RTS -hT, -hc … to make one)",
@@ -458,7 +456,7 @@ fn heap(run: Run, what: &str) -> Result<(), Unjudged> {
 }
 
 fn run_figure(f: Figure, run: Run) -> Result<Measured, Unjudged> {
-    let p = run.profile;
+    let p = run.profile();
     Ok(match f {
         Figure::TotalTime | Figure::Ticks => {
             return Err(Unjudged(format!(
@@ -506,8 +504,8 @@ fn run_figure(f: Figure, run: Run) -> Result<Measured, Unjudged> {
 }
 
 fn biographical(run: Run, f: Figure) -> Result<biography::Biography, Unjudged> {
-    biography::of(run.profile).ok_or_else(|| {
-        let why = match biography::restriction(run.profile) {
+    biography::of(run.profile()).ok_or_else(|| {
+        let why = match biography::restriction(run.profile()) {
             Some(l) if biography::restricted_to_waste(&l) => format!(
                 "it is restricted to {l} (-hb{l}): every byte it holds is waste, and its \
                  bands are who holds it"
@@ -528,16 +526,16 @@ fn biographical(run: Run, f: Figure) -> Result<biography::Biography, Unjudged> {
 }
 
 fn runtime(run: Run, f: Figure) -> Result<Stats, Unjudged> {
-    if run.profile.runtime.is_empty() {
+    if run.profile().runtime.is_empty() {
         return Err(Unjudged(format!(
             "{}: {} comes from an eventlog's GC events (+RTS -l), which this input has not",
             run.name,
             f.name()
         )));
     }
-    crate::analysis::stats::window_within(&run.profile.runtime, run.window.0)
+    crate::analysis::stats::window_within(&run.profile().runtime, run.window.0)
         .map_err(|e| Unjudged(format!("{}: {e}", run.name)))?;
-    Ok(stats(&run.profile.runtime, run.window.0, run.window.1))
+    Ok(stats(&run.profile().runtime, run.window.0, run.window.1))
 }
 
 /// A runtime figure, by its name in `--stats=json` (or the summary's headline).

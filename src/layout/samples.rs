@@ -54,7 +54,7 @@ pub(super) struct Panel<'a> {
 impl<'a> Panel<'a> {
     /// The panel of `sel`'s samples under a graph `width` wide, left edge `x0`, from the
     /// graphs' height `room`; `None` where the selection has none. Its paints stay apart
-    /// from the bands' (`taken`).
+    /// from the bands' (`bands`).
     pub(super) fn new(
         sel: &'a Selection,
         opts: &LayoutOptions,
@@ -194,32 +194,19 @@ impl Frame<'_> {
             &[(0.0, h)],
             false,
         )));
-        let most = panel.top;
+        // The bars as the page redraws them: the named cost centres', then the rest's.
+        let row = self.samples_row().expect("a panel has its row");
         let x = |t: f64| ((t - self.sel.first) / self.sel.x_range) * self.graph_width + self.x0;
-        let y = |n: f64| n / most * h;
-        let seconds = |t: f64| crate::units::seconds(t);
-        for (b, &total) in s.totals.iter().enumerate() {
-            let (left, right) = (x(s.edges[b]), x(s.edges[b + 1]));
-            let when = format!(
-                "from {} to {}",
-                seconds(s.edges[b]),
-                seconds(s.edges[b + 1])
-            );
+        let y = |n: f64| n / row.top * h;
+        for (k, e) in row.edges.windows(2).enumerate() {
+            let (left, right) = (x(e[0]), x(e[1]));
+            let seconds = crate::units::seconds;
+            let when = format!("from {} to {}", seconds(e[0]), seconds(e[1]));
             let mut at = bottom;
-            let named = (s.named.iter().zip(&panel.paints).take(panel.shown))
-                .map(|(n, p)| (&n.0[..], n.1[b], *p));
-            let rest = total
-                - s.named
-                    .iter()
-                    .take(panel.shown)
-                    .map(|n| n.1[b])
-                    .sum::<f64>();
-            for (name, n, fill) in named.chain([(REST_NAME, rest, REST)]) {
-                if n < 0.5 {
-                    continue;
-                }
-                let label = format!("{}: {n} samples {when}", String::from_utf8_lossy(name));
-                items.push(Item::Path(bar(left, at, right - left, y(n), fill, label)));
+            for b in row.bars.iter().filter(|b| b.counts[k] >= 0.5) {
+                let (n, name) = (b.counts[k], String::from_utf8_lossy(&b.name));
+                let label = format!("{name}: {n} samples {when}");
+                items.push(Item::Path(bar(left, at, right - left, y(n), b.fill, label)));
                 at += y(n);
             }
         }
@@ -233,11 +220,9 @@ impl Frame<'_> {
             FontSize::Normal,
             Anchor::Start,
         ));
-        let names = (s.named.iter().take(panel.shown).map(|n| &n.0[..])).chain([REST_NAME]);
-        let fills = panel.paints.iter().take(panel.shown).copied().chain([REST]);
-        for ((name, fill), &(row, left)) in names.zip(fills).zip(&panel.key) {
-            let base = top_row - row as f64 * HEAD_ROW * em;
-            let swatch = bar(left, base, SWATCH * em, SWATCH * em, fill, String::new());
+        for (b, &(line, left)) in row.bars.iter().zip(&panel.key) {
+            let base = top_row - line as f64 * HEAD_ROW * em;
+            let swatch = bar(left, base, SWATCH * em, SWATCH * em, b.fill, String::new());
             items.push(Item::Path(Path {
                 role: PathRole::KeySwatch,
                 label: None,
@@ -246,7 +231,7 @@ impl Frame<'_> {
             items.push(text(
                 TextRole::KeyLabel,
                 Point::new(left + 1.5 * SWATCH * em, base),
-                name.to_vec(),
+                b.name.clone(),
                 FontSize::Normal,
                 Anchor::Start,
             ));
