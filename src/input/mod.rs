@@ -10,6 +10,8 @@
 pub mod compressed;
 pub mod eventlog;
 pub mod hp;
+#[cfg(unix)]
+mod mapped;
 pub mod names;
 pub mod path;
 pub mod prof;
@@ -542,7 +544,7 @@ pub fn read_file(file: &File, options: Options) -> Result<Parsed, Error> {
     }
     if let Some(Format::Costs) = Format::detect(&magic[..got], got < magic.len()) {
         #[cfg(unix)]
-        if let Some(parsed) = read_report_mapped(file, options) {
+        if let Some(parsed) = mapped::read_report(file, options) {
             return parsed;
         }
         return read(file, options);
@@ -636,7 +638,7 @@ fn read_eventlog_file(file: &File, options: Options) -> Result<Parsed, Error> {
     {
         {
             #[cfg(unix)]
-            if let Some(parsed) = read_mapped(file, options) {
+            if let Some(parsed) = mapped::read_eventlog(file, options) {
                 return parsed;
             }
             // Small reads, so that a block passed over is mostly never read: only its
@@ -647,106 +649,6 @@ fn read_eventlog_file(file: &File, options: Options) -> Result<Parsed, Error> {
                     .map(|_| true)
             };
             read_with(file, options, 64 << 10, skip)
-        }
-    }
-}
-
-/// Eventlog files from this size on are read through a memory map.
-#[cfg(unix)]
-const MAP_MIN: u64 = 4 << 20;
-/// How much of a mapped file the reader is offered at a time.
-#[cfg(unix)]
-const MAP_WINDOW: usize = 16 << 20;
-/// How far behind the reader the map's pages are given back, at the least.
-#[cfg(unix)]
-const MAP_RELEASE: usize = 32 << 20;
-
-/// A time and allocation report through a memory map (as [`read_mapped`] reads an
-/// eventlog): parsed where the page cache holds it, not copied out first. `None` when
-/// it cannot be mapped, or is past [`prof::MAX_BYTES`] (the stream's reading says so).
-#[cfg(unix)]
-fn read_report_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() < MAP_MIN || meta.len() > prof::MAX_BYTES as u64 {
-        return None;
-    }
-    // SAFETY: as for read_mapped below: read only, through `&[u8]`, while the file is
-    // open.
-    let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
-    let _ = map.advise(memmap2::Advice::Sequential);
-    Some(prof::read(&map, options.measure).map_err(Error::Costs))
-}
-
-/// Reads an eventlog file through a memory map, as ripgrep reads a large file: the
-/// bytes are searched where the page cache holds them rather than copied out first,
-/// which for a long run's eventlog (mostly the runtime's own events, which are only
-/// searched for markers) is most of the work. Blocks passed over are never touched.
-/// Pages behind the reader are given back as it goes, so that memory follows the
-/// profile, not the file. `None` when the file cannot be mapped (too small to be worth
-/// it, not a regular file, or the system refuses): it is then read as a stream.
-///
-/// As for ripgrep, a file cut shorter by another program while it is read makes the
-/// system stop hpgraph (SIGBUS); a file that only grows is read as far as it was.
-#[cfg(unix)]
-fn read_mapped(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
-    let meta = file.metadata().ok()?;
-    // The runtime's events are in every block: all of a map would be resident, where
-    // reading in blocks keeps memory to what is gathered.
-    if !meta.is_file() || meta.len() < MAP_MIN || options.runtime {
-        return None;
-    }
-    // SAFETY: the map is read only, through `&[u8]`, while the file is open; what
-    // another process writes to the file meanwhile is read as the bytes it finds (a
-    // growing eventlog is read as far as it was when mapped).
-    let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
-    let _ = map.advise(memmap2::Advice::Sequential);
-    let mut parser = eventlog::Parser::with_options(options);
-    // Where the search for markers ahead of the reader has got to (see
-    // eventlog::search_blocks); only marks need it.
-    let mut searched = if options.marks && !options.heap {
-        0
-    } else {
-        usize::MAX
-    };
-    let (mut pos, mut released, mut window) = (0usize, 0usize, MAP_WINDOW);
-    loop {
-        let end = map.len().min(pos + window);
-        if searched < end {
-            let (next, blocks) = eventlog::search_blocks(&map, searched, end);
-            parser.searched(blocks);
-            searched = next;
-        }
-        let eof = end == map.len();
-        let used = match parser.feed(&map[pos..end], eof) {
-            Ok(used) => used,
-            Err(e) => return Some(Err(e.into())),
-        };
-        pos += used;
-        if eof {
-            return Some(parser.finish().map_err(Error::from));
-        }
-        let skip = (parser.skippable() as usize).min(map.len() - pos);
-        parser.skipped(skip as u64);
-        pos += skip;
-        // A record longer than the window: offer more at once.
-        window = if used == 0 && skip == 0 {
-            window * 2
-        } else {
-            MAP_WINDOW
-        };
-        let behind = pos - pos % (64 << 10);
-        if behind - released >= MAP_RELEASE {
-            // SAFETY: DONTNEED drops these pages from this process's map; the map is
-            // read only and backed by the file, so a later read of them (none is made)
-            // would fetch the same bytes again.
-            let _ = unsafe {
-                map.unchecked_advise_range(
-                    memmap2::UncheckedAdvice::DontNeed,
-                    released,
-                    behind - released,
-                )
-            };
-            released = behind;
         }
     }
 }

@@ -33,6 +33,7 @@ mod retainers;
 mod robust;
 mod samples;
 mod serve;
+mod split;
 mod stats;
 mod stream;
 mod summaries;

@@ -11,6 +11,7 @@ use crate::input::{FxMap, Parsed, Warning, WarningKind};
 use crate::profile::costs::Measure;
 use crate::profile::{Costs, HeapLine, IdentId, Mark, Model, Profile, Provenance, Series};
 
+use super::format::HeapEvent;
 use super::format::{
     BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, closure_type, id, payload, seconds,
 };
@@ -71,37 +72,6 @@ pub(super) struct Builder {
     measure: Option<crate::profile::costs::Measure>,
 }
 
-/// A heap-sample event as the eventlog holds it, before it becomes part of a profile:
-/// what ghc-events' reading of the same file can be compared with. Times are in
-/// nanoseconds.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[allow(missing_docs)] // ghc-events' names for ghc-events' fields, compared one to one
-pub enum HeapEvent {
-    SampleBegin {
-        time: u64,
-        era: u64,
-    },
-    BioSampleBegin {
-        time: u64,
-        era: u64,
-        sample_time: u64,
-    },
-    SampleEnd {
-        time: u64,
-        era: u64,
-    },
-    CostCentreSample {
-        time: u64,
-        residency: u64,
-        stack: Vec<u32>,
-    },
-    StringSample {
-        time: u64,
-        residency: u64,
-        label: Vec<u8>,
-    },
-}
-
 impl Builder {
     /// A builder that also gathers the runtime's collections and allocation when
     /// `runtime` asks.
@@ -124,7 +94,7 @@ impl Builder {
     /// Applies one event; `false` when its payload is too short for its fields.
     pub fn event(&mut self, ty: u16, time: u64, p: &[u8]) -> bool {
         self.clock(time);
-        self.apply(ty, time, p).is_some()
+        self.gather(ty, time, p).is_some() && self.apply(ty, time, p).is_some()
     }
 
     /// The eventlog reaches time `ns` (an event's, or a block's end).
@@ -132,7 +102,48 @@ impl Builder {
         self.clock = self.clock.max(ns);
     }
 
-    fn apply(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
+    /// The latest time the eventlog reached so far, in nanoseconds.
+    pub fn reached(&self) -> u64 {
+        self.clock
+    }
+
+    /// The runtime's account's part of an event, when it is gathered.
+    pub fn gather(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
+        match &mut self.gathering {
+            Some(g) => g.event(ty, time, self.capability, p),
+            None => Some(()),
+        }
+    }
+
+    /// Whether [`Builder::apply`] takes events of type `ty` (all others it passes over).
+    pub fn applies(ty: u16) -> bool {
+        matches!(
+            ty,
+            id::HEAP_PROF_SAMPLE_COST_CENTRE
+                | id::HEAP_PROF_SAMPLE_STRING
+                | id::HEAP_PROF_SAMPLE_BEGIN
+                | id::HEAP_BIO_PROF_SAMPLE_BEGIN
+                | id::HEAP_PROF_SAMPLE_END
+                | id::HEAP_PROF_COST_CENTRE
+                | id::HEAP_PROF_BEGIN
+                | id::IPE
+                | id::PROF_SAMPLE_COST_CENTRE
+                | id::PROF_BEGIN
+                | id::USER_MARKER
+                | id::PROGRAM_ARGS
+                | id::RTS_IDENTIFIER
+                | id::WALL_CLOCK_TIME
+                | id::HEAP_SIZE
+                | id::HEAP_LIVE
+                | id::BLOCKS_SIZE
+        )
+    }
+
+    /// Everything of an event but the runtime's account ([`Builder::gather`]).
+    pub fn apply(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
+        if !Self::applies(ty) {
+            return Some(());
+        }
         match ty {
             id::HEAP_PROF_SAMPLE_COST_CENTRE
             | id::HEAP_PROF_SAMPLE_STRING
@@ -271,9 +282,6 @@ impl Builder {
     /// What the run says of itself beside the census: markers, arguments, heap sizes,
     /// and (when asked for) its collections and allocation.
     fn run_event(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
-        if let Some(g) = &mut self.gathering {
-            g.event(ty, time, self.capability, p)?;
-        }
         match ty {
             id::USER_MARKER => {
                 let thinned = self.profile.push_mark(Mark {

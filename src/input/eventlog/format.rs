@@ -465,6 +465,37 @@ pub fn closure_type(desc: &[u8]) -> &[u8] {
         .map_or(desc, |name| name.as_bytes())
 }
 
+/// A heap-sample event as the eventlog holds it, before it becomes part of a profile:
+/// what ghc-events' reading of the same file can be compared with. Times are in
+/// nanoseconds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(missing_docs)] // ghc-events' names for ghc-events' fields, compared one to one
+pub enum HeapEvent {
+    SampleBegin {
+        time: u64,
+        era: u64,
+    },
+    BioSampleBegin {
+        time: u64,
+        era: u64,
+        sample_time: u64,
+    },
+    SampleEnd {
+        time: u64,
+        era: u64,
+    },
+    CostCentreSample {
+        time: u64,
+        residency: u64,
+        stack: Vec<u32>,
+    },
+    StringSample {
+        time: u64,
+        residency: u64,
+        label: Vec<u8>,
+    },
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

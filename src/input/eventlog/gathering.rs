@@ -21,6 +21,47 @@ pub(crate) struct Gathering {
     allocated: Vec<Option<u64>>,
     /// The start of an open synchronisation of the non-moving collector, in nanoseconds.
     sync: Option<u64>,
+    /// Read from a block in the middle of the eventlog (see [`Gathering::part`]): what it
+    /// met before it knew the state the part before it left.
+    part: Option<Box<Unknown>>,
+}
+
+/// What a gathering that starts in the middle of an eventlog cannot settle alone: each
+/// capability's events before its first `GC_START`, `GC_END` or `GC_STATS_GHC` there
+/// belong to a collection the part before opened. They are kept, in order, and settled
+/// when the part before takes this one in ([`Gathering::absorb`]).
+#[derive(Default)]
+struct Unknown {
+    /// Per capability, which of its states this part has set itself ([`OPEN`],
+    /// [`LEADS`], [`LAST`]).
+    known: Vec<u8>,
+    /// Whether a synchronisation began or ended in this part.
+    sync_known: bool,
+    /// Collections whose `GC_START` may have come before the part: the collection, its
+    /// capability, `GC_STATS_GHC`'s time (the start if none was open), and whether its
+    /// `GC_END` came.
+    starts: Vec<(usize, u16, u64, bool)>,
+    /// `GC_END`s of collections led before the part: the capability and the time.
+    ends: Vec<(u16, u64)>,
+    /// Heap size and live bytes after a collection led before the part.
+    after: Vec<(u16, u16, u64)>,
+    /// The end of a synchronisation that began before the part.
+    sync_end: Option<u64>,
+}
+
+/// The capability's open `GC_START` is known.
+const OPEN: u8 = 1;
+/// The collection it leads is known.
+const LEADS: u8 = 2;
+/// The last collection it led is known.
+const LAST: u8 = 4;
+
+/// Heap size or live bytes (`ty`) after collection `gc`.
+fn after(gc: &mut crate::profile::Gc, ty: u16, bytes: u64) {
+    match ty {
+        id::HEAP_LIVE => gc.live = Some(bytes),
+        _ => gc.heap_size = Some(bytes),
+    }
 }
 
 /// The slot of capability `cap` in a per-capability list, grown as needed (a `u16`
@@ -34,39 +75,63 @@ fn slot<T: Default>(list: &mut Vec<T>, cap: u16) -> &mut T {
 }
 
 impl Gathering {
+    /// A gathering that starts at a block in the middle of an eventlog, for the part
+    /// before it to take in ([`Gathering::absorb`]).
+    pub(super) fn part() -> Gathering {
+        Gathering {
+            part: Some(Box::default()),
+            ..Gathering::default()
+        }
+    }
+
+    /// Makes room for the collections and allocation readings of `bytes` of eventlog,
+    /// as many as a long run of small collections holds: a list that grows by doubling
+    /// copies itself into fresh memory at each step, and on a virtual machine the page
+    /// faults of those copies were a third of `--stats`' time. Room not used is never
+    /// touched, so memory still follows what is read.
+    pub(super) fn reserve(&mut self, bytes: usize) {
+        use crate::profile::{MAX_ALLOCATION_READINGS, MAX_GCS};
+        /// Fewer bytes than a collection's events take in a run of minor collections on
+        /// two capabilities (GHC 9.0's: about 440).
+        const GC_BYTES: usize = 256;
+        let rt = &mut self.runtime;
+        rt.gcs.reserve((bytes / GC_BYTES).min(MAX_GCS));
+        rt.allocation
+            .reserve((bytes / (GC_BYTES / 2)).min(MAX_ALLOCATION_READINGS));
+    }
+
+    /// Whether the state `what` of capability `cap` is known: always from the start of
+    /// the eventlog; in a part, once an event of the part set it.
+    fn known(&self, cap: u16, what: u8) -> bool {
+        (self.part.as_ref()).is_none_or(|u| {
+            u.known
+                .get(usize::from(cap))
+                .is_some_and(|&k| k & what == what)
+        })
+    }
+
+    /// An event of the part set the state `what` of capability `cap`.
+    fn learn(&mut self, cap: u16, what: u8) {
+        if let Some(u) = &mut self.part {
+            *slot(&mut u.known, cap) |= what;
+        }
+    }
+
     /// Takes one of the runtime's events from capability `cap`; `None` when its payload
     /// is too short.
     pub(super) fn event(&mut self, ty: u16, ns: u64, cap: u16, p: &[u8]) -> Option<()> {
-        use crate::profile::{Allocation, MAX_ALLOCATION_READINGS, MAX_GCS};
-        let rt = &mut self.runtime;
         match ty {
-            id::GC_START => *slot(&mut self.open, cap) = Some(ns),
-            id::GC_STATS_GHC => {
-                let mut gc = payload::gc_stats(p)?;
-                gc.start = seconds(slot(&mut self.open, cap).unwrap_or(ns));
-                gc.end = gc.start;
-                if rt.gcs.len() < MAX_GCS {
-                    rt.gcs.push(gc);
-                    *slot(&mut self.leads, cap) = Some(rt.gcs.len() - 1);
-                    *slot(&mut self.last, cap) = Some(rt.gcs.len() - 1);
-                } else {
-                    rt.dropped += 1;
-                    *slot(&mut self.leads, cap) = None;
-                    *slot(&mut self.last, cap) = None;
-                }
+            id::GC_START => {
+                self.learn(cap, OPEN);
+                *slot(&mut self.open, cap) = Some(ns);
             }
-            id::GC_END => {
-                if let Some(k) = slot(&mut self.leads, cap).take() {
-                    let end = seconds(ns);
-                    // Ending before it began: the events are inconsistent, and the
-                    // collection is left out when the runtime is finished.
-                    rt.gcs[k].end = if end < rt.gcs[k].start { f64::NAN } else { end };
-                }
-                *slot(&mut self.open, cap) = None;
-            }
+            id::GC_STATS_GHC => self.gc_stats(ns, cap, payload::gc_stats(p)?),
+            id::GC_END => self.gc_end(ns, cap),
             id::HEAP_ALLOCATED => {
+                use crate::profile::{Allocation, MAX_ALLOCATION_READINGS};
                 let bytes = payload::capset_bytes(p)?;
                 *slot(&mut self.allocated, cap) = Some(bytes);
+                let rt = &mut self.runtime;
                 if rt.allocation.len() < MAX_ALLOCATION_READINGS {
                     rt.allocation.push(Allocation {
                         time: seconds(ns),
@@ -77,32 +142,144 @@ impl Gathering {
             }
             id::HEAP_LIVE | id::HEAP_SIZE => {
                 let bytes = payload::capset_bytes(p)?;
-                if let Some(k) = *slot(&mut self.last, cap) {
-                    let gc = &mut rt.gcs[k];
-                    match ty {
-                        id::HEAP_LIVE => gc.live = Some(bytes),
-                        _ => gc.heap_size = Some(bytes),
+                if !self.known(cap, LAST) {
+                    if let Some(u) = &mut self.part {
+                        u.after.push((cap, ty, bytes));
                     }
+                } else if let Some(k) = *slot(&mut self.last, cap) {
+                    after(&mut self.runtime.gcs[k], ty, bytes);
                 }
             }
-            id::CONC_SYNC_BEGIN => self.sync = Some(ns),
-            id::CONC_SYNC_END => {
-                if let Some(start) = self.sync.take()
-                    && rt.syncs.len() < MAX_GCS
-                {
-                    rt.syncs.push((seconds(start), seconds(ns)));
-                }
+            id::CONC_SYNC_BEGIN => {
+                self.sync_known();
+                self.sync = Some(ns);
             }
+            id::CONC_SYNC_END => self.sync_end(ns),
             _ => {}
         }
         Some(())
+    }
+
+    /// A collection's figures, from the capability that leads it.
+    fn gc_stats(&mut self, ns: u64, cap: u16, mut gc: crate::profile::Gc) {
+        use crate::profile::MAX_GCS;
+        let opened = self.known(cap, OPEN);
+        self.learn(cap, OPEN | LEADS | LAST);
+        gc.start = seconds(slot(&mut self.open, cap).unwrap_or(ns));
+        gc.end = gc.start;
+        let rt = &mut self.runtime;
+        let k = if rt.gcs.len() < MAX_GCS {
+            rt.gcs.push(gc);
+            if let (false, Some(u)) = (opened, &mut self.part) {
+                u.starts.push((rt.gcs.len() - 1, cap, ns, false));
+            }
+            Some(rt.gcs.len() - 1)
+        } else {
+            rt.dropped += 1;
+            None
+        };
+        *slot(&mut self.leads, cap) = k;
+        *slot(&mut self.last, cap) = k;
+    }
+
+    /// A collection ends on capability `cap`: the end of the one it leads. An end before
+    /// the start is left out when the runtime is finished.
+    fn gc_end(&mut self, ns: u64, cap: u16) {
+        let lead = self.known(cap, LEADS);
+        self.learn(cap, OPEN | LEADS);
+        *slot(&mut self.open, cap) = None;
+        let Some(k) = slot(&mut self.leads, cap).take() else {
+            if let (false, Some(u)) = (lead, &mut self.part) {
+                u.ends.push((cap, ns));
+            }
+            return;
+        };
+        self.runtime.gcs[k].end = seconds(ns);
+        if let Some(u) = &mut self.part
+            && let Some(s) = u.starts.iter_mut().find(|s| s.0 == k)
+        {
+            s.3 = true;
+        }
+    }
+
+    /// Whether a synchronisation began or ended in the part before this event (always
+    /// from the start of the eventlog); from now on one has.
+    fn sync_known(&mut self) -> bool {
+        match &mut self.part {
+            Some(u) => std::mem::replace(&mut u.sync_known, true),
+            None => true,
+        }
+    }
+
+    /// The end of the non-moving collector's synchronisation.
+    fn sync_end(&mut self, ns: u64) {
+        if !self.sync_known() {
+            if let Some(u) = &mut self.part {
+                u.sync_end = Some(ns);
+            }
+        } else if let Some(start) = self.sync.take()
+            && self.runtime.syncs.len() < crate::profile::MAX_GCS
+        {
+            self.runtime.syncs.push((seconds(start), seconds(ns)));
+        }
+    }
+
+    /// Takes in the gathering of the part that follows this one: its events, settled
+    /// against the state this part ends in, as if this gathering had read them itself
+    /// (the bounds on what is kept counted over both).
+    pub(super) fn absorb(&mut self, next: Gathering) {
+        use crate::profile::{MAX_ALLOCATION_READINGS, MAX_GCS};
+        let Gathering {
+            runtime: b,
+            allocated,
+            part,
+            ..
+        } = next;
+        let u = part.unwrap_or_default();
+        let rt = &mut self.runtime;
+        for &(cap, ns) in &u.ends {
+            if let Some(k) = slot(&mut self.leads, cap).take() {
+                rt.gcs[k].end = seconds(ns);
+            }
+        }
+        for &(cap, ty, bytes) in &u.after {
+            if let Some(k) = *slot(&mut self.last, cap) {
+                after(&mut rt.gcs[k], ty, bytes);
+            }
+        }
+        if let (Some(end), Some(start)) = (u.sync_end, self.sync.take())
+            && rt.syncs.len() < MAX_GCS
+        {
+            rt.syncs.push((seconds(start), seconds(end)));
+        }
+        let offset = rt.gcs.len();
+        let room = MAX_GCS - offset;
+        let kept = b.gcs.len().min(room);
+        rt.dropped += b.gcs.len() - kept + b.dropped;
+        rt.gcs.extend_from_slice(&b.gcs[..kept]);
+        for &(k, cap, ns, ended) in u.starts.iter().filter(|s| s.0 < kept) {
+            let gc = &mut rt.gcs[offset + k];
+            gc.start = seconds(slot(&mut self.open, cap).unwrap_or(ns));
+            if !ended {
+                gc.end = gc.start;
+            }
+        }
+        let room = MAX_ALLOCATION_READINGS - rt.allocation.len().min(MAX_ALLOCATION_READINGS);
+        rt.allocation.extend(b.allocation.into_iter().take(room));
+        let room = MAX_GCS - rt.syncs.len().min(MAX_GCS);
+        rt.syncs.extend(b.syncs.into_iter().take(room));
+        for (cap, bytes) in allocated.into_iter().enumerate() {
+            if bytes.is_some() {
+                *slot(&mut self.allocated, cap as u16) = bytes;
+            }
+        }
     }
 
     /// The runtime's account, its lists in time order.
     pub(super) fn finish(mut self, end_ns: u64, census_in_gc: bool) -> crate::profile::Runtime {
         let mut rt = std::mem::take(&mut self.runtime);
         let read = rt.gcs.len();
-        rt.gcs.retain(|g| !g.end.is_nan());
+        rt.gcs.retain(|g| g.end >= g.start);
         rt.inconsistent = read - rt.gcs.len();
         rt.gcs.sort_by(|a, b| a.start.total_cmp(&b.start));
         rt.allocation.sort_by(|a, b| a.time.total_cmp(&b.time));

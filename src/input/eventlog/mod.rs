@@ -12,13 +12,15 @@ mod build;
 pub mod format;
 mod gathering;
 mod samples;
+pub mod split;
 
 use std::fmt;
 
 use crate::input::{Parsed, WarningKind};
 use format::{DATA_END, EVENT_HEADER, Size, id, payload};
 
-pub use build::{HeapEvent, date_of, job_of};
+pub use build::{date_of, job_of};
+pub use format::HeapEvent;
 pub use samples::{MAX_SAMPLE_CENSUSES, MAX_SAMPLE_STACKS, MAX_SAMPLES, OTHER_STACKS};
 
 /// Why an eventlog could not be read.
@@ -197,6 +199,9 @@ pub struct Parser {
     /// Per-capability blocks already searched for markers (by [`search_blocks`]): the
     /// block's offset in the file and whether it may hold one, in file order.
     searched: Vec<(u64, bool)>,
+    /// A reader of a part of the eventlog (from a block in its middle): the events it
+    /// leaves to the part before ([`split`]).
+    part: Option<split::Part>,
 }
 
 impl Default for Parser {
@@ -221,6 +226,7 @@ impl Parser {
             options,
             profile: build::Builder::with_options(options),
             searched: Vec::new(),
+            part: None,
         }
     }
 
@@ -364,7 +370,13 @@ impl Parser {
                 } else {
                     break; // wait for the whole block
                 }
-            } else if !self.profile.event(ty, time, body) {
+            } else if !split::event(
+                &mut self.profile,
+                self.part.as_mut(),
+                (ty, time, body),
+                at,
+                start,
+            ) {
                 return Err(self.error(pos, ErrorKind::ShortPayload { event: ty, len }));
             }
             pos += event.len();

@@ -19,6 +19,10 @@ pub const GC_START: u16 = 9;
 pub const GC_END: u16 = 10;
 pub const HEAP_ALLOCATED: u16 = 49;
 pub const GC_STATS_GHC: u16 = 53;
+pub const HEAP_LIVE: u16 = 51;
+/// The non-moving collector's synchronisation begins and ends.
+pub const CONC_SYNC_BEGIN: u16 = 202;
+pub const CONC_SYNC_END: u16 = 203;
 /// A time sample (`+RTS -p -l`): a capability's cost-centre stack at a tick.
 pub const PROF_SAMPLE: u16 = 167;
 /// The cost-centre profiler began: its tick interval.
@@ -41,6 +45,9 @@ pub const TYPES: &[(u16, Option<u16>)] = &[
     (GC_END, Some(0)),
     (HEAP_ALLOCATED, Some(12)),
     (GC_STATS_GHC, Some(50)),
+    (HEAP_LIVE, Some(12)),
+    (CONC_SYNC_BEGIN, Some(0)),
+    (CONC_SYNC_END, Some(0)),
     (PROF_SAMPLE, None),
     (PROF_SAMPLING, Some(8)),
     (200, Some(3)),

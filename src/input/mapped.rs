@@ -1,0 +1,116 @@
+//! Large files read through a memory map, as ripgrep reads a large file: the bytes are
+//! read where the page cache holds them rather than copied out first. Pages behind the
+//! reader are given back as it goes, so that memory follows the profile, not the file.
+//!
+//! As for ripgrep, a file cut shorter by another program while it is read makes the
+//! system stop hpgraph (SIGBUS); a file that only grows is read as far as it was when it
+//! was mapped.
+
+use std::fs::File;
+
+use super::{Error, Options, Parsed, eventlog, prof};
+
+/// Files from this size on are read through a memory map.
+const MAP_MIN: u64 = 4 << 20;
+/// How much of a mapped file the reader is offered at a time.
+const MAP_WINDOW: usize = 16 << 20;
+/// How far behind the reader the map's pages are given back, at the least.
+const MAP_RELEASE: usize = 32 << 20;
+
+/// `file` mapped, when it is a regular file of at least [`MAP_MIN`] and at most `max`
+/// bytes that the system lets map.
+fn map(file: &File, max: u64) -> Option<memmap2::Mmap> {
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() < MAP_MIN || meta.len() > max {
+        return None;
+    }
+    // SAFETY: the map is read only, through `&[u8]`, while the file is open; what
+    // another process writes to the file meanwhile is read as the bytes it finds (a
+    // growing file is read as far as it was when mapped).
+    let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+    let _ = map.advise(memmap2::Advice::Sequential);
+    Some(map)
+}
+
+/// A time and allocation report, parsed where the page cache holds it. `None` when it
+/// cannot be mapped, or is past [`prof::MAX_BYTES`] (the stream's reading says so).
+pub(super) fn read_report(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
+    let map = map(file, prof::MAX_BYTES as u64)?;
+    Some(prof::read(&map, options.measure).map_err(Error::Costs))
+}
+
+/// Reads an eventlog file: searched where the page cache holds it, blocks passed over
+/// never touched; for the runtime's account (whose events are in every block), in two
+/// parts on two threads ([`eventlog::split`]). `None` when the file cannot be mapped
+/// (too small to be worth it, not a regular file, or the system refuses): it is then
+/// read as a stream.
+pub(super) fn read_eventlog(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
+    let map = map(file, u64::MAX)?;
+    // Markers are searched for ahead of the reader only where the blocks are not read
+    // whole anyway (see eventlog::search_blocks).
+    let search = options.marks && !options.heap && !options.runtime;
+    let release = |from: usize, until: usize| {
+        // SAFETY: DONTNEED drops these pages from this process's map; the map is read
+        // only and backed by the file, so a later read of them (none is made) would
+        // fetch the same bytes again.
+        let _ = unsafe {
+            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, until - from)
+        };
+    };
+    let feed = |parser: &mut eventlog::Parser, from: usize, until: usize, eof: bool| {
+        feed(&map, parser, (from, until, eof), search, &release)
+    };
+    if options.runtime
+        && let Some(parsed) = eventlog::split::read(&map, options, None, &feed)
+    {
+        return Some(parsed.map_err(Error::from));
+    }
+    let mut parser = eventlog::Parser::with_options(options);
+    let read = feed(&mut parser, 0, map.len(), true).and_then(|_| parser.finish());
+    Some(read.map_err(Error::from))
+}
+
+/// Offers `parser` the bytes of `file` from `from` to `until` (the end of its input when
+/// `eof`) a window at a time, passing over what it does not need, searching the blocks
+/// ahead for markers when `search`, and giving back the pages behind it (`release`).
+/// Returns where it stopped: `until`, or before a record that does not end by then.
+pub fn feed(
+    file: &[u8],
+    parser: &mut eventlog::Parser,
+    (from, until, eof): (usize, usize, bool),
+    search: bool,
+    release: &dyn Fn(usize, usize),
+) -> Result<usize, eventlog::Error> {
+    // Where the search for markers ahead of the reader has got to (0: from the header).
+    let mut searched = if search { from } else { usize::MAX };
+    let (mut pos, mut window) = (from, MAP_WINDOW);
+    let mut released = from - from % (64 << 10);
+    loop {
+        let end = until.min(pos + window);
+        if searched < end {
+            let (next, blocks) = eventlog::search_blocks(file, searched, end);
+            parser.searched(blocks);
+            searched = next;
+        }
+        let last = end == until;
+        let used = parser.feed(&file[pos..end], last && eof)?;
+        pos += used;
+        if last && (eof || pos == until || (used == 0 && parser.skippable() == 0)) {
+            return Ok(pos);
+        }
+        let skip = (parser.skippable() as usize).min(until - pos);
+        parser.skipped(skip as u64);
+        pos += skip;
+        // A record longer than the window: offer more at once.
+        window = if used == 0 && skip == 0 {
+            window * 2
+        } else {
+            MAP_WINDOW
+        };
+        let behind = pos - pos % (64 << 10);
+        if behind - released >= MAP_RELEASE {
+            release(released, behind);
+            released = behind;
+        }
+    }
+}
