@@ -131,25 +131,23 @@ impl Parser {
             ..
         } = second;
         let (reached, capability) = (profile.reached(), profile.capability);
-        if let (Some(g), Some(h)) = (&mut self.profile.gathering, profile.gathering) {
-            g.absorb(*h);
-        }
         self.profile.clock(reached);
-        for left in part.map(|p| p.left).unwrap_or_default() {
-            let at = left.at as usize;
-            let start = at + usize::from(left.start);
-            let (Some(head), Some(body)) = (
-                file.get(at..at + EVENT_HEADER),
-                file.get(start..start + left.len as usize),
-            ) else {
-                return Taken::Failed;
-            };
-            let ty = u16::from_be_bytes([head[0], head[1]]);
-            let time = payload::u64_at(head, 2).unwrap_or(0);
-            self.profile.capability = left.capability;
-            if self.profile.apply(ty, time, body).is_none() {
-                return Taken::Failed;
-            }
+        // The runtime's account and the events left are apart: each settled on a thread.
+        let mut gathering = self.profile.gathering.take();
+        let applied = std::thread::scope(|s| {
+            let gathered = s.spawn(|| {
+                if let (Some(g), Some(h)) = (&mut gathering, profile.gathering) {
+                    g.absorb(*h);
+                }
+            });
+            let left = part.map(|p| p.left).unwrap_or_default();
+            let applied = left.iter().all(|left| self.apply_left(left, file));
+            let _ = gathered.join();
+            applied
+        });
+        self.profile.gathering = gathering;
+        if !applied {
+            return Taken::Failed;
         }
         self.profile.capability = capability;
         if matches!(state, State::Ended) {
@@ -157,6 +155,25 @@ impl Parser {
         }
         (self.state, self.offset, self.block_end) = (state, offset, block_end);
         Taken::Whole
+    }
+}
+
+impl Parser {
+    /// Applies an event the second part left, where `file` holds it; `false` when it
+    /// does not read.
+    fn apply_left(&mut self, left: &Left, file: &[u8]) -> bool {
+        let at = left.at as usize;
+        let start = at + usize::from(left.start);
+        let (Some(head), Some(body)) = (
+            file.get(at..at + EVENT_HEADER),
+            file.get(start..start + left.len as usize),
+        ) else {
+            return false;
+        };
+        let ty = u16::from_be_bytes([head[0], head[1]]);
+        let time = payload::u64_at(head, 2).unwrap_or(0);
+        self.profile.capability = left.capability;
+        self.profile.apply(ty, time, body).is_some()
     }
 }
 
