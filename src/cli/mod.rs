@@ -136,8 +136,18 @@ fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
         .unwrap_or_else(|e| usage_exit(e))
 }
 
-/// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks).
+/// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks), and
+/// on Linux the peak memory so far (which stage a run's peak is in).
 pub(crate) struct Timings(pub(crate) Option<std::time::Instant>);
+
+/// The process's peak resident memory so far, where the system says (`VmHWM`).
+fn peak_memory() -> String {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    (status.lines())
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|kb| kb.trim().trim_end_matches(" kB").parse::<u64>().ok())
+        .map_or(String::new(), |kb| format!(", peak {} MB", kb / 1024))
+}
 
 impl Timings {
     pub(crate) fn start() -> Self {
@@ -146,8 +156,9 @@ impl Timings {
     pub(crate) fn lap(&mut self, stage: &str) {
         if let Some(t) = &mut self.0 {
             eprintln!(
-                "hpgraph: {stage}: {:.1} ms",
-                t.elapsed().as_secs_f64() * 1e3
+                "hpgraph: {stage}: {:.1} ms{}",
+                t.elapsed().as_secs_f64() * 1e3,
+                peak_memory()
             );
             *t = std::time::Instant::now();
         }

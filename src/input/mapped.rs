@@ -34,9 +34,17 @@ fn map(file: &File, max: u64) -> Option<memmap2::Mmap> {
 
 /// A time and allocation report, parsed where the page cache holds it. `None` when it
 /// cannot be mapped, or is past [`prof::MAX_BYTES`] (the stream's reading says so).
+/// The map is let go of once the text is read, before the model is made: the file and
+/// what was made of it are not held together.
 pub(super) fn read_report(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
     let map = map(file, prof::MAX_BYTES as u64)?;
-    Some(prof::read(&map, options.measure).map_err(Error::Costs))
+    let report = prof::read_report(&map);
+    drop(map);
+    Some(
+        report
+            .map(|r| prof::model_of(r, options.measure))
+            .map_err(Error::Costs),
+    )
 }
 
 /// Reads an eventlog file: searched where the page cache holds it, blocks passed over

@@ -634,11 +634,21 @@ impl Tree {
 /// A report, text or JSON, read into the shared model ([`profile`]); the rows a cut
 /// file lost become warnings.
 pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Error> {
-    let r = if json::is_report(bytes) {
-        json::parse(bytes)?
+    Ok(model_of(read_report(bytes)?, measure))
+}
+
+/// A report, text or JSON, read: its tree and what a cut file lost. Nothing of it
+/// borrows `bytes`, which the caller can let go of before the model is made.
+pub fn read_report(bytes: &[u8]) -> Result<Read, Error> {
+    if json::is_report(bytes) {
+        json::parse(bytes)
     } else {
-        parse(bytes)?
-    };
+        parse(bytes)
+    }
+}
+
+/// The shared model of a report read ([`read_report`]), weighed by `measure`.
+pub fn model_of(r: Read, measure: Option<Measure>) -> super::Parsed {
     let mut costs = r.profile;
     let labels_cut = model::cut_labels(&mut costs);
     let tree = std::sync::Arc::new(costs);
@@ -663,7 +673,7 @@ pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Err
             kind: super::WarningKind::CutReport(what),
         });
     }
-    Ok(parsed)
+    parsed
 }
 
 #[cfg(test)]
