@@ -177,7 +177,7 @@ back to draw the next profile the same way.
 When set and not empty, the summary table has no colour even on a terminal.
 .TP
 \fBHPGRAPH_TIMINGS\fR
-When set, each stage's time is printed on standard error.
+When set, each stage's time (and on Linux the peak memory so far) is printed on standard error.
 .SH "SEE ALSO"
 \fBhp2ps\fR(1), \fBghc\fR(1); the GHC User's Guide, "Profiling memory usage".
 "#;
