@@ -2,8 +2,9 @@
 # A time and allocation report to a flame graph: `hpgraph big.prof --measure time -o
 # x.svg` against `inferno-collapse-ghcprof --ticks big.prof | inferno-flamegraph`, side
 # by side on the shared generator's 73 MB report of 400,000 stacks
-# (`../shared/tools/gen_prof.py 400000 5`; the target: at least 2x inferno's time), best
-# of N runs each, and hpgraph's peak memory. Not a test: timings vary between machines.
+# (`../shared/tools/gen_prof.py 400000 5`; the target: at least 4x inferno's time in at
+# most 150 MB), best of N runs each, and hpgraph's peak memory. Not a test: timings vary
+# between machines. scripts/bench-goals.sh runs this beside the other goals.
 #
 #   scripts/bench-prof.sh [--runs N] [FILE.prof]
 #   (needs inferno-collapse-ghcprof and inferno-flamegraph: cargo install inferno)
@@ -39,5 +40,5 @@ mb = os.path.getsize(prof) / 1048576
 print(f"{os.path.basename(prof)}: {mb:.0f} MB")
 print(f"hpgraph --measure time -o x.svg              {ours * 1000:8.0f} ms   peak {usage.ru_maxrss / 1024:.0f} MB")
 print(f"inferno-collapse-ghcprof | inferno-flamegraph {theirs * 1000:8.0f} ms")
-print(f"ratio {theirs / ours:.2f}x (target: at least 2x)")
+print(f"ratio {theirs / ours:.2f}x (target: at least 4x, in at most 150 MB)")
 PY
