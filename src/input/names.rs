@@ -40,6 +40,16 @@ fn tagged(name: &[u8], max: usize) -> Box<[u8]> {
 }
 
 impl NameIndex {
+    /// An index with room for `bands` names: a reader that knows how many bands it may
+    /// make (a report's stacks) spares the table's growth, which hashes every name
+    /// again at each step.
+    pub fn with_capacity(bands: usize) -> NameIndex {
+        NameIndex {
+            table: HashTable::with_capacity(bands),
+            ..NameIndex::default()
+        }
+    }
+
     /// The number of the band named `name` (as read) among `names`, if it has one.
     pub fn get(&self, names: &[Box<[u8]>], name: &[u8]) -> Option<IdentId> {
         if name.len() > MAX_NAME {

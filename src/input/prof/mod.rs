@@ -133,7 +133,8 @@ fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
     let rows = lines.len() - at;
     let mut tree = Tree {
         stacks: Vec::with_capacity(rows),
-        index: HashTable::with_capacity(rows.min(MAX_CENTRES) / 4),
+        // A row's cost centre may be its own (a source span of its own).
+        index: HashTable::with_capacity(rows.min(MAX_CENTRES)),
         max_stacks,
         ..Tree::default()
     };

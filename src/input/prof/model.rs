@@ -203,9 +203,19 @@ pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> 
     }
     // Names and frames under the readers' one budget (each kept once, cut at a limit, a
     // total).
-    let mut index = NameIndex::default();
+    // Room for as many paths as there are stacks, and as many bands as weigh anything:
+    // growing tables of 100,000s hash their keys again at each step (and a table made
+    // too large is touched all over by keys spread over it).
+    let weighed = (costs.stacks.iter())
+        .filter(|s| measure.of(s) != 0.0)
+        .count();
+    let mut index = NameIndex::with_capacity(weighed);
     let mut budget = FrameBudget::default();
-    let mut paths = Paths::default();
+    let mut paths = Paths {
+        nodes: Vec::with_capacity(costs.stacks.len()),
+        children: FxMap::with_capacity_and_hasher(costs.stacks.len(), Default::default()),
+    };
+    p.stacks.reserve(weighed);
     let mut node_of: Vec<u32> = Vec::with_capacity(costs.stacks.len());
     let mut values: Vec<f64> = Vec::new();
     for stack in &costs.stacks {
