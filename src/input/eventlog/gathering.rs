@@ -61,7 +61,7 @@ const LEADS: u8 = 2;
 const LAST: u8 = 4;
 
 /// Heap size or live bytes (`ty`) after collection `gc`.
-fn after(gc: &mut crate::profile::Gc, ty: u16, bytes: u64) {
+fn after(gc: &mut Gc, ty: u16, bytes: u64) {
     match ty {
         id::HEAP_LIVE => gc.live = Some(bytes),
         _ => gc.heap_size = Some(bytes),
@@ -132,7 +132,7 @@ impl Gathering {
             id::GC_STATS_GHC => self.gc_stats(ns, cap, payload::gc_stats(p)?),
             id::GC_END => self.gc_end(ns, cap),
             id::HEAP_ALLOCATED => {
-                use crate::profile::{Allocation, MAX_ALLOCATION_READINGS};
+                use crate::profile::MAX_ALLOCATION_READINGS;
                 let bytes = payload::capset_bytes(p)?;
                 *slot(&mut self.allocated, cap) = Some(bytes);
                 let rt = &mut self.runtime;
@@ -165,7 +165,7 @@ impl Gathering {
     }
 
     /// A collection's figures, from the capability that leads it.
-    fn gc_stats(&mut self, ns: u64, cap: u16, mut gc: crate::profile::Gc) {
+    fn gc_stats(&mut self, ns: u64, cap: u16, mut gc: Gc) {
         use crate::profile::MAX_GCS;
         let opened = self.known(cap, OPEN);
         self.learn(cap, OPEN | LEADS | LAST);

@@ -156,9 +156,7 @@ impl Parser {
         (self.state, self.offset, self.block_end) = (state, offset, block_end);
         Taken::Whole
     }
-}
 
-impl Parser {
     /// Applies an event the second part left, where `file` holds it; `false` when it
     /// does not read.
     fn apply_left(&mut self, left: &Left, file: &[u8]) -> bool {
