@@ -46,7 +46,7 @@ fn read(name: &str) -> CostProfile {
 }
 
 /// Each stack by its path of `Module.label` names, with its entries and bytes.
-fn by_path(p: &CostProfile) -> HashMap<Vec<Vec<u8>>, (u64, f64)> {
+fn by_path(p: &CostProfile) -> ByPath {
     (0..p.stacks.len())
         .map(|k| {
             let path = p
@@ -747,16 +747,25 @@ fn the_csv_of_a_report_is_ghcs_tree() {
     }
 }
 
+/// Each stack of a report by its path of frame names: its entries and bytes.
+type ByPath = HashMap<Vec<Vec<u8>>, (u64, f64)>;
+
+/// A program's text report (`PROGRAM-P.prof`) and JSON report (`PROGRAM-pj.prof`) of
+/// GHC `ghc`, each stack by its path of frame names.
+fn text_and_json(ghc: &str, program: &str) -> (ByPath, ByPath) {
+    let text = read_of(ghc, &format!("{program}-P.prof"));
+    let bytes = std::fs::read(dir(ghc).join(format!("{program}-pj.prof"))).unwrap();
+    let json = hpgraph::input::prof::json::parse(&bytes).unwrap().profile;
+    (by_path(&text), by_path(&json))
+}
+
 /// GHC 9.0.2 writes a label's line breaks as they are in a text report: the row runs over
 /// as many lines (`fixtures/prof/Newline.hs`). Each row reads whole, its label with its
 /// breaks, as the same program's JSON report (which writes them `\n`) names it, stack for
 /// stack with the same entries (the program's calls are deterministic).
 #[test]
 fn labels_with_line_breaks_read_whole_as_the_json_names_them() {
-    let text = read_of("ghc-9.0.2", "Newline-P.prof");
-    let bytes = std::fs::read(dir("ghc-9.0.2").join("Newline-pj.prof")).unwrap();
-    let json = hpgraph::input::prof::json::parse(&bytes).unwrap().profile;
-    let (text, json) = (by_path(&text), by_path(&json));
+    let (text, json) = text_and_json("ghc-9.0.2", "Newline");
     for label in [&b"Main.two\nlines"[..], b"Main.three\nline\nlabel"] {
         assert!(
             text.keys().any(|p| p.iter().any(|n| n == label)),
@@ -778,10 +787,7 @@ fn labels_with_line_breaks_read_whole_as_the_json_names_them() {
 /// the same entries, and their deepest stack is every level's with the runtime's and `work`'s frames.
 #[test]
 fn a_deep_programs_text_and_json_reports_read_alike_to_its_deepest_stack() {
-    let text = read_of("ghc-9.10.3", "Deep-P.prof");
-    let bytes = std::fs::read(dir("ghc-9.10.3").join("Deep-pj.prof")).unwrap();
-    let json = hpgraph::input::prof::json::parse(&bytes).unwrap().profile;
-    let (text, json) = (by_path(&text), by_path(&json));
+    let (text, json) = text_and_json("ghc-9.10.3", "Deep");
     // The JSON lists stacks the text leaves out (nothing spent, nothing entered).
     assert!(text.len() > 100 && json.len() >= text.len());
     for (path, (entries, _)) in &text {
