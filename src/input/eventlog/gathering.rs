@@ -44,8 +44,10 @@ struct Unknown {
     starts: Vec<(usize, u16, u64, bool)>,
     /// `GC_END`s of collections led before the part: the capability and the time.
     ends: Vec<(u16, u64)>,
-    /// Heap size and live bytes after a collection led before the part.
-    after: Vec<(u16, u16, u64)>,
+    /// Per capability, the last heap size and live bytes read after a collection it
+    /// led before the part (the last reading is the one kept, so one of each a
+    /// capability: the list is bounded by the capabilities, not the readings).
+    after: Vec<[Option<u64>; 2]>,
     /// The end of a synchronisation that began before the part.
     sync_end: Option<u64>,
 }
@@ -148,7 +150,7 @@ impl Gathering {
                 let bytes = payload::capset_bytes(p)?;
                 if !self.known(cap, LAST) {
                     if let Some(u) = &mut self.part {
-                        u.after.push((cap, ty, bytes));
+                        slot(&mut u.after, cap)[usize::from(ty == id::HEAP_LIVE)] = Some(bytes);
                     }
                 } else if let Some(k) = *slot(&mut self.last, cap) {
                     after(&mut self.runtime.gcs[k], ty, bytes);
@@ -246,9 +248,10 @@ impl Gathering {
                 rt.gcs[k].end = seconds(ns);
             }
         }
-        for &(cap, ty, bytes) in &u.after {
-            if let Some(k) = *slot(&mut self.last, cap) {
-                after(&mut rt.gcs[k], ty, bytes);
+        for (cap, read) in u.after.iter().enumerate() {
+            if let Some(k) = *slot(&mut self.last, cap as u16) {
+                let gc = &mut rt.gcs[k];
+                (gc.heap_size, gc.live) = (read[0].or(gc.heap_size), read[1].or(gc.live));
             }
         }
         if let (Some(end), Some(start)) = (u.sync_end, self.sync.take())
