@@ -61,6 +61,7 @@ pub mod input;
 pub mod layout;
 pub mod live;
 pub mod profile;
+pub mod program;
 pub mod scene;
 pub mod select;
 pub mod serve;

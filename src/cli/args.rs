@@ -19,12 +19,16 @@ Examples:
   hpgraph --summary prog.hp       which band is the leak
   hpgraph --stats prog.eventlog   +RTS -s again, for the run or --from/--to
   hpgraph --serve prog.hp         watch it grow in a browser
+  hpgraph run -- ./prog ARGS      run a GHC program, draw it: ./prog.html (run --help)
 
 --help gives every option in full, more examples and hp2ps's option syntax.";
 
 const AFTER_HELP: &str = "\
 Examples:
   hpgraph prog.hp                 write ./prog.ps and ./prog.aux (as hp2ps does)
+  hpgraph run -- ./prog ARGS      run a GHC program with the runtime options its build
+                                  takes, keep ./prog.eventlog, write ./prog.html
+                                  (hpgraph run --help; docs/run.md)
   hpgraph -c -e8in prog           colour EPS, 8 inches wide, from prog.hp
   hpgraph -m5 -i- prog.hp         five bands (the rest merged into OTHER), names descending
   hpgraph -p prog.hp              reuse ./prog.aux: same order, shades and minimum ranges

@@ -7,6 +7,7 @@
 pub mod args;
 pub mod argv;
 mod generate;
+mod launch;
 pub mod naming;
 mod run;
 pub mod settings;
@@ -27,7 +28,11 @@ use crate::check;
 
 /// Runs hpgraph with the process's arguments.
 pub fn main() -> ExitCode {
-    let args = parse_args(std::env::args_os().skip(1));
+    let raw: Vec<OsString> = std::env::args_os().skip(1).collect();
+    if launch::is_run(&raw) {
+        return launch::main(raw[1..].to_vec());
+    }
+    let args = parse_args(raw.into_iter());
     if let Some(what) = args.generate {
         return match generate::write(what, &mut std::io::stdout().lock()) {
             Ok(()) => ExitCode::SUCCESS,
@@ -53,7 +58,10 @@ pub fn main() -> ExitCode {
         Err(e) => code = failed(&e),
     };
     match run {
-        Run::Watch { plan, live } => judged(watch::watch(&job, &live, &plan).map(|()| None)),
+        Run::Watch { plan, live } => {
+            let stop = std::sync::Arc::default();
+            judged(watch::watch(&job, &live, &plan, stop).map(|()| None))
+        }
         Run::Compare(compare) => judged(run::compare(&job, &compare, &checks.conditions)),
         Run::Render { plans, same_scale } => {
             if let Some(axes) = same_scale {

@@ -20,11 +20,10 @@ use crate::input::prof::retainers::Sets;
 use crate::live::{self, Event, Follow, View};
 use crate::serve::Server;
 
-/// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, or until a stream ends when
-/// nothing is served.
-pub fn watch(job: &Job, live: &Live, plan: &Plan) -> anyhow::Result<()> {
+/// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, until a stream ends when
+/// nothing is served, or until `stop` is set (`hpgraph run`: the program ended).
+pub fn watch(job: &Job, live: &Live, plan: &Plan, stop: Arc<AtomicBool>) -> anyhow::Result<()> {
     let name = plan.input.display();
-    let stop = Arc::new(AtomicBool::new(false));
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     // A closed terminal (SIGHUP) stops it as ^C does: after the redraw being written.
     for signal in [SIGINT, SIGTERM, SIGHUP] {

@@ -100,6 +100,13 @@ const RULES: &[(&str, &[&str])] = &[
             "engine",
         ],
     ),
+    (
+        "program",
+        &[
+            "input", "select", "analysis", "layout", "scene", "backend", "export", "serve", "sink",
+            "cli", "engine", "profile", "live", "check",
+        ],
+    ),
 ];
 
 fn sources(module: &str) -> Vec<PathBuf> {

@@ -31,6 +31,7 @@ mod prof_eras;
 mod properties;
 mod retainers;
 mod robust;
+mod run;
 mod samples;
 mod serve;
 mod split;

@@ -1,0 +1,360 @@
+//! `hpgraph run [OPTIONS] -- PROGRAM [ARGS...]`: a GHC program run for its profile and
+//! drawn as any eventlog is.
+//!
+//! The options before `--` are hpgraph's own (`-o`, `--summary`, `--serve`, `--watch`,
+//! `--check`, …) and the run's (`--by`, `-i`, `--keep`); what follows is the program and
+//! its arguments, untouched. The program is asked what it is ([`program::info`]), given
+//! the runtime options of its build ([`program::flags`]) and run ([`program::child`]);
+//! its eventlog, kept, is then the input of an ordinary run: the one engine call a
+//! one-shot, `--watch` or `--serve` run makes.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use clap::CommandFactory;
+
+use super::naming::{Output, Plan, Source};
+use super::settings::{Run, Settings};
+use super::{Args, failed, parse_args, run, usage_exit, verdict, watch};
+use crate::check::report::Verdicts;
+use crate::engine::Job;
+use crate::program::child::{self, Ended, Running};
+use crate::program::flags::{self, Breakdown, Request};
+use crate::program::info::Version;
+use crate::program::{SetUp, info};
+
+/// The run's own help (`hpgraph run --help`).
+const HELP: &str = "\
+Runs a GHC program and draws its heap profile: the runtime options it needs are chosen
+from what the program is (+RTS --info), its eventlog is kept, and the picture, page or
+numbers are made as for any profile.
+
+Usage: hpgraph run [OPTIONS] -- PROGRAM [ARGS...]
+
+The program's standard input, output and error are its own; hpgraph speaks on standard
+error, after `hpgraph:`. Exit status: the program's when it failed (128 + N for signal N),
+else 1 when a --check failed, else 0; 2 when the program cannot be run for a profile.
+
+Options of the run:
+  --by BREAKDOWN  The heap census's breakdown: hc, hm, hd, hy, hr, hb (profiling builds),
+                  hT (any build), hi (GHC 9.2 on, builds without profiling). Default: hc
+                  for a profiling build (with its time samples, -p), hT for any other
+  -i SECS         Seconds between heap censuses (the runtime's default: 0.1)
+  --keep FILE     Where the eventlog is written and kept (a .eventlog file). Default:
+                  PROGRAM.eventlog in the current folder
+  -h, --help      This help
+
+Every option of `hpgraph --help` that draws or reports applies: -o FILE (default
+PROGRAM.html), --summary, --stats, --check COND, --serve [ADDR] (the live page while
+the program runs), --watch -o FILE (redrawn as it runs).
+
+Examples:
+  hpgraph run -- ./prog 1000                 # prog.html, prog.eventlog
+  hpgraph run -o heap.svg --by hy -- ./prog   # by type (a profiling build)
+  hpgraph run --serve -- ./server --port 80   # the live page while it runs
+  hpgraph run --check 'peak <= 200MB' -- ./prog   # for CI: exit 1 past the bound
+
+More: docs/run.md.
+";
+
+/// The run's own options, and the rest for the drawing.
+#[derive(Debug, Default)]
+struct RunArgs {
+    by: Option<Breakdown>,
+    interval: Option<f64>,
+    keep: Option<PathBuf>,
+    /// hpgraph's options, for the drawing.
+    rest: Vec<OsString>,
+    program: OsString,
+    args: Vec<OsString>,
+}
+
+/// Whether the command line is `hpgraph run … -- PROGRAM …` (or asks for its help, or
+/// has no `--` where no profile is named `run`). A profile named `run` is still read as
+/// before: `hpgraph run` without `--` is hp2ps's when `run` or `run.hp` exists.
+pub(super) fn is_run(raw: &[OsString]) -> bool {
+    raw.first().is_some_and(|a| a == "run")
+        && (raw[1..]
+            .iter()
+            .any(|a| a == "--" || a == "--help" || a == "-h")
+            || !(Path::new("run").exists() || Path::new("run.hp").exists()))
+}
+
+/// Runs `hpgraph run` (`raw` without the word `run`).
+pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
+    let run_args = read(raw).unwrap_or_else(|e| usage(&e));
+    let rts = match info::locate(&run_args.program).and_then(|p| info::probe(&p)) {
+        Ok(rts) => rts,
+        Err(e) => return set_up_failed(&e),
+    };
+    let keep = match eventlog_file(&run_args, &rts.program) {
+        Ok(keep) => keep,
+        Err(e) => usage(&e),
+    };
+    let mut args = drawing_args(&run_args, &keep, &rts.program);
+    if (args.watch || args.serve.is_some()) && rts.version < Version(9, 2) {
+        // Before 9.2 the runtime writes its eventlog in 2 MB blocks, and its .hp file at
+        // every census: a live view follows the .hp file (the eventlog is drawn at the end).
+        let hp = sibling(&rts.program, ".hp");
+        let _ = std::fs::remove_file(&hp);
+        args.files[0] = hp.into_os_string();
+    }
+    let settings = Settings::resolve(&args)
+        .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
+    let live = matches!(settings.run, Run::Watch { .. });
+    let request = Request {
+        by: run_args.by,
+        interval: run_args.interval,
+        eventlog: &keep,
+        live,
+    };
+    let rts_flags = match flags::rts_flags(&rts, &request) {
+        Ok(f) => f,
+        Err(e) => return set_up_failed(&e),
+    };
+    eprintln!(
+        "hpgraph: running {} (GHC {}{}) with +RTS {} -RTS",
+        rts.program.display(),
+        rts.ghc,
+        if rts.profiled() { ", profiling" } else { "" },
+        rts_flags.join(" ")
+    );
+    // GHC starts the file afresh: an earlier run's is not drawn as this one's.
+    let _ = std::fs::remove_file(&keep);
+    let running = match child::start(&rts.program, &rts_flags, &run_args.args) {
+        Ok(r) => r,
+        Err(e) => {
+            return set_up_failed(&SetUp::Unstartable(
+                rts.program.display().to_string(),
+                e.to_string(),
+            ));
+        }
+    };
+    let name = rts.program.display().to_string();
+    finish(&name, &keep, settings, running)
+}
+
+/// Waits for the program while drawing as the settings say, then gives the exit status.
+fn finish(name: &str, keep: &Path, settings: Settings, running: Running) -> ExitCode {
+    let Settings { job, run, checks } = settings;
+    let mut drawn = Drawing::default();
+    let (ended, interrupted) = match run {
+        Run::Render { plans, .. } => {
+            let (ended, interrupted) = wait(running);
+            if let Err(e) = crate::sink::clean_up_on_signals() {
+                eprintln!("hpgraph: warning: cannot watch for signals: {e}");
+            }
+            for plan in &plans {
+                drawn.one(&job, plan, &checks.conditions, keep);
+            }
+            (ended, interrupted)
+        }
+        Run::Watch { plan, live } => {
+            let stop = Arc::new(AtomicBool::new(false));
+            let serving = live.serve.is_some();
+            let ended_stop = Arc::clone(&stop);
+            let waiter = std::thread::spawn(move || {
+                let result = wait(running);
+                if !serving {
+                    ended_stop.store(true, Ordering::SeqCst);
+                }
+                result
+            });
+            if let Err(e) = watch::watch(&job, &live, &plan, stop) {
+                drawn.code = failed(&e);
+            }
+            let (ended, interrupted) = waiter.join().unwrap_or((Ok(Ended::Exited(1)), None));
+            // The whole run, drawn once it has ended from its eventlog (a live view's last
+            // redraw may be of what came before the program's last events, or of its .hp).
+            if live.to_file {
+                let whole = Plan {
+                    input: Source::File(keep.to_path_buf()),
+                    ..plan.clone()
+                };
+                drawn.one(&job, &whole, &[], keep);
+            }
+            (ended, interrupted)
+        }
+        Run::Compare(_) => unreachable!("refused when the command line is read"),
+    };
+    let ended = match ended {
+        Ok(ended) => ended,
+        Err(e) => {
+            eprintln!("hpgraph: {name}: cannot wait for it: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    if ended.failed() {
+        eprintln!("hpgraph: {name} {ended}");
+        return ExitCode::from(ended.code());
+    }
+    if let Some(signal) = interrupted {
+        return ExitCode::from(u8::try_from(128 + signal).unwrap_or(255));
+    }
+    if checks.any() {
+        return verdict::finish(&checks, drawn.verdicts, drawn.code != ExitCode::SUCCESS);
+    }
+    drawn.code
+}
+
+/// The program waited for: how it ended, and the signal hpgraph was sent meanwhile.
+fn wait(mut running: Running) -> (std::io::Result<Ended>, Option<i32>) {
+    let ended = running.wait();
+    (ended, running.interrupted())
+}
+
+/// What the drawings gave: their verdicts, and a failure's status.
+struct Drawing {
+    verdicts: Vec<Verdicts>,
+    code: ExitCode,
+}
+
+impl Default for Drawing {
+    fn default() -> Self {
+        Drawing {
+            verdicts: Vec::new(),
+            code: ExitCode::SUCCESS,
+        }
+    }
+}
+
+impl Drawing {
+    /// Draws the kept eventlog as `plan` says and says where it went.
+    fn one(&mut self, job: &Job, plan: &Plan, checks: &[crate::check::Check], keep: &Path) {
+        if !keep.exists() {
+            eprintln!(
+                "hpgraph: {}: the program wrote no eventlog: nothing to draw",
+                keep.display()
+            );
+            self.code = ExitCode::FAILURE;
+            return;
+        }
+        match run::render_one(job, plan, checks) {
+            Ok(v) => {
+                self.verdicts.extend(v);
+                if let Output::File(out) = &plan.output {
+                    eprintln!(
+                        "hpgraph: wrote {} (the run's eventlog is kept in {})",
+                        out.display(),
+                        keep.display()
+                    );
+                }
+            }
+            Err(e) => self.code = failed(&e),
+        }
+    }
+}
+
+/// Reads the run's options up to `--`; the rest are hpgraph's.
+fn read(raw: Vec<OsString>) -> Result<RunArgs, String> {
+    let mut out = RunArgs::default();
+    let mut raw = raw.into_iter();
+    while let Some(arg) = raw.next() {
+        let text = arg.to_string_lossy().into_owned();
+        let (flag, joined) = match text.split_once('=') {
+            Some((f, v)) if f.starts_with("--") => (f.to_owned(), Some(v.to_owned())),
+            _ => (text.clone(), None),
+        };
+        let mut value = |what: &str| -> Result<String, String> {
+            joined
+                .clone()
+                .or_else(|| raw.next().map(|v| v.to_string_lossy().into_owned()))
+                .ok_or_else(|| format!("{what} needs a value"))
+        };
+        match flag.as_str() {
+            "--" => {
+                out.program = raw.next().ok_or("give the program to run after --")?;
+                out.args = raw.collect();
+                return Ok(out);
+            }
+            "-h" | "--help" => {
+                print!("{HELP}");
+                std::process::exit(0)
+            }
+            "--by" => {
+                let v = value("--by")?;
+                out.by = Some(Breakdown::named(&v).ok_or_else(|| {
+                    format!("--by {v}: give one of hc, hm, hd, hy, hr, hb, hT, hi")
+                })?);
+            }
+            "--keep" => out.keep = Some(PathBuf::from(value("--keep")?)),
+            "-i" => out.interval = Some(seconds(&value("-i")?)?),
+            _ if text.starts_with("-i") && text.len() > 2 => {
+                out.interval = Some(seconds(&text[2..])?);
+            }
+            _ => out.rest.push(arg),
+        }
+    }
+    Err("give the program to run after --: hpgraph run [OPTIONS] -- PROGRAM [ARGS...]".into())
+}
+
+fn seconds(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(s) if s > 0.0 && s.is_finite() => Ok(s),
+        _ => Err(format!(
+            "-i {text}: give the seconds between censuses, as 0.1"
+        )),
+    }
+}
+
+/// Where the eventlog is kept: `--keep`'s file (an `.eventlog`: GHC starts it afresh,
+/// so nothing else is handed to it), else `PROGRAM.eventlog` here.
+fn eventlog_file(run: &RunArgs, program: &Path) -> Result<PathBuf, String> {
+    match &run.keep {
+        Some(keep) if keep.extension().is_some_and(|e| e == "eventlog") => Ok(keep.clone()),
+        Some(keep) => Err(format!(
+            "--keep {}: name a .eventlog file (the program writes it afresh)",
+            keep.display()
+        )),
+        None => Ok(sibling(program, ".eventlog")),
+    }
+}
+
+/// `PROGRAM` + `ext` in the current folder, as GHC names the files a program writes.
+fn sibling(program: &Path, ext: &str) -> PathBuf {
+    let mut name = program
+        .file_name()
+        .unwrap_or(program.as_os_str())
+        .to_os_string();
+    name.push(ext);
+    PathBuf::from(name)
+}
+
+/// hpgraph's options for drawing the kept eventlog: the page `PROGRAM.html` unless
+/// another output is asked for.
+fn drawing_args(run: &RunArgs, keep: &Path, program: &Path) -> Args {
+    let mut raw = run.rest.clone();
+    raw.push(keep.as_os_str().to_os_string());
+    let mut args = parse_args(raw.into_iter());
+    if args.files.len() != 1 || args.compare || args.connect.is_some() {
+        usage(
+            "hpgraph run draws the program's own eventlog: give no profile, --compare or \
+             --connect (draw a kept eventlog with `hpgraph FILE`)",
+        );
+    }
+    let asked = args.output.is_some()
+        || args.summary.is_some()
+        || args.stats.is_some()
+        || args.format.is_some()
+        || args.serve.is_some();
+    if !asked {
+        args.output = Some(sibling(program, ".html"));
+    }
+    args
+}
+
+/// A command line `run` cannot take: said with the run's usage line, status 2.
+fn usage(message: &str) -> ! {
+    eprintln!(
+        "hpgraph: {message}\n\nUsage: hpgraph run [OPTIONS] -- PROGRAM [ARGS...]\n\nFor more information, try 'hpgraph run --help'."
+    );
+    std::process::exit(2)
+}
+
+fn set_up_failed(e: &SetUp) -> ExitCode {
+    eprintln!("hpgraph: {e}");
+    ExitCode::from(2)
+}

@@ -1,0 +1,222 @@
+//! What a program is, as its own runtime says: `PROGRAM +RTS -i1 --info -RTS` prints the
+//! runtime's build (GHC version, way) and exits before `main` runs.
+//!
+//! The runtime option before `--info` is one a program linked without `-rtsopts`
+//! refuses ("Most RTS options are disabled"), so the one question also tells whether
+//! the profiling options will be taken. Before anything is run, the file is looked at for
+//! GHC's runtime: a program that is not GHC's is never started with `+RTS` arguments.
+
+use std::ffi::OsStr;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use super::SetUp;
+
+/// How long a program may take to answer `--info` (it answers before `main`).
+const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Text only GHC's runtime holds, looked for in the file before it is run.
+const RTS_MARK: &[u8] = b"Most RTS options are disabled";
+
+/// The most of the program's answer read: `--info` is a few hundred bytes.
+const INFO_MAX: u64 = 64 * 1024;
+
+/// A GHC version, major and minor (`9.0.2` is `9.0`): what decides the options.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Version(pub u32, pub u32);
+
+/// A GHC program's runtime, as `--info` gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rts {
+    /// The program's path.
+    pub program: PathBuf,
+    /// `GHC version`, as written (`9.0.2`).
+    pub ghc: String,
+    /// The version's major and minor numbers.
+    pub version: Version,
+    /// `RTS way`: `rts_v`, `rts_l`, `rts_thr_p`, …
+    pub way: String,
+}
+
+impl Rts {
+    /// A profiling build (`-prof`): cost-centre breakdowns and time samples.
+    pub fn profiled(&self) -> bool {
+        self.way_has("p")
+    }
+
+    /// Whether the runtime can write an eventlog: always from GHC 9.4, before it only
+    /// the eventlog, debug and profiling ways.
+    pub fn eventlog(&self) -> bool {
+        self.version >= Version(9, 4) || ["l", "debug", "p"].iter().any(|w| self.way_has(w))
+    }
+
+    fn way_has(&self, part: &str) -> bool {
+        self.way.split('_').skip(1).any(|p| p == part)
+    }
+}
+
+/// Finds `name` as the shell would: a name with a `/` is a path, any other is looked
+/// for on `PATH`.
+pub fn locate(name: &OsStr) -> Result<PathBuf, SetUp> {
+    let not_found = || SetUp::NotFound(name.to_string_lossy().into_owned());
+    let path = Path::new(name);
+    if name.as_encoded_bytes().contains(&b'/') {
+        return path
+            .is_file()
+            .then(|| path.to_path_buf())
+            .ok_or_else(not_found);
+    }
+    let dirs = std::env::var_os("PATH").ok_or_else(not_found)?;
+    std::env::split_paths(&dirs)
+        .map(|dir| dir.join(name))
+        .find(|p| is_executable(p))
+        .ok_or_else(not_found)
+}
+
+fn is_executable(path: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// Asks the program at `program` what it is (see the module's text).
+pub fn probe(program: &Path) -> Result<Rts, SetUp> {
+    let name = program.display().to_string();
+    let bytes =
+        std::fs::read(program).map_err(|e| SetUp::Unstartable(name.clone(), e.to_string()))?;
+    if memchr::memmem::find(&bytes, RTS_MARK).is_none() {
+        return Err(SetUp::NotGhc(program.to_path_buf()));
+    }
+    drop(bytes);
+    let (status, out, err) = ask(program).map_err(|e| SetUp::Unstartable(name.clone(), e))?;
+    if String::from_utf8_lossy(&err).contains("RTS options are disabled") {
+        return Err(SetUp::RtsOptsDisabled(program.to_path_buf()));
+    }
+    let text = String::from_utf8_lossy(&out);
+    match parse(&text) {
+        Some((ghc, way)) if status => Ok(Rts {
+            program: program.to_path_buf(),
+            version: version(&ghc),
+            ghc,
+            way,
+        }),
+        _ => Err(SetUp::Unstartable(
+            name,
+            format!(
+                "it did not say what it is (+RTS --info): {}",
+                String::from_utf8_lossy(&err).trim()
+            ),
+        )),
+    }
+}
+
+/// Runs the program with `+RTS -i1 --info -RTS`, nothing on its standard input, and
+/// gives whether it succeeded, its standard output and its standard error. A program
+/// that does not answer within [`PROBE_TIMEOUT`] is stopped.
+fn ask(program: &Path) -> Result<(bool, Vec<u8>, Vec<u8>), String> {
+    let mut child = Command::new(program)
+        .args(["+RTS", "-i1", "--info", "-RTS"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| e.to_string())?;
+    let read = |r: Option<Box<dyn Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            if let Some(r) = r {
+                let _ = r.take(INFO_MAX).read_to_end(&mut buf);
+            }
+            buf
+        })
+    };
+    let out = read(child.stdout.take().map(|o| Box::new(o) as _));
+    let err = read(child.stderr.take().map(|e| Box::new(e) as _));
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
+            break status;
+        }
+        if started.elapsed() > PROBE_TIMEOUT {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err("it did not answer +RTS --info within 10 s".into());
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let out = out.join().unwrap_or_default();
+    let err = err.join().unwrap_or_default();
+    Ok((status.success(), out, err))
+}
+
+/// The `GHC version` and `RTS way` of `--info`'s list of pairs (`,("RTS way", "rts_l")`).
+pub fn parse(text: &str) -> Option<(String, String)> {
+    let mut ghc = None;
+    let mut way = None;
+    let mut saw_rts = false;
+    for line in text.lines() {
+        let Some((key, value)) = pair(line) else {
+            continue;
+        };
+        match key {
+            "GHC RTS" => saw_rts = value == "YES",
+            "GHC version" => ghc = Some(value.to_owned()),
+            "RTS way" => way = Some(value.to_owned()),
+            _ => {}
+        }
+    }
+    saw_rts.then_some(())?;
+    Some((ghc?, way?))
+}
+
+/// One `("key", "value")` of the list.
+fn pair(line: &str) -> Option<(&str, &str)> {
+    let rest = line
+        .trim_start()
+        .trim_start_matches(['[', ','])
+        .trim_start();
+    let rest = rest.strip_prefix("(\"")?;
+    let (key, rest) = rest.split_once("\", \"")?;
+    let value = rest.strip_suffix("\")")?;
+    Some((key, value))
+}
+
+/// `9.0.2` as `9.0`; what does not read as 0.0.
+fn version(text: &str) -> Version {
+    let mut parts = text.split('.').map(|p| p.parse::<u32>().unwrap_or(0));
+    Version(parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// GHC 9.0.2's own answer, as a program built with `-eventlog` gives it.
+    const INFO: &str = " [(\"GHC RTS\", \"YES\")\n ,(\"GHC version\", \"9.0.2\")\n ,(\"RTS way\", \"rts_l\")\n ,(\"Tables next to code\", \"YES\")\n ]\n";
+
+    #[test]
+    fn info_reads_version_and_way() {
+        let (ghc, way) = parse(INFO).unwrap();
+        assert_eq!((ghc.as_str(), way.as_str()), ("9.0.2", "rts_l"));
+        assert_eq!(version(&ghc), Version(9, 0));
+        assert!(parse("hello\n").is_none());
+    }
+
+    #[test]
+    fn ways_say_profiling_and_eventlog() {
+        let rts = |way: &str, ghc: &str| Rts {
+            program: PathBuf::new(),
+            ghc: ghc.into(),
+            version: version(ghc),
+            way: way.into(),
+        };
+        assert!(rts("rts_thr_p", "9.0.2").profiled());
+        assert!(!rts("rts_l", "9.0.2").profiled());
+        assert!(rts("rts_l", "9.0.2").eventlog());
+        assert!(rts("rts_thr_debug", "9.0.2").eventlog());
+        assert!(!rts("rts_v", "9.0.2").eventlog());
+        assert!(!rts("rts_thr", "9.2.8").eventlog());
+        assert!(rts("rts_v", "9.4.8").eventlog());
+    }
+}

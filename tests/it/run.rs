@@ -1,0 +1,444 @@
+//! `hpgraph run -- PROGRAM`: a real program (fixtures/programs/Run.hs) built by the
+//! system's GHC three ways — plain (`-rtsopts -eventlog`), profiling (`-prof -fprof-auto
+//! -rtsopts`) and without `-rtsopts` — run through hpgraph. The references are the
+//! program itself (its output run alone), GHC's own `.hp` file of the same run (the
+//! bands the eventlog must read with), the process table and the file system.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use crate::common::served::{Served, get, wait_until};
+use crate::common::{Scratch, hpgraph};
+
+/// The three builds of the test program.
+#[derive(Clone, Copy)]
+enum Build {
+    Plain,
+    Profiled,
+    NoRtsOpts,
+}
+
+/// The program built `build`'s way (once per test run; GHC's own recompilation check
+/// keeps later runs quick), or `None` where GHC is not installed outside CI.
+fn program(build: Build) -> Option<PathBuf> {
+    static BUILT: [OnceLock<Option<PathBuf>>; 3] =
+        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    let (i, name, flags): (usize, &str, &[&str]) = match build {
+        Build::Plain => (0, "plain", &["-rtsopts", "-eventlog"]),
+        Build::Profiled => (1, "profiled", &["-prof", "-fprof-auto", "-rtsopts"]),
+        Build::NoRtsOpts => (2, "noopts", &[]),
+    };
+    BUILT[i]
+        .get_or_init(|| {
+            if !crate::common::have("ghc", &["--version"]) {
+                return None;
+            }
+            let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+                .join("run-programs")
+                .join(name);
+            std::fs::create_dir_all(&dir).unwrap();
+            let source = crate::common::fixtures().join("programs/Run.hs");
+            let out = dir.join(format!("run-{name}"));
+            let built = Command::new("ghc")
+                .args(["-O", "-v0"])
+                .args(flags)
+                .arg("-outputdir")
+                .arg(&dir)
+                .arg(&source)
+                .arg("-o")
+                .arg(&out)
+                .output()
+                .expect("run ghc");
+            assert!(
+                built.status.success(),
+                "ghc {flags:?}: {}",
+                String::from_utf8_lossy(&built.stderr)
+            );
+            Some(out)
+        })
+        .clone()
+}
+
+fn run(
+    dir: &Path,
+    args: &[&str],
+    program: &Path,
+    program_args: &[&str],
+    stdin: Option<&[u8]>,
+) -> std::process::Output {
+    let mut all = vec!["run"];
+    all.extend_from_slice(args);
+    all.push("--");
+    all.push(program.to_str().unwrap());
+    all.extend_from_slice(program_args);
+    hpgraph(dir, &all, stdin)
+}
+
+/// The program's standard output run alone, without hpgraph or runtime options.
+fn alone(program: &Path, args: &[&str], stdin: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let scratch = Scratch::new("run-alone");
+    let mut child = Command::new(program)
+        .args(args)
+        .current_dir(&scratch.0)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(stdin).unwrap();
+    child.wait_with_output().unwrap().stdout
+}
+
+/// The names of the bands of GHC's own `.hp` file (every census's lines).
+fn hp_bands(hp: &Path) -> BTreeSet<String> {
+    let text = std::fs::read_to_string(hp).unwrap();
+    let mut inside = false;
+    let mut names = BTreeSet::new();
+    for line in text.lines() {
+        if line.starts_with("BEGIN_SAMPLE") {
+            inside = true;
+        } else if line.starts_with("END_SAMPLE") {
+            inside = false;
+        } else if inside && let Some((name, _)) = line.rsplit_once('\t') {
+            names.insert(name.to_owned());
+        }
+    }
+    names
+}
+
+/// The band names hpgraph reads from `eventlog`, from its JSON.
+fn eventlog_bands(dir: &Path, eventlog: &Path) -> BTreeSet<String> {
+    let out = hpgraph(
+        dir,
+        &[eventlog.to_str().unwrap(), "-o", "-", "--format", "json"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (v["bands"].as_array().unwrap().iter())
+        .map(|b| b["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The files in `dir`, by name; fails on a FIFO.
+fn files(dir: &Path) -> BTreeSet<String> {
+    use std::os::unix::fs::FileTypeExt;
+    (std::fs::read_dir(dir).unwrap())
+        .map(|e| {
+            let e = e.unwrap();
+            assert!(
+                !e.file_type().unwrap().is_fifo(),
+                "a FIFO left: {:?}",
+                e.path()
+            );
+            e.file_name().to_string_lossy().into_owned()
+        })
+        .collect()
+}
+
+/// Whether a process of `program` is running (its `/proc/PID/exe`).
+fn running(program: &Path) -> bool {
+    let program = std::fs::canonicalize(program).unwrap();
+    (std::fs::read_dir("/proc").unwrap().flatten())
+        .any(|e| std::fs::read_link(e.path().join("exe")).is_ok_and(|exe| exe == program))
+}
+
+/// A copy of `program` of its own (same name, another folder), so that whether it runs
+/// is not confused with another test's run of the same build.
+fn own_copy(program: &Path, bin: &Scratch) -> PathBuf {
+    let copy = bin.path(program.file_name().unwrap().to_str().unwrap());
+    std::fs::copy(program, &copy).unwrap();
+    copy
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn a_plain_build_is_drawn_with_its_own_output_untouched() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-plain");
+    let out = run(
+        &scratch.0,
+        &["-o", "r.html", "-i", "0.01"],
+        &prog,
+        &["300000"],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(
+        out.stdout,
+        alone(&prog, &["300000"], b""),
+        "the program's output"
+    );
+    assert!(
+        stderr(&out).lines().all(|l| l.starts_with("hpgraph: ")),
+        "{}",
+        stderr(&out)
+    );
+    let page = std::fs::read_to_string(scratch.path("r.html")).unwrap();
+    assert!(page.starts_with("<!DOCTYPE html>"));
+    let kept = scratch.path("run-plain.eventlog");
+    let ours = eventlog_bands(&scratch.0, &kept);
+    let ghcs = hp_bands(&scratch.path("run-plain.hp"));
+    assert!(ghcs.len() > 3, "GHC's .hp has bands: {ghcs:?}");
+    assert_eq!(
+        ours, ghcs,
+        "the eventlog's bands are those of GHC's own .hp of the run"
+    );
+    assert!(
+        ours.iter().any(|b| b.contains("Data.Map.Internal.Bin")),
+        "{ours:?}"
+    );
+    assert_eq!(
+        files(&scratch.0),
+        ["r.html", "run-plain.eventlog", "run-plain.hp"]
+            .map(String::from)
+            .into()
+    );
+}
+
+#[test]
+fn a_profiled_build_records_cost_centres_and_time_samples() {
+    let Some(prog) = program(Build::Profiled) else {
+        return;
+    };
+    let scratch = Scratch::new("run-prof");
+    let out = run(&scratch.0, &["-i", "0.01"], &prog, &["300000"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stderr(&out).contains("-hc -l -p"), "{}", stderr(&out));
+    assert!(
+        scratch.path("run-profiled.html").exists(),
+        "the default page"
+    );
+    let kept = scratch.path("run-profiled.eventlog");
+    let ours = eventlog_bands(&scratch.0, &kept);
+    // The .hp names each stack with its number first (`(301)main`); the eventlog not.
+    let ghcs: BTreeSet<String> = (hp_bands(&scratch.path("run-profiled.hp")).into_iter())
+        .map(
+            |b| match b.strip_prefix('(').and_then(|r| r.split_once(')')) {
+                Some((n, name)) if n.bytes().all(|c| c.is_ascii_digit()) => name.to_owned(),
+                _ => b,
+            },
+        )
+        .collect();
+    assert_eq!(
+        ours, ghcs,
+        "the eventlog's bands are those of GHC's own .hp of the run"
+    );
+    assert!(
+        ours.iter().any(|b| b.contains("main")),
+        "by cost centre: {ours:?}"
+    );
+    let time = hpgraph(
+        &scratch.0,
+        &["run-profiled.eventlog", "--measure", "time", "--summary"],
+        None,
+    );
+    let text = String::from_utf8_lossy(&time.stdout);
+    let ticks: u64 = (text.lines().next().unwrap())
+        .trim_start_matches("the whole run: ")
+        .trim_end_matches(" ticks")
+        .parse()
+        .unwrap_or_else(|_| panic!("{text}"));
+    assert!(ticks > 0, "time samples in the eventlog: {text}");
+}
+
+#[test]
+fn the_programs_status_and_input_are_its_own() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-status");
+    let out = run(
+        &scratch.0,
+        &["--summary"],
+        &prog,
+        &["1000", "exit", "3"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("exited with status 3"),
+        "{}",
+        stderr(&out)
+    );
+    let input = b"first line\nsecond line, no newline at its end";
+    let out = run(
+        &scratch.0,
+        &["-o", "x.svg"],
+        &prog,
+        &["1000", "echo"],
+        Some(input),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(out.stdout, alone(&prog, &["1000", "echo"], input));
+    assert!(out.stdout.ends_with(input));
+}
+
+#[test]
+fn a_failed_check_exits_1() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-check");
+    let out = run(
+        &scratch.0,
+        &["--check", "peak <= 1kB", "-i", "0.01"],
+        &prog,
+        &["300000"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("check failed: peak"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(
+        &scratch.0,
+        &["--check", "peak <= 10GB", "-i", "0.01"],
+        &prog,
+        &["300000"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", stderr(&out));
+}
+
+#[test]
+fn what_cannot_be_run_for_a_profile_exits_2_and_leaves_nothing() {
+    let Some(prog) = program(Build::NoRtsOpts) else {
+        return;
+    };
+    let scratch = Scratch::new("run-noopts");
+    let out = run(&scratch.0, &[], &prog, &["10"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(stderr(&out).contains("-rtsopts"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "the program did not run");
+    assert!(files(&scratch.0).is_empty(), "{:?}", files(&scratch.0));
+    let out = run(&scratch.0, &[], Path::new("/bin/echo"), &["hello"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("not a program built by GHC"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        out.stdout.is_empty(),
+        "a program that is not GHC's is not run"
+    );
+    let Some(plain) = program(Build::Plain) else {
+        return;
+    };
+    let out = run(&scratch.0, &["--by", "hy"], &plain, &["10"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("-prof"), "{}", stderr(&out));
+    assert!(files(&scratch.0).is_empty(), "{:?}", files(&scratch.0));
+}
+
+/// hpgraph run, started and left running, its standard error read as it comes.
+fn started(dir: &Path, args: &[&str]) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+fn interrupt(pid: u32) {
+    // SAFETY: kill(2) with a child's pid and SIGINT has no memory effects here.
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGINT) };
+}
+
+#[test]
+fn sigint_stops_the_program_and_what_was_recorded_is_drawn() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-sigint");
+    let bin = Scratch::new("run-sigint-bin");
+    let prog = own_copy(&prog, &bin);
+    let p = prog.to_str().unwrap();
+    let child = started(
+        &scratch.0,
+        &["run", "-i", "0.02", "--", p, "100000", "forever"],
+    );
+    let hp = scratch.path("run-plain.hp");
+    wait_until("censuses of the running program", 30.0, || {
+        std::fs::read_to_string(&hp).is_ok_and(|t| t.matches("BEGIN_SAMPLE").count() >= 3)
+    });
+    assert!(running(&prog));
+    interrupt(child.id());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(130), "{}", stderr(&out));
+    assert!(!running(&prog), "the program is stopped");
+    let page = std::fs::read_to_string(scratch.path("run-plain.html")).unwrap();
+    assert!(page.contains("</html>"));
+    let ours = eventlog_bands(&scratch.0, &scratch.path("run-plain.eventlog"));
+    assert!(!ours.is_empty(), "the censuses before the signal are read");
+    assert_eq!(
+        files(&scratch.0),
+        ["run-plain.eventlog", "run-plain.hp", "run-plain.html"]
+            .map(String::from)
+            .into()
+    );
+}
+
+#[test]
+fn served_while_it_runs_the_profile_grows() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-serve");
+    let bin = Scratch::new("run-serve-bin");
+    let prog = own_copy(&prog, &bin);
+    let p = prog.to_str().unwrap();
+    let args = [
+        "run",
+        "--serve",
+        "127.0.0.1:0",
+        "--interval",
+        "0.1",
+        "-i",
+        "0.02",
+        "--",
+        p,
+        "100000",
+        "forever",
+    ];
+    let mut served = Served::start(&scratch.0, &args);
+    let censuses = |addr| {
+        let reply = get(addr, "/profile.json");
+        serde_json::from_slice::<serde_json::Value>(&reply.body)
+            .ok()
+            .and_then(|v| v["times"].as_array().map(Vec::len))
+            .unwrap_or(0)
+    };
+    let addr = served.addr;
+    wait_until("a first served census", 30.0, || censuses(addr) > 0);
+    let first = censuses(addr);
+    std::thread::sleep(Duration::from_millis(500));
+    wait_until("more censuses served", 30.0, || censuses(addr) > first);
+    served.interrupt();
+    let status = served.child.wait().unwrap();
+    assert_eq!(
+        status.code(),
+        Some(130),
+        "{}",
+        served.stderr.lock().unwrap()
+    );
+    assert!(!running(&prog), "the program is stopped");
+}
