@@ -378,6 +378,17 @@ pub struct Args {
     #[arg(long, value_name = "FILE", help_heading = "Data and inspection")]
     pub retainer_sets: Option<PathBuf>,
 
+    /// Name a -hi profile's info tables from the program's own symbols
+    ///
+    /// A heap profile by info table (+RTS -hi) of modules built without
+    /// -finfo-table-map names its bands by address (0x78dcd0). PROG's symbol table names
+    /// most of them (GHC.Types.:, Data.Map.Internal.Bin, ARR_WORDS); a closure local to
+    /// a function, which has no symbol, after the code before it, marked as a guess
+    /// (near Main.go 0x40ad08). ELF programs as built, not stripped. `hpgraph run --by
+    /// hi` gives its program (docs/run.md).
+    #[arg(long, value_name = "PROG", help_heading = "Data and inspection")]
+    pub binary: Option<PathBuf>,
+
     /// Exit 1 unless CONDITION holds: 'peak <= 200MB', 'gc_share < 20%' (repeatable)
     ///
     /// The grammar, the figures and the exit statuses: `check_help`.

@@ -38,6 +38,7 @@ pub(super) const TAKES_VALUE: &[&str] = &[
     "--to",
     "--min-share",
     "--retainer-sets",
+    "--binary",
     "--check",
     "--check-report",
     "--connect",

@@ -18,7 +18,7 @@ use clap::CommandFactory;
 
 use super::naming::{Output, Plan, Source};
 use super::settings::{Run, Settings};
-use super::{Args, failed, parse_args, run, usage_exit, verdict, watch};
+use super::{Args, failed, parse_args, read_binary, run, usage_exit, verdict, watch};
 use crate::check::report::Verdicts;
 use crate::engine::Job;
 use crate::program::child::{self, Ended, Running};
@@ -102,8 +102,15 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         let _ = std::fs::remove_file(&hp);
         args.files[0] = hp.into_os_string();
     }
-    let settings = Settings::resolve(&args)
+    if run_args.by == Some(Breakdown::InfoTable) && args.binary.is_none() {
+        // The program names its own info tables (docs/run.md).
+        args.binary = Some(rts.program.clone());
+    }
+    let mut settings = Settings::resolve(&args)
         .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
+    if let Err(e) = read_binary(&mut settings.job, args.binary.as_deref()) {
+        return failed(&e);
+    }
     let live = matches!(settings.run, Run::Watch { .. });
     let request = Request {
         by: run_args.by,

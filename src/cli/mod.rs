@@ -46,6 +46,9 @@ pub fn main() -> ExitCode {
         run,
         checks,
     } = settings;
+    if let Err(e) = read_binary(&mut job, args.binary.as_deref()) {
+        return failed(&e);
+    }
     if !matches!(run, Run::Watch { .. })
         && let Err(e) = crate::sink::clean_up_on_signals()
     {
@@ -76,6 +79,18 @@ pub fn main() -> ExitCode {
         return verdict::finish(&checks, verdicts, code != ExitCode::SUCCESS);
     }
     code
+}
+
+/// `--binary`: the program's symbols, read once for the job.
+fn read_binary(
+    job: &mut crate::engine::Job,
+    binary: Option<&std::path::Path>,
+) -> anyhow::Result<()> {
+    if let Some(path) = binary {
+        let names = crate::input::symbols::InfoNames::read(path).map_err(anyhow::Error::msg)?;
+        job.binary = Some(std::sync::Arc::new(names));
+    }
+    Ok(())
 }
 
 /// Says why a run failed, `hpgraph: ` first as every message, and gives its status. A

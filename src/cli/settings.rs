@@ -191,6 +191,8 @@ impl Settings {
                 min_share: args.min_share,
             },
             make: make(args, kind, html::Mode::Static),
+            // Read by `cli::main` (a file, opened where files are opened).
+            binary: None,
         };
         let run = if args.compare {
             Run::Compare(compare(args, kind)?)

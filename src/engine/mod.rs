@@ -148,6 +148,9 @@ pub struct Job {
     pub filter: Filter,
     /// What is made of the filtered profile.
     pub make: Make,
+    /// `--binary`: the program's symbols, naming a `-hi` profile's info tables that are
+    /// only addresses (read once, for every redraw).
+    pub binary: Option<std::sync::Arc<input::symbols::InfoNames>>,
 }
 
 /// A picture or the numbers.

@@ -11,8 +11,9 @@ use super::model::{Modelled, dispatch};
 use super::{Compared, Job, Rendered, compare, judge, judge_change, render};
 use crate::check::{Check, report::Verdicts};
 use crate::input::prof::retainers::Sets;
+use crate::input::symbols::{self, InfoNames};
 use crate::input::{Parsed, Warning};
-use crate::profile::Model;
+use crate::profile::{Model, Profile};
 use crate::select::aux::Aux;
 
 /// One input as the engine takes it.
@@ -70,6 +71,9 @@ fn prepared<K: Modelled>(
     sets: Sets,
     tell: Tell,
 ) -> Result<K, String> {
+    if let Some(binary) = &job.binary {
+        name_info_tables(name, model.series_mut(), binary, tell);
+    }
     match model.name_sets(sets) {
         Ok(Some(named)) => {
             let bands = model.series().bands.len();
@@ -92,6 +96,47 @@ fn prepared<K: Modelled>(
         tell(name, Said::Note(note));
     }
     Ok(kept.profile)
+}
+
+/// `--binary`: a `-hi` profile's address bands named from the program's symbols
+/// ([`symbols::name_bands`]), and what could not be named said.
+fn name_info_tables(name: &str, profile: &mut Profile, binary: &InfoNames, tell: Tell) {
+    let program = binary.path.display();
+    if binary.is_empty() {
+        let note = format!(
+            "--binary {program} has no symbol table (it was stripped): its info tables stay \
+             addresses; give the program as built, before strip, or build with \
+             -finfo-table-map (GHC 9.2 on) for names in the eventlog itself"
+        );
+        return tell(name, Said::Note(&note));
+    }
+    if binary.cut {
+        let note = format!(
+            "--binary {program} has more than {} symbols: the rest are left out, and \
+             tables among them stay addresses",
+            symbols::MAX_SYMBOLS
+        );
+        tell(name, Said::Note(&note));
+    }
+    let named = symbols::name_bands(profile, binary);
+    let note = match named {
+        symbols::Named {
+            exact: 0,
+            near: 0,
+            left: 0,
+        } => "--binary names the bands of a profile by info table (+RTS -hi): this one \
+              has no band named by an address"
+            .to_owned(),
+        symbols::Named {
+            near: 0, left: 0, ..
+        } => return,
+        symbols::Named { exact, near, left } => format!(
+            "--binary {program}: {exact} info tables named by their symbol, {near} by the \
+             symbol before them (a guess, shown `near NAME ADDRESS`: a closure local to \
+             that code), {left} left as addresses (no symbol near them)"
+        ),
+    };
+    tell(name, Said::Note(&note));
 }
 
 /// `input` made into what `job` asks, with `checks` judged on it first (a condition that

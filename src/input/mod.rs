@@ -17,6 +17,7 @@ pub mod path;
 pub mod prof;
 pub mod source;
 pub mod stream;
+pub mod symbols;
 mod warning;
 
 pub use warning::{Warning, WarningKind};

@@ -4,6 +4,7 @@
 
 mod common;
 
+mod binary;
 mod bounds;
 mod check;
 mod cli;

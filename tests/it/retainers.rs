@@ -66,6 +66,7 @@ fn compared_runs_and_library_callers_name_the_sets() {
                 Default::default(),
                 layout,
             )),
+            binary: None,
         };
         let mut said = Vec::new();
         let input = hpgraph::engine::Input {

@@ -1,6 +1,6 @@
 //! `hpgraph run -- PROGRAM`: a real program (fixtures/programs/Run.hs) built by the
-//! system's GHC three ways — plain (`-rtsopts -eventlog`), profiling (`-prof -fprof-auto
-//! -rtsopts`) and without `-rtsopts` — run through hpgraph. The references are the
+//! system's GHC four ways — plain (`-rtsopts -eventlog`), profiling (`-prof -fprof-auto
+//! -rtsopts`), without `-rtsopts`, and without `-eventlog` — run through hpgraph. The references are the
 //! program itself (its output run alone), GHC's own `.hp` file of the same run (the
 //! bands the eventlog must read with), the process table and the file system.
 
@@ -19,17 +19,18 @@ enum Build {
     Plain,
     Profiled,
     NoRtsOpts,
+    NoEventlog,
 }
 
 /// The program built `build`'s way (once per test run; GHC's own recompilation check
 /// keeps later runs quick), or `None` where GHC is not installed outside CI.
 fn program(build: Build) -> Option<PathBuf> {
-    static BUILT: [OnceLock<Option<PathBuf>>; 3] =
-        [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+    static BUILT: [OnceLock<Option<PathBuf>>; 4] = [const { OnceLock::new() }; 4];
     let (i, name, flags): (usize, &str, &[&str]) = match build {
         Build::Plain => (0, "plain", &["-rtsopts", "-eventlog"]),
         Build::Profiled => (1, "profiled", &["-prof", "-fprof-auto", "-rtsopts"]),
         Build::NoRtsOpts => (2, "noopts", &[]),
+        Build::NoEventlog => (3, "nolog", &["-rtsopts"]),
     };
     BUILT[i]
         .get_or_init(|| {
@@ -337,6 +338,17 @@ fn what_cannot_be_run_for_a_profile_exits_2_and_leaves_nothing() {
         out.stdout.is_empty(),
         "a program that is not GHC's is not run"
     );
+    let Some(nolog) = program(Build::NoEventlog) else {
+        return;
+    };
+    let out = run(&scratch.0, &[], &nolog, &["10"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("ghc -eventlog -rtsopts"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(out.stdout.is_empty(), "the program did not run");
     let Some(plain) = program(Build::Plain) else {
         return;
     };

@@ -1,0 +1,286 @@
+//! `--binary PROG`: a `-hi` profile's address bands named from the program's symbols.
+//! The fixture is a GHC 9.6.6 run of fixtures/programs/Run.hs built without
+//! `-finfo-table-map` (scripts/regen-binary-fixture.sh) and the program's symbol table.
+//! The references: binutils' `nm` for which symbol sits where, and GHC's own Z-decoder
+//! (`GHC.Utils.Encoding.zDecodeString`, through `ghc -e`) for what a symbol's parts say.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{Scratch, fixtures, have, hpgraph};
+
+const EVENTLOG: &str = "binary/run-hi-ghc-9.6.6.eventlog";
+
+/// The program's symbols, unpacked into `scratch`.
+fn symbols(scratch: &Scratch) -> PathBuf {
+    let out = scratch.path("run.sym");
+    let xz = Command::new("xz")
+        .arg("-dc")
+        .arg(fixtures().join("binary/run-ghc-9.6.6.sym.xz"))
+        .output()
+        .unwrap();
+    assert!(xz.status.success());
+    std::fs::write(&out, xz.stdout).unwrap();
+    out
+}
+
+/// Every band's name in the profile's own order (JSON keeps it).
+fn bands(dir: &Path, extra: &[&str]) -> (Vec<String>, String) {
+    let log = fixtures().join(EVENTLOG);
+    let mut args = vec![log.to_str().unwrap(), "--format", "json", "-o", "-"];
+    args.extend_from_slice(extra);
+    let out = hpgraph(dir, &args, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names = (v["bands"].as_array().unwrap().iter())
+        .map(|b| b["name"].as_str().unwrap().to_owned())
+        .collect();
+    (names, String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
+/// `nm`'s `_info` symbols of `program`, by address.
+fn info_symbols(program: &Path) -> BTreeMap<u64, Vec<String>> {
+    let nm = Command::new("nm")
+        .arg("--defined-only")
+        .arg(program)
+        .output()
+        .unwrap();
+    assert!(nm.status.success());
+    let mut by_address: BTreeMap<u64, Vec<String>> = BTreeMap::new();
+    for line in String::from_utf8(nm.stdout).unwrap().lines() {
+        let f: Vec<&str> = line.split_whitespace().collect();
+        if let [address, _, name] = f[..]
+            && name.ends_with("_info")
+        {
+            let address = u64::from_str_radix(address, 16).unwrap();
+            by_address.entry(address).or_default().push(name.to_owned());
+        }
+    }
+    by_address
+}
+
+/// GHC's own decoding of each Z-encoded text.
+fn ghc_decode(texts: &[String]) -> Vec<String> {
+    let list = serde_json::to_string(texts).unwrap(); // a Haskell list of strings alike
+    let expr = format!("mapM_ (putStrLn . GHC.Utils.Encoding.zDecodeString) {list}");
+    let out = Command::new("ghc")
+        .args(["-package", "ghc", "-e", &expr])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// A symbol's module and name, Z-encoded, as GHC lays it out: `PACKAGE_MODULE_NAME_info`
+/// (or `_con_info`), `MODULE_NAME_info` for the main package, `stg_NAME_info` for the
+/// runtime's own (the encoded parts hold no `_`: GHC writes it `zu`).
+fn parts(symbol: &str) -> (Option<String>, String) {
+    let body = symbol.strip_suffix("_info").unwrap();
+    let body = body.strip_suffix("_con").unwrap_or(body);
+    if let Some(rts) = body.strip_prefix("stg_") {
+        return (None, rts.to_owned());
+    }
+    let p: Vec<&str> = body.split('_').collect();
+    match p[..] {
+        [_, module, name] | [module, name] => (Some(module.to_owned()), name.to_owned()),
+        _ => panic!("an _info symbol laid out otherwise: {symbol}"),
+    }
+}
+
+#[test]
+fn every_address_16_bytes_before_an_info_symbol_is_named_from_it() {
+    if !have("ghc", &["--version"]) || !have("nm", &["--version"]) || !have("xz", &["--version"]) {
+        return;
+    }
+    let scratch = Scratch::new("binary");
+    let program = symbols(&scratch);
+    let (addresses, _) = bands(&scratch.0, &[]);
+    let binary = program.to_str().unwrap();
+    let (named, said) = bands(&scratch.0, &["--binary", binary]);
+    assert_eq!(addresses.len(), named.len());
+    assert!(said.contains("info tables named by their symbol"), "{said}");
+    let symbols = info_symbols(&program);
+    let mut expected = Vec::new();
+    for (address, name) in addresses.iter().zip(&named) {
+        let table = u64::from_str_radix(address.strip_prefix("0x").unwrap(), 16).unwrap();
+        match symbols.get(&(table + 16)) {
+            Some(syms) => {
+                let (module, label) = parts(&syms[0]);
+                expected.push((name.clone(), module, label));
+            }
+            None => assert!(
+                name == address || name.starts_with("near "),
+                "{address} has no symbol of its own, yet is named {name}"
+            ),
+        }
+    }
+    assert!(
+        expected.len() >= 20,
+        "most tables have a symbol: {}",
+        expected.len()
+    );
+    let encoded: Vec<String> = (expected.iter())
+        .flat_map(|(_, m, l)| m.iter().cloned().chain([l.clone()]))
+        .collect();
+    let mut decoded = ghc_decode(&encoded).into_iter();
+    for (ours, module, _) in &expected {
+        let module = module.as_ref().map(|_| decoded.next().unwrap());
+        let label = decoded.next().unwrap();
+        let theirs = module.map_or(label.clone(), |m| format!("{m}.{label}"));
+        assert_eq!(ours, &theirs);
+    }
+    // The two largest bands, 91% of the heap, are the list's cons cells and the map's nodes.
+    assert!(named.contains(&"GHC.Types.:".to_owned()), "{named:?}");
+    assert!(
+        named.contains(&"Data.Map.Internal.Bin".to_owned()),
+        "{named:?}"
+    );
+}
+
+#[test]
+fn a_stripped_program_gives_a_warning_and_the_addresses() {
+    if !have("strip", &["--version"]) || !have("xz", &["--version"]) {
+        return;
+    }
+    let scratch = Scratch::new("binary-stripped");
+    let program = symbols(&scratch);
+    let stripped = scratch.path("stripped");
+    let strip = Command::new("strip")
+        .arg("-o")
+        .arg(&stripped)
+        .arg(&program)
+        .output()
+        .unwrap();
+    assert!(
+        strip.status.success(),
+        "{}",
+        String::from_utf8_lossy(&strip.stderr)
+    );
+    let (addresses, _) = bands(&scratch.0, &[]);
+    let (named, said) = bands(&scratch.0, &["--binary", stripped.to_str().unwrap()]);
+    assert_eq!(named, addresses);
+    assert!(
+        said.contains("has no symbol table (it was stripped)"),
+        "{said}"
+    );
+    // Not a program at all: an error that names the file, and nothing written.
+    let not = scratch.path("not-a-program");
+    std::fs::write(&not, b"#!/bin/sh\n").unwrap();
+    let log = fixtures().join(EVENTLOG);
+    let out = hpgraph(
+        &scratch.0,
+        &[
+            log.to_str().unwrap(),
+            "--binary",
+            not.to_str().unwrap(),
+            "-o",
+            "x.svg",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not-a-program: not a program"));
+    assert!(!scratch.path("x.svg").exists());
+}
+
+/// A minimal ELF executable of `n` `_info` symbols, 16 bytes apart, in a code section
+/// without contents (as `objcopy --only-keep-debug` leaves it).
+fn elf_of_symbols(n: usize) -> Vec<u8> {
+    let shstrtab = b"\0.text\0.symtab\0.strtab\0.shstrtab\0";
+    let strtab = b"\0x_info\0";
+    let mut symtab = vec![0u8; 24];
+    for i in 0..n as u64 {
+        symtab.extend_from_slice(&1u32.to_le_bytes()); // the name: "x_info"
+        symtab.extend_from_slice(&[0x11, 0]); // a global object
+        symtab.extend_from_slice(&1u16.to_le_bytes()); // in .text
+        symtab.extend_from_slice(&(0x1000 + 16 * i).to_le_bytes());
+        symtab.extend_from_slice(&0u64.to_le_bytes());
+    }
+    let (sym_off, str_off) = (64u64, 64 + symtab.len() as u64);
+    let shstr_off = str_off + strtab.len() as u64;
+    let sh_off = (shstr_off + shstrtab.len() as u64).next_multiple_of(8);
+    let mut elf = Vec::new();
+    elf.extend_from_slice(b"\x7fELF\x02\x01\x01\0\0\0\0\0\0\0\0\0");
+    for (v, w) in [
+        (2u64, 2),
+        (62, 2),
+        (1, 4),
+        (0, 8),
+        (0, 8),
+        (sh_off, 8),
+        (0, 4),
+        (64, 2),
+        (56, 2),
+        (0, 2),
+        (64, 2),
+        (5, 2),
+        (4, 2),
+    ] {
+        elf.extend_from_slice(&v.to_le_bytes()[..w]);
+    }
+    elf.extend_from_slice(&symtab);
+    elf.extend_from_slice(strtab);
+    elf.extend_from_slice(shstrtab);
+    elf.resize(sh_off as usize, 0);
+    let text_size = 16 * n as u64 + 16;
+    // name, type, flags, addr, offset, size, link, info, align, entsize
+    let sections: [[u64; 10]; 5] = [
+        [0; 10],
+        [1, 8, 6, 0x1000, 0, text_size, 0, 0, 16, 0],
+        [7, 2, 0, 0, sym_off, symtab.len() as u64, 3, 1, 8, 24],
+        [15, 3, 0, 0, str_off, strtab.len() as u64, 0, 0, 1, 0],
+        [23, 3, 0, 0, shstr_off, shstrtab.len() as u64, 0, 0, 1, 0],
+    ];
+    for s in sections {
+        for (k, v) in s.iter().enumerate() {
+            let width = if matches!(k, 0 | 1 | 6 | 7) { 4 } else { 8 };
+            elf.extend_from_slice(&v.to_le_bytes()[..width]);
+        }
+    }
+    elf
+}
+
+#[test]
+fn symbols_past_the_limit_are_left_out_and_said() {
+    use hpgraph::input::symbols::{InfoNames, MAX_SYMBOLS, Naming};
+    let scratch = Scratch::new("binary-limit");
+    let small = scratch.path("small");
+    std::fs::write(&small, elf_of_symbols(3)).unwrap();
+    let names = InfoNames::read(&small).unwrap();
+    assert_eq!((names.len(), names.cut), (3, false));
+    assert_eq!(names.name(0x1000 - 16), Some(Naming::Exact("x".into())));
+    let big = scratch.path("big");
+    std::fs::write(&big, elf_of_symbols(MAX_SYMBOLS + 1)).unwrap();
+    let names = InfoNames::read(&big).unwrap();
+    assert_eq!((names.len(), names.cut), (MAX_SYMBOLS, true));
+    let log = fixtures().join(EVENTLOG);
+    let out = hpgraph(
+        &scratch.0,
+        &[
+            log.to_str().unwrap(),
+            "--binary",
+            big.to_str().unwrap(),
+            "--summary",
+        ],
+        None,
+    );
+    assert!(out.status.success());
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("more than {MAX_SYMBOLS} symbols")),
+        "{said}"
+    );
+}
