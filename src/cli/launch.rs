@@ -163,10 +163,15 @@ fn finish(name: &str, keep: &Path, settings: Settings, running: Running) -> Exit
             let stop = Arc::new(AtomicBool::new(false));
             let serving = live.serve.is_some();
             let ended_stop = Arc::clone(&stop);
+            let program = name.to_owned();
             let waiter = std::thread::spawn(move || {
                 let result = wait(running);
                 if !serving {
                     ended_stop.store(true, Ordering::SeqCst);
+                } else if let (Ok(ended), None) = (&result.0, result.1) {
+                    eprintln!(
+                        "hpgraph: {program} {ended}: the page of its run is still served (Ctrl-C to stop)"
+                    );
                 }
                 result
             });

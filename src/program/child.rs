@@ -6,7 +6,8 @@
 //! runtime takes a second SIGINT as "stop now", without the eventlog's last events.
 //! A signal sent to hpgraph alone (`kill`, a supervisor) is sent on to the program. The
 //! process is reaped under the same lock the forwarding takes, so a signal never reaches
-//! a process that has taken the program's number since.
+//! a process that has taken the program's number since. On Linux the program is also
+//! ended (SIGTERM) if hpgraph is killed outright: no process outlives it.
 
 use std::ffi::OsString;
 use std::path::Path;
@@ -94,12 +95,23 @@ pub struct Running {
 pub fn start(program: &Path, rts: &[String], args: &[OsString]) -> std::io::Result<Running> {
     let mut signals = SignalsInfo::<WithOrigin>::new([SIGINT, SIGTERM, SIGHUP])?;
     let handle = signals.handle();
-    let child = Command::new(program)
-        .arg("+RTS")
-        .args(rts)
-        .arg("-RTS")
-        .args(args)
-        .spawn();
+    let mut command = Command::new(program);
+    command.arg("+RTS").args(rts).arg("-RTS").args(args);
+    // hpgraph killed outright (SIGKILL: no handler runs) still ends the program: the
+    // system sends it SIGTERM when the thread that started it, this one, ends.
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: prctl(2) is async-signal-safe and touches only the child's own state,
+        // between fork and exec.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                Ok(())
+            });
+        }
+    }
+    let child = command.spawn();
     let child = match child {
         Ok(c) => Arc::new(Mutex::new(Some(c))),
         Err(e) => {

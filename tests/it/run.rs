@@ -456,3 +456,22 @@ fn served_while_it_runs_the_profile_grows() {
     );
     assert!(!running(&prog), "the program is stopped");
 }
+
+#[test]
+fn hpgraph_killed_outright_leaves_no_program_behind() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-kill");
+    let bin = Scratch::new("run-kill-bin");
+    let prog = own_copy(&prog, &bin);
+    let p = prog.to_str().unwrap();
+    let mut child = started(
+        &scratch.0,
+        &["run", "-i", "0.02", "--", p, "100000", "forever"],
+    );
+    wait_until("the program running", 30.0, || running(&prog));
+    child.kill().unwrap(); // SIGKILL: no handler of hpgraph's runs
+    child.wait().unwrap();
+    wait_until("the program ended with hpgraph", 10.0, || !running(&prog));
+}
