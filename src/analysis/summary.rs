@@ -112,6 +112,10 @@ pub struct Summary {
     /// and reachable at their peaks ([`super::members`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub members: Option<super::members::Members>,
+    /// A ticky-ticky run's counters, most allocating first: the run's totals (a window
+    /// does not narrow them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticky: Option<Vec<crate::profile::ticky::Counter>>,
 }
 
 /// The runtime's figures a CI job watches: what share of the time went to collecting,
@@ -246,6 +250,7 @@ pub fn summarise(
         biography: super::biography::of(profile),
         restricted_to: super::biography::restriction(profile),
         members: super::members::of(profile),
+        ticky: profile.ticky.as_ref().map(|t| t.counters.clone()),
     }
 }
 

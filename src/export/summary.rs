@@ -73,6 +73,9 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
     write_runtime(s, &value, out)?;
     write_lives(s, &time, out)?;
+    if s.band_count == 0 && s.ticky.is_some() {
+        return write_ticky(s, &value, (bold, reset), out);
+    }
     if s.band_count == 0 && s.runtime.is_some() && s.samples <= 2 {
         return writeln!(
             out,
@@ -108,7 +111,48 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     writeln!(out)?;
     // Words (the trend) left-aligned, numbers right-aligned.
     super::aligned::write(out, &rows, &[4], reset)?;
-    write_members(s, &value, (bold, reset), out)
+    write_members(s, &value, (bold, reset), out)?;
+    write_ticky(s, &value, (bold, reset), out)
+}
+
+/// The most ticky counters the text lists when `--top` lists fewer bands.
+const TICKY_ROWS: usize = 20;
+
+/// A ticky-ticky run's counters, most allocating first (as many as the bands' rows, at
+/// least [`TICKY_ROWS`]).
+fn write_ticky(
+    s: &Summary,
+    value: &dyn Fn(f64) -> String,
+    (bold, reset): (&str, &str),
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(counters) = &s.ticky else {
+        return Ok(());
+    };
+    writeln!(
+        out,
+        "\nticky-ticky counters over the whole run, by what their code allocated: entries, \
+         bytes allocated by the code (alloc) and of the closure (alloc'd)"
+    )?;
+    let head = ["entries", "alloc", "alloc'd", "counter"]
+        .map(String::from)
+        .to_vec();
+    let mut rows = vec![(head, bold)];
+    let shown = counters.len().min(s.bands.len().max(TICKY_ROWS));
+    rows.extend(counters[..shown].iter().map(|c| {
+        let name = crate::escape::terminal(&c.name).into_owned();
+        let cells = vec![
+            c.entries.to_string(),
+            value(c.allocs as f64),
+            value(c.allocd as f64),
+        ];
+        (cells.into_iter().chain([name]).collect(), "")
+    }));
+    super::aligned::write(out, &rows, &[], reset)?;
+    if shown < counters.len() {
+        writeln!(out, "({} counters not shown)", counters.len() - shown)?;
+    }
+    Ok(())
 }
 
 /// A retainer or root profile's members: what each holds alone and reachable, at their
@@ -247,6 +291,17 @@ pub fn write_csv(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
             write!(out, "{kind},")?;
             field(&mut out, m.name.as_bytes())?;
             write!(out, ",{},,,,,,,\r\n", number(v))?;
+        }
+    }
+    for c in s.ticky.iter().flatten() {
+        for (kind, v) in [
+            ("ticky_entries", c.entries),
+            ("ticky_allocs", c.allocs),
+            ("ticky_allocd", c.allocd),
+        ] {
+            write!(out, "{kind},")?;
+            field(&mut out, c.name.as_bytes())?;
+            write!(out, ",{v},,,,,,,\r\n")?;
         }
     }
     for b in &s.bands {

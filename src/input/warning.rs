@@ -74,6 +74,9 @@ pub enum WarningKind {
     /// More than [`eventlog::MAX_SAMPLE_STACKS`] sampled stacks: the later ones' samples
     /// counted together.
     SampleStacksMerged,
+    /// More ticky-ticky counters, samples or readings than a profile keeps: the rest
+    /// count in the totals only.
+    TickyCut,
 }
 
 impl fmt::Display for Warning {
@@ -86,6 +89,7 @@ impl fmt::Display for Warning {
             | WarningKind::MarkTextCut
             | WarningKind::SamplesDropped(_)
             | WarningKind::SampleStacksMerged
+            | WarningKind::TickyCut
             | WarningKind::HeapLinesMerged
             | WarningKind::NamingDropped
             | WarningKind::LabelCut
@@ -161,6 +165,14 @@ fn limit(kind: &WarningKind, f: &mut fmt::Formatter<'_>) -> fmt::Result {
             "more than {} cost-centre samples: the last {n} dropped, so that memory \
                  stays bounded (read a window of the run with --from/--to)",
             eventlog::MAX_SAMPLES
+        ),
+        WarningKind::TickyCut => write!(
+            f,
+            "more than {} ticky counters, {} samples or {} readings: the rest are left out \
+             of the graph (the totals count every one), so that memory stays bounded",
+            eventlog::ticky::MAX_TICKY_COUNTERS,
+            eventlog::ticky::MAX_TICKY_SAMPLES,
+            eventlog::ticky::MAX_TICKY_READINGS
         ),
         WarningKind::SampleStacksMerged => write!(
             f,

@@ -13,6 +13,7 @@ mod model;
 pub mod names;
 mod provenance;
 mod series;
+pub mod ticky;
 pub use model::{Costs, Model};
 pub use provenance::Provenance;
 pub use series::{Points, Series};
@@ -143,6 +144,9 @@ pub struct Profile {
     /// the page shows beside the heap graph. `--measure time` reads them as the profile
     /// instead ([`Model::Costs`]).
     pub cost_samples: Option<Box<Costs>>,
+    /// A ticky-ticky run's counters (`+RTS -lT`): their totals, for the summary; the
+    /// bands are then the counters' allocation per sample interval.
+    pub ticky: Option<Box<ticky::Ticky>>,
 }
 
 /// A stack's frames, outermost first ([`Costs::stacks`]).

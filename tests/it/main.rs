@@ -39,4 +39,5 @@ mod split;
 mod stats;
 mod stream;
 mod summaries;
+mod ticky;
 mod watch;

@@ -16,6 +16,7 @@ use super::format::{
     BREAKDOWN_COST_CENTRE_STACK, BREAKDOWN_INFO_TABLE, closure_type, id, payload, seconds,
 };
 use super::gathering::Gathering;
+use super::header::{date_of, is_profiling_rts, job_of};
 
 /// A cost centre's label, module and source span.
 struct CostCentre {
@@ -70,6 +71,8 @@ pub(super) struct Builder {
     /// What the samples are to be weighed by (`--measure`): they are then the profile
     /// even where the eventlog holds a heap profile too.
     measure: Option<crate::profile::costs::Measure>,
+    /// Ticky-ticky counters (`+RTS -lT`): the profile where there is no heap census.
+    ticky: super::ticky::Collected,
 }
 
 impl Builder {
@@ -136,6 +139,9 @@ impl Builder {
                 | id::HEAP_SIZE
                 | id::HEAP_LIVE
                 | id::BLOCKS_SIZE
+                | id::TICKY_COUNTER_DEF
+                | id::TICKY_COUNTER_SAMPLE
+                | id::TICKY_BEGIN_SAMPLE
         )
     }
 
@@ -157,6 +163,19 @@ impl Builder {
             }
             id::PROF_BEGIN => {
                 self.samples.interval = Some(payload::u64_at(p, 0)?);
+                Some(())
+            }
+            id::TICKY_BEGIN_SAMPLE => {
+                self.ticky.begin(time);
+                Some(())
+            }
+            id::TICKY_COUNTER_SAMPLE => {
+                self.ticky.sample(payload::ticky_sample(p)?);
+                Some(())
+            }
+            id::TICKY_COUNTER_DEF => {
+                let (counter, name) = payload::ticky_def(p)?;
+                self.ticky.define(counter, name);
                 Some(())
             }
             _ => self.run_event(ty, time, p),
@@ -529,6 +548,9 @@ impl Builder {
         if let Some(parsed) = self.sampled(&gathered) {
             return parsed;
         }
+        if self.profile.times.is_empty() && !self.profiling && !self.ticky.is_empty() {
+            return Ok(self.ticked(gathered));
+        }
         // Heap profiling on but no census is a heap profile that ended early, not a run
         // without one.
         let runtime_only = self.profile.times.is_empty()
@@ -616,6 +638,30 @@ impl Builder {
             warnings: std::mem::take(&mut self.warnings),
             runtime_only: false,
         }))
+    }
+
+    /// The ticky-ticky counters as the profile (an eventlog of `+RTS -lT` has no heap
+    /// census: GHC takes one or the other), with the runtime's events and marks.
+    fn ticked(&mut self, runtime: Option<crate::profile::Runtime>) -> Parsed {
+        let ticky = std::mem::take(&mut self.ticky);
+        let mut profile = ticky.profile(&mut self.warnings);
+        profile.runtime = runtime.unwrap_or_default();
+        profile.marks = std::mem::take(&mut self.profile.marks);
+        profile.heap = std::mem::take(&mut self.profile.heap);
+        profile.heap.sort();
+        if profile.times.is_empty() {
+            // Counters but no sample (before GHC 9.4's begin-sample events): the totals,
+            // over a graph as long as the run.
+            profile.times = vec![0.0, seconds(self.clock)];
+        }
+        crate::input::warn_if_empty(&profile, &mut self.warnings);
+        let mut profile = self.dress(profile);
+        profile.set_units(b"seconds".to_vec(), b"bytes".to_vec());
+        Parsed {
+            profile: Model::Heap(profile),
+            warnings: std::mem::take(&mut self.warnings),
+            runtime_only: false,
+        }
     }
 
     /// The cost-centre samples read, as a cost profile over time: frames named
@@ -706,130 +752,6 @@ impl Builder {
     }
 }
 
-/// Whether an RTS identifier (`GHC-9.0.2 rts_thr_p`) names a profiling runtime: its
-/// flavour has a `p` way.
-fn is_profiling_rts(rts: &[u8]) -> bool {
-    let flavour = rts.rsplit(|&b| b == b' ').next().unwrap_or_default();
-    flavour.split(|&b| b == b'_').any(|way| way == b"p")
-}
-
-/// The `.hp`'s JOB line from the program's full command line: the program's name, then
-/// (in a profiling runtime) its own arguments, ` +RTS` and the RTS options, as
-/// `initHeapProfiling` prints them. Options from `GHCRTS` or `-with-rtsopts` are not in
-/// the eventlog's command line, so a JOB that had them lacks them here.
-pub fn job_of(args: &[&[u8]], profiled: bool) -> Vec<u8> {
-    let Some((prog, rest)) = args.split_first() else {
-        return Vec::new();
-    };
-    let mut job = prog.rsplit(|&b| b == b'/').next().unwrap_or(prog).to_vec();
-    if !profiled {
-        return job;
-    }
-    let mut program = Vec::new();
-    let mut rts = Vec::new();
-    let mut in_rts = false;
-    for (k, &a) in rest.iter().enumerate() {
-        match a {
-            b"+RTS" => in_rts = true,
-            b"-RTS" => in_rts = false,
-            b"--RTS" => {
-                program.extend_from_slice(&rest[k + 1..]);
-                break;
-            }
-            _ if in_rts => rts.push(a),
-            _ => program.push(a),
-        }
-    }
-    for a in program {
-        job.push(b' ');
-        job.extend_from_slice(a);
-    }
-    job.extend_from_slice(b" +RTS");
-    for a in rts {
-        job.push(b' ');
-        job.extend_from_slice(a);
-    }
-    job
-}
-
-/// The `.hp`'s DATE from the wall-clock time: `ctime` in local time without the seconds
-/// (`Sun Nov 22 23:09 2026`), as the runtime's `time_str` writes it. The local time zone
-/// is the `TZ` environment variable's, as for the runtime.
-pub fn date_of(unix_seconds: u64) -> Vec<u8> {
-    let Some(t) = local_time(unix_seconds) else {
-        return Vec::new();
-    };
-    const DAYS: [&str; 7] = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"];
-    const MONTHS: [&str; 12] = [
-        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
-    ];
-    format!(
-        "{} {} {:2} {:02}:{:02} {}",
-        DAYS[t.weekday % 7],
-        MONTHS[t.month % 12],
-        t.day,
-        t.hour,
-        t.minute,
-        t.year
-    )
-    .into_bytes()
-}
-
-struct LocalTime {
-    year: i64,
-    month: usize,
-    day: u32,
-    weekday: usize,
-    hour: u32,
-    minute: u32,
-}
-
-#[cfg(unix)]
-fn local_time(unix_seconds: u64) -> Option<LocalTime> {
-    let t = libc::time_t::try_from(unix_seconds).ok()?;
-    // SAFETY: localtime_r writes only into `tm`, which lives on this stack frame.
-    let tm = unsafe {
-        let mut tm: libc::tm = std::mem::zeroed();
-        if libc::localtime_r(&t, &mut tm).is_null() {
-            return None;
-        }
-        tm
-    };
-    Some(LocalTime {
-        year: i64::from(tm.tm_year) + 1900,
-        month: usize::try_from(tm.tm_mon).ok()?,
-        day: u32::try_from(tm.tm_mday).ok()?,
-        weekday: usize::try_from(tm.tm_wday).ok()?,
-        hour: u32::try_from(tm.tm_hour).ok()?,
-        minute: u32::try_from(tm.tm_min).ok()?,
-    })
-}
-
-/// Without the C library's time zones, UTC.
-#[cfg(not(unix))]
-fn local_time(unix_seconds: u64) -> Option<LocalTime> {
-    let days = (unix_seconds / 86400) as i64;
-    let secs = unix_seconds % 86400;
-    // Civil-from-days (Howard Hinnant's algorithm).
-    let z = days + 719468;
-    let era = z.div_euclid(146097);
-    let doe = z - era * 146097;
-    let yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 } as usize;
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    Some(LocalTime {
-        year,
-        month: month - 1,
-        day,
-        weekday: ((days + 4).rem_euclid(7)) as usize,
-        hour: (secs / 3600) as u32,
-        minute: (secs / 60 % 60) as u32,
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -841,33 +763,5 @@ mod tests {
         assert_eq!(closure_type(b"65"), b"ANN_FRAME");
         assert_eq!(closure_type(b"66"), b"66");
         assert_eq!(closure_type(b"fun"), b"fun");
-    }
-
-    #[test]
-    fn the_job_is_the_program_its_arguments_and_the_rts_options() {
-        let args: Vec<&[u8]> = vec![
-            b"../dir/Leak",
-            b"a b",
-            b"+RTS",
-            b"-hc",
-            b"-l",
-            b"-RTS",
-            b"x",
-        ];
-        assert_eq!(job_of(&args, true), b"Leak a b x +RTS -hc -l");
-        assert_eq!(job_of(&args, false), b"Leak");
-        let args: Vec<&[u8]> = vec![b"p", b"+RTS", b"-hT", b"--RTS", b"+RTS", b"y"];
-        assert_eq!(job_of(&args, true), b"p +RTS y +RTS -hT");
-        assert_eq!(job_of(&[b"p"], true), b"p +RTS");
-        assert_eq!(job_of(&[], true), b"");
-    }
-
-    #[test]
-    fn profiling_runtimes_are_told_by_their_flavour() {
-        assert!(is_profiling_rts(b"GHC-9.0.2 rts_p"));
-        assert!(is_profiling_rts(b"GHC-8.2.0.20170507 rts_thr_p"));
-        assert!(is_profiling_rts(b"GHC-9.4.7 rts_thr_debug_p"));
-        assert!(!is_profiling_rts(b"GHC-9.0.2 rts_thr"));
-        assert!(!is_profiling_rts(b"GHC-9.2.1 rts_v"));
     }
 }

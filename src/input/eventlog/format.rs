@@ -90,6 +90,12 @@ pub mod id {
     pub const PROF_BEGIN: u16 = 168;
     /// An info table's provenance (`-hi`).
     pub const IPE: u16 = 169;
+    /// A ticky-ticky counter's definition (`+RTS -lT`): its number and name.
+    pub const TICKY_COUNTER_DEF: u16 = 210;
+    /// One counter's counts since the sample before (entries, allocs, allocd).
+    pub const TICKY_COUNTER_SAMPLE: u16 = 211;
+    /// A ticky-ticky sample begins: the counter samples after it are its.
+    pub const TICKY_BEGIN_SAMPLE: u16 = 212;
 }
 
 /// `heap profile begin`'s break-down code for `-hc` (cost-centre stacks).
@@ -376,6 +382,21 @@ pub mod payload {
             module,
             src_loc,
         })
+    }
+
+    /// A ticky counter's definition: `(number, name)` (after its arity and argument
+    /// kinds; GHC 9.4 on add its info table and JSON, not read).
+    pub fn ticky_def(p: &[u8]) -> Option<(u64, &[u8])> {
+        let (i, id) = u64c::<_, E>(p).ok()?;
+        let (i, _arity) = u16c::<_, E>(i).ok()?;
+        let (i, _kinds) = string(i).ok()?;
+        let (_, name) = string(i).ok()?;
+        Some((id, name))
+    }
+
+    /// A ticky counter's sample: `[number, entries, allocs, allocd]`.
+    pub fn ticky_sample(p: &[u8]) -> Option<[u64; 4]> {
+        Some([u64_at(p, 0)?, u64_at(p, 8)?, u64_at(p, 16)?, u64_at(p, 24)?])
     }
 
     /// A variable-size event's payload length.

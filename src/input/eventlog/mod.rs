@@ -11,16 +11,18 @@
 mod build;
 pub mod format;
 mod gathering;
+mod header;
 mod samples;
 pub mod split;
+pub mod ticky;
 
 use std::fmt;
 
 use crate::input::{Parsed, WarningKind};
 use format::{DATA_END, EVENT_HEADER, Size, id, payload};
 
-pub use build::{date_of, job_of};
 pub use format::HeapEvent;
+pub use header::{date_of, job_of};
 pub use samples::{MAX_SAMPLE_CENSUSES, MAX_SAMPLE_STACKS, MAX_SAMPLES, OTHER_STACKS};
 
 /// Why an eventlog could not be read.

@@ -51,7 +51,15 @@ pub const TYPES: &[(u16, Option<u16>)] = &[
     (PROF_SAMPLE, None),
     (PROF_SAMPLING, Some(8)),
     (200, Some(3)),
+    (TICKY_DEF, None),
+    (TICKY_SAMPLE, Some(32)),
+    (TICKY_BEGIN, Some(0)),
 ];
+
+/// Ticky-ticky counters (`+RTS -lT`): a definition, a counter's sample, a sample begins.
+pub const TICKY_DEF: u16 = 210;
+pub const TICKY_SAMPLE: u16 = 211;
+pub const TICKY_BEGIN: u16 = 212;
 
 pub struct Writer {
     pub bytes: Vec<u8>,

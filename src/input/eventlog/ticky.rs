@@ -1,0 +1,172 @@
+//! An eventlog's ticky-ticky counters (`ghc -ticky`, `+RTS -lT`, GHC 9.4 on). At every
+//! sample (the heap profile's interval, `-i`) the runtime writes
+//! `TICKY_COUNTER_BEGIN_SAMPLE`, then for each counter that counted anything since the
+//! sample before one `TICKY_COUNTER_SAMPLE` (its entries, the bytes its code allocated,
+//! the bytes allocated of it) and sets it back to zero. The counters' definitions (a
+//! number and GHC's name for the closure) come at the end of the run.
+//!
+//! They become a profile over time as a heap census does: a band per counter, its value
+//! at each sample the bytes its code allocated since the sample before; and the
+//! counters' totals ([`Ticky`]), which the summary lists.
+
+use crate::input::{FxMap, Warning, WarningKind};
+use crate::profile::ticky::{Counter, Ticky};
+use crate::profile::{Breakdown, Profile, Series};
+
+/// The most counters kept (one per closure of the modules built with `-ticky`).
+pub const MAX_TICKY_COUNTERS: usize = 1 << 15;
+
+/// The most samples drawn; later ones still count in the totals.
+pub const MAX_TICKY_SAMPLES: usize = 1 << 16;
+
+/// The most readings (a counter's allocation at a sample) kept for the graph; later ones
+/// still count in the totals.
+pub const MAX_TICKY_READINGS: usize = 1 << 20;
+
+/// The longest counter name kept, in bytes (its readable part comes first).
+pub const MAX_TICKY_NAME: usize = 1024;
+
+/// A counter as read.
+#[derive(Clone, Default)]
+struct Slot {
+    id: u64,
+    name: Option<Box<str>>,
+    /// Entries, allocs, allocd.
+    totals: [u64; 3],
+}
+
+/// The counters read so far.
+#[derive(Clone, Default)]
+pub(super) struct Collected {
+    slots: FxMap<u64, u32>,
+    counters: Vec<Slot>,
+    /// Each sample's time, in nanoseconds.
+    times: Vec<u64>,
+    /// (sample, counter, bytes its code allocated), in the order read.
+    readings: Vec<(u32, u32, u64)>,
+    /// A limit was reached: what went past it is not drawn.
+    cut: bool,
+    /// Past the samples' limit: later counts are totals only.
+    over: bool,
+}
+
+impl Collected {
+    /// Whether no counter was read.
+    pub fn is_empty(&self) -> bool {
+        self.counters.is_empty()
+    }
+
+    /// A sample begins at `time`.
+    pub fn begin(&mut self, time: u64) {
+        if self.times.len() < MAX_TICKY_SAMPLES {
+            self.times.push(time);
+        } else {
+            (self.cut, self.over) = (true, true);
+        }
+    }
+
+    /// One counter's counts since the sample before.
+    pub fn sample(&mut self, [id, entries, allocs, allocd]: [u64; 4]) {
+        let Some(slot) = self.slot(id) else { return };
+        let totals = &mut self.counters[slot as usize].totals;
+        for (t, v) in totals.iter_mut().zip([entries, allocs, allocd]) {
+            *t = t.saturating_add(v);
+        }
+        // Counts before the first sample, or past the samples' limit, are totals only.
+        let Some(sample) = self.times.len().checked_sub(1) else {
+            return;
+        };
+        if self.over || allocs == 0 {
+        } else if self.readings.len() < MAX_TICKY_READINGS {
+            self.readings.push((sample as u32, slot, allocs));
+        } else {
+            self.cut = true;
+        }
+    }
+
+    /// A counter's definition.
+    pub fn define(&mut self, id: u64, name: &[u8]) {
+        let Some(slot) = self.slot(id) else { return };
+        let mut end = name.len().min(MAX_TICKY_NAME);
+        let text = loop {
+            match std::str::from_utf8(&name[..end]) {
+                Ok(text) => break text.to_owned(),
+                Err(e) if e.valid_up_to() > 0 && end > e.valid_up_to() && end < name.len() => {
+                    end = e.valid_up_to();
+                }
+                Err(_) => break String::from_utf8_lossy(&name[..end]).into_owned(),
+            }
+        };
+        self.counters[slot as usize].name = Some(text.into());
+    }
+
+    fn slot(&mut self, id: u64) -> Option<u32> {
+        if let Some(&slot) = self.slots.get(&id) {
+            return Some(slot);
+        }
+        if self.counters.len() == MAX_TICKY_COUNTERS {
+            self.cut = true;
+            return None;
+        }
+        let slot = self.counters.len() as u32;
+        self.slots.insert(id, slot);
+        self.counters.push(Slot {
+            id,
+            ..Slot::default()
+        });
+        Some(slot)
+    }
+
+    /// The counters as a profile over time: a band per counter that allocated in a
+    /// sample, and their totals. A counter without a definition (the run was cut before
+    /// the runtime wrote them) is named by its number.
+    pub fn profile(self, warnings: &mut Vec<Warning>) -> Profile {
+        if self.cut {
+            crate::input::warn_once(warnings, WarningKind::TickyCut);
+        }
+        let mut p = Profile {
+            breakdown: Breakdown::Other,
+            ..Profile::default()
+        };
+        p.set_units(b"seconds".to_vec(), b"bytes".to_vec());
+        p.times = self
+            .times
+            .iter()
+            .map(|&t| super::format::seconds(t))
+            .collect();
+        let names: Vec<String> = (self.counters.iter())
+            .map(|c| {
+                c.name
+                    .as_deref()
+                    .map_or_else(|| format!("0x{:x}", c.id), str::to_owned)
+            })
+            .collect();
+        let mut band_of: Vec<Option<u32>> = vec![None; self.counters.len()];
+        let mut taken = std::collections::HashSet::new();
+        for &(sample, slot, allocs) in &self.readings {
+            let band = *band_of[slot as usize].get_or_insert_with(|| {
+                let c = &self.counters[slot as usize];
+                let mut name = names[slot as usize].clone();
+                if !taken.insert(name.clone()) {
+                    name = format!("{name} 0x{:x}", c.id);
+                }
+                p.bands.push(name.into_bytes().into(), Series::default())
+            });
+            p.bands.series_mut()[band as usize].push(sample, allocs as f64);
+        }
+        let mut ticky = Ticky {
+            counters: (self.counters.iter().zip(names))
+                .filter(|(c, _)| c.totals != [0; 3])
+                .map(|(c, name)| Counter {
+                    name,
+                    entries: c.totals[0],
+                    allocs: c.totals[1],
+                    allocd: c.totals[2],
+                })
+                .collect(),
+        };
+        ticky.sort();
+        p.ticky = Some(Box::new(ticky));
+        p
+    }
+}

@@ -1,0 +1,245 @@
+//! Ticky-ticky counters from an eventlog (`ghc -ticky`, `+RTS -lT`): GHC 9.6.6 and
+//! 9.10.3 runs of fixtures/programs/Run.hs, each beside ghc-events' reading of it
+//! (`.oracle`, scripts/ticky-oracle.hs), and the corpus's older run beside ghc-events'
+//! printout. Every counter's totals, and its allocation at every sample, are the
+//! oracle's sums.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use crate::common::eventlog::{TICKY_BEGIN, TICKY_DEF, TICKY_SAMPLE, Writer};
+use crate::common::{Scratch, fixtures, hpgraph, svg_texts};
+
+/// ghc-events' reading: each counter's name and totals, and its allocation per sample.
+struct Oracle {
+    totals: BTreeMap<String, [u64; 3]>,
+    /// Per sample (in order), each counter's allocation where it allocated.
+    samples: Vec<BTreeMap<String, u64>>,
+}
+
+fn oracle(path: &Path) -> Oracle {
+    let text = std::fs::read_to_string(path).unwrap();
+    let names: BTreeMap<&str, &str> = (text.lines())
+        .filter_map(|l| l.strip_prefix("def\t"))
+        .map(|l| l.split_once('\t').unwrap())
+        .collect();
+    let mut totals: BTreeMap<String, [u64; 3]> = BTreeMap::new();
+    let mut samples: Vec<BTreeMap<String, u64>> = Vec::new();
+    for line in text.lines() {
+        let f: Vec<&str> = line.split('\t').collect();
+        match f[0] {
+            "begin" => samples.push(BTreeMap::new()),
+            "sample" => {
+                let name = names[f[1]].to_owned();
+                let counts: Vec<u64> = f[2..5].iter().map(|n| n.parse().unwrap()).collect();
+                let t = totals.entry(name.clone()).or_default();
+                for k in 0..3 {
+                    t[k] += counts[k];
+                }
+                if counts[1] > 0 {
+                    let last = samples.last_mut().expect("a sample before its counters");
+                    *last.entry(name).or_default() += counts[1];
+                }
+            }
+            _ => {}
+        }
+    }
+    totals.retain(|_, t| *t != [0; 3]);
+    Oracle { totals, samples }
+}
+
+fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
+    let out = hpgraph(dir, args, None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Our summary's counters: name to totals, in the order listed.
+fn listed(summary: &serde_json::Value) -> Vec<(String, [u64; 3])> {
+    (summary["ticky"].as_array().unwrap().iter())
+        .map(|c| {
+            let n = |k: &str| c[k].as_u64().unwrap();
+            (
+                c["name"].as_str().unwrap().to_owned(),
+                [n("entries"), n("allocs"), n("allocd")],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn each_counters_sums_are_ghc_events_and_each_sample_its_allocation() {
+    let scratch = Scratch::new("ticky");
+    for ghc in ["9.6.6", "9.10.3"] {
+        let log = fixtures().join(format!("ticky/Run-lT-ghc-{ghc}.eventlog"));
+        let want = oracle(&fixtures().join(format!("ticky/Run-lT-ghc-{ghc}.oracle")));
+        let log = log.to_str().unwrap();
+        let summary = json(&scratch.0, &[log, "--summary=json"]);
+        let ours = listed(&summary);
+        assert_eq!(
+            ours.iter().cloned().collect::<BTreeMap<_, _>>(),
+            want.totals,
+            "{ghc}"
+        );
+        // Most allocating first.
+        assert!(
+            ours.windows(2).all(|w| w[0].1[1] >= w[1].1[1]),
+            "{ghc}: {ours:?}"
+        );
+        // The graph: a census per sample, each band a counter's allocation in it.
+        let data = json(&scratch.0, &[log, "--format", "json", "-o", "-"]);
+        let times = data["times"].as_array().unwrap();
+        assert_eq!(
+            times.len(),
+            want.samples.len(),
+            "{ghc}: a census per sample"
+        );
+        for band in data["bands"].as_array().unwrap() {
+            let name = band["name"].as_str().unwrap();
+            for (k, v) in band["values"].as_array().unwrap().iter().enumerate() {
+                let v = v.as_f64().unwrap_or(0.0) as u64;
+                assert_eq!(
+                    v,
+                    want.samples[k].get(name).copied().unwrap_or(0),
+                    "{ghc} {name} @{k}"
+                );
+            }
+        }
+        let drawn: u64 = want.samples.iter().flat_map(|s| s.values()).sum();
+        assert!(drawn > 10_000_000, "{ghc}: the run allocated");
+    }
+}
+
+#[test]
+fn the_picture_names_the_largest_allocator() {
+    let scratch = Scratch::new("ticky-svg");
+    let log = fixtures().join("ticky/Run-lT-ghc-9.6.6.eventlog");
+    let want = oracle(&fixtures().join("ticky/Run-lT-ghc-9.6.6.oracle"));
+    let largest = (want.totals.iter()).max_by_key(|(_, t)| t[1]).unwrap().0;
+    let out = hpgraph(&scratch.0, &[log.to_str().unwrap(), "-o", "t.svg"], None);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let svg = std::fs::read_to_string(scratch.path("t.svg")).unwrap();
+    let texts: Vec<String> = svg_texts(&svg).into_iter().map(|t| t.text).collect();
+    assert!(texts.iter().any(|t| t == largest), "{largest} in {texts:?}");
+}
+
+#[test]
+fn an_older_run_without_samples_gives_its_totals() {
+    // ghc-events' own example file: counters, and no sample begins.
+    let scratch = Scratch::new("ticky-old");
+    let log = fixtures().join("corpus-eventlog/ticky-ticky.eventlog");
+    let reference =
+        std::fs::read_to_string(fixtures().join("corpus-eventlog/ticky-ticky.eventlog.reference"))
+            .unwrap();
+    let mut names = BTreeMap::new();
+    let mut totals: BTreeMap<String, [u64; 3]> = BTreeMap::new();
+    for line in reference.lines() {
+        if let Some((_, rest)) = line.split_once(": ticky counter definition ") {
+            let (id, rest) = rest.split_once(", ").unwrap();
+            let name = rest
+                .split_once("name: ")
+                .unwrap()
+                .1
+                .rsplit_once(", itbl")
+                .unwrap()
+                .0;
+            names.insert(id.to_owned(), name.to_owned());
+        }
+    }
+    for line in reference.lines() {
+        if let Some((_, rest)) = line.split_once(": ticky counter sample ") {
+            let (id, rest) = rest.split_once(": entry count: ").unwrap();
+            let nums: Vec<u64> = (rest.split(", "))
+                .map(|f| f.split_whitespace().next().unwrap().parse().unwrap())
+                .collect();
+            let t = totals.entry(names[id].clone()).or_default();
+            for k in 0..3 {
+                t[k] += nums[k];
+            }
+        }
+    }
+    assert!(!totals.is_empty());
+    let summary = json(&scratch.0, &[log.to_str().unwrap(), "--summary=json"]);
+    assert_eq!(
+        listed(&summary).into_iter().collect::<BTreeMap<_, _>>(),
+        totals
+    );
+}
+
+fn sample(w: &mut Writer, time: u64, id: u64, allocs: u64) {
+    let p: Vec<u8> = [id, 1, allocs, 0]
+        .iter()
+        .flat_map(|v| v.to_be_bytes())
+        .collect();
+    w.event(TICKY_SAMPLE, time, &p);
+}
+
+fn define(w: &mut Writer, time: u64, id: u64, name: &str) {
+    let mut p = id.to_be_bytes().to_vec();
+    p.extend(0u16.to_be_bytes());
+    p.push(0); // no argument kinds
+    p.extend(name.as_bytes());
+    p.push(0);
+    w.event(TICKY_DEF, time, &p);
+}
+
+#[test]
+fn counters_samples_and_readings_past_their_limits_are_totals_only() {
+    use hpgraph::input::eventlog::ticky::{
+        MAX_TICKY_COUNTERS, MAX_TICKY_READINGS, MAX_TICKY_SAMPLES,
+    };
+    let scratch = Scratch::new("ticky-limits");
+    let cases: [(&str, usize, usize); 3] = [
+        ("counters", 1, MAX_TICKY_COUNTERS + 1),
+        ("samples", MAX_TICKY_SAMPLES + 2, 1),
+        ("readings", MAX_TICKY_READINGS / 4 + 1, 4),
+    ];
+    for (what, samples, counters) in cases {
+        let mut w = Writer::new();
+        for s in 0..samples as u64 {
+            w.event(TICKY_BEGIN, 1000 * (s + 1), &[]);
+            for c in 0..counters as u64 {
+                sample(&mut w, 1000 * (s + 1), c, 8);
+            }
+        }
+        for c in 0..counters as u64 {
+            define(&mut w, 1000 * (samples as u64 + 1), c, &format!("c{c}"));
+        }
+        let path = scratch.path(&format!("{what}.eventlog"));
+        std::fs::write(&path, w.done()).unwrap();
+        let out = hpgraph(
+            &scratch.0,
+            &[path.to_str().unwrap(), "--summary=json"],
+            None,
+        );
+        assert!(
+            out.status.success(),
+            "{what}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            said.contains("ticky counters"),
+            "{what}: the limit is said: {said}"
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let kept = listed(&summary);
+        let expected = counters.min(MAX_TICKY_COUNTERS);
+        assert_eq!(kept.len(), expected, "{what}");
+        // Past the samples' or readings' limit a counter's totals still count every one.
+        if counters <= MAX_TICKY_COUNTERS {
+            assert!(
+                kept.iter().all(|(_, t)| t[1] == 8 * samples as u64),
+                "{what}"
+            );
+        }
+    }
+}
