@@ -116,6 +116,9 @@ pub struct Summary {
     /// does not narrow them).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ticky: Option<Vec<crate::profile::ticky::Counter>>,
+    /// A ticky-ticky text report's runtime counters (`ALLOC_HEAP_tot`, …), as listed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ticky_totals: Option<Vec<crate::profile::ticky::Total>>,
 }
 
 /// The runtime's figures a CI job watches: what share of the time went to collecting,
@@ -251,6 +254,9 @@ pub fn summarise(
         restricted_to: super::biography::restriction(profile),
         members: super::members::of(profile),
         ticky: profile.ticky.as_ref().map(|t| t.counters.clone()),
+        ticky_totals: (profile.ticky.as_ref())
+            .filter(|t| !t.totals.is_empty())
+            .map(|t| t.totals.clone()),
     }
 }
 

@@ -38,6 +38,9 @@ fn map(file: &File, max: u64) -> Option<memmap2::Mmap> {
 /// what was made of it are not held together.
 pub(super) fn read_report(file: &File, options: Options) -> Option<Result<Parsed, Error>> {
     let map = map(file, prof::MAX_BYTES as u64)?;
+    if super::ticky::is_report(&map[..map.len().min(prof::PROBE)]) {
+        return Some(super::ticky::read(&map).map_err(Error::Costs));
+    }
     let report = prof::read_report(&map);
     drop(map);
     Some(

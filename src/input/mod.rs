@@ -18,6 +18,7 @@ pub mod prof;
 pub mod source;
 pub mod stream;
 pub mod symbols;
+pub mod ticky;
 mod warning;
 
 pub use warning::{Warning, WarningKind};
@@ -52,6 +53,18 @@ impl Format {
             return match whole {
                 false => None,
                 true if prof::is_report(first) || prof::json::is_report(first) => {
+                    Some(Format::Costs)
+                }
+                true => Some(Format::Hp),
+            };
+        }
+        // A ticky-ticky report starts with the program's command line, quoted; a `.hp`
+        // with JOB.
+        if prefix.first() == Some(&b'\'') {
+            let whole = eof || prefix.len() >= prof::PROBE;
+            return match whole {
+                false => None,
+                true if ticky::is_report(&prefix[..prefix.len().min(prof::PROBE)]) => {
                     Some(Format::Costs)
                 }
                 true => Some(Format::Hp),

@@ -77,6 +77,8 @@ pub enum WarningKind {
     /// More ticky-ticky counters, samples or readings than a profile keeps: the rest
     /// count in the totals only.
     TickyCut,
+    /// A ticky-ticky text report has no time: its picture has no band.
+    TickyReport,
 }
 
 impl fmt::Display for Warning {
@@ -115,6 +117,11 @@ impl fmt::Display for Warning {
                 f,
                 "{n} collections end (GC_END) before they begin: left out of the runtime's \
                  figures"
+            ),
+            WarningKind::TickyReport => write!(
+                f,
+                "a ticky-ticky report (+RTS -r) has totals, not times: --summary lists its \
+                 counters; for them over time, run with +RTS -lT and read the eventlog"
             ),
             WarningKind::NoHeapProfile => write!(
                 f,

@@ -16,11 +16,22 @@ pub struct Counter {
     pub allocd: u64,
 }
 
+/// One of the runtime's own counters in a text report (`51200136 ALLOC_HEAP_tot`).
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Total {
+    /// Its name.
+    pub name: String,
+    /// Its count.
+    pub value: u64,
+}
+
 /// A ticky-ticky profile's counters, most allocating first.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Ticky {
     /// Every counter that counted anything.
     pub counters: Vec<Counter>,
+    /// A text report's runtime counters (`ALLOC_HEAP_tot`, `HEAP_CHK_ctr`, …), as listed.
+    pub totals: Vec<Total>,
 }
 
 impl Ticky {

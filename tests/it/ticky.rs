@@ -243,3 +243,124 @@ fn counters_samples_and_readings_past_their_limits_are_totals_only() {
         }
     }
 }
+
+/// The counters' table of a text report as the file lays it out: the three numbers
+/// first, the name from the header's `STG Name` column (GHC pads the columns before it).
+fn table(report: &str) -> BTreeMap<String, [u64; 3]> {
+    let lines: Vec<&str> = report.lines().collect();
+    let header = lines.iter().position(|l| l.contains("STG Name")).unwrap();
+    let column = lines[header].find("STG Name").unwrap();
+    let mut rows = BTreeMap::new();
+    for line in lines[header + 2..]
+        .iter()
+        .take_while(|l| !l.trim().is_empty())
+    {
+        let n: Vec<u64> = (line.split_whitespace().take(3))
+            .map(|n| n.parse().unwrap())
+            .collect();
+        if n != [0, 0, 0] {
+            rows.insert(line[column..].trim_end().to_owned(), [n[0], n[1], n[2]]);
+        }
+    }
+    rows
+}
+
+#[test]
+fn a_text_reports_rows_are_its_table_and_the_eventlogs_sums() {
+    let scratch = Scratch::new("ticky-text");
+    for ghc in ["9.6.6", "9.10.3"] {
+        let path = fixtures().join(format!("ticky/Run-r-ghc-{ghc}.ticky"));
+        let report = std::fs::read_to_string(&path).unwrap();
+        let out = hpgraph(
+            &scratch.0,
+            &[path.to_str().unwrap(), "--summary=json"],
+            None,
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let ours: BTreeMap<String, [u64; 3]> = listed(&summary).into_iter().collect();
+        assert_eq!(ours, table(&report), "{ghc}");
+        // The runtime's counters after the table, as listed.
+        let totals = summary["ticky_totals"].as_array().unwrap();
+        let heap = totals
+            .iter()
+            .find(|t| t["name"] == "ALLOC_HEAP_tot")
+            .unwrap();
+        let line = (report.lines())
+            .find(|l| l.trim_end().ends_with(" ALLOC_HEAP_tot"))
+            .unwrap();
+        assert_eq!(
+            heap["value"].as_u64().unwrap(),
+            line.split_whitespace()
+                .next()
+                .unwrap()
+                .parse::<u64>()
+                .unwrap()
+        );
+        // The -lT run of the same program (ghc-events' reading): the same counters; its
+        // last interval after the last sample is not written (GHC 9.6 stops short).
+        let lt = oracle(&fixtures().join(format!("ticky/Run-lT-ghc-{ghc}.oracle")));
+        for (name, sums) in &lt.totals {
+            let text = ours.get(name).unwrap_or_else(|| panic!("{ghc}: {name}"));
+            assert!(
+                (0..3).all(|k| text[k] >= sums[k]),
+                "{ghc} {name}: {text:?} {sums:?}"
+            );
+        }
+        if ghc == "9.10.3" {
+            assert_eq!(
+                ours, lt.totals,
+                "GHC 9.10 writes the whole run to the eventlog"
+            );
+        }
+    }
+}
+
+#[test]
+fn a_text_report_past_the_counters_limit_is_refused() {
+    use hpgraph::input::eventlog::ticky::MAX_TICKY_COUNTERS;
+    let scratch = Scratch::new("ticky-text-limit");
+    let mut report = String::from("'./p' +RTS '-rp.ticky'\n\nENTERS: 1\n\n");
+    report += "    Entries       Alloc     Alloc'd  Non-void Arguments      STG Name\n";
+    report += &"-".repeat(80);
+    report += "\n";
+    let column = report.lines().nth(4).unwrap().find("STG Name").unwrap();
+    for k in 0..=MAX_TICKY_COUNTERS {
+        let numbers = format!("{:>11}{:>12}{:>12}   0", 1, 8, 0);
+        report += &format!("{numbers:<column$}f{k}{{v}} (Main) (fun)\n");
+    }
+    let path = scratch.path("p.ticky");
+    std::fs::write(&path, &report).unwrap();
+    let out = hpgraph(&scratch.0, &[path.to_str().unwrap(), "--summary"], None);
+    assert_eq!(out.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains(&format!("more than {MAX_TICKY_COUNTERS} counters")),
+        "{said}"
+    );
+    // One row fewer reads, every counter named as written.
+    let shorter: String = report
+        .lines()
+        .take(report.lines().count() - 1)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(&path, shorter).unwrap();
+    let out = hpgraph(
+        &scratch.0,
+        &[path.to_str().unwrap(), "--summary=json"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let kept = listed(&summary);
+    assert_eq!(kept.len(), MAX_TICKY_COUNTERS);
+    assert!(kept.iter().any(|(n, _)| n == "f0{v} (Main) (fun)"));
+}

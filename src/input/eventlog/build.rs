@@ -548,7 +548,7 @@ impl Builder {
         if let Some(parsed) = self.sampled(&gathered) {
             return parsed;
         }
-        if self.profile.times.is_empty() && !self.profiling && !self.ticky.is_empty() {
+        if self.profile.times.is_empty() && !self.profiling && self.ticky.sampled() {
             return Ok(self.ticked(gathered));
         }
         // Heap profiling on but no census is a heap profile that ended early, not a run
@@ -602,6 +602,11 @@ impl Builder {
         if !self.samples.is_empty() {
             profile.cost_samples = Some(Box::new(self.samples_profile()));
         }
+        // Ticky counters without samples (no graph of them): their totals, for the summary.
+        if !self.ticky.is_empty() {
+            let ticky = std::mem::take(&mut self.ticky);
+            profile.ticky = ticky.profile(&mut self.warnings).ticky;
+        }
         Ok(Parsed {
             profile: Model::Heap(self.dress(profile)),
             warnings: self.warnings,
@@ -649,11 +654,6 @@ impl Builder {
         profile.marks = std::mem::take(&mut self.profile.marks);
         profile.heap = std::mem::take(&mut self.profile.heap);
         profile.heap.sort();
-        if profile.times.is_empty() {
-            // Counters but no sample (before GHC 9.4's begin-sample events): the totals,
-            // over a graph as long as the run.
-            profile.times = vec![0.0, seconds(self.clock)];
-        }
         crate::input::warn_if_empty(&profile, &mut self.warnings);
         let mut profile = self.dress(profile);
         profile.set_units(b"seconds".to_vec(), b"bytes".to_vec());

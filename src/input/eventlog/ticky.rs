@@ -56,6 +56,11 @@ impl Collected {
         self.counters.is_empty()
     }
 
+    /// Whether a sample began: the counters then make a graph over time.
+    pub fn sampled(&self) -> bool {
+        !self.times.is_empty()
+    }
+
     /// A sample begins at `time`.
     pub fn begin(&mut self, time: u64) {
         if self.times.len() < MAX_TICKY_SAMPLES {
@@ -164,6 +169,7 @@ impl Collected {
                     allocd: c.totals[2],
                 })
                 .collect(),
+            totals: Vec::new(),
         };
         ticky.sort();
         p.ticky = Some(Box::new(ticky));
