@@ -376,6 +376,9 @@ impl Reader {
             Reader::Undecided(_) => hp::Parser::new().finish()?.into(),
             Reader::Hp(p, _) => p.finish()?.into(),
             Reader::Eventlog(p) => p.finish()?,
+            Reader::Costs(bytes, _) if ticky::is_report(&bytes[..bytes.len().min(prof::PROBE)]) => {
+                ticky::read(&bytes).map_err(Error::Costs)?
+            }
             Reader::Costs(bytes, options) => {
                 prof::read(&bytes, options.measure).map_err(Error::Costs)?
             }

@@ -271,17 +271,7 @@ fn a_text_reports_rows_are_its_table_and_the_eventlogs_sums() {
     for ghc in ["9.6.6", "9.10.3"] {
         let path = fixtures().join(format!("ticky/Run-r-ghc-{ghc}.ticky"));
         let report = std::fs::read_to_string(&path).unwrap();
-        let out = hpgraph(
-            &scratch.0,
-            &[path.to_str().unwrap(), "--summary=json"],
-            None,
-        );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let summary = json(&scratch.0, &[path.to_str().unwrap(), "--summary=json"]);
         let ours: BTreeMap<String, [u64; 3]> = listed(&summary).into_iter().collect();
         assert_eq!(ours, table(&report), "{ghc}");
         // The runtime's counters after the table, as listed.
@@ -349,17 +339,7 @@ fn a_text_report_past_the_counters_limit_is_refused() {
         .map(|l| format!("{l}\n"))
         .collect();
     std::fs::write(&path, shorter).unwrap();
-    let out = hpgraph(
-        &scratch.0,
-        &[path.to_str().unwrap(), "--summary=json"],
-        None,
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let summary: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let summary = json(&scratch.0, &[path.to_str().unwrap(), "--summary=json"]);
     let kept = listed(&summary);
     assert_eq!(kept.len(), MAX_TICKY_COUNTERS);
     assert!(kept.iter().any(|(n, _)| n == "f0{v} (Main) (fun)"));

@@ -635,9 +635,6 @@ impl Tree {
 /// A report, text or JSON, read into the shared model ([`profile`]); the rows a cut
 /// file lost become warnings.
 pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Error> {
-    if super::ticky::is_report(&bytes[..bytes.len().min(PROBE)]) {
-        return super::ticky::read(bytes);
-    }
     Ok(model_of(read_report(bytes)?, measure))
 }
 
