@@ -125,7 +125,7 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
     eprintln!(
         "hpgraph: running {} (GHC {}{}) with +RTS {} -RTS",
         rts.program.display(),
-        rts.ghc,
+        crate::escape::terminal(&rts.ghc),
         if rts.profiled() { ", profiling" } else { "" },
         rts_flags.join(" ")
     );
@@ -366,7 +366,9 @@ fn usage(message: &str) -> ! {
     std::process::exit(2)
 }
 
+/// Says why the program cannot be run; what it wrote when asked may be in it, so the
+/// message goes out through the terminal's escape.
 fn set_up_failed(e: &SetUp) -> ExitCode {
-    eprintln!("hpgraph: {e}");
+    eprintln!("hpgraph: {}", crate::escape::terminal(&e.to_string()));
     ExitCode::from(2)
 }

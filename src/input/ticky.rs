@@ -94,7 +94,7 @@ fn row(line: &str, column: usize) -> Option<Counter> {
     let (entries, allocs, allocd) = (next()?, next()?, next()?);
     let name = line.get(column..)?.trim_end();
     (!name.is_empty()).then(|| Counter {
-        name: name.to_owned(),
+        name: super::eventlog::ticky::kept_name(name.as_bytes()),
         entries,
         allocs,
         allocd,
@@ -111,7 +111,7 @@ fn runtime_counters(rest: &[&str]) -> Vec<Total> {
         .filter_map(|l| {
             let (n, name) = l.trim().split_once(char::is_whitespace)?;
             Some(Total {
-                name: name.trim().to_owned(),
+                name: super::eventlog::ticky::kept_name(name.trim().as_bytes()),
                 value: n.parse().ok()?,
             })
         })

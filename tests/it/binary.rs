@@ -198,12 +198,12 @@ fn a_stripped_program_gives_a_warning_and_the_addresses() {
 
 /// A minimal ELF executable of `n` `_info` symbols, 16 bytes apart, in a code section
 /// without contents (as `objcopy --only-keep-debug` leaves it).
-fn elf_of_symbols(n: usize) -> Vec<u8> {
+fn elf_of_symbols(n: usize, name: &str) -> Vec<u8> {
     let shstrtab = b"\0.text\0.symtab\0.strtab\0.shstrtab\0";
-    let strtab = b"\0x_info\0";
+    let strtab = &[b"\0", name.as_bytes(), b"\0"].concat()[..];
     let mut symtab = vec![0u8; 24];
     for i in 0..n as u64 {
-        symtab.extend_from_slice(&1u32.to_le_bytes()); // the name: "x_info"
+        symtab.extend_from_slice(&1u32.to_le_bytes()); // the one name
         symtab.extend_from_slice(&[0x11, 0]); // a global object
         symtab.extend_from_slice(&1u16.to_le_bytes()); // in .text
         symtab.extend_from_slice(&(0x1000 + 16 * i).to_le_bytes());
@@ -258,12 +258,21 @@ fn symbols_past_the_limit_are_left_out_and_said() {
     use hpgraph::input::symbols::{InfoNames, MAX_SYMBOLS, Naming};
     let scratch = Scratch::new("binary-limit");
     let small = scratch.path("small");
-    std::fs::write(&small, elf_of_symbols(3)).unwrap();
+    std::fs::write(&small, elf_of_symbols(3, "x_info")).unwrap();
     let names = InfoNames::read(&small).unwrap();
     assert_eq!((names.len(), names.cut), (3, false));
     assert_eq!(names.name(0x1000 - 16), Some(Naming::Exact("x".into())));
+    // A name past MAX_SYMBOL_NAME is cut: its `_info` end is gone, so it names nothing.
+    let long = scratch.path("long");
+    let name = format!(
+        "{}_info",
+        "x".repeat(hpgraph::input::symbols::MAX_SYMBOL_NAME)
+    );
+    std::fs::write(&long, elf_of_symbols(1, &name)).unwrap();
+    let names = InfoNames::read(&long).unwrap();
+    assert_eq!((names.len(), names.name(0x1000 - 16)), (1, None));
     let big = scratch.path("big");
-    std::fs::write(&big, elf_of_symbols(MAX_SYMBOLS + 1)).unwrap();
+    std::fs::write(&big, elf_of_symbols(MAX_SYMBOLS + 1, "x_info")).unwrap();
     let names = InfoNames::read(&big).unwrap();
     assert_eq!((names.len(), names.cut), (MAX_SYMBOLS, true));
     let log = fixtures().join(EVENTLOG);

@@ -344,3 +344,36 @@ fn a_text_report_past_the_counters_limit_is_refused() {
     assert_eq!(kept.len(), MAX_TICKY_COUNTERS);
     assert!(kept.iter().any(|(n, _)| n == "f0{v} (Main) (fun)"));
 }
+
+#[test]
+fn names_and_runtime_counters_past_their_limits_are_cut() {
+    use hpgraph::input::eventlog::ticky::{MAX_TICKY_COUNTERS, MAX_TICKY_NAME};
+    let scratch = Scratch::new("ticky-text-names");
+    let mut report = String::from("'./p' +RTS '-rp.ticky'\n\nENTERS: 1\n\n");
+    report += "    Entries       Alloc     Alloc'd  Non-void Arguments      STG Name\n";
+    report += &"-".repeat(80);
+    report += "\n";
+    let column = report.lines().nth(4).unwrap().find("STG Name").unwrap();
+    let long = "\u{3bb}".repeat(MAX_TICKY_NAME); // 2 bytes each: twice the limit
+    let numbers = format!("{:>11}{:>12}{:>12}   0", 1, 8, 0);
+    report += &format!("{numbers:<column$}{long}\n\n");
+    report += &"*".repeat(50);
+    report += "\n";
+    for k in 0..=MAX_TICKY_COUNTERS {
+        report += &format!("{:>11} RUNTIME_{k}\n", k + 1);
+    }
+    let path = scratch.path("p.ticky");
+    std::fs::write(&path, &report).unwrap();
+    let summary = json(&scratch.0, &[path.to_str().unwrap(), "--summary=json"]);
+    let kept = listed(&summary);
+    assert_eq!(kept.len(), 1);
+    assert_eq!(
+        kept[0].0.len(),
+        MAX_TICKY_NAME,
+        "cut at the limit, on a character"
+    );
+    assert!(long.starts_with(&kept[0].0));
+    let totals = summary["ticky_totals"].as_array().unwrap();
+    assert_eq!(totals.len(), MAX_TICKY_COUNTERS);
+    assert_eq!(totals[0]["name"], "RUNTIME_0");
+}

@@ -26,6 +26,20 @@ pub const MAX_TICKY_READINGS: usize = 1 << 20;
 /// The longest counter name kept, in bytes (its readable part comes first).
 pub const MAX_TICKY_NAME: usize = 1024;
 
+/// A counter's name as kept, in both forms of the counters: read as UTF-8 (what is not
+/// is replaced), cut at [`MAX_TICKY_NAME`] bytes on a character's boundary.
+pub fn kept_name(name: &[u8]) -> String {
+    // A character is at most 4 bytes: what lies past that cannot be kept.
+    let mut text =
+        String::from_utf8_lossy(&name[..name.len().min(MAX_TICKY_NAME + 4)]).into_owned();
+    let mut end = text.len().min(MAX_TICKY_NAME);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text.truncate(end);
+    text
+}
+
 /// A counter as read.
 #[derive(Clone, Default)]
 struct Slot {
@@ -92,17 +106,7 @@ impl Collected {
     /// A counter's definition.
     pub fn define(&mut self, id: u64, name: &[u8]) {
         let Some(slot) = self.slot(id) else { return };
-        let mut end = name.len().min(MAX_TICKY_NAME);
-        let text = loop {
-            match std::str::from_utf8(&name[..end]) {
-                Ok(text) => break text.to_owned(),
-                Err(e) if e.valid_up_to() > 0 && end > e.valid_up_to() && end < name.len() => {
-                    end = e.valid_up_to();
-                }
-                Err(_) => break String::from_utf8_lossy(&name[..end]).into_owned(),
-            }
-        };
-        self.counters[slot as usize].name = Some(text.into());
+        self.counters[slot as usize].name = Some(kept_name(name).into());
     }
 
     fn slot(&mut self, id: u64) -> Option<u32> {
