@@ -24,6 +24,13 @@ pub struct Member {
     /// The most every set it is in held together at a census.
     #[serde(serialize_with = "crate::units::tidy_number")]
     pub reachable_peak: f64,
+    /// The bands whose sets hold it, by number: what a view of its reachable bytes
+    /// stacks.
+    #[serde(skip)]
+    pub bands: Vec<u32>,
+    /// Those of `bands` whose set is it alone.
+    #[serde(skip)]
+    pub alone: Vec<u32>,
 }
 
 /// Every member's figures, most reachable first.
@@ -39,16 +46,27 @@ pub struct Members {
     pub unknown_sets: usize,
 }
 
-/// The members of `profile`'s sets and their figures; `None` for a profile whose bands are
-/// not sets (neither a retainer profile with its sets named from the run's report, nor a
+/// The members a profile's sets name, numbered, and each band's members by number.
+pub struct Numbered {
+    /// Each member's name, in the order first met (at most [`MAX_MEMBERS`]).
+    pub names: Vec<String>,
+    /// Each band's members, by number (none for a band whose set is not known).
+    pub bands: Vec<Vec<usize>>,
+    /// Members past [`MAX_MEMBERS`], not numbered.
+    pub left_out: usize,
+    /// Bands whose set is not known.
+    pub unknown_sets: usize,
+}
+
+/// Numbers the members of `profile`'s sets; `None` for a profile whose bands are not
+/// sets (neither a retainer profile with its sets named from the run's report, nor a
 /// root profile).
-pub fn of(profile: &Profile) -> Option<Members> {
+pub fn numbered(profile: &Profile) -> Option<Numbered> {
     let sets = sets(profile)?;
     let unknown_sets = sets.iter().filter(|s| s.is_none()).count();
     let mut index: std::collections::HashMap<String, usize> = Default::default();
     let mut names: Vec<String> = Vec::new();
     let mut left_out = std::collections::HashSet::new();
-    // Each band's members, by number.
     let bands: Vec<Vec<usize>> = (sets.into_iter())
         .map(|set| {
             let mut ids: Vec<usize> = Vec::new();
@@ -73,6 +91,23 @@ pub fn of(profile: &Profile) -> Option<Members> {
             ids
         })
         .collect();
+    Some(Numbered {
+        names,
+        bands,
+        left_out: left_out.len(),
+        unknown_sets,
+    })
+}
+
+/// The members of `profile`'s sets and their figures, most reachable first; `None` for
+/// a profile whose bands are not sets ([`numbered`]).
+pub fn of(profile: &Profile) -> Option<Members> {
+    let Numbered {
+        names,
+        bands,
+        left_out,
+        unknown_sets,
+    } = numbered(profile)?;
     let n = profile.samples();
     let (mut alone, mut reach) = (vec![0.0; names.len()], vec![0.0; names.len()]);
     // Census by census: each band's value to its members' sums there.
@@ -95,11 +130,21 @@ pub fn of(profile: &Profile) -> Option<Members> {
             reach[m] = f64::max(reach[m], r[m]);
         }
     }
-    let mut members: Vec<Member> = (names.into_iter().enumerate())
-        .map(|(m, name)| Member {
+    let mut holders: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+    let mut own: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+    for (b, ids) in bands.iter().enumerate() {
+        ids.iter().for_each(|&m| holders[m].push(b as u32));
+        if let [only] = ids[..] {
+            own[only].push(b as u32);
+        }
+    }
+    let mut members: Vec<Member> = (names.into_iter().zip(holders).zip(own).enumerate())
+        .map(|(m, ((name, bands), own))| Member {
             name,
             alone_peak: alone[m],
             reachable_peak: reach[m],
+            bands,
+            alone: own,
         })
         .collect();
     members.sort_by(|x, y| {
@@ -107,7 +152,7 @@ pub fn of(profile: &Profile) -> Option<Members> {
     });
     Some(Members {
         members,
-        left_out: left_out.len(),
+        left_out,
         unknown_sets,
     })
 }

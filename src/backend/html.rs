@@ -26,6 +26,7 @@ const SCRIPT: &str = concat!(
     include_str!("html/figures.js"),
     include_str!("html/costs.js"),
     include_str!("html/flame.js"),
+    include_str!("html/lists.js"),
     include_str!("html/page.js")
 );
 const STYLE: &str = include_str!("html/page.css");
@@ -454,6 +455,9 @@ fn body(
     html.push_str("</div>\n");
     html.push_str("<p id=\"runtime\" class=\"help\" hidden></p>\n");
     html.push_str(if report { REPORT_HELP } else { HELP });
+    if !report {
+        html.push_str(MEMBERS);
+    }
     if report {
         html.push_str(STRIP);
     }
@@ -470,7 +474,26 @@ fn body(
         html.push_str(IPE_HEAD);
     }
     html.push_str(TABLE_TAIL);
+    html.push_str(TICKY);
 }
+
+/// A root or retainer profile's members, which the script lists (`lists.js`) when the
+/// page's data has them: each a button that shows the bands of the sets that hold it.
+const MEMBERS: &str = "<section id=\"members\" hidden aria-label=\"The members of the sets\">\
+    <h2></h2><p class=\"help\">Each member's bytes at the census where they were most: \
+    reachable (in every set that holds it, alone or shared with others) and alone (in the set \
+    of it only). Click a member to show only the bands of the sets that hold it: stacked, they \
+    are its reachable bytes over time. Click a heading to sort.</p>\
+    <p id=\"members-note\" role=\"status\"></p><div class=\"list\"><table id=\"members-table\">\
+    <thead></thead><tbody></tbody></table></div></section>\n";
+
+/// A ticky-ticky run's counters, which the script lists when the page's data has them.
+const TICKY: &str = "<section id=\"ticky\" hidden aria-label=\"Ticky-ticky counters\">\
+    <h2>Ticky-ticky counters over the run</h2><p class=\"help\">Per closure, as GHC's ticky \
+    report counts it: the bytes its code allocated (Alloc, what the graph shows per interval), \
+    the bytes allocated of the closure itself (Alloc'd) and how often it was entered, most \
+    allocating first. Click a heading to sort.</p><div class=\"below\"><table id=\"ticky-table\">\
+    <thead></thead><tbody></tbody></table></div></section>\n";
 
 /// The view and the filter box.
 const CONTROLS: &str = "<div class=\"controls\"><label>View <select id=\"view\">\

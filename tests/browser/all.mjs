@@ -21,6 +21,7 @@ const SUITES = [
   ["beside", "the heap graph and the samples of one eventlog on one window"],
   ["gcstrip", "the GC strip: each bar the share of its time in GC as ghc-events reads the collections"],
   ["rates", "the allocation rate in a panel of its own: B/s labels over its peak, clear of every text; -s's total"],
+  ["members", "a root and a retainer profile's members, each a view of its sets; ticky counters sorted"],
   ["table", "the page's table is --summary's, figure for figure, for random windows of real profiles"],
   ["flamelabels", "flame graphs of deep reports and stacks named at the default size and at 8.5 cm"],
   ["textboxes", "modern figures at sizes from 6 cm x 4 cm to 30 cm x 20 cm: text, ticks, keys"],

@@ -192,6 +192,20 @@ try {
   await flameAndControls(page, hp.bands, ".hp page");
   await page.close();
 
+  // A root profile's page: its members (the roots named in the bands) in their table,
+  // each chosen by a click.
+  const roots = [attack(5), attack(6)];
+  let rootsText = `JOB "p +RTS -ho -RTS"\nDATE "d"\nSAMPLE_UNIT "seconds"\nVALUE_UNIT "bytes"\n`;
+  for (let i = 0; i < 4; i++) rootsText += `BEGIN_SAMPLE ${i}.0\n${roots[0]}\t10\n${roots[1]}\t20\n${roots.join("-")}\t30\nEND_SAMPLE ${i}.0\n`;
+  writeFileSync(join(work, "roots.hp"), rootsText);
+  page = await open(browser, pathToFileURL(render("roots.hp", "roots.html")).href);
+  await page.waitForFunction(() => window.hpgraph !== undefined, null, { timeout: 10000 });
+  const members = await page.$$eval("#members-table tbody td.name", (tds) => tds.map((td) => td.textContent));
+  check(roots.every((r) => members.includes(r)), "root profile page: each root named literally in the members' table");
+  for (let k = 0; k < 2; k++) await page.click(`#members-table tr[data-row="${k}"]`);
+  await noScriptRan(page, "root profile page");
+  await page.close();
+
   // The eventlog page: program arguments (the title), band names, marker texts.
   page = await open(browser, pathToFileURL(render("hostile.eventlog", "hostile-ev.html")).href);
   await page.waitForFunction(() => window.hpgraph !== undefined, null, { timeout: 10000 });

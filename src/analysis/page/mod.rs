@@ -15,6 +15,7 @@ use serde::Serialize;
 
 pub mod flame;
 pub mod levels;
+pub mod lists;
 pub mod strip;
 pub mod tree;
 
@@ -72,6 +73,10 @@ pub struct PageBand {
     /// it (its tooltip says it).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub set: Option<String>,
+    /// The profile's band it is (not for `OTHER` or the rest's sum): what a member's
+    /// view ([`lists::PageMembers`]) finds it by.
+    #[serde(skip)]
+    pub id: Option<u32>,
 }
 
 /// The frames' labels, each once: a band's [`PageBand::stack`] points into them.
@@ -259,6 +264,14 @@ pub struct PageData {
     /// other's. The backend writes them with their frames' paints.
     #[serde(skip)]
     pub cost_samples: Option<Box<PageData>>,
+    /// A root or retainer profile's members, each a view of its sets' bands.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub members: Option<lists::PageMembers>,
+    /// A ticky-ticky run's counters over the run, most allocating first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ticky: Vec<crate::profile::ticky::Counter>,
+    /// The most rows a list's table shows: `--top`, else [`MAX_TABLE_ROWS`].
+    pub table_rows: usize,
 }
 
 /// The page's flame graphs, laid out: the script weighs and places them.
@@ -468,7 +481,7 @@ pub(crate) fn kept(times: &[f64], totals: &[f64]) -> Vec<usize> {
 /// The page's numbers for a heap profile and the bands drawn of it, with the run's
 /// cost-centre samples beside it where the eventlog has them.
 pub fn data(profile: &Profile, selection: &Selection, opts: &PageOptions) -> PageData {
-    let mut data = of(profile, selection, opts, |_| None);
+    let mut data = of(profile, selection, opts, |_| None).with_lists(profile);
     data.cost_samples = samples_beside(profile, opts).map(Box::new);
     data.lay_out_flames();
     data
@@ -593,6 +606,9 @@ fn of<'p>(
         runtime: PageRuntime::of(&profile.runtime, first, last),
         biography: crate::analysis::biography::of(profile),
         cost_samples: None,
+        members: None,
+        ticky: Vec::new(),
+        table_rows: opts.rows.unwrap_or(MAX_TABLE_ROWS),
     }
 }
 
@@ -651,6 +667,10 @@ fn drawn_bands(
                 placed,
                 leaf: None,
                 set: set_of(profile, name),
+                id: match drawn.columns[k].1 {
+                    crate::select::Source::Ident(id) => Some(id),
+                    crate::select::Source::Other(_) => None,
+                },
             }
         })
         .collect()
@@ -774,6 +794,7 @@ fn pool(
                 placed,
                 leaf: None,
                 set: set_of(profile, &profile.bands.names()[k]),
+                id: Some(k as u32),
             }
         })
         .collect();
@@ -792,6 +813,7 @@ fn pool(
         placed: None,
         leaf: None,
         set: None,
+        id: None,
     };
     (pool, Some((left.len(), rest)))
 }

@@ -10,7 +10,7 @@
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
   var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1, rateTop = 1, rateBottom = 1, samplesBottom = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
-  var costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
+  var member = null, lists = null, costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
   // An element: SVG, or HTML when its name starts with "#"; its text, if any, as text.
   function el(name, map, parent, text) {
@@ -33,10 +33,14 @@
     var T = D.times, i0 = bisect(T, a, same), i1 = bisect(T, b, same, true) - 1, j = Math.max(0, Math.min(i0, T.length - 1));
     return i1 < i0 ? { i0: j, i1: j, empty: true } : { i0: i0, i1: i1, empty: false };
   }
-  function passes(s) { return !filter || filter.test(s.name); }
+  // A band is shown when it matches the filter and, with a member chosen in the members' table,
+  // its set holds that member.
+  function passes(s) { return (!filter || filter.test(s.name)) && (!member || member.bands.has(s)); }
+  function narrowed() { return !!(filter || member); }
+  function narrowing() { return [filter && filter.source, member && member.name].join("|"); }
   // ---- the window: the table's figures (figures.js) and the key's ranking ----
   function windowRows() {
-    var range = view || fullRange(), want = [range, filter && filter.source].join("|");
+    var range = view || fullRange(), want = [range, narrowing()].join("|");
     if (want === rowsFor) return rows;
     var w = windowOf(range[0], range[1]), win = F.windowFigures(D.times, D.totals, w.i0, w.i1, D.trend), list = [];
     individuals.forEach(function (s) { var st = !w.empty && passes(s) && win.figures(s.values); if (st && (!view || st.peak > 0)) list.push(Object.assign(st, { s: s, name: s.name })); });
@@ -45,14 +49,14 @@
   // Bottom first. Unzoomed and unfiltered, the picture's selection; else the bands ranked by area
   // there (the summary's share; a difference of running sums), the key's worth, the rest OTHER.
   function series() {
-    if (!view && !filter) return D.bands;
+    if (!view && !narrowed()) return D.bands;
     var range = view || fullRange(), w = windowOf(range[0], range[1]), ranked = [], out = [];
     individuals.forEach(function (s) {
       var c = s.cum || (s.cum = F.cumulative(D.times, s.values)), area = w.i1 > w.i0 ? c[w.i1] - c[w.i0] : s.values[w.i0];
       if (!w.empty && passes(s) && (area > 0 || !view)) ranked.push({ s: s, area: area });
     });
     ranked.sort(function (x, y) { return y.area - x.area; });
-    var room = D.key_entries > 0 ? D.key_entries : Infinity, rest = !filter && D.rest ? [D.rest[1]] : [];
+    var room = D.key_entries > 0 ? D.key_entries : Infinity, rest = !narrowed() && D.rest ? [D.rest[1]] : [];
     var merged = ranked.length + rest.length > room ? ranked.splice(room - 1).map(function (r) { return r.s; }).concat(rest) : rest, sum = new Float64Array(D.times.length);
     merged.forEach(function (s) { s.values.forEach(function (v, i) { sum[i] += v; }); });
     if (merged.length) out.push({ name: merged === rest ? rest[0].name : "OTHER", fill: D.other_fill, values: sum, other: true, count: merged === rest ? 0 : merged.length });
@@ -100,7 +104,7 @@
     });
     // The heap lines stay on the graph, as the picture's own axis holds them.
     D.lines.forEach(function (l) { if (!l.rate) within(l.points, a, b).forEach(function (p) { ymax = Math.max(ymax, p[1]); }); });
-    ymax = mode === "share" ? 1 : mode === "stacked" && !view && !filter && hidden.size === 0 ? P.yr : ymax > 0 ? ymax : 1;
+    ymax = mode === "share" ? 1 : mode === "stacked" && !view && !narrowed() && hidden.size === 0 ? P.yr : ymax > 0 ? ymax : 1;
     var X = function (t) { return left + (t - a) / (b - a) * width; }, Y = function (v) { return bottom - v / ymax * height; };
     var g = el("g", {}, layer), xs = cols.map(function (c) { return num(X(c.t)); }), room = roomOf(ctm);
     geometry = { a: a, b: b, list: list, ymax: ymax, Y: Y };
@@ -118,8 +122,8 @@
     // The table follows when the browser is idle: the chart answers first.
     if (!tableSoon) tableSoon = requestIdleCallback(flush, { timeout: 300 });
     // The flame graph follows the window (its mean) and the filter.
-    if (flame && (flame.mean || flameFilter !== (filter && filter.source))) reopenFlame();
-    flameFilter = filter && filter.source;
+    if (flame && (flame.mean || flameFilter !== narrowing())) reopenFlame();
+    flameFilter = narrowing();
     lastDraw = performance.now() - started;
   }
   // A band: an outline per stretch above zero (and the columns either side), or its line.
@@ -291,12 +295,12 @@
         .forEach(function (c) { el("#td", { "data-value": r[c[1]] }, tr, c[0](r[c[1]])); });
       if (D.ipe) IPE.forEach(function (c) { el("#td", { class: "name" }, tr, (r.s.ipe || {})[c] || ""); });
     });
-    if (D.rest && !filter) el("#td", { class: "name" }, el("#tr", { class: "total" }, body), D.rest[0] + " smaller bands, not on their own in this page: --summary lists them").before(el("#td", {}));
+    if (D.rest && !narrowed()) el("#td", { class: "name" }, el("#tr", { class: "total" }, body), D.rest[0] + " smaller bands, not on their own in this page: --summary lists them").before(el("#td", {}));
     table.replaceChild(body, table.tBodies[0]);
     // The window the figures are over, in the profile's time unit, for scripts too.
     attrs(table, { "data-from": range[0], "data-to": range[1], "data-trend-from": win.trendFrom, "data-trend-to": win.trendTo });
     byId("table-window").textContent = w.empty ? "no census in the window " + sec(range[0]) + " to " + sec(range[1]) :
-      (view ? "the window " + sec(range[0]) + " to " + sec(range[1]) : "the whole run") + (filter ? ", bands matching the filter" : "") + " · " + r.list.length +
+      (view ? "the window " + sec(range[0]) + " to " + sec(range[1]) : "the whole run") + narrowedText() + " · " + r.list.length +
       " bands · trend over its last quarter" + (win.teardownFrom === null ? "" : " before the teardown from " + sec(win.teardownFrom)) + ", " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + D.trend.r2 + " of the movement";
     table.querySelectorAll("th[data-sort]").forEach(function (th) { th.setAttribute("aria-sort", th.dataset.sort !== k ? "none" : sortBy.down ? "descending" : "ascending"); });
   }
@@ -384,7 +388,7 @@
     var N = (inverted ? D.flame.inverted : D.flame.tree).nodes, own = new Float64Array(N.length);
     // A cost profile's flame graph is its table's rows in the measure chosen.
     if (costs) costs.weigh(own, inverted ? 1 : 0, function (name) { return !filter || filter.test(name); });
-    else individuals.concat(!filter && D.rest ? [D.rest[1]] : []).forEach(function (s) {
+    else individuals.concat(!narrowed() && D.rest ? [D.rest[1]] : []).forEach(function (s) {
       var v = !passes(s) ? 0 : mean ? F.windowMean(D.times, s.values, w.i0, w.i1) : s.values[index];
       if (v > 0) own[s.leaf[inverted ? 1 : 0]] += v;
     });
@@ -394,8 +398,9 @@
     attrs(flameBox, mean ? { "data-from": range[0], "data-to": range[1], "data-inverted": inverted } : { "data-time": D.times[index], "data-inverted": inverted }).hidden = false;
     flame.drawn = heapFlame.show({ N: N, own: own, S: D, W: W, inverted: inverted, after: counted(), heading: (D.report ? (shown ? "The samples from " + W.time(shown[0]) + " to " + W.time(shown[1]) : "The whole run") +
       (costs ? ", by " + D.tree.measures[costs.chosen()].name : "") : mean ? "Each stack's mean from " + W.time(D.times[w.i0]) + " to " + W.time(D.times[w.i1]) : "The heap at " + W.time(D.times[index])) +
-      (filter ? " (bands matching the filter)" : "") + (inverted ? ", inverted (what holds the bytes at the bottom)" : "") });
+      (narrowed() ? " (" + narrowedText().slice(2) + ")" : "") + (inverted ? ", inverted (what holds the bytes at the bottom)" : "") });
   }
+  function narrowedText() { return (filter ? ", bands matching the filter" : "") + (member ? ", the sets that hold " + member.name : ""); }
   function reopenFlame() { if (flame) openFlame(flame.mean ? null : Math.min(flame.index, D.times.length - 1), flame.mean); }
   byId("flame-close").addEventListener("click", function () { flameBox.hidden = true; flame = null; });
   byId("flame-mean").addEventListener("click", function () { openFlame(null, true); });
@@ -462,6 +467,30 @@
       heading: (b0 === null ? "The whole run's samples, " : "The samples ") + "from " + beside.W.time(t[0]) + " to " + beside.W.time(t[1]) + (inverted ? ", inverted (what spends at the bottom)" : "") });
   }
 
+  // ---- the lists beside the bands (lists.js): a profile's members, each a view of the bands
+  // of the sets that hold it; a ticky run's counters ----
+  function installLists() {
+    var M = D.members, C = D.ticky, was = member && member.name;
+    if (!byId("members")) return; // a report's page has neither
+    byId("members").hidden = !M; byId("ticky").hidden = !C;
+    member = null;
+    lists = M ? hpgraphLists.members(el, byId("members"), M, W, D.table_rows, setMember) : null;
+    if (C) hpgraphLists.ticky(el, byId("ticky"), C, D.table_rows);
+    // A live page keeps the member chosen.
+    var again = M && was !== null ? M.list.findIndex(function (m) { return m.name === was; }) : -1;
+    if (again >= 0) lists.choose(again); else memberNote();
+  }
+  function setMember(k) {
+    var m = k === null ? null : D.members.list[k];
+    member = m && { name: m.name, unshown: m.unshown, bands: new Set(m.bands.map(function (b) { return individuals[b]; })) };
+    memberNote();
+    if (geometry) draw();
+  }
+  function memberNote() {
+    byId("members-note").textContent = !member ? "" : "Shown: the " + member.bands.size + " bands of the sets that hold " + member.name +
+      ", stacked: its reachable bytes over time" + (member.unshown ? " (" + member.unshown + " more among the smaller bands, not on their own in this page)" : "") + ". Click it again to show every band.";
+  }
+
   // Takes up the page's data and chart (at load, and after each live update).
   function install() {
     D = JSON.parse(byId("hpgraph-data").textContent);
@@ -474,6 +503,7 @@
     individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
     installCosts();
     installSamples();
+    installLists();
     // A zoom outside the run (a new run started) is forgotten.
     if (view && (view[1] <= fullRange()[0] || view[0] >= fullRange()[1])) view = null;
     draw();
@@ -517,7 +547,7 @@
   // it took, and the controls a reader has, each redrawing at once (the table too).
   var now = function (f) { return function (x, y) { f(x, y); flush(); }; };
   window.hpgraph = {
-    zoom: now(zoom), view: now(setView), filter: now(setFilter), data: function () { return D; }, updates: function () { return updates; },
+    zoom: now(zoom), view: now(setView), filter: now(setFilter), member: now(function (k) { lists.choose(k); }), data: function () { return D; }, updates: function () { return updates; },
     window: function () { return view || fullRange(); }, lastDraw: function () { return lastDraw; }, readyAt: function () { return readyAt; },
     flame: function (t) { openFlame(nearest(t)); return flame.drawn; }, flameMean: function () { openFlame(null, true); return flame.drawn; },
     flameInverted: function (on) { byId("flame-inverted").checked = !!on; reopenFlame(); return flame && flame.drawn; },
