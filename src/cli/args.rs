@@ -313,6 +313,19 @@ pub struct Args {
     #[arg(long, help_heading = "Data and inspection")]
     pub inverted: bool,
 
+    /// A root or retainer profile: a panel for each of the N members that reach most
+    ///
+    /// A root profile's bands (+RTS -ho) are sets of roots, a retainer profile's (-hr, its
+    /// sets from the run's report) sets of retainers. Under the graph of every band, each
+    /// member's panel stacks only the bands of the sets that hold it, on the same scale:
+    /// its reachable bytes over time, its title its peak reachable and alone. N is 3
+    /// unless given, at most 8; --summary lists every member. An HTML page always lists
+    /// them: click one to see its bands.
+    #[arg(long, value_name = "N", num_args = 0..=1, require_equals = true,
+          default_missing_value = "3", value_parser = member_panels,
+          conflicts_with_all = ["flame", "compare"], help_heading = "Data and inspection")]
+    pub members: Option<usize>,
+
     /// A time and allocation report's (prog.prof): what a stack is weighed by
     ///
     /// time (profiler ticks; the default where the report has them), alloc (bytes

@@ -160,7 +160,7 @@ impl Settings {
         let kind = output_kind(args)?;
         // A cost-centre profile's picture is its flame graph without --flame: whether
         // --inverted has one to turn over is known once the input is read (cli::run).
-        if args.flame.is_some() || args.inverted {
+        if args.flame.is_some() || args.inverted || args.members.is_some() {
             flame_rules(args, kind)?;
         }
         if let (Some(from), Some(to)) = (args.from, args.to)
@@ -273,15 +273,23 @@ fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>)
 }
 
 /// `--flame` draws a census (or a mean) as a picture or writes its stacks; with
-/// `--compare`, two runs' differential graph.
+/// `--compare`, two runs' differential graph. `--inverted` and `--members` draw.
 fn flame_rules(args: &Args, kind: OutputKind) -> Result<(), UsageError> {
     if let OutputKind::Data(e) = kind
         && !e.writes_stacks()
+        && args.flame.is_some()
     {
         return Err(usage(
             ErrorKind::ArgumentConflict,
             "--flame draws a picture (ps, eps, svg, pdf, png or html) or writes stacks \
              (pprof, folded, speedscope, callgrind): not with --summary or another data format",
+        ));
+    }
+    if args.members.is_some() && !matches!(kind, OutputKind::Picture(_)) {
+        return Err(usage(
+            ErrorKind::ArgumentConflict,
+            "--members draws a picture (ps, eps, svg, pdf, png or html); --summary and \
+             --summary=json list every member's figures",
         ));
     }
     if args.inverted && !matches!(kind, OutputKind::Picture(_)) {
@@ -536,14 +544,17 @@ fn band_limit(args: &Args, format: Option<Format>) -> usize {
 }
 
 /// `--size`, else hp2ps's box; a comparison's two graphs one above the other get
-/// [`COMPARE_HEIGHT`].
+/// [`COMPARE_HEIGHT`], `--members`' panels each [`MEMBER_PANEL_HEIGHT`] more.
+///
+/// [`MEMBER_PANEL_HEIGHT`]: crate::engine::members::MEMBER_PANEL_HEIGHT
 fn size(args: &Args) -> (f64, f64) {
+    let members = args.members.unwrap_or(0) as f64;
     args.size.unwrap_or((
         crate::scene::WIDTH,
         if args.compare {
             COMPARE_HEIGHT
         } else {
-            crate::scene::HEIGHT
+            crate::scene::HEIGHT + members * crate::engine::members::MEMBER_PANEL_HEIGHT
         },
     ))
 }
@@ -680,6 +691,7 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
             flame_inverted: args.inverted,
         }),
         flame: args.flame,
+        members: args.members,
         direction: if args.inverted {
             crate::select::flame::Direction::Inverted
         } else {

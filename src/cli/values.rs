@@ -77,6 +77,17 @@ impl ValueEnum for OutputKind {
     }
 }
 
+/// `--members`'s count of panels: 1 to [`crate::engine::members::MAX_MEMBER_PANELS`].
+pub fn member_panels(text: &str) -> Result<usize, String> {
+    let most = crate::engine::members::MAX_MEMBER_PANELS;
+    match text.parse::<usize>() {
+        Ok(n) if (1..=most).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "`{text}` is not a number of members from 1 to {most}"
+        )),
+    }
+}
+
 /// `--flame`'s census: `peak`, `end`, `mean` or a time in sample units.
 pub fn flame_when(text: &str) -> Result<crate::select::flame::When, String> {
     use crate::select::flame::When;

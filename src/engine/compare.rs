@@ -178,11 +178,13 @@ fn compared_picture(
             profile: before,
             selection: &b,
             title: format!("before: {}", names[0]).into_bytes(),
+            weight: 1.0,
         },
         crate::layout::compare::Panel {
             profile: after,
             selection: &a,
             title: format!("after: {}", names[1]).into_bytes(),
+            weight: 1.0,
         },
     ];
     let captions: Vec<Vec<u8>> = captions.into_iter().map(String::into_bytes).collect();

@@ -25,6 +25,7 @@ use crate::select::flame::When;
 mod compare;
 mod judge;
 mod live;
+pub mod members;
 mod model;
 mod render;
 mod run;
@@ -183,6 +184,9 @@ pub struct Picture {
     pub flame: Option<When>,
     /// `--inverted`: the flame graph grows from the innermost frames.
     pub direction: crate::select::flame::Direction,
+    /// `--members`: a root or retainer profile's figure with this many members' panels
+    /// under its graph ([`members`]); a page lists every member whatever it says.
+    pub members: Option<usize>,
 }
 
 impl Picture {
@@ -199,6 +203,7 @@ impl Picture {
             page: None,
             flame: None,
             direction: Default::default(),
+            members: None,
         }
     }
 }

@@ -157,9 +157,16 @@ fn costs_data(data: &Data, costs: Costs) -> Rendered<'_> {
 /// [`render_picture`] of a heap profile: its graph over time, or with `--flame` a
 /// census's flame graph (which a page opens under its graph).
 fn heap_picture<'a>(picture: &'a Picture, profile: Profile, aux: Option<&Aux>) -> Rendered<'a> {
-    let notes = heap_lines(picture, &profile).into_iter().collect();
+    let mut notes: Vec<String> = heap_lines(picture, &profile).into_iter().collect();
+    let html = picture.format == Format::Html;
+    if let Some(count) = picture.members.filter(|_| !html) {
+        match crate::analysis::members::of(&profile) {
+            Some(all) => return super::members::figure(picture, profile, all, count, notes),
+            None => notes.push(super::members::NOT_SETS.to_string()),
+        }
+    }
     match picture.flame {
-        Some(when) if picture.format != Format::Html => flame(picture, &profile, when, notes),
+        Some(when) if !html => flame(picture, &profile, when, notes),
         _ => figure(picture, profile, aux, notes, |p, selection, opts| {
             crate::analysis::page::data(p, selection, opts)
         }),

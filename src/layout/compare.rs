@@ -17,6 +17,8 @@ pub struct Panel<'a> {
     pub selection: &'a Selection,
     /// What the panel's title says in place of the job.
     pub title: Vec<u8>,
+    /// Its share of the height, against the others' (two runs compared: 1 each).
+    pub weight: f64,
 }
 
 /// A caption line's height, in points at 10 pt text.
@@ -24,7 +26,8 @@ const CAPTION_LINE: f64 = 14.0;
 /// Space above and below the captions.
 const CAPTION_MARGIN: f64 = 6.0;
 
-/// Lays out `panels` one above the other in `opts.size`, `captions` under them. The
+/// Lays out `panels` one above the other in `opts.size`, each as tall as its weight
+/// says, `captions` under them. The
 /// picture is its own page (as `--size` makes it): PostScript gets a page of exactly
 /// its size. Also where each panel's graph is, for a page that follows the pointer.
 pub fn compared(
@@ -39,7 +42,8 @@ pub fn compared(
         captions.len() as f64 * CAPTION_LINE * em + 2.0 * CAPTION_MARGIN * em
     };
     let (width, height) = opts.size;
-    let each = (height - below) / panels.len().max(1) as f64;
+    let weights: f64 = panels.iter().map(|p| p.weight).sum();
+    let room = height - below;
     // One key width for every panel, so that their graphs have one width: the scale is
     // the same on paper, not only in the numbers.
     let keys = panels
@@ -51,7 +55,7 @@ pub fn compared(
         .into_iter()
         .map(|p| {
             let o = LayoutOptions {
-                size: (width, each),
+                size: (width, room * p.weight / weights),
                 min_key_width: keys,
                 // The title is the file's name, short: one row unless -b asks for two.
                 title: match opts.title {

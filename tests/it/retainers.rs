@@ -393,3 +393,93 @@ fn a_retainer_profiles_members_hold_what_the_reports_sets_add_up_to() {
         assert!(got.len() >= 3, "{ghc}: {got:?}");
     }
 }
+
+/// `--members`: under the graph of every band, a panel for each member that reaches
+/// most, titled with its peaks — the design's example (`hsc` 232 B reachable, 80 B
+/// alone; `fc` 104 B, `eps` 80 B, neither alone) read from the SVG's text — its two
+/// bands one colour in every panel; on three GHCs' `-hr` runs the panels are the members
+/// that reach most by the sums here of the `.hp` and the `.prof`'s sets. A profile whose
+/// bands are not sets is drawn as usual, with a warning; a data format is refused.
+#[test]
+fn members_panels_name_each_members_peaks() {
+    let work = common::Scratch::new("member-panels");
+    let head =
+        "JOB \"prog +RTS -ho -RTS\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n";
+    let census = |s: u32, k: u32| {
+        format!(
+            "BEGIN_SAMPLE {s}\nhsc\t{}\nhsc-eps\t{}\nhsc-fc\t{}\nhsc-eps-fc\t{}\nEND_SAMPLE {s}\n",
+            80 / k,
+            48 / k,
+            72 / k,
+            32 / k
+        )
+    };
+    std::fs::write(
+        work.path("example.hp"),
+        format!("{head}{}{}{}", census(0, 2), census(1, 1), census(2, 4)),
+    )
+    .unwrap();
+    let out = common::hpgraph(&work.0, &["example.hp", "--members", "-o", "m.svg"], None);
+    common::assert_ok(&out);
+    let svg = std::fs::read_to_string(work.path("m.svg")).unwrap();
+    let texts: Vec<String> = common::svg_texts(&svg)
+        .into_iter()
+        .map(|t| t.text)
+        .collect();
+    let titles: Vec<&String> = texts.iter().filter(|t| t.contains(": reachable")).collect();
+    assert_eq!(
+        titles,
+        [
+            "hsc: reachable 232 B at its peak, 80 B alone",
+            "fc: reachable 104 B at its peak, 0 B alone",
+            "eps: reachable 80 B at its peak, 0 B alone",
+        ],
+        "{texts:?}"
+    );
+    // hsc's panel has both bands, the others only what they share: one colour each.
+    let fills = common::titled_fills(&svg);
+    let fill = |name: &str| -> std::collections::BTreeSet<String> {
+        (fills.iter().filter(|(t, _)| t == name))
+            .map(|(_, f)| f.clone())
+            .collect()
+    };
+    assert_eq!(fills.iter().filter(|(t, _)| t == "shared").count(), 3);
+    assert_eq!(fills.iter().filter(|(t, _)| t == "alone").count(), 1);
+    assert_eq!((fill("shared").len(), fill("alone").len()), (1, 1));
+    assert_ne!(fill("shared"), fill("alone"));
+    for ghc in GHCS {
+        let d = dir(ghc);
+        let hp = d.join("Leak-hr.hp");
+        let want = members_of(&d, &[hp.to_str().unwrap(), "--summary=json"]);
+        let mut most: Vec<(&String, f64)> = want.iter().map(|(m, p)| (m, p.1)).collect();
+        most.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(b.0)));
+        let svg = work.path(&format!("{ghc}.svg"));
+        let args = [
+            hp.to_str().unwrap(),
+            "--members=2",
+            "-o",
+            svg.to_str().unwrap(),
+        ];
+        common::assert_ok(&common::hpgraph(&d, &args, None));
+        let svg = std::fs::read_to_string(svg).unwrap();
+        let named: Vec<String> = (common::svg_texts(&svg).into_iter())
+            .filter_map(|t| Some(t.text.split_once(": reachable")?.0.to_string()))
+            .collect();
+        let names: Vec<String> = most[..2]
+            .iter()
+            .map(|m| m.0.replace('>', "&gt;").replace('<', "&lt;"))
+            .collect();
+        assert_eq!(named, names, "{ghc}");
+    }
+    std::fs::write(
+        work.path("plain.hp"),
+        format!("{}{}", head.replace("-ho ", ""), census(0, 1)),
+    )
+    .unwrap();
+    let out = common::hpgraph(&work.0, &["plain.hp", "--members", "-o", "p.svg"], None);
+    common::assert_ok(&out);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--members: the bands are not sets"));
+    let out = common::hpgraph(&work.0, &["example.hp", "--members", "-o", "m.csv"], None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(!work.path("m.csv").exists());
+}
