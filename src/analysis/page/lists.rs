@@ -77,7 +77,7 @@ impl PageMembers {
 }
 
 /// A ticky-ticky run's counters for the page: their totals over the run, most
-/// allocating first (at most [`crate::input::eventlog::MAX_TICKY_COUNTERS`], a bound the
+/// allocating first (at most [`crate::input::eventlog::ticky::MAX_TICKY_COUNTERS`], a bound the
 /// reader keeps).
 pub fn ticky(profile: &Profile) -> Vec<Counter> {
     profile
