@@ -47,11 +47,12 @@ fi
 new="$work/new"
 old="$work/old"
 
-# Every profile a test reads: .hp files and eventlogs, plain and compressed.
+# Every profile a test reads: .hp files, eventlogs and time and allocation reports, plain
+# and compressed.
 mapfile -t inputs < <(cd "$root" && find fixtures/profiles fixtures/edge fixtures/eventlog \
     fixtures/eventlog-9.6 fixtures/eventlog-9.10 fixtures/corpus-eventlog fixtures/golden \
-    -type f \( -name '*.hp' -o -name '*.eventlog' -o -name '*.hp.gz' -o -name '*.eventlog.zst' \
-    -o -name '*.hp.xz' \) | sort)
+    fixtures/prof -type f \( -name '*.hp' -o -name '*.eventlog' -o -name '*.hp.gz' \
+    -o -name '*.eventlog.zst' -o -name '*.hp.xz' -o -name '*.prof' \) | sort)
 if ((quick)); then
     mapfile -t inputs < <(printf '%s\n' "${inputs[@]}" | awk 'NR % 5 == 1')
 fi

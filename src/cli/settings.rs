@@ -181,7 +181,7 @@ impl Settings {
         if args.key == Some(KeyChoice::File) {
             key_file_rules(args, kind, live)?;
         }
-        let job = Job {
+        let mut job = Job {
             read: read_options(args, kind, live && args.serve.is_some()),
             filter: Filter {
                 include: args.include.clone(),
@@ -194,6 +194,7 @@ impl Settings {
             // Read by `cli::main` (a file, opened where files are opened).
             binary: None,
         };
+        job.read.bands = job.reads_bands(!args.check.is_empty() || args.compare);
         let run = if args.compare {
             Run::Compare(compare(args, kind)?)
         } else {
@@ -475,6 +476,8 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
 fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
     input::Options {
         measure: args.measure.map(Into::into),
+        // Decided once the job is: [`Job::reads_bands`].
+        bands: true,
         marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
         heap: args.heap_lines,
         // The page's runtime panel sums the collections of the window shown.

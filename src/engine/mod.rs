@@ -154,6 +154,20 @@ pub struct Job {
     pub binary: Option<std::sync::Arc<input::symbols::InfoNames>>,
 }
 
+impl Job {
+    /// Whether what the job makes of a cost-centre report reads its stacks as bands:
+    /// everything does but a figure of the whole report, which is its flame graph, read
+    /// from the tree ([`crate::select::flame::shaped`]). A page lists the stacks; a filter
+    /// keeps some of them; an export reads them, and so do `--check` and `--compare`
+    /// (`checked`: the caller judges the run, or compares it with another).
+    pub fn reads_bands(&self, checked: bool) -> bool {
+        match &self.make {
+            Make::Picture(p) => checked || p.format == Format::Html || !self.filter.is_empty(),
+            Make::Data(_) => true,
+        }
+    }
+}
+
 /// A picture or the numbers.
 #[derive(Debug, Clone)]
 pub enum Make {

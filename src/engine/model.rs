@@ -73,7 +73,7 @@ impl Modelled for Costs {
     const FLAME: Option<When> = Some(When::Peak);
 
     fn series_mut(&mut self) -> &mut Profile {
-        &mut self.series
+        self
     }
 
     fn into_series(self) -> Profile {

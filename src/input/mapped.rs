@@ -41,11 +41,31 @@ pub(super) fn read_report(file: &File, options: Options) -> Option<Result<Parsed
     if super::ticky::is_report(&map[..map.len().min(prof::PROBE)]) {
         return Some(super::ticky::read(&map).map_err(Error::Costs));
     }
-    let report = prof::read_report(&map);
+    // SAFETY: sysconf reads a constant of the system.
+    let page = usize::try_from(unsafe { libc::sysconf(libc::_SC_PAGESIZE) }).unwrap_or(0);
+    let mut released = 0;
+    let mut release = |offset: usize| {
+        // Whole pages before `offset`, not let go of yet.
+        let end = offset.checked_div(page).unwrap_or(0) * page;
+        if end > released {
+            // SAFETY: the map is a shared, read-only map of the file: a page let go of
+            // is read again from the file if it is touched, and the reader touches no
+            // text before `offset` again. Refused advice leaves the pages where they are.
+            let _ = unsafe {
+                map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    released,
+                    end - released,
+                )
+            };
+            released = end;
+        }
+    };
+    let report = prof::read_report_releasing(&map, &mut release);
     drop(map);
     Some(
         report
-            .map(|r| prof::model_of(r, options.measure))
+            .map(|r| prof::model_of(r, options))
             .map_err(Error::Costs),
     )
 }

@@ -149,6 +149,23 @@ impl CostProfile {
         path
     }
 
+    /// The distinct `Module.label` frame names, and each cost centre's among them: a
+    /// report's cost centres differ by source span too (each stack of a large one can have
+    /// its own), and a name is made once.
+    pub fn frame_names(&self) -> (Vec<std::sync::Arc<[u8]>>, Vec<u32>) {
+        let mut named: crate::profile::hash::FxMap<(&[u8], &[u8]), u32> = Default::default();
+        let mut names: Vec<std::sync::Arc<[u8]>> = Vec::new();
+        let of = (self.centres.iter())
+            .map(|c| {
+                *named.entry((&c.module, &c.label)).or_insert_with(|| {
+                    names.push(c.name().into());
+                    names.len() as u32 - 1
+                })
+            })
+            .collect();
+        (names, of)
+    }
+
     /// Each stack's inherited measure: its own plus its callees', by `own`.
     pub fn inherited(&self, own: impl Fn(&Stack) -> f64) -> Vec<f64> {
         let mut sums: Vec<f64> = self.stacks.iter().map(&own).collect();

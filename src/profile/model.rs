@@ -64,7 +64,7 @@ impl DerefMut for Model {
     fn deref_mut(&mut self) -> &mut Profile {
         match self {
             Model::Heap(p) => p,
-            Model::Costs(c) => &mut c.series,
+            Model::Costs(c) => c,
         }
     }
 }
@@ -85,6 +85,15 @@ pub struct Costs {
     /// the whole tree read (callgrind's call counts). Shared, not copied; `None` for
     /// eventlog samples.
     pub tree: Option<Arc<CostProfile>>,
+    /// The bands are still `tree`'s weighed stacks as the reader named them, each whole:
+    /// what is drawn of them can be read from the tree itself, without splitting a name
+    /// per stack ([`crate::select::flame`]). Set by the report's reader; anything that
+    /// changes the censuses (a filter, `--min-share`, any mutable use of them) clears it.
+    pub bands_are_tree: bool,
+    /// The reader left the bands out: the job reads nothing of a report but its tree
+    /// ([`crate::input::Options::bands`]). The tree is then what every picture is drawn
+    /// from, whatever else changes.
+    pub bands_left_out: bool,
     /// Each frame's source span as GHC writes it (`Main.hs:6:1-46`, `<entire-module>`),
     /// by frame name (`Module.label`).
     pub sources: FxMap<Box<[u8]>, Box<[u8]>>,
@@ -101,7 +110,7 @@ impl Costs {
         if n < 2 {
             return self;
         }
-        let p = &mut self.series;
+        let p = &mut *self;
         for series in p.bands.series_mut() {
             let mut w = 0.0;
             series.for_each(|_, v| w += v);
@@ -124,6 +133,7 @@ impl Deref for Costs {
 
 impl DerefMut for Costs {
     fn deref_mut(&mut self) -> &mut Profile {
+        self.bands_are_tree = false;
         &mut self.series
     }
 }

@@ -69,6 +69,20 @@ pub struct Census {
     pub whole_run: bool,
 }
 
+impl Census {
+    /// A cost profile's whole run (or its stretch of samples, `times`), holding `total`.
+    pub fn whole_run(when: When, times: &[f64], total: f64) -> Census {
+        Census {
+            when,
+            sample: None,
+            from: times.first().copied().unwrap_or(0.0),
+            to: times.last().copied().unwrap_or(0.0),
+            total,
+            whole_run: true,
+        }
+    }
+}
+
 /// One band's stack as a flame graph and the stack exports read it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Stack<'a> {
@@ -194,6 +208,9 @@ pub struct Flame {
     /// Stacks whose deeper frames were left out as one [`ELIDED`] frame, the graph
     /// having [`MAX_GRAPH_FRAMES`] already.
     pub elided: usize,
+    /// A report's stacks deeper than [`MAX_DEPTH`], drawn to their outermost frames
+    /// (read from its tree: bands made of the stacks say so as they are named).
+    pub deep: usize,
 }
 
 impl Flame {
@@ -313,6 +330,9 @@ pub fn flame<S: Stacked + ?Sized>(profile: &S, when: When) -> Flame {
 
 /// [`flame`], growing either way.
 pub fn shaped<S: Stacked + ?Sized>(profile: &S, when: When, direction: Direction) -> Flame {
+    if let Some((tree, measure)) = profile.whole_tree() {
+        return super::tree::flame(tree, measure, profile.series(), when, direction);
+    }
     let (census, stacks) = stacks(profile, when);
     let mut tree = Tree::new(direction);
     tree.children.reserve(stacks.len() * 2);
@@ -464,7 +484,7 @@ fn place_cut<'a>(profile: &'a Profile, stacks: Vec<Stack<'a>>) -> Vec<(Stack<'a>
 }
 
 /// Frames being gathered from stacks, before they are put in order.
-struct Tree<'a> {
+pub(super) struct Tree<'a> {
     direction: Direction,
     cuts: (usize, usize),
     elided: usize,
@@ -473,7 +493,7 @@ struct Tree<'a> {
 }
 
 impl<'a> Tree<'a> {
-    fn new(direction: Direction) -> Tree<'a> {
+    pub(super) fn new(direction: Direction) -> Tree<'a> {
         Tree {
             direction,
             cuts: (0, 0),
@@ -504,7 +524,7 @@ impl<'a> Tree<'a> {
 
     /// Adds a stack's bytes to the frames on its path: to `bytes` for `side` 1 (the
     /// graph's own run), to `before` for 0.
-    fn add(&mut self, stack: &Stack<'a>, side: usize, placed: Option<usize>) {
+    pub(super) fn add(&mut self, stack: &Stack<'a>, side: usize, placed: Option<usize>) {
         let value = stack.bytes;
         let n = stack.frames.len();
         let path: Box<dyn Iterator<Item = (usize, &&'a [u8])>> = match self.direction {
@@ -564,7 +584,7 @@ impl<'a> Tree<'a> {
         }
     }
 
-    fn finish(self, profile: &Profile, census: Census, before: Option<Census>) -> Flame {
+    pub(super) fn finish(self, profile: &Profile, census: Census, before: Option<Census>) -> Flame {
         let frames = ordered(self.frames);
         Flame {
             job: profile.job.clone(),
@@ -578,13 +598,14 @@ impl<'a> Tree<'a> {
             before,
             cuts: self.cuts,
             elided: self.elided,
+            deep: 0,
             frames,
         }
     }
 }
 
 /// What a reader of `flame` should be told: a graph of one level (the profile is not
-/// broken down by cost-centre stacks), or stacks GHC cut at `-L`.
+/// broken down by cost-centre stacks), stacks GHC cut at `-L`, frames left out.
 pub fn advice(flame: &Flame) -> Option<String> {
     let elided = (flame.elided > 0).then(|| {
         format!(
@@ -594,10 +615,18 @@ pub fn advice(flame: &Flame) -> Option<String> {
             String::from_utf8_lossy(ELIDED)
         )
     });
-    match (cut_advice(flame), elided) {
-        (Some(a), Some(b)) => Some(format!("{a}; {b}")),
-        (a, b) => a.or(b),
-    }
+    let deep = (flame.deep > 0).then(|| {
+        format!(
+            "{} stacks are deeper than {MAX_DEPTH} frames: each is drawn to its outermost \
+             {MAX_DEPTH}, holding what its deeper frames do",
+            flame.deep
+        )
+    });
+    let said: Vec<String> = [cut_advice(flame), elided, deep]
+        .into_iter()
+        .flatten()
+        .collect();
+    (!said.is_empty()).then(|| said.join("; "))
 }
 
 /// [`advice`] on the profile's cuts.
@@ -624,7 +653,7 @@ fn cut_advice(flame: &Flame) -> Option<String> {
 
 /// The frames in depth-first order, callees by name. Iterative: a stack can be a hundred
 /// thousand labels deep.
-fn ordered(mut frames: Vec<Frame>) -> Vec<Frame> {
+pub(super) fn ordered(mut frames: Vec<Frame>) -> Vec<Frame> {
     let mut kids: Vec<Vec<usize>> = vec![Vec::new(); frames.len()];
     for (i, f) in frames.iter().enumerate().skip(1) {
         kids[f.parent.expect("only the root has none")].push(i);

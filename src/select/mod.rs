@@ -14,6 +14,7 @@ pub mod prune;
 pub mod samples;
 pub mod shade;
 mod stacked;
+mod tree;
 
 use crate::profile::{IdentId, Profile};
 use aux::Aux;

@@ -30,6 +30,13 @@ pub trait Stacked {
         None
     }
 
+    /// A report's tree with the measure its bands weigh, where the bands are still the
+    /// tree's stacks, each whole ([`Costs::bands_are_tree`]): a flame graph can be read
+    /// from the tree.
+    fn whole_tree(&self) -> Option<(&CostProfile, Measure)> {
+        None
+    }
+
     /// A frame's source span as GHC writes it, where the input gives one.
     fn source(&self, _frame: &[u8]) -> Option<&[u8]> {
         None
@@ -65,19 +72,11 @@ impl Stacked for Costs {
     /// A stretch weighs the censuses' sum, whatever `when`: each counts what was spent
     /// since the one before (a report has one, the run's).
     fn weights(&self, when: When) -> (Census, Vec<f64>) {
-        let (times, n) = (&self.times, self.samples());
         let mut weights = vec![0.0; self.bands.names().len()];
         for (w, series) in weights.iter_mut().zip(self.bands.series()) {
             series.for_each(|_, v| *w += v);
         }
-        let census = Census {
-            when,
-            sample: None,
-            from: times.first().copied().unwrap_or(0.0),
-            to: times.get(n.wrapping_sub(1)).copied().unwrap_or(0.0),
-            total: weights.iter().sum(),
-            whole_run: true,
-        };
+        let census = Census::whole_run(when, &self.times, weights.iter().sum());
         (census, weights)
     }
 
@@ -87,6 +86,12 @@ impl Stacked for Costs {
 
     fn tree(&self) -> Option<&CostProfile> {
         self.tree.as_deref()
+    }
+
+    fn whole_tree(&self) -> Option<(&CostProfile, Measure)> {
+        let whole = self.bands_are_tree || self.bands_left_out;
+        let tree = self.tree.as_deref().filter(|_| whole)?;
+        Some((tree, self.measure))
     }
 
     fn source(&self, frame: &[u8]) -> Option<&[u8]> {

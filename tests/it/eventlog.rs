@@ -688,6 +688,7 @@ fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
         heap,
         runtime: false,
         measure: None,
+        bands: true,
     });
     p.feed(bytes, true).unwrap();
     p.finish().unwrap().profile.into_series()
@@ -806,6 +807,7 @@ fn a_large_eventlog_file_reads_as_its_bytes_do() {
             heap,
             runtime: false,
             measure: None,
+            bands: true,
         };
         let mapped = input::read_file(&file, options).unwrap();
         let whole = read_with(&bytes, marks, heap);

@@ -48,6 +48,7 @@ const RUNTIME: Options = Options {
     heap: false,
     runtime: true,
     measure: None,
+    bands: true,
 };
 
 /// Every split of `bytes` at a tenth of its length after another gives the one pass's

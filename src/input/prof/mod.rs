@@ -28,7 +28,7 @@ use hashbrown::HashTable;
 use super::FxHasher;
 
 use crate::profile::costs::{
-    CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Measure, Precision, Stack,
+    CostCentre, CostProfile, MAX_CENTRES, MAX_DEPTH, MAX_STACKS, Precision, Stack,
 };
 
 /// A report's first line is recognised within this many bytes.
@@ -98,12 +98,17 @@ struct Header {
 
 /// Reads a whole report.
 pub fn parse(text: &[u8]) -> Result<Read, Error> {
-    parse_within(text, MAX_STACKS)
+    parse_within(text, MAX_STACKS, &mut |_| {})
 }
+
+/// What is told, as a report is read, that the text before a byte offset will not be
+/// read again: a caller holding it mapped can let its pages go (a 73 MB report's pages
+/// were half of what reading it held at its peak).
+pub type Release<'r> = &'r mut dyn FnMut(usize);
 
 /// Reads a whole report of at most `max_stacks` stacks (past it, an error naming the
 /// row): [`MAX_STACKS`], or a bound a test can pass without gigabytes of text.
-fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
+fn parse_within(text: &[u8], max_stacks: usize, release: Release) -> Result<Read, Error> {
     let mut lines: Vec<&[u8]> = Vec::with_capacity(text.len() / 64);
     let mut start = 0;
     for end in memchr::memchr_iter(b'\n', text) {
@@ -144,17 +149,24 @@ fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
     let blank = |l: &[u8]| l.iter().all(u8::is_ascii_whitespace);
     let first = at + 1 + (lines[at + 1..].iter()).take_while(|l| blank(l)).count();
     let last = first + (lines[first..].iter()).take_while(|l| !blank(l)).count();
-    for (k, cooked) in cook_rows(&columns, text, &lines, first..last) {
+    let last_line = lines.len();
+    let rows = Rows {
+        columns: &columns,
+        text,
+        lines: &lines,
+    };
+    rows.read(first..last, release, |k, cooked| {
         let number = k + 1;
         match cooked.and_then(|row| tree.add(row, number)) {
-            Ok(()) => {}
+            Ok(()) => Ok(()),
             // The last line of a file cut short: keep what came before it.
-            Err(e) if cut && k + 1 == lines.len() => {
+            Err(e) if cut && k + 1 == last_line => {
                 warnings.push((number, format!("the file ends inside a row ({})", e.what)));
+                Ok(())
             }
-            Err(e) => return Err(e),
+            Err(e) => Err(e),
         }
-    }
+    })?;
     if tree.stacks.is_empty() {
         return Err(error(at + 1, "the tree of cost-centre stacks is empty"));
     }
@@ -167,23 +179,30 @@ fn parse_within(text: &[u8], max_stacks: usize) -> Result<Read, Error> {
 /// Rows from this many on are read on several threads.
 const PARALLEL_ROWS: usize = 20_000;
 
-/// The rows `range` of `lines` (split from `text`) read and their numbers parsed, each
-/// with its first line's index, in order; a chunk's first error ends its rows. A large
-/// report is read on as many threads as the machine has (at most 8): the rows are
-/// independent until the tree is put together, which is done in order after. A row
-/// whose label holds line breaks spans lines ([`cook_row`]); where one crosses from a
-/// chunk into the next, the rows are read again on one thread.
-fn cook_rows<'a>(
-    columns: &Columns,
+/// Each thread reads this many rows at a time, and they are taken into the tree before
+/// the next are read: what is read and not yet taken in is what reading holds beside
+/// the tree (400,000 rows read at once were 58 MB, a third of a large report's peak).
+const BLOCK_ROWS: usize = 1 << 15;
+
+/// A row read (or the error that ends its block's rows), with its first line's index
+/// and how many lines it took.
+type CookedRow<'a> = (usize, usize, Result<Cooked<'a>, Error>);
+
+/// A report's tree's rows: its text split into lines, and where its columns are.
+struct Rows<'t, 'a> {
+    columns: &'t Columns,
     text: &'a [u8],
-    lines: &[&'a [u8]],
-    range: std::ops::Range<usize>,
-) -> Vec<(usize, Result<Cooked<'a>, Error>)> {
-    let cook = |range: std::ops::Range<usize>| {
+    lines: &'t [&'a [u8]],
+}
+
+impl<'a> Rows<'_, 'a> {
+    /// The rows from line `k` to `end`, each with its first line's index and how many
+    /// lines it took; a block's first error ends its rows.
+    fn cook(&self, range: std::ops::Range<usize>) -> Vec<CookedRow<'a>> {
         let mut out = Vec::with_capacity(range.len());
         let mut k = range.start;
         while k < range.end {
-            let (cooked, used) = cook_row(columns, text, lines, k);
+            let (cooked, used) = cook_row(self.columns, self.text, self.lines, k);
             let failed = cooked.is_err();
             out.push((k, used, cooked));
             k += used;
@@ -192,42 +211,65 @@ fn cook_rows<'a>(
             }
         }
         out
-    };
-    let alone = |range| (cook(range).into_iter()).map(|(k, _, c)| (k, c)).collect();
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-    if threads < 2 || range.len() < PARALLEL_ROWS {
-        return alone(range);
     }
-    let size = range.len().div_ceil(threads);
-    let chunks: Vec<std::ops::Range<usize>> = (range.start..range.end)
-        .step_by(size)
-        .map(|s| s..(s + size).min(range.end))
-        .collect();
-    let cooked: Vec<Vec<_>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = (chunks.into_iter())
-            .map(|chunk| scope.spawn(move || cook(chunk)))
-            .collect();
-        (handles.into_iter())
-            .map(|h| h.join().expect("reading rows does not panic"))
-            .collect()
-    });
-    let mut all = Vec::with_capacity(range.len());
-    let mut next = range.start;
-    for chunk in cooked {
-        let failed = chunk.last().is_some_and(|(_, _, c)| c.is_err());
-        for (k, used, c) in chunk {
-            if k != next {
-                // A row of the chunk before ran into this one.
-                return alone(range);
+
+    /// The rows `range` read and their numbers parsed, each given to `each` with its
+    /// first line's index, in order, up to the first error (which `each` is given too)
+    /// or the first error `each` returns; `release` is told of the text behind each
+    /// block taken in. A large report is read on as many threads as the machine has (at
+    /// most 8), a block of rows each at a time: the rows are independent until the tree
+    /// is put together, which is done in order after. A row whose label holds line
+    /// breaks spans lines ([`cook_row`]); where one crosses from a block into the next,
+    /// the rows are read again from where it ends.
+    fn read(
+        &self,
+        range: std::ops::Range<usize>,
+        release: Release,
+        mut each: impl FnMut(usize, Result<Cooked<'a>, Error>) -> Result<(), Error>,
+    ) -> Result<(), Error> {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
+        let (threads, block) = match threads >= 2 && range.len() >= PARALLEL_ROWS {
+            true => (threads, BLOCK_ROWS),
+            false => (1, range.len().max(1)),
+        };
+        let mut next = range.start;
+        while next < range.end {
+            let blocks: Vec<std::ops::Range<usize>> = (0..threads)
+                .map(|b| (next + b * block).min(range.end)..(next + (b + 1) * block).min(range.end))
+                .filter(|b| !b.is_empty())
+                .collect();
+            let cooked: Vec<Vec<CookedRow<'a>>> = match blocks.len() {
+                1 => vec![self.cook(blocks[0].clone())],
+                _ => std::thread::scope(|scope| {
+                    let handles: Vec<_> = (blocks.into_iter())
+                        .map(|b| scope.spawn(move || self.cook(b)))
+                        .collect();
+                    (handles.into_iter())
+                        .map(|h| h.join().expect("reading rows does not panic"))
+                        .collect()
+                }),
+            };
+            'blocks: for rows in cooked {
+                for (k, used, row) in rows {
+                    if k != next {
+                        // A row of the block before ran into this one: read on from
+                        // its end.
+                        break 'blocks;
+                    }
+                    let failed = row.is_err();
+                    each(k, row)?;
+                    if failed {
+                        return Ok(());
+                    }
+                    next = k + used;
+                }
             }
-            all.push((k, c));
-            next = k + used;
+            if let Some(line) = self.lines.get(next) {
+                release(line.as_ptr() as usize - self.text.as_ptr() as usize);
+            }
         }
-        if failed {
-            break;
-        }
+        Ok(())
     }
-    all
 }
 
 /// At most this many lines make one row: a cost centre's label may hold line breaks
@@ -632,31 +674,43 @@ impl Tree {
     }
 }
 
-/// A report, text or JSON, read into the shared model ([`profile`]); the rows a cut
-/// file lost become warnings.
-pub fn read(bytes: &[u8], measure: Option<Measure>) -> Result<super::Parsed, Error> {
-    Ok(model_of(read_report(bytes)?, measure))
+/// A report, text or JSON, read into the shared model ([`profile`]) as `options` say
+/// (its measure, whether its stacks are named as bands); the rows a cut file lost
+/// become warnings.
+pub fn read(bytes: &[u8], options: super::Options) -> Result<super::Parsed, Error> {
+    Ok(model_of(read_report(bytes)?, options))
 }
 
 /// A report, text or JSON, read: its tree and what a cut file lost. Nothing of it
 /// borrows `bytes`, which the caller can let go of before the model is made.
 pub fn read_report(bytes: &[u8]) -> Result<Read, Error> {
+    read_report_releasing(bytes, &mut |_| {})
+}
+
+/// [`read_report`], telling `release` of the text read as it goes (a text report's
+/// rows; JSON is read whole first).
+pub fn read_report_releasing(bytes: &[u8], release: Release) -> Result<Read, Error> {
     if json::is_report(bytes) {
         json::parse(bytes)
     } else {
-        parse(bytes)
+        parse_within(bytes, MAX_STACKS, release)
     }
 }
 
-/// The shared model of a report read ([`read_report`]), weighed by `measure`.
-pub fn model_of(r: Read, measure: Option<Measure>) -> super::Parsed {
+/// The shared model of a report read ([`read_report`]), weighed by `options.measure`,
+/// its stacks named as bands where `options.bands` asks.
+pub fn model_of(r: Read, options: super::Options) -> super::Parsed {
     let mut costs = r.profile;
     let labels_cut = model::cut_labels(&mut costs);
     let tree = std::sync::Arc::new(costs);
-    let (model, cut) = model::profile_and_cut(&tree, measure);
+    let (model, cut) = match options.bands {
+        true => model::profile_and_cut(&tree, options.measure),
+        false => (model::without_bands(&tree, options.measure), false),
+    };
     let mut parsed = super::Parsed {
         profile: crate::profile::Model::Costs(crate::profile::Costs {
             tree: Some(tree.clone()),
+            bands_are_tree: true,
             ..model
         }),
         warnings: Vec::new(),
@@ -710,7 +764,7 @@ MAIN         MAIN                  <built-in>             148           0    0.0
     /// the bound reads.
     #[test]
     fn a_report_past_its_stack_bound_is_an_error_naming_the_row() {
-        let e = parse_within(P.as_bytes(), 4).expect_err("past the bound");
+        let e = parse_within(P.as_bytes(), 4, &mut |_| {}).expect_err("past the bound");
         assert_eq!(e.line, 20, "main.m, the fifth stack");
         assert!(
             e.what.contains("more than 4 cost-centre stacks"),
@@ -718,7 +772,11 @@ MAIN         MAIN                  <built-in>             148           0    0.0
             e.what
         );
         assert_eq!(
-            parse_within(P.as_bytes(), 7).unwrap().profile.stacks.len(),
+            parse_within(P.as_bytes(), 7, &mut |_| {})
+                .unwrap()
+                .profile
+                .stacks
+                .len(),
             7
         );
     }

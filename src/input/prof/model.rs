@@ -146,23 +146,6 @@ pub(super) fn cut_labels(costs: &mut CostProfile) -> bool {
     any
 }
 
-/// The distinct `Module.label` names, and each cost centre's among them: a report's
-/// cost centres differ by source span too (each stack of a large one can have its own),
-/// and a name is made once.
-fn frame_names(costs: &CostProfile) -> (Vec<Name>, Vec<u32>) {
-    let mut named: FxMap<(&[u8], &[u8]), u32> = FxMap::default();
-    let mut names: Vec<Name> = Vec::new();
-    let of = (costs.centres.iter())
-        .map(|c| {
-            *named.entry((&c.module, &c.label)).or_insert_with(|| {
-                names.push(c.name().into());
-                names.len() as u32 - 1
-            })
-        })
-        .collect();
-    (names, of)
-}
-
 /// An empty model of `costs` weighed by `measure`: its header and units.
 fn empty_model(costs: &CostProfile, measure: Measure) -> Costs {
     let mut p = Profile {
@@ -185,16 +168,31 @@ fn empty_model(costs: &CostProfile, measure: Measure) -> Costs {
     }
 }
 
-/// [`profile`], and whether a band's name or frames were cut to the readers' budget
-/// ([`crate::input::names`]).
-pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> (Costs, bool) {
-    let measure = measure.unwrap_or(if costs.stacks.iter().any(|s| s.ticks > 0.0) {
+/// What a report's stacks are weighed by: `measure` where one is asked for, else time
+/// where the report has ticks, else allocation.
+fn measure_of(costs: &CostProfile, measure: Option<Measure>) -> Measure {
+    measure.unwrap_or(if costs.stacks.iter().any(|s| s.ticks > 0.0) {
         Measure::Time
     } else {
         Measure::Alloc
-    });
+    })
+}
+
+/// The model of `costs` without its bands ([`crate::input::Options::bands`]): its header,
+/// units and measure, the stacks left in the tree, [`Costs::bands_left_out`].
+pub(super) fn without_bands(costs: &CostProfile, measure: Option<Measure>) -> Costs {
+    Costs {
+        bands_left_out: true,
+        ..empty_model(costs, measure_of(costs, measure))
+    }
+}
+
+/// [`profile`], and whether a band's name or frames were cut to the readers' budget
+/// ([`crate::input::names`]).
+pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> (Costs, bool) {
+    let measure = measure_of(costs, measure);
     let mut p = empty_model(costs, measure);
-    let (names, name_of) = frame_names(costs);
+    let (names, name_of) = costs.frame_names();
     for (centre, &n) in costs.centres.iter().zip(&name_of) {
         let name = &*names[n as usize];
         if !p.sources.contains_key(name) {
