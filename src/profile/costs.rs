@@ -152,14 +152,23 @@ impl CostProfile {
     /// The distinct `Module.label` frame names, and each cost centre's among them: a
     /// report's cost centres differ by source span too (each stack of a large one can have
     /// its own), and a name is made once.
+    /// The readers share a label or module between the cost centres that have it, so a
+    /// pair is looked up by where its texts are first, and by the texts only when that
+    /// pair is new (hundreds of thousands of centres, a few thousand pairs).
     pub fn frame_names(&self) -> (Vec<std::sync::Arc<[u8]>>, Vec<u32>) {
-        let mut named: crate::profile::hash::FxMap<(&[u8], &[u8]), u32> = Default::default();
+        use crate::profile::hash::FxMap;
+        let mut shared: FxMap<(*const u8, *const u8), u32> = Default::default();
+        let mut named: FxMap<(&[u8], &[u8]), u32> = Default::default();
         let mut names: Vec<std::sync::Arc<[u8]>> = Vec::new();
         let of = (self.centres.iter())
             .map(|c| {
-                *named.entry((&c.module, &c.label)).or_insert_with(|| {
-                    names.push(c.name().into());
-                    names.len() as u32 - 1
+                // One `Arc` is where its text is: the same place is the same text.
+                let at = (c.module.as_ptr(), c.label.as_ptr());
+                *shared.entry(at).or_insert_with(|| {
+                    *named.entry((&c.module, &c.label)).or_insert_with(|| {
+                        names.push(c.name().into());
+                        names.len() as u32 - 1
+                    })
                 })
             })
             .collect();

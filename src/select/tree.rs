@@ -146,7 +146,9 @@ fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Optio
     if paths.depth.iter().any(|&d| d as usize > MAX_DEPTH) {
         return None;
     }
-    let mut frames = vec![root()];
+    // A frame a path at most: made the size it may end at, not copied as it grows.
+    let mut frames = Vec::with_capacity(paths.parent.len().min(MAX_GRAPH_FRAMES) + 1);
+    frames.push(root());
     let mut frame_of = vec![NONE; paths.parent.len()];
     let mut total = 0.0;
     let mut up: Vec<u32> = Vec::new();

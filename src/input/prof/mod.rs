@@ -139,7 +139,10 @@ fn parse_within(text: &[u8], max_stacks: usize, release: Release) -> Result<Read
     let mut tree = Tree {
         stacks: Vec::with_capacity(rows),
         // A row's cost centre may be its own (a source span of its own).
+        centres: Vec::with_capacity(rows.min(MAX_CENTRES)),
         index: HashTable::with_capacity(rows.min(MAX_CENTRES)),
+        // Only `-p` has no counts, only shares.
+        shares: Vec::with_capacity(if columns.counted { 0 } else { rows }),
         max_stacks,
         ..Tree::default()
     };
@@ -200,6 +203,13 @@ impl<'a> Rows<'_, 'a> {
     /// lines it took; a block's first error ends its rows.
     fn cook(&self, range: std::ops::Range<usize>) -> Vec<CookedRow<'a>> {
         let mut out = Vec::with_capacity(range.len());
+        self.cook_into(range, &mut out);
+        out
+    }
+
+    /// [`Self::cook`] into `out`, which is empty.
+    fn cook_into(&self, range: std::ops::Range<usize>, out: &mut Vec<CookedRow<'a>>) {
+        out.reserve(range.len());
         let mut k = range.start;
         while k < range.end {
             let (cooked, used) = cook_row(self.columns, self.text, self.lines, k);
@@ -210,17 +220,19 @@ impl<'a> Rows<'_, 'a> {
                 break;
             }
         }
-        out
     }
 
     /// The rows `range` read and their numbers parsed, each given to `each` with its
     /// first line's index, in order, up to the first error (which `each` is given too)
     /// or the first error `each` returns; `release` is told of the text behind each
-    /// block taken in. A large report is read on as many threads as the machine has (at
-    /// most 8), a block of rows each at a time: the rows are independent until the tree
-    /// is put together, which is done in order after. A row whose label holds line
-    /// breaks spans lines ([`cook_row`]); where one crosses from a block into the next,
-    /// the rows are read again from where it ends.
+    /// block taken in. A large report's blocks of rows are read on as many threads as
+    /// the machine has (at most 8), each thread a block at a time, every n-th, while the
+    /// tree is put together from the blocks read, in order: a thread holds at most one
+    /// block read and one being read, in lists that go back to it once taken in (a list
+    /// freed and another made for each block had every block's pages faulted in again:
+    /// a fifth of the time). A row whose label holds line breaks spans lines
+    /// ([`cook_row`]); where one crosses from a block into the next, the next is read
+    /// again from where it ends.
     fn read(
         &self,
         range: std::ops::Range<usize>,
@@ -228,34 +240,43 @@ impl<'a> Rows<'_, 'a> {
         mut each: impl FnMut(usize, Result<Cooked<'a>, Error>) -> Result<(), Error>,
     ) -> Result<(), Error> {
         let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(8));
-        let (threads, block) = match threads >= 2 && range.len() >= PARALLEL_ROWS {
-            true => (threads, BLOCK_ROWS),
-            false => (1, range.len().max(1)),
-        };
-        let mut next = range.start;
-        while next < range.end {
-            let blocks: Vec<std::ops::Range<usize>> = (0..threads)
-                .map(|b| (next + b * block).min(range.end)..(next + (b + 1) * block).min(range.end))
-                .filter(|b| !b.is_empty())
-                .collect();
-            let cooked: Vec<Vec<CookedRow<'a>>> = match blocks.len() {
-                1 => vec![self.cook(blocks[0].clone())],
-                _ => std::thread::scope(|scope| {
-                    let handles: Vec<_> = (blocks.into_iter())
-                        .map(|b| scope.spawn(move || self.cook(b)))
-                        .collect();
-                    (handles.into_iter())
-                        .map(|h| h.join().expect("reading rows does not panic"))
-                        .collect()
-                }),
-            };
-            'blocks: for rows in cooked {
-                for (k, used, row) in rows {
-                    if k != next {
-                        // A row of the block before ran into this one: read on from
-                        // its end.
-                        break 'blocks;
-                    }
+        if threads < 2 || range.len() < PARALLEL_ROWS {
+            for (k, _, row) in self.cook(range) {
+                each(k, row)?;
+            }
+            return Ok(());
+        }
+        let blocks = range.len().div_ceil(BLOCK_ROWS);
+        let (start, end) = (range.start, range.end);
+        let block = move |b: usize| start + b * BLOCK_ROWS..(start + (b + 1) * BLOCK_ROWS).min(end);
+        use std::sync::mpsc::{Receiver, Sender};
+        std::thread::scope(|scope| {
+            type Lists<'a> = Vec<CookedRow<'a>>;
+            let (read, back): (Vec<Receiver<Lists<'a>>>, Vec<Sender<Lists<'a>>>) = (0..threads)
+                .map(|t| {
+                    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+                    let (give_back, given) = std::sync::mpsc::channel::<Lists<'a>>();
+                    scope.spawn(move || {
+                        for b in (t..blocks).step_by(threads) {
+                            let mut rows = given.try_recv().unwrap_or_default();
+                            self.cook_into(block(b), &mut rows);
+                            if tx.send(rows).is_err() {
+                                break;
+                            }
+                        }
+                    });
+                    (rx, give_back)
+                })
+                .unzip();
+            let mut next = start;
+            for b in 0..blocks {
+                let span = block(b);
+                let mut rows = match read[b % threads].recv() {
+                    Ok(rows) if rows.first().is_none_or(|r| r.0 == next) => rows,
+                    // A row of the block before ran into this one: read on from its end.
+                    _ => self.cook(next..span.end),
+                };
+                for (k, used, row) in rows.drain(..) {
                     let failed = row.is_err();
                     each(k, row)?;
                     if failed {
@@ -263,12 +284,14 @@ impl<'a> Rows<'_, 'a> {
                     }
                     next = k + used;
                 }
+                // The thread may have read its last block already.
+                let _ = back[b % threads].send(rows);
+                if let Some(line) = self.lines.get(next) {
+                    release(line.as_ptr() as usize - self.text.as_ptr() as usize);
+                }
             }
-            if let Some(line) = self.lines.get(next) {
-                release(line.as_ptr() as usize - self.text.as_ptr() as usize);
-            }
-        }
-        Ok(())
+            Ok(())
+        })
     }
 }
 
@@ -603,7 +626,10 @@ impl Tree {
             ticks,
             bytes,
         };
-        self.shares.push(row.shares);
+        // What a `-p` row's figures are estimated from; `-P`'s rows are counted.
+        if row.counts.is_none() {
+            self.shares.push(row.shares);
+        }
         self.path.push((row.depth, self.stacks.len() as u32));
         self.stacks.push(stack);
         Ok(())
