@@ -166,6 +166,23 @@ pub struct Frame {
     pub placed: bool,
 }
 
+impl Frame {
+    /// A graph's root frame, `all`, holding nothing yet.
+    pub(super) fn root() -> Frame {
+        Frame {
+            name: b"all".to_vec(),
+            parent: None,
+            depth: 0,
+            bytes: 0.0,
+            own: 0.0,
+            cut: false,
+            before: 0.0,
+            own_before: 0.0,
+            placed: false,
+        }
+    }
+}
+
 /// Which way a flame graph grows from its root.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Direction {
@@ -498,17 +515,7 @@ impl<'a> Tree<'a> {
             direction,
             cuts: (0, 0),
             elided: 0,
-            frames: vec![Frame {
-                name: b"all".to_vec(),
-                parent: None,
-                depth: 0,
-                bytes: 0.0,
-                own: 0.0,
-                cut: false,
-                before: 0.0,
-                own_before: 0.0,
-                placed: false,
-            }],
+            frames: vec![Frame::root()],
             children: Default::default(),
         }
     }

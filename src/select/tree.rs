@@ -148,7 +148,7 @@ fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Optio
     }
     // A frame a path at most: made the size it may end at, not copied as it grows.
     let mut frames = Vec::with_capacity(paths.parent.len().min(MAX_GRAPH_FRAMES) + 1);
-    frames.push(root());
+    frames.push(Frame::root());
     let mut frame_of = vec![NONE; paths.parent.len()];
     let mut total = 0.0;
     let mut up: Vec<u32> = Vec::new();
@@ -174,7 +174,7 @@ fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Optio
                 name: names[paths.name[p as usize] as usize].to_vec(),
                 parent: Some(parent),
                 depth: paths.depth[p as usize] as usize,
-                ..root()
+                ..Frame::root()
             });
         }
         let value = paths.value[path as usize];
@@ -203,21 +203,6 @@ fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Optio
         deep: 0,
         frames,
     })
-}
-
-/// A graph's root frame, `all`, holding nothing yet.
-fn root() -> Frame {
-    Frame {
-        name: b"all".to_vec(),
-        parent: None,
-        depth: 0,
-        bytes: 0.0,
-        own: 0.0,
-        cut: false,
-        before: 0.0,
-        own_before: 0.0,
-        placed: false,
-    }
 }
 
 #[cfg(test)]
