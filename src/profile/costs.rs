@@ -152,6 +152,7 @@ impl CostProfile {
     /// The distinct `Module.label` frame names, and each cost centre's among them: a
     /// report's cost centres differ by source span too (each stack of a large one can have
     /// its own), and a name is made once.
+    ///
     /// The readers share a label or module between the cost centres that have it, so a
     /// pair is looked up by where its texts are first, and by the texts only when that
     /// pair is new (hundreds of thousands of centres, a few thousand pairs).
@@ -175,6 +176,39 @@ impl CostProfile {
         (names, of)
     }
 
+    /// The stacks as paths of frame names (`name_of`: each cost centre's name, as
+    /// [`Self::frame_names`] gives them), made in one pass, parent before child.
+    pub fn paths(&self, name_of: &[u32]) -> Paths {
+        let n = self.stacks.len();
+        let mut p = Paths {
+            parent: Vec::with_capacity(n),
+            name: Vec::with_capacity(n),
+            depth: Vec::with_capacity(n),
+            of: Vec::with_capacity(n),
+        };
+        let mut children: crate::profile::hash::FxMap<(u32, u32), u32> =
+            crate::profile::hash::FxMap::with_capacity_and_hasher(n, Default::default());
+        for stack in &self.stacks {
+            // A stack comes after its caller.
+            let parent = (stack.parent).map_or(NO_PATH, |s| {
+                p.of.get(s as usize).copied().unwrap_or(NO_PATH)
+            });
+            let name = name_of[stack.centre as usize];
+            let path = *children.entry((parent, name)).or_insert_with(|| {
+                let depth = match parent {
+                    NO_PATH => 1,
+                    up => p.depth[up as usize] + 1,
+                };
+                p.parent.push(parent);
+                p.name.push(name);
+                p.depth.push(depth);
+                p.parent.len() as u32 - 1
+            });
+            p.of.push(path);
+        }
+        p
+    }
+
     /// Each stack's inherited measure: its own plus its callees', by `own`.
     pub fn inherited(&self, own: impl Fn(&Stack) -> f64) -> Vec<f64> {
         let mut sums: Vec<f64> = self.stacks.iter().map(&own).collect();
@@ -185,6 +219,25 @@ impl CostProfile {
         }
         sums
     }
+}
+
+/// No path: an outermost path's parent.
+pub const NO_PATH: u32 = u32::MAX;
+
+/// A report's stacks as paths of frame names from an outermost frame
+/// ([`CostProfile::paths`]): stacks whose cost centres differ only in their source spans
+/// name the same frames and are one path, which the model makes one band and a flame
+/// graph one frame. A path's parent comes before it.
+#[derive(Debug, Clone, Default)]
+pub struct Paths {
+    /// Each path's caller's path ([`NO_PATH`] for an outermost one).
+    pub parent: Vec<u32>,
+    /// Each path's last frame's name (an index into the distinct names).
+    pub name: Vec<u32>,
+    /// Frames on each path: 1 for an outermost one.
+    pub depth: Vec<u32>,
+    /// Each stack's path.
+    pub of: Vec<u32>,
 }
 
 /// What pruning (`--min-share`) hid: how many stacks were cut, and what they weighed together.

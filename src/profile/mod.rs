@@ -14,7 +14,7 @@ pub mod names;
 mod provenance;
 mod series;
 pub mod ticky;
-pub use model::{Costs, Model};
+pub use model::{BandsFrom, Costs, Model};
 pub use provenance::Provenance;
 pub use series::{Points, Series};
 

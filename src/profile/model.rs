@@ -85,15 +85,9 @@ pub struct Costs {
     /// the whole tree read (callgrind's call counts). Shared, not copied; `None` for
     /// eventlog samples.
     pub tree: Option<Arc<CostProfile>>,
-    /// The bands are still `tree`'s weighed stacks as the reader named them, each whole:
-    /// what is drawn of them can be read from the tree itself, without splitting a name
-    /// per stack ([`crate::select::flame`]). Set by the report's reader; anything that
-    /// changes the censuses (a filter, `--min-share`, any mutable use of them) clears it.
-    pub bands_are_tree: bool,
-    /// The reader left the bands out: the job reads nothing of a report but its tree
-    /// ([`crate::input::Options::bands`]). The tree is then what every picture is drawn
-    /// from, whatever else changes.
-    pub bands_left_out: bool,
+    /// How the bands stand to `tree`: whether a flame graph can be read from the tree
+    /// itself, without splitting a name per stack ([`crate::select::flame`]).
+    pub bands_from: BandsFrom,
     /// Each frame's source span as GHC writes it (`Main.hs:6:1-46`, `<entire-module>`),
     /// by frame name (`Module.label`).
     pub sources: FxMap<Box<[u8]>, Box<[u8]>>,
@@ -101,7 +95,29 @@ pub struct Costs {
     pub pruned: Option<Pruned>,
 }
 
+/// How a cost profile's bands stand to its report's tree.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum BandsFrom {
+    /// Their own: eventlog samples (no tree), or bands changed since they were read.
+    #[default]
+    Own,
+    /// The tree's weighed stacks as the reader named them, each whole. Anything that
+    /// changes the censuses (a filter, `--min-share`, any mutable use of them) makes
+    /// them [`BandsFrom::Own`].
+    Tree,
+    /// None: the reader left them out, the job reading nothing of the report but its
+    /// tree ([`crate::input::Options::bands`]); every picture is drawn from the tree.
+    LeftOut,
+}
+
 impl Costs {
+    /// The censuses are changing: bands read as the tree's are now their own.
+    pub fn bands_changed(&mut self) {
+        if self.bands_from == BandsFrom::Tree {
+            self.bands_from = BandsFrom::Own;
+        }
+    }
+
     /// The censuses summed into one at the last time (what a stretch of them weighs,
     /// [`crate::select::flame::Stacked::weights`]), for what shows one census: a
     /// report's page. A profile with one census is returned as it is.
@@ -133,7 +149,7 @@ impl Deref for Costs {
 
 impl DerefMut for Costs {
     fn deref_mut(&mut self) -> &mut Profile {
-        self.bands_are_tree = false;
+        self.bands_changed();
         &mut self.series
     }
 }

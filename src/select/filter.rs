@@ -96,7 +96,7 @@ impl Filter {
         if self.is_empty() {
             return Ok(costs);
         }
-        costs.bands_are_tree = false;
+        costs.bands_changed();
         costs.series = self.window_and_names(std::mem::take(&mut costs.series))?;
         Ok(match self.min_share {
             Some(share) => super::prune::prune(costs, share),

@@ -76,7 +76,7 @@ fn regroup(mut profile: Costs, cuts: &[Option<usize>], weights: &[f64], min_shar
         ..Pruned::default()
     };
     let mut stacks = std::mem::take(&mut profile.stacks);
-    profile.bands_are_tree = false;
+    profile.bands_changed();
     let old = std::mem::take(&mut profile.series.bands);
     let mut names = crate::profile::names::NameBudget::default();
     let hash = |name: &[u8]| {

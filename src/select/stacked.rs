@@ -6,7 +6,7 @@
 
 use super::flame::{Census, MAX_DEPTH, When, labels, pick};
 use crate::profile::costs::{CostProfile, Measure};
-use crate::profile::{Costs, Profile};
+use crate::profile::{BandsFrom, Costs, Profile};
 
 /// A profile a flame graph and the stack exports read.
 pub trait Stacked {
@@ -31,7 +31,7 @@ pub trait Stacked {
     }
 
     /// A report's tree with the measure its bands weigh, where the bands are still the
-    /// tree's stacks, each whole ([`Costs::bands_are_tree`]): a flame graph can be read
+    /// tree's stacks, each whole, or left out ([`Costs::bands_from`]): a flame graph can be read
     /// from the tree.
     fn whole_tree(&self) -> Option<(&CostProfile, Measure)> {
         None
@@ -89,8 +89,7 @@ impl Stacked for Costs {
     }
 
     fn whole_tree(&self) -> Option<(&CostProfile, Measure)> {
-        let whole = self.bands_are_tree || self.bands_left_out;
-        let tree = self.tree.as_deref().filter(|_| whole)?;
+        let tree = (self.tree.as_deref()).filter(|_| self.bands_from != BandsFrom::Own)?;
         Some((tree, self.measure))
     }
 

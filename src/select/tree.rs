@@ -16,21 +16,18 @@ use super::flame::{
     Census, Direction, Flame, Frame, MAX_DEPTH, MAX_GRAPH_FRAMES, Stack, When, ordered,
 };
 use crate::profile::Profile;
-use crate::profile::costs::{CostProfile, Measure};
-use crate::profile::hash::FxMap;
+use crate::profile::costs::{self, CostProfile, Measure};
 
 /// A frame's name, shared by the cost centres that have it.
 type Name = std::sync::Arc<[u8]>;
 
 /// No path, or no frame yet.
-const NONE: u32 = u32::MAX;
+const NONE: u32 = costs::NO_PATH;
 
-/// The tree's stacks as paths of frame names: stacks whose cost centres differ only in
-/// their source spans name the same frames and are one path (one band).
+/// The tree's paths ([`costs::Paths`]), each weighed: one band each, one frame of the
+/// graph each.
 struct Paths {
-    parent: Vec<u32>,
-    name: Vec<u32>,
-    depth: Vec<u32>,
+    trie: costs::Paths,
     /// Each path's measure, summed over its stacks in the report's order.
     value: Vec<f64>,
     /// The paths that weigh anything, in the order their first such stack comes: the
@@ -40,46 +37,25 @@ struct Paths {
 
 impl Paths {
     fn of(tree: &CostProfile, measure: Measure, name_of: &[u32]) -> Paths {
-        let n = tree.stacks.len();
-        let mut p = Paths {
-            parent: Vec::with_capacity(n),
-            name: Vec::with_capacity(n),
-            depth: Vec::with_capacity(n),
-            value: Vec::with_capacity(n),
-            weighed: Vec::new(),
-        };
-        let mut children: FxMap<(u32, u32), u32> =
-            FxMap::with_capacity_and_hasher(n, Default::default());
-        let mut path_of: Vec<u32> = Vec::with_capacity(n);
-        let mut seen: Vec<bool> = Vec::with_capacity(n);
-        for stack in &tree.stacks {
-            // A stack comes after its caller.
-            let parent =
-                (stack.parent).map_or(NONE, |s| path_of.get(s as usize).copied().unwrap_or(NONE));
-            let name = name_of[stack.centre as usize];
-            let path = *children.entry((parent, name)).or_insert_with(|| {
-                let depth = match parent {
-                    NONE => 1,
-                    up => p.depth[up as usize] + 1,
-                };
-                p.parent.push(parent);
-                p.name.push(name);
-                p.depth.push(depth);
-                p.value.push(0.0);
-                seen.push(false);
-                p.parent.len() as u32 - 1
-            });
-            path_of.push(path);
-            let value = measure.of(stack);
-            if value != 0.0 {
+        let paths = tree.paths(name_of);
+        let mut value = vec![0.0; paths.parent.len()];
+        let mut seen = vec![false; paths.parent.len()];
+        let mut weighed = Vec::new();
+        for (stack, &path) in tree.stacks.iter().zip(&paths.of) {
+            let v = measure.of(stack);
+            if v != 0.0 {
                 if !seen[path as usize] {
                     seen[path as usize] = true;
-                    p.weighed.push(path);
+                    weighed.push(path);
                 }
-                p.value[path as usize] += value;
+                value[path as usize] += v;
             }
         }
-        p
+        Paths {
+            trie: paths,
+            value,
+            weighed,
+        }
     }
 }
 
@@ -113,12 +89,12 @@ fn through_stacks(
     let mut graph = super::flame::Tree::new(direction);
     let (mut total, mut deep) = (0.0, 0);
     for &path in &paths.weighed {
-        deep += usize::from(paths.depth[path as usize] as usize > MAX_DEPTH);
+        deep += usize::from(paths.trie.depth[path as usize] as usize > MAX_DEPTH);
         let mut frames: Vec<&[u8]> = Vec::new();
         let mut at = path;
         while at != NONE {
-            frames.push(&names[paths.name[at as usize] as usize]);
-            at = paths.parent[at as usize];
+            frames.push(&names[paths.trie.name[at as usize] as usize]);
+            at = paths.trie.parent[at as usize];
         }
         frames.reverse();
         frames.truncate(MAX_DEPTH);
@@ -143,13 +119,13 @@ fn through_stacks(
 /// [`MAX_DEPTH`] or [`MAX_GRAPH_FRAMES`], where frames are left out as the bands'
 /// graph leaves them ([`through_stacks`]).
 fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Option<Flame> {
-    if paths.depth.iter().any(|&d| d as usize > MAX_DEPTH) {
+    if paths.trie.depth.iter().any(|&d| d as usize > MAX_DEPTH) {
         return None;
     }
     // A frame a path at most: made the size it may end at, not copied as it grows.
-    let mut frames = Vec::with_capacity(paths.parent.len().min(MAX_GRAPH_FRAMES) + 1);
+    let mut frames = Vec::with_capacity(paths.trie.parent.len().min(MAX_GRAPH_FRAMES) + 1);
     frames.push(Frame::root());
-    let mut frame_of = vec![NONE; paths.parent.len()];
+    let mut frame_of = vec![NONE; paths.trie.parent.len()];
     let mut total = 0.0;
     let mut up: Vec<u32> = Vec::new();
     for &path in &paths.weighed {
@@ -159,21 +135,21 @@ fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Optio
         let mut at = path;
         while at != NONE && frame_of[at as usize] == NONE {
             up.push(at);
-            at = paths.parent[at as usize];
+            at = paths.trie.parent[at as usize];
         }
         if frames.len() + up.len() > MAX_GRAPH_FRAMES {
             return None;
         }
         for &p in up.iter().rev() {
-            let parent = match paths.parent[p as usize] {
+            let parent = match paths.trie.parent[p as usize] {
                 NONE => 0,
                 q => frame_of[q as usize] as usize,
             };
             frame_of[p as usize] = frames.len() as u32;
             frames.push(Frame {
-                name: names[paths.name[p as usize] as usize].to_vec(),
+                name: names[paths.trie.name[p as usize] as usize].to_vec(),
                 parent: Some(parent),
-                depth: paths.depth[p as usize] as usize,
+                depth: paths.trie.depth[p as usize] as usize,
                 ..Frame::root()
             });
         }
@@ -183,7 +159,7 @@ fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Optio
         let mut at = path;
         while at != NONE {
             frames[frame_of[at as usize] as usize].bytes += value;
-            at = paths.parent[at as usize];
+            at = paths.trie.parent[at as usize];
         }
         frames[frame_of[path as usize] as usize].own += value;
     }
@@ -232,7 +208,7 @@ mod tests {
     /// The graph of the bands, as every other profile's is made.
     fn of_bands(costs: &Costs, direction: Direction) -> Flame {
         let mut bands = costs.clone();
-        bands.bands_are_tree = false;
+        bands.bands_from = crate::profile::BandsFrom::Own;
         shaped(&bands, When::Peak, direction)
     }
 

@@ -23,6 +23,8 @@ pub use model::profile;
 
 use std::hash::Hasher as _;
 
+use std::sync::mpsc::{self, Receiver, Sender};
+
 use hashbrown::HashTable;
 
 use super::FxHasher;
@@ -191,6 +193,9 @@ const BLOCK_ROWS: usize = 1 << 15;
 /// and how many lines it took.
 type CookedRow<'a> = (usize, usize, Result<Cooked<'a>, Error>);
 
+/// A block's rows read.
+type Block<'a> = Vec<CookedRow<'a>>;
+
 /// A report's tree's rows: its text split into lines, and where its columns are.
 struct Rows<'t, 'a> {
     columns: &'t Columns,
@@ -201,14 +206,14 @@ struct Rows<'t, 'a> {
 impl<'a> Rows<'_, 'a> {
     /// The rows from line `k` to `end`, each with its first line's index and how many
     /// lines it took; a block's first error ends its rows.
-    fn cook(&self, range: std::ops::Range<usize>) -> Vec<CookedRow<'a>> {
+    fn cook(&self, range: std::ops::Range<usize>) -> Block<'a> {
         let mut out = Vec::with_capacity(range.len());
         self.cook_into(range, &mut out);
         out
     }
 
     /// [`Self::cook`] into `out`, which is empty.
-    fn cook_into(&self, range: std::ops::Range<usize>, out: &mut Vec<CookedRow<'a>>) {
+    fn cook_into(&self, range: std::ops::Range<usize>, out: &mut Block<'a>) {
         out.reserve(range.len());
         let mut k = range.start;
         while k < range.end {
@@ -249,13 +254,12 @@ impl<'a> Rows<'_, 'a> {
         let blocks = range.len().div_ceil(BLOCK_ROWS);
         let (start, end) = (range.start, range.end);
         let block = move |b: usize| start + b * BLOCK_ROWS..(start + (b + 1) * BLOCK_ROWS).min(end);
-        use std::sync::mpsc::{Receiver, Sender};
         std::thread::scope(|scope| {
-            type Lists<'a> = Vec<CookedRow<'a>>;
-            let (read, back): (Vec<Receiver<Lists<'a>>>, Vec<Sender<Lists<'a>>>) = (0..threads)
+            // Each thread's blocks read, and its lists given back.
+            let (read, back): (Vec<Receiver<Block<'a>>>, Vec<Sender<Block<'a>>>) = (0..threads)
                 .map(|t| {
-                    let (tx, rx) = std::sync::mpsc::sync_channel(1);
-                    let (give_back, given) = std::sync::mpsc::channel::<Lists<'a>>();
+                    let (tx, rx) = mpsc::sync_channel(1);
+                    let (give_back, given) = mpsc::channel::<Block<'a>>();
                     scope.spawn(move || {
                         for b in (t..blocks).step_by(threads) {
                             let mut rows = given.try_recv().unwrap_or_default();
@@ -736,7 +740,6 @@ pub fn model_of(r: Read, options: super::Options) -> super::Parsed {
     let mut parsed = super::Parsed {
         profile: crate::profile::Model::Costs(crate::profile::Costs {
             tree: Some(tree.clone()),
-            bands_are_tree: true,
             ..model
         }),
         warnings: Vec::new(),

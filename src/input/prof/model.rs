@@ -15,24 +15,18 @@ use std::sync::Arc;
 
 use crate::input::FxHasher;
 use crate::input::names::{FrameBudget, MAX_LABEL, NameIndex, tagged_with};
-use crate::profile::costs::{CostProfile, MAX_FRAMES, Measure};
+use crate::profile::costs::{self, CostProfile, MAX_FRAMES, Measure};
 use crate::profile::hash::FxMap;
-use crate::profile::{Breakdown, Costs, Profile, Series};
+use crate::profile::{BandsFrom, Breakdown, Costs, Profile, Series};
 
 /// A frame's name, shared by the stacks through it.
 type Name = Arc<[u8]>;
 
-/// No node: a root's parent; a path no band ends on yet.
-const NONE: u32 = u32::MAX;
+/// No path: an outermost path's parent; a path no band ends on yet.
+const NONE: u32 = costs::NO_PATH;
 
-/// One path of frame names from an outermost frame. Stacks whose cost centres differ
-/// only in their source spans name the same frames and share it.
+/// What a band is made of a path ([`crate::profile::costs::Paths`]) needs beside it.
 struct Node {
-    parent: u32,
-    /// The frame's name (an index into the distinct names).
-    name: u32,
-    /// Frames on the path: 1 for an outermost one.
-    depth: u32,
     /// The node on the path at depth [`MAX_FRAMES`] (itself when no deeper): where the
     /// frames a band keeps end, found without walking the path.
     anchor: u32,
@@ -42,52 +36,48 @@ struct Node {
     band: u32,
 }
 
-#[derive(Default)]
+/// The report's paths with what each band needs of its own.
 struct Paths {
+    trie: costs::Paths,
     nodes: Vec<Node>,
-    children: FxMap<(u32, u32), u32>,
 }
 
 impl Paths {
-    /// The path of `parent`'s with `name` after it.
-    fn child(&mut self, parent: u32, name: u32, names: &[Name]) -> u32 {
-        if let Some(&node) = self.children.get(&(parent, name)) {
-            return node;
+    fn of(costs: &CostProfile, name_of: &[u32], names: &[Name]) -> Paths {
+        let paths = costs.paths(name_of);
+        let mut nodes: Vec<Node> = Vec::with_capacity(paths.parent.len());
+        for (id, (&parent, &name)) in paths.parent.iter().zip(&paths.name).enumerate() {
+            let up = nodes.get(parent as usize);
+            let mut h = FxHasher::default();
+            h.write_u64(up.map_or(0, |n| n.hash));
+            h.write(&names[name as usize]);
+            let anchor = match up {
+                Some(n) if paths.depth[id] as usize > MAX_FRAMES => n.anchor,
+                _ => id as u32,
+            };
+            nodes.push(Node {
+                anchor,
+                hash: h.finish(),
+                band: NONE,
+            });
         }
-        let id = self.nodes.len() as u32;
-        let up = self.nodes.get(parent as usize);
-        let depth = up.map_or(1, |n| n.depth + 1);
-        let mut h = FxHasher::default();
-        h.write_u64(up.map_or(0, |n| n.hash));
-        h.write(&names[name as usize]);
-        self.nodes.push(Node {
-            parent,
-            name,
-            depth,
-            anchor: match up {
-                Some(n) if depth as usize > MAX_FRAMES => n.anchor,
-                _ => id,
-            },
-            hash: h.finish(),
-            band: NONE,
-        });
-        self.children.insert((parent, name), id);
-        id
+        Paths { trie: paths, nodes }
     }
 
     /// The path's outermost frames, at most `max` of them, outermost first.
     fn frames(&self, node: u32, max: usize, names: &[Name]) -> Vec<Name> {
+        let p = &self.trie;
         let mut at = node;
-        if self.nodes[at as usize].depth as usize > MAX_FRAMES {
+        if p.depth[at as usize] as usize > MAX_FRAMES {
             at = self.nodes[at as usize].anchor;
         }
-        while self.nodes[at as usize].depth as usize > max {
-            at = self.nodes[at as usize].parent;
+        while p.depth[at as usize] as usize > max {
+            at = p.parent[at as usize];
         }
-        let mut frames = Vec::with_capacity(self.nodes[at as usize].depth as usize);
-        while let Some(n) = self.nodes.get(at as usize) {
-            frames.push(names[n.name as usize].clone());
-            at = n.parent;
+        let mut frames = Vec::with_capacity(p.depth[at as usize] as usize);
+        while at != NONE {
+            frames.push(names[p.name[at as usize] as usize].clone());
+            at = p.parent[at as usize];
         }
         frames.reverse();
         frames
@@ -97,18 +87,19 @@ impl Paths {
     /// bytes, else its first `max` bytes cut and tagged with the whole path's hash; and
     /// whether it was cut. Reads no more of the path than the name keeps.
     fn name(&self, node: u32, max: usize, names: &[Name]) -> (Box<[u8]>, bool) {
+        let p = &self.trie;
         let mut name = Vec::new();
         let mut at = node;
-        while let Some(n) = self.nodes.get(at as usize) {
+        while at != NONE {
             if !name.is_empty() {
                 name.push(b'/');
             }
-            name.extend_from_slice(&names[n.name as usize]);
+            name.extend_from_slice(&names[p.name[at as usize] as usize]);
             if name.len() > max {
                 let whole = self.nodes[node as usize].hash;
                 return (tagged_with(&name, max, whole), true);
             }
-            at = n.parent;
+            at = p.parent[at as usize];
         }
         (name.into(), false)
     }
@@ -179,10 +170,10 @@ fn measure_of(costs: &CostProfile, measure: Option<Measure>) -> Measure {
 }
 
 /// The model of `costs` without its bands ([`crate::input::Options::bands`]): its header,
-/// units and measure, the stacks left in the tree, [`Costs::bands_left_out`].
+/// units and measure, the stacks left in the tree ([`BandsFrom::LeftOut`]).
 pub(super) fn without_bands(costs: &CostProfile, measure: Option<Measure>) -> Costs {
     Costs {
-        bands_left_out: true,
+        bands_from: BandsFrom::LeftOut,
         ..empty_model(costs, measure_of(costs, measure))
     }
 }
@@ -209,19 +200,10 @@ pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> 
         .count();
     let mut index = NameIndex::with_capacity(weighed);
     let mut budget = FrameBudget::default();
-    let mut paths = Paths {
-        nodes: Vec::with_capacity(costs.stacks.len()),
-        children: FxMap::with_capacity_and_hasher(costs.stacks.len(), Default::default()),
-    };
+    let mut paths = Paths::of(costs, &name_of, &names);
     p.stacks.reserve(weighed);
-    let mut node_of: Vec<u32> = Vec::with_capacity(costs.stacks.len());
     let mut values: Vec<f64> = Vec::new();
-    for stack in &costs.stacks {
-        // The readers give a stack after its caller.
-        let parent =
-            (stack.parent).map_or(NONE, |s| node_of.get(s as usize).copied().unwrap_or(NONE));
-        let node = paths.child(parent, name_of[stack.centre as usize], &names);
-        node_of.push(node);
+    for (stack, &node) in costs.stacks.iter().zip(&paths.trie.of) {
         let value = measure.of(stack);
         if value == 0.0 {
             continue;
@@ -233,7 +215,7 @@ pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> 
             band = match index.get(p.bands.names(), &name) {
                 Some(b) => b,
                 None => {
-                    let depth = paths.nodes[node as usize].depth as usize;
+                    let depth = paths.trie.depth[node as usize] as usize;
                     let frames = paths.frames(node, budget.limit(), &names);
                     p.stacks.insert(name.clone(), budget.keep(frames, depth));
                     values.push(0.0);
@@ -249,5 +231,9 @@ pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> 
     for (b, value) in values.into_iter().enumerate() {
         p.bands.series_mut()[b].push(0, value);
     }
+    let p = Costs {
+        bands_from: BandsFrom::Tree,
+        ..p
+    };
     (p, index.cut || budget.cut)
 }
