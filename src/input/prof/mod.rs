@@ -886,6 +886,56 @@ MAIN         MAIN                  <built-in>             148           0    0.0
         assert_eq!(parse(b"JOB \"x\"\n").unwrap_err().line, 1);
     }
 
+    /// A row whose label holds a line break, its first line the last of a block read on
+    /// one thread and its second the first of the next block: the next block is read
+    /// again from where the row ends, and every row stands where one thread puts it. The
+    /// text behind each block is released as it is taken in, at line starts, in order.
+    #[test]
+    fn a_row_across_two_blocks_reads_whole_and_the_text_behind_is_released() {
+        let (head, _) = P.split_at(P.find("MAIN ").unwrap());
+        let mut text = head.to_string();
+        text.push_str(
+            "MAIN         MAIN                  <built-in>             148           0    0.0    0.0   100.0  100.0      0       816\n",
+        );
+        let rows = BLOCK_ROWS + 100;
+        // The MAIN row is the first of block 0: row k is its line k + 1.
+        let across = BLOCK_ROWS - 2;
+        for k in 0..rows {
+            let depth = 1 + k % 5;
+            // Columns as the header places them, counted from the row's first line with
+            // its line break: MODULE at 13, SRC at 35.
+            let label = match k == across {
+                true => format!("{:depth$}g\nh{:pad$}", "", "", pad = 13 - depth - 3),
+                false => format!("{:<13}", format!("{:depth$}f{k}", "")),
+            };
+            text.push_str(&format!(
+                "{label}{:<22}Main.hs:{k}:1-9 {k:>9}           1    0.0    0.0     0.0    0.0      1      8\n",
+                "Main",
+            ));
+        }
+        let mut released = Vec::new();
+        let r = parse_within(text.as_bytes(), MAX_STACKS, &mut |o| released.push(o)).unwrap();
+        assert_eq!(r.profile.stacks.len(), rows + 1);
+        let label = |k: usize| &*r.profile.centres[r.profile.stacks[k + 1].centre as usize].label;
+        assert_eq!(label(across), b"g\nh");
+        assert_eq!(label(across + 1), format!("f{}", across + 1).as_bytes());
+        assert_eq!(label(rows - 1), format!("f{}", rows - 1).as_bytes());
+        for (k, s) in r.profile.stacks.iter().enumerate().skip(1) {
+            let depth = 1 + (k - 1) % 5;
+            let parent = if depth == 1 { 0 } else { k - 1 };
+            assert_eq!(s.parent, Some(parent as u32), "row {k}");
+        }
+        if std::thread::available_parallelism().map_or(1, |n| n.get()) > 1 {
+            assert!(!released.is_empty());
+        }
+        assert!(released.windows(2).all(|w| w[0] < w[1]), "{released:?}");
+        assert!(
+            released
+                .iter()
+                .all(|&o| o <= text.len() && text.as_bytes()[o - 1] == b'\n')
+        );
+    }
+
     /// A report of more rows than [`PARALLEL_ROWS`] is read on several threads: the
     /// same tree as one thread reads, a bad row's line named as ever, a cut last row a
     /// warning.
