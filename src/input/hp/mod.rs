@@ -567,8 +567,9 @@ pub fn read_file(file: &std::fs::File) -> Result<Parsed<Profile>, ParseError> {
     if let Ok(meta) = file.metadata()
         && meta.is_file()
         && meta.len() >= PARALLEL_MIN
-        && let Some(cut) = parts::find_cut(file, meta.len())
-        && let Some(p) = parts::read_in_two(file, cut, meta.len())
+        && let Some(map) = crate::input::mapped::map(file, u64::MAX)
+        && let Some(cut) = parts::find_cut(&map)
+        && let Some(p) = parts::read_in_two(&map, cut)
     {
         return p.finish();
     }
@@ -577,59 +578,38 @@ pub fn read_file(file: &std::fs::File) -> Result<Parsed<Profile>, ParseError> {
 
 #[cfg(unix)]
 mod parts {
-    use std::fs::File;
-    use std::io::{self, Read};
-    use std::os::unix::fs::FileExt;
-
-    use super::{NO_ID, Parser, feed_all};
+    use super::{NO_ID, Parser};
     use crate::profile::{MergedBands, Series};
 
-    /// Reads `[pos, end)` of a file without moving its cursor.
-    struct Range<'a> {
-        file: &'a File,
-        pos: u64,
-        end: u64,
-    }
-
-    impl Read for Range<'_> {
-        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-            let want = buf.len().min((self.end - self.pos) as usize);
-            let n = self.file.read_at(&mut buf[..want], self.pos)?;
-            self.pos += n as u64;
-            Ok(n)
-        }
-    }
-
     /// The offset just after the first `END_SAMPLE` line at or after the middle.
-    pub(super) fn find_cut(file: &File, len: u64) -> Option<u64> {
+    pub(super) fn find_cut(file: &[u8]) -> Option<usize> {
         const WINDOW: usize = 4 << 20;
-        let from = len / 2;
-        let mut buf = vec![0u8; WINDOW];
-        let n = file.read_at(&mut buf, from).ok()?;
-        let buf = &buf[..n];
+        let from = file.len() / 2;
+        let buf = &file[from..file.len().min(from + WINDOW)];
         let mut at = 0;
         while let Some(k) = memchr::memmem::find(&buf[at..], b"\nEND_SAMPLE") {
             let line = at + k + 1;
             let after = buf.get(line + b"END_SAMPLE".len())?;
             if matches!(after, b' ' | b'\t') {
                 let nl = memchr::memchr(b'\n', &buf[line..])?;
-                let cut = from + (line + nl + 1) as u64;
-                return (cut < len).then_some(cut);
+                let cut = from + line + nl + 1;
+                return (cut < file.len()).then_some(cut);
             }
             at = line;
         }
         None
     }
 
-    /// Parses `[0, cut)` and `[cut, len)` on two threads and joins them, or `None` when
-    /// the parts cannot be joined into what one pass would give.
-    pub(super) fn read_in_two(file: &File, cut: u64, len: u64) -> Option<Parser> {
-        let part = |pos, end| {
+    /// Parses `[0, cut)` and `[cut, len)` of the mapped file on two threads and joins
+    /// them, or `None` when the parts cannot be joined into what one pass would give.
+    pub(super) fn read_in_two(map: &memmap2::Mmap, cut: usize) -> Option<Parser> {
+        let part = |from, until| {
             let mut p = Parser::new();
-            feed_all(&mut p, Range { file, pos, end }).map(|()| p)
+            crate::input::mapped::feed_text(map, (from, until), |bytes, eof| p.feed(bytes, eof))
+                .map(|()| p)
         };
         let (first, second) = std::thread::scope(|s| {
-            let second = s.spawn(|| part(cut, len));
+            let second = s.spawn(|| part(cut, map.len()));
             (part(0, cut), second.join())
         });
         join(first.ok()?, second.ok()?.ok()?)
@@ -836,11 +816,10 @@ mod tests {
             std::env::temp_dir().join(format!("hpgraph-two-parts-{}.hp", std::process::id()));
         std::fs::write(&path, &hp).unwrap();
         let file = std::fs::File::open(&path).unwrap();
-        let cut = parts::find_cut(&file, hp.len() as u64).expect("a place to cut");
-        assert!(
-            parts::read_in_two(&file, cut, hp.len() as u64).is_some(),
-            "joined"
-        );
+        let map = crate::input::mapped::map(&file, u64::MAX).expect("mapped");
+        let cut = parts::find_cut(&map).expect("a place to cut");
+        assert!(parts::read_in_two(&map, cut).is_some(), "joined");
+        drop(map);
         let two = read_file(&file).unwrap();
         std::fs::remove_file(&path).unwrap();
         let one = parse(hp.as_bytes()).unwrap();
