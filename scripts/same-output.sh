@@ -86,6 +86,7 @@ for input in "${inputs[@]}"; do
         jobs=()
         for f in "${formats[@]}"; do jobs+=("-o out.$f"); done
         jobs+=("--summary" "--summary=json")
+        [[ $input == *.eventlog* ]] && jobs+=("--stats" "--stats=json")
         for job in "${jobs[@]}"; do
             read -ra j <<< "$job"
             for side in old new; do
@@ -102,7 +103,7 @@ for input in "${inputs[@]}"; do
     done
 done
 printf '\r\033[K' >&2
-echo "$compared runs compared (${#inputs[@]} profiles x ${#optsets[@]} option sets x $((${#formats[@]} + 2)) outputs): $differ differ"
+echo "$compared runs compared (${#inputs[@]} profiles x ${#optsets[@]} option sets x every output; --stats of the eventlogs): $differ differ"
 if ((differ)); then
     sed 's/^/  differs: /' "$fail_list" | head -50
     exit 1

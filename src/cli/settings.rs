@@ -194,7 +194,7 @@ impl Settings {
             // Read by `cli::main` (a file, opened where files are opened).
             binary: None,
         };
-        job.read.bands = job.reads_bands(!args.check.is_empty() || args.compare);
+        job.settle_reading(!args.check.is_empty() || args.compare);
         let run = if args.compare {
             Run::Compare(compare(args, kind)?)
         } else {
@@ -476,8 +476,9 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
 fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
     input::Options {
         measure: args.measure.map(Into::into),
-        // Decided once the job is: [`Job::reads_bands`].
+        // Decided once the job is: [`Job::settle_reading`].
         bands: true,
+        runtime_alone: false,
         marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
         heap: args.heap_lines,
         // The page's runtime panel sums the collections of the window shown.

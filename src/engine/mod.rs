@@ -166,6 +166,21 @@ impl Job {
             Make::Data(_) => true,
         }
     }
+
+    /// Whether the job reads the runtime's account and nothing else an eventlog holds
+    /// beside its profile (`--stats`, neither judged nor compared: `checked`), so that
+    /// its reader keeps no user marker and no heap reading as a line
+    /// ([`input::Options::runtime_alone`]).
+    pub fn reads_runtime_alone(&self, checked: bool) -> bool {
+        !checked && matches!(&self.make, Make::Data(d) if !d.export.reads_bands())
+    }
+
+    /// What the reader keeps for this job: `read` as the command line asked, less what
+    /// the job does not read ([`Job::reads_bands`], [`Job::reads_runtime_alone`]).
+    pub fn settle_reading(&mut self, checked: bool) {
+        self.read.bands = self.reads_bands(checked);
+        self.read.runtime_alone = self.reads_runtime_alone(checked);
+    }
 }
 
 /// A picture or the numbers.

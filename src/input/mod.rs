@@ -218,6 +218,11 @@ pub struct Options {
     /// itself ([`crate::engine::Job::reads_bands`]). Naming 400,000 stacks is a third of
     /// the time of such a figure and most of its memory.
     pub bands: bool,
+    /// The job reads the runtime's account alone (`--stats`,
+    /// [`crate::engine::Job::reads_runtime_alone`]): an eventlog's reader keeps no user
+    /// marker and no heap reading as a line (the account has the readings it needs in
+    /// its collections). A long run's eventlog holds hundreds of thousands of readings.
+    pub runtime_alone: bool,
 }
 
 impl Default for Options {
@@ -229,6 +234,7 @@ impl Default for Options {
             runtime: false,
             measure: None,
             bands: true,
+            runtime_alone: false,
         }
     }
 }

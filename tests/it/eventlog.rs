@@ -689,6 +689,7 @@ fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
         runtime: false,
         measure: None,
         bands: true,
+        runtime_alone: false,
     });
     p.feed(bytes, true).unwrap();
     p.finish().unwrap().profile.into_series()
@@ -808,6 +809,7 @@ fn a_large_eventlog_file_reads_as_its_bytes_do() {
             runtime: false,
             measure: None,
             bands: true,
+            runtime_alone: false,
         };
         let mapped = input::read_file(&file, options).unwrap();
         let whole = read_with(&bytes, marks, heap);

@@ -49,6 +49,13 @@ const RUNTIME: Options = Options {
     runtime: true,
     measure: None,
     bands: true,
+    runtime_alone: false,
+};
+
+/// What `--stats` alone has read: the runtime's account, without marks or heap readings.
+const STATS_ALONE: Options = Options {
+    runtime_alone: true,
+    ..RUNTIME
 };
 
 /// Every split of `bytes` at a tenth of its length after another gives the one pass's
@@ -102,9 +109,11 @@ fn every_fixture_eventlog_reads_the_same_in_two_parts() {
         for heap in [false, true] {
             splits += agrees_at_every_tenth(&name, &bytes, Options { heap, ..RUNTIME });
         }
+        splits += agrees_at_every_tenth(&name, &bytes, STATS_ALONE);
         // GHC's own runs (the edge cases are made to be broken).
         if name.contains("fixtures/eventlog") || name.contains("fixtures/stats") {
             agrees_at_every_block(&name, &bytes, RUNTIME);
+            agrees_at_every_block(&name, &bytes, STATS_ALONE);
         }
         files += 1;
     }
@@ -177,6 +186,30 @@ fn blocks_with(left: usize) -> Vec<u8> {
         });
     }
     w.done()
+}
+
+#[test]
+fn the_runtime_read_alone_is_a_whole_readings_and_keeps_no_mark_or_heap_line() {
+    let mut read = 0;
+    for path in eventlogs() {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display();
+        match (one_pass(&bytes, RUNTIME), one_pass(&bytes, STATS_ALONE)) {
+            (Ok(whole), Ok(alone)) => {
+                assert!(alone.profile.runtime == whole.profile.runtime, "{name}");
+                let heap = &alone.profile.heap;
+                assert!(heap.size.is_empty() && heap.live.is_empty(), "{name}");
+                assert!(
+                    heap.blocks.is_empty() && alone.profile.marks.is_empty(),
+                    "{name}"
+                );
+                read += usize::from(!whole.profile.heap.size.is_empty());
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "{name}"),
+            (a, b) => panic!("{name}: {:?} and {:?}", a.err(), b.err()),
+        }
+    }
+    assert!(read > 20, "{read} eventlogs have heap readings");
 }
 
 #[test]
@@ -269,8 +302,14 @@ fn a_collection_cut_by_the_parts_anywhere_is_read_whole() {
                 .iter()
                 .all(|g| g.end > g.start && g.heap_size.is_some())
         );
-        for heap in [false, true] {
-            let options = Options { heap, ..RUNTIME };
+        for options in [
+            RUNTIME,
+            Options {
+                heap: true,
+                ..RUNTIME
+            },
+            STATS_ALONE,
+        ] {
             agrees_at_every_block(&format!("{per_block} a block"), &bytes, options);
         }
         // Cut short, within a collection's events.

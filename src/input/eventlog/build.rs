@@ -73,6 +73,9 @@ pub(super) struct Builder {
     measure: Option<crate::profile::costs::Measure>,
     /// Ticky-ticky counters (`+RTS -lT`): the profile where there is no heap census.
     ticky: super::ticky::Collected,
+    /// User markers and heap readings (as lines) are not kept: the runtime's account is
+    /// read alone (`input::Options::runtime_alone`).
+    runtime_alone: bool,
 }
 
 impl Builder {
@@ -90,6 +93,7 @@ impl Builder {
     pub fn with_options(options: crate::input::Options) -> Builder {
         Builder {
             measure: options.measure,
+            runtime_alone: options.runtime_alone,
             ..Builder::gathering_runtime(options.runtime)
         }
     }
@@ -98,6 +102,13 @@ impl Builder {
     pub fn event(&mut self, ty: u16, time: u64, p: &[u8]) -> bool {
         self.clock(time);
         self.gather(ty, time, p).is_some() && self.apply(ty, time, p).is_some()
+    }
+
+    /// A block of events begins (the runtime's lists are read in runs of a block each).
+    pub fn block(&mut self) {
+        if let Some(g) = &mut self.gathering {
+            g.block();
+        }
     }
 
     /// The eventlog reaches time `ns` (an event's, or a block's end).
@@ -118,36 +129,46 @@ impl Builder {
         }
     }
 
-    /// Whether [`Builder::apply`] takes events of type `ty` (all others it passes over).
-    pub fn applies(ty: u16) -> bool {
-        matches!(
-            ty,
-            id::HEAP_PROF_SAMPLE_COST_CENTRE
-                | id::HEAP_PROF_SAMPLE_STRING
-                | id::HEAP_PROF_SAMPLE_BEGIN
-                | id::HEAP_BIO_PROF_SAMPLE_BEGIN
-                | id::HEAP_PROF_SAMPLE_END
-                | id::HEAP_PROF_COST_CENTRE
-                | id::HEAP_PROF_BEGIN
-                | id::IPE
-                | id::PROF_SAMPLE_COST_CENTRE
-                | id::PROF_BEGIN
-                | id::USER_MARKER
-                | id::PROGRAM_ARGS
-                | id::RTS_IDENTIFIER
-                | id::WALL_CLOCK_TIME
-                | id::HEAP_SIZE
-                | id::HEAP_LIVE
-                | id::BLOCKS_SIZE
-                | id::TICKY_COUNTER_DEF
-                | id::TICKY_COUNTER_SAMPLE
-                | id::TICKY_BEGIN_SAMPLE
-        )
+    /// Whether [`Builder::apply`] takes events of type `ty` (all others it passes over):
+    /// a reader of the second part of an eventlog leaves these to the first
+    /// ([`super::split`]), so what is not kept is not left either.
+    pub fn applies(&self, ty: u16) -> bool {
+        match ty {
+            id::USER_MARKER | id::HEAP_SIZE | id::HEAP_LIVE | id::BLOCKS_SIZE => {
+                !self.runtime_alone
+            }
+            _ => matches!(
+                ty,
+                id::HEAP_PROF_SAMPLE_COST_CENTRE
+                    | id::HEAP_PROF_SAMPLE_STRING
+                    | id::HEAP_PROF_SAMPLE_BEGIN
+                    | id::HEAP_BIO_PROF_SAMPLE_BEGIN
+                    | id::HEAP_PROF_SAMPLE_END
+                    | id::HEAP_PROF_COST_CENTRE
+                    | id::HEAP_PROF_BEGIN
+                    | id::IPE
+                    | id::PROF_SAMPLE_COST_CENTRE
+                    | id::PROF_BEGIN
+                    | id::PROGRAM_ARGS
+                    | id::RTS_IDENTIFIER
+                    | id::WALL_CLOCK_TIME
+                    | id::TICKY_COUNTER_DEF
+                    | id::TICKY_COUNTER_SAMPLE
+                    | id::TICKY_BEGIN_SAMPLE
+            ),
+        }
+    }
+
+    /// Whether the reader takes events of type `ty` at all: for the runtime's account
+    /// ([`Builder::gather`]) or the rest ([`Builder::apply`]); every other event is
+    /// stepped over by its size.
+    pub fn wants(&self, ty: u16) -> bool {
+        (self.gathering.is_some() && Gathering::takes(ty)) || self.applies(ty)
     }
 
     /// Everything of an event but the runtime's account ([`Builder::gather`]).
     pub fn apply(&mut self, ty: u16, time: u64, p: &[u8]) -> Option<()> {
-        if !Self::applies(ty) {
+        if !self.applies(ty) {
             return Some(());
         }
         match ty {

@@ -12,6 +12,7 @@ mod build;
 pub mod format;
 mod gathering;
 mod header;
+mod runs;
 mod samples;
 pub mod split;
 pub mod ticky;
@@ -155,26 +156,96 @@ fn extent(size: u32, rest: &[u8]) -> Option<(usize, usize)> {
 }
 
 /// The event sizes declared by the header, indexed by type.
-struct Sizes(Vec<u32>);
+#[derive(Clone)]
+struct Sizes {
+    declared: Vec<u32>,
+    /// Per type, for the loop that reads the common events ([`plain_events`]): the
+    /// payload's size and [`PLAIN_WANTED`], or [`PLAIN_NOT`].
+    plain: Vec<u32>,
+}
 
 const UNDECLARED: u32 = u32::MAX;
 const VARIABLE: u32 = u32::MAX - 1;
 
+/// A [`Sizes::plain`] entry's flag: the reader takes events of this type (the others
+/// are stepped over by their size).
+const PLAIN_WANTED: u32 = 1 << 16;
+/// A [`Sizes::plain`] entry: events of this type are read by the general path (block
+/// markers, IPE and variable-size events, undeclared types).
+const PLAIN_NOT: u32 = 1 << 17;
+
 impl Sizes {
-    fn new(types: &[(u16, Size)]) -> Sizes {
-        let mut v = vec![UNDECLARED; 1 << 16];
+    /// The header's `types`; `wants` says which of them the reader takes.
+    fn new(types: &[(u16, Size)], wants: impl Fn(u16) -> bool) -> Sizes {
+        let mut declared = vec![UNDECLARED; 1 << 16];
+        let mut plain = vec![PLAIN_NOT; 1 << 16];
         for &(ty, size) in types {
-            v[usize::from(ty)] = match size {
+            let k = usize::from(ty);
+            declared[k] = match size {
                 Size::Fixed(n) => u32::from(n),
                 Size::Variable => VARIABLE,
             };
+            if let Size::Fixed(n) = size
+                && ![id::BLOCK_MARKER, id::IPE, DATA_END].contains(&ty)
+            {
+                plain[k] = u32::from(n) | if wants(ty) { PLAIN_WANTED } else { 0 };
+            }
         }
-        Sizes(v)
+        Sizes { declared, plain }
     }
 
     fn declared(&self, ty: u16) -> bool {
-        self.0[usize::from(ty)] != UNDECLARED
+        self.declared[usize::from(ty)] != UNDECLARED
     }
+}
+
+/// Reads the fixed-size events of `buf` from `pos` on that end by `end` (the buffer's
+/// end, or the block's if that comes first), each type looked up once: a long run's
+/// eventlog is millions of small events, most of them of types the reader steps over
+/// (the scheduler's, the collector's threads'), and the general path's checks per event
+/// were most of `--stats`' reading. Returns where it stopped: before an event the
+/// general path reads ([`PLAIN_NOT`]: a block marker, an IPE or variable-size event,
+/// an undeclared type, the data end) or one that does not end by `end`; `Err` of the
+/// place and type of an event too short for its fields.
+fn plain_events(
+    plain: &[u32],
+    profile: &mut build::Builder,
+    mut part: Option<&mut split::Part>,
+    (buf, offset): (&[u8], u64),
+    mut pos: usize,
+    end: usize,
+) -> Result<usize, (usize, u16, usize)> {
+    let mut clock = 0;
+    while let Some(head) = buf
+        .get(pos..pos + EVENT_HEADER)
+        .filter(|_| pos + EVENT_HEADER <= end)
+    {
+        let ty = u16::from_be_bytes([head[0], head[1]]);
+        let entry = plain[usize::from(ty)];
+        let next = pos + EVENT_HEADER + (entry & 0xffff) as usize;
+        if entry & PLAIN_NOT != 0 || next > end {
+            break;
+        }
+        let time = u64::from_be_bytes(head[2..].try_into().expect("8 bytes"));
+        clock = clock.max(time);
+        if entry & PLAIN_WANTED != 0 {
+            let body = &buf[pos + EVENT_HEADER..next];
+            let at = offset + pos as u64;
+            if !split::event(
+                profile,
+                part.as_deref_mut(),
+                (ty, time, body),
+                at,
+                EVENT_HEADER,
+            ) {
+                profile.clock(clock);
+                return Err((pos, ty, body.len()));
+            }
+        }
+        pos = next;
+    }
+    profile.clock(clock);
+    Ok(pos)
 }
 
 enum State {
@@ -255,7 +326,8 @@ impl Parser {
     fn header(&mut self, buf: &[u8], eof: bool) -> Result<Option<usize>, Error> {
         match format::header(buf) {
             format::Header::Done(types, used) => {
-                let sizes = Sizes::new(&types);
+                let profile = &self.profile;
+                let sizes = Sizes::new(&types, |ty| profile.wants(ty));
                 self.profile.ends_declared = sizes.declared(id::HEAP_PROF_SAMPLE_END);
                 self.state = State::Data(sizes);
                 Ok(Some(used))
@@ -317,6 +389,20 @@ impl Parser {
             pos = skip;
         }
         while buf.len() - pos >= 2 {
+            // Up to the block's end, or the buffer's.
+            let end = match self.block_end {
+                Some(e) if e > self.offset + pos as u64 => buf
+                    .len()
+                    .min(usize::try_from(e - self.offset).unwrap_or(usize::MAX)),
+                _ => buf.len(),
+            };
+            let (profile, part) = (&mut self.profile, self.part.as_mut());
+            pos = plain_events(&sizes.plain, profile, part, (buf, self.offset), pos, end).map_err(
+                |(at, event, len)| self.error(at, ErrorKind::ShortPayload { event, len }),
+            )?;
+            if buf.len() - pos < 2 {
+                break;
+            }
             let rest = &buf[pos..];
             let ty = u16::from_be_bytes([rest[0], rest[1]]);
             if ty == DATA_END {
@@ -324,7 +410,7 @@ impl Parser {
                 ended = true;
                 break;
             }
-            let size = sizes.0[usize::from(ty)];
+            let size = sizes.declared[usize::from(ty)];
             if size == UNDECLARED {
                 return Err(self.error(pos, ErrorKind::UndeclaredEvent(ty)));
             }
@@ -360,6 +446,7 @@ impl Parser {
                 }
                 self.block_end = Some(at + u64::from(block));
                 self.profile.capability = payload::u16_at(body, 12).unwrap_or(0);
+                self.profile.block();
                 if let Some(block_time) = payload::u64_at(body, 4) {
                     self.profile.clock(block_time);
                 }

@@ -17,7 +17,7 @@
 use super::build::Builder;
 use super::format::{self, EVENT_HEADER, id, payload};
 use super::gathering::Gathering;
-use super::{Error, Parser, Sizes, State};
+use super::{Error, Parser, State};
 use crate::input::{Options, Parsed};
 
 /// The most events a second part leaves to the first: past it, the second part's reading
@@ -74,7 +74,7 @@ pub(super) fn event(
     if profile.gather(ty, time, body).is_none() {
         return false;
     }
-    if Builder::applies(ty) {
+    if profile.applies(ty) {
         if part.left.len() < MAX_LEFT {
             part.left.push(Left {
                 at,
@@ -104,7 +104,7 @@ impl Parser {
         profile.gathering = Some(Box::new(part));
         profile.ends_declared = self.profile.ends_declared;
         Some(Parser {
-            state: State::Data(Sizes(sizes.0.clone())),
+            state: State::Data(sizes.clone()),
             offset,
             profile,
             part: Some(Part {
