@@ -25,41 +25,59 @@ pub struct Measured {
 }
 
 /// Runs hpgraph in `dir` and measures its peak resident memory as the kernel counted it.
-/// The kernel counts the test process's own memory at the fork too, so this can only
-/// overstate: the tests make their bombs in a streaming writer to keep it small.
 pub fn measured(dir: &Path, args: &[&str]) -> Measured {
     measured_from(dir, args, None)
 }
 
+/// Starts the program of its arguments from a process of its own and writes its wait
+/// status and `ru_maxrss` to the file named first. A child started by the test process
+/// itself would carry the test process's memory in its `ru_maxrss`: the kernel records
+/// the memory the child had before its exec (the parent's, with vfork or fork), and the
+/// test process holds every test's data (half a gigabyte in a full run). Forked from
+/// Python's few megabytes instead, the figure is hpgraph's, overstated by at most those.
+const LAUNCHER: &str = "\
+import os, sys
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execv(sys.argv[2], sys.argv[2:])
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+with open(sys.argv[1], 'w') as f:
+    f.write(f'{status} {usage.ru_maxrss}')
+";
+
 /// [`measured`], with standard input read from `stdin` when given.
 pub fn measured_from(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Measured {
     let err_path = dir.join("stderr.txt");
+    let usage_path = dir.join("usage.txt");
     let started = Instant::now();
     let input = match stdin {
         Some(p) => Stdio::from(File::open(p).unwrap()),
         None => Stdio::null(),
     };
-    let child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+    let launched = Command::new("python3")
         .current_dir(dir)
+        .args(["-c", LAUNCHER])
+        .arg(&usage_path)
+        .arg(env!("CARGO_BIN_EXE_hpgraph"))
         .args(args)
         .stdin(input)
         .stdout(Stdio::null())
         .stderr(File::create(&err_path).unwrap())
-        .spawn()
-        .expect("run hpgraph");
-    let pid = child.id() as libc::pid_t;
-    let mut status = 0;
-    // SAFETY: an all-zero rusage is a valid value; wait4 writes into both locals only.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    let got = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
-    assert_eq!(got, pid, "wait4");
+        .status()
+        .expect("run python3, which starts hpgraph");
     let elapsed = started.elapsed();
-    std::mem::forget(child); // reaped above
+    assert!(launched.success(), "the launcher failed: {launched}");
+    let usage = std::fs::read_to_string(&usage_path).unwrap();
+    std::fs::remove_file(&usage_path).unwrap();
+    let (status, rss_kb) = usage.split_once(' ').expect("status and peak");
     use std::os::unix::process::ExitStatusExt;
     Measured {
-        status: std::process::ExitStatus::from_raw(status),
+        status: std::process::ExitStatus::from_raw(status.parse().unwrap()),
         stderr: std::fs::read_to_string(&err_path).unwrap(),
-        rss_kb: usage.ru_maxrss as u64,
+        rss_kb: rss_kb.parse().unwrap(),
         elapsed,
     }
 }
