@@ -168,6 +168,9 @@ fn line_end(i: &[u8]) -> usize {
 }
 
 /// Keyword lookup: exact and case-sensitive, as hp2ps does it.
+/// The longest keyword's length (`BEGIN_SAMPLE`).
+const LONGEST_KEYWORD: usize = 12;
+
 fn keyword(w: &[u8]) -> Option<Result<Header, Timed>> {
     let is = |k: &str| k.as_bytes() == w;
     Header::ALL
@@ -206,7 +209,11 @@ pub fn fast_point(line: &[u8]) -> Option<(&[u8], f64)> {
     }
     let name = &line[..name_end];
     let first = *name.first()?;
-    if is_blank(first) || (first.is_ascii_uppercase() && keyword(word_of(name)).is_some()) {
+    // Only a name's first word can be a keyword, and only as long as the longest: a
+    // name's first word is not searched for its end past that (a profile's names are
+    // mostly one word of a module's, `Data.Map.Internal.insert`, dozens of bytes long).
+    let head = &name[..name.len().min(LONGEST_KEYWORD + 1)];
+    if is_blank(first) || (first.is_ascii_uppercase() && keyword(word_of(head)).is_some()) {
         return None;
     }
     Some((name, value as f64))
@@ -367,6 +374,18 @@ mod tests {
             Outcome::Done(r, _) => r,
             other => panic!("{s:?}: {other:?}"),
         }
+    }
+
+    #[test]
+    fn no_keyword_is_longer_than_the_longest() {
+        let lengths = (Header::ALL.iter().map(|h| h.keyword().len()))
+            .chain(Timed::ALL.iter().map(|t| t.keyword().len()));
+        assert_eq!(lengths.max(), Some(LONGEST_KEYWORD));
+        // A name whose first word is a keyword and more is a point; one that is a
+        // keyword is not.
+        assert!(fast_point(b"BEGIN_SAMPLEX.Data.Map\t5").is_some());
+        assert!(fast_point(b"BEGIN_SAMPLE 5").is_none());
+        assert!(fast_point(b"END_SAMPLE\t5").is_none());
     }
 
     #[test]
