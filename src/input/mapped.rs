@@ -38,6 +38,17 @@ pub(super) fn map(file: &File, max: u64) -> Option<memmap2::Mmap> {
     Some(map)
 }
 
+/// Lets go of the pages of `map` from `from` to `until` (page-aligned), which the reader
+/// has read and does not touch again: memory follows what is read, not the file.
+fn let_go(map: &memmap2::Mmap, from: usize, until: usize) {
+    // SAFETY: the map is a shared, read-only map of the file: DONTNEED drops these
+    // pages from this process's map, and a page let go of is read again from the file
+    // if it is touched (the reader does not). Refused advice leaves them where they are.
+    let _ = unsafe {
+        map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, until - from)
+    };
+}
+
 /// A time and allocation report, parsed where the page cache holds it. `None` when it
 /// cannot be mapped, or is past [`prof::MAX_BYTES`] (the stream's reading says so).
 /// The map is let go of once the text is read, before the model is made: the file and
@@ -54,16 +65,7 @@ pub(super) fn read_report(file: &File, options: Options) -> Option<Result<Parsed
         // Whole pages before `offset`, not let go of yet.
         let end = offset.checked_div(page).unwrap_or(0) * page;
         if end > released {
-            // SAFETY: the map is a shared, read-only map of the file: a page let go of
-            // is read again from the file if it is touched, and the reader touches no
-            // text before `offset` again. Refused advice leaves the pages where they are.
-            let _ = unsafe {
-                map.unchecked_advise_range(
-                    memmap2::UncheckedAdvice::DontNeed,
-                    released,
-                    end - released,
-                )
-            };
+            let_go(&map, released, end);
             released = end;
         }
     };
@@ -100,15 +102,7 @@ pub(super) fn feed_text<E>(
         window = if used == 0 { window * 2 } else { TEXT_WINDOW };
         let behind = pos - pos % TEXT_RELEASE;
         if behind > released {
-            // SAFETY: as in `read_report`: a shared, read-only map of the file, whose
-            // pages before `pos` the reader does not touch again.
-            let _ = unsafe {
-                map.unchecked_advise_range(
-                    memmap2::UncheckedAdvice::DontNeed,
-                    released,
-                    behind - released,
-                )
-            };
+            let_go(map, released, behind);
             released = behind;
         }
     }
@@ -124,14 +118,7 @@ pub(super) fn read_eventlog(file: &File, options: Options) -> Option<Result<Pars
     // Markers are searched for ahead of the reader only where the blocks are not read
     // whole anyway (see eventlog::search_blocks).
     let search = options.marks && !options.heap && !options.runtime;
-    let release = |from: usize, until: usize| {
-        // SAFETY: DONTNEED drops these pages from this process's map; the map is read
-        // only and backed by the file, so a later read of them (none is made) would
-        // fetch the same bytes again.
-        let _ = unsafe {
-            map.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, from, until - from)
-        };
-    };
+    let release = |from: usize, until: usize| let_go(&map, from, until);
     let feed = |parser: &mut eventlog::Parser, from: usize, until: usize, eof: bool| {
         feed(&map, parser, (from, until, eof), search, &release)
     };
