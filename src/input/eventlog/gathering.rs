@@ -175,6 +175,12 @@ impl Gathering {
     /// Takes one of the runtime's events from capability `cap`; `None` when its payload
     /// is too short.
     pub(super) fn event(&mut self, ty: u16, ns: u64, cap: u16, p: &[u8]) -> Option<()> {
+        // One list of the types taken: the reader's table steps over the others
+        // (`Builder::wants`), so a type handled below but not listed would be read by
+        // one path and not the other; this way it is read by neither.
+        if !Self::takes(ty) {
+            return Some(());
+        }
         match ty {
             id::GC_START => {
                 self.learn(cap, OPEN);
