@@ -886,17 +886,23 @@ MAIN         MAIN                  <built-in>             148           0    0.0
         assert_eq!(parse(b"JOB \"x\"\n").unwrap_err().line, 1);
     }
 
+    /// The header of the test report `P` and its `MAIN` row, for rows to follow.
+    fn head_and_main() -> String {
+        let (head, _) = P.split_at(P.find("MAIN ").unwrap());
+        let mut text = head.to_string();
+        text.push_str(
+            "MAIN         MAIN                  <built-in>             148           0    0.0    0.0   100.0  100.0      0       816\n",
+        );
+        text
+    }
+
     /// A row whose label holds a line break, its first line the last of a block read on
     /// one thread and its second the first of the next block: the next block is read
     /// again from where the row ends, and every row stands where one thread puts it. The
     /// text behind each block is released as it is taken in, at line starts, in order.
     #[test]
     fn a_row_across_two_blocks_reads_whole_and_the_text_behind_is_released() {
-        let (head, _) = P.split_at(P.find("MAIN ").unwrap());
-        let mut text = head.to_string();
-        text.push_str(
-            "MAIN         MAIN                  <built-in>             148           0    0.0    0.0   100.0  100.0      0       816\n",
-        );
+        let mut text = head_and_main();
         let rows = BLOCK_ROWS + 100;
         // The MAIN row is the first of block 0: row k is its line k + 1.
         let across = BLOCK_ROWS - 2;
@@ -941,11 +947,7 @@ MAIN         MAIN                  <built-in>             148           0    0.0
     /// warning.
     #[test]
     fn a_large_report_reads_alike_on_threads() {
-        let (head, _) = P.split_at(P.find("MAIN ").unwrap());
-        let mut text = head.to_string();
-        text.push_str(
-            "MAIN         MAIN                  <built-in>             148           0    0.0    0.0   100.0  100.0      0       816\n",
-        );
+        let mut text = head_and_main();
         let rows = PARALLEL_ROWS * 2 + 7;
         for k in 0..rows {
             let depth = 1 + k % 5;
