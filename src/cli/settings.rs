@@ -478,7 +478,7 @@ fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
         measure: args.measure.map(Into::into),
         // Decided once the job is: [`Job::settle_reading`].
         bands: true,
-        runtime_alone: false,
+        runtime_reading: input::RuntimeReading::All,
         marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
         heap: args.heap_lines,
         // The page's runtime panel sums the collections of the window shown.

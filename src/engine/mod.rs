@@ -167,19 +167,26 @@ impl Job {
         }
     }
 
-    /// Whether the job reads the runtime's account and nothing else an eventlog holds
-    /// beside its profile (`--stats`, neither judged nor compared: `checked`), so that
-    /// its reader keeps no user marker and no heap reading as a line
-    /// ([`input::Options::runtime_alone`]).
-    pub fn reads_runtime_alone(&self, checked: bool) -> bool {
-        !checked && matches!(&self.make, Make::Data(d) if !d.export.reads_bands())
+    /// What the job reads of an eventlog beside the runtime's account
+    /// ([`input::Options::runtime_reading`]): `--stats` (neither judged nor compared:
+    /// `checked`) reads the account alone, and without `--from` or `--to` only the whole
+    /// run's figures.
+    pub fn runtime_reading(&self, checked: bool) -> input::RuntimeReading {
+        use input::RuntimeReading;
+        match &self.make {
+            Make::Data(d) if !checked && !d.export.reads_bands() => match d.options.window {
+                (None, None) => RuntimeReading::Totals,
+                _ => RuntimeReading::Account,
+            },
+            _ => RuntimeReading::All,
+        }
     }
 
     /// What the reader keeps for this job: `read` as the command line asked, less what
-    /// the job does not read ([`Job::reads_bands`], [`Job::reads_runtime_alone`]).
+    /// the job does not read ([`Job::reads_bands`], [`Job::runtime_reading`]).
     pub fn settle_reading(&mut self, checked: bool) {
         self.read.bands = self.reads_bands(checked);
-        self.read.runtime_alone = self.reads_runtime_alone(checked);
+        self.read.runtime_reading = self.runtime_reading(checked);
     }
 }
 

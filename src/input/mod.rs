@@ -218,11 +218,27 @@ pub struct Options {
     /// itself ([`crate::engine::Job::reads_bands`]). Naming 400,000 stacks is a third of
     /// the time of such a figure and most of its memory.
     pub bands: bool,
-    /// The job reads the runtime's account alone (`--stats`,
-    /// [`crate::engine::Job::reads_runtime_alone`]): an eventlog's reader keeps no user
-    /// marker and no heap reading as a line (the account has the readings it needs in
-    /// its collections). A long run's eventlog holds hundreds of thousands of readings.
-    pub runtime_alone: bool,
+    /// What the job reads beside the runtime's account
+    /// ([`crate::engine::Job::runtime_reading`]): everything, or for `--stats` the
+    /// account alone.
+    pub runtime_reading: RuntimeReading,
+}
+
+/// What an eventlog's reader keeps beside the runtime's account, for the job it reads
+/// for: a long run's eventlog holds hundreds of thousands of heap and allocation
+/// readings, and a `--stats` that keeps them spends a fifth of its time on their pages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RuntimeReading {
+    /// Everything: user markers, the heap readings as lines, every allocation reading.
+    #[default]
+    All,
+    /// The runtime's account alone (`--stats` of a window): no user marker and no heap
+    /// reading as a line (the account has the readings it needs in its collections).
+    Account,
+    /// The whole run's figures alone (`--stats`): as [`RuntimeReading::Account`], and of
+    /// the allocation counters only each capability's last reading, which is all the
+    /// whole run's allocation is.
+    Totals,
 }
 
 impl Default for Options {
@@ -234,7 +250,7 @@ impl Default for Options {
             runtime: false,
             measure: None,
             bands: true,
-            runtime_alone: false,
+            runtime_reading: RuntimeReading::All,
         }
     }
 }

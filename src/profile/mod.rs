@@ -237,7 +237,7 @@ pub struct Runtime {
 impl Runtime {
     /// Whether the input had GC events at all.
     pub fn is_empty(&self) -> bool {
-        self.gcs.is_empty() && self.dropped == 0 && self.allocation.is_empty()
+        self.gcs.is_empty() && self.dropped == 0 && self.last_allocation.is_empty()
     }
 
     /// The collections' strip: the collections that start in `[first, last]`, each from

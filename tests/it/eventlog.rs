@@ -9,7 +9,7 @@ use std::process::Command;
 
 use crate::common::eventlog::{self as ev, Writer};
 use crate::common::{Scratch, fixtures, hpgraph, without_creator};
-use hpgraph::input::{self, WarningKind, eventlog, hp};
+use hpgraph::input::{self, RuntimeReading, WarningKind, eventlog, hp};
 use hpgraph::profile::Profile;
 
 fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
@@ -689,7 +689,7 @@ fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
         runtime: false,
         measure: None,
         bands: true,
-        runtime_alone: false,
+        runtime_reading: RuntimeReading::All,
     });
     p.feed(bytes, true).unwrap();
     p.finish().unwrap().profile.into_series()
@@ -809,7 +809,7 @@ fn a_large_eventlog_file_reads_as_its_bytes_do() {
             runtime: false,
             measure: None,
             bands: true,
-            runtime_alone: false,
+            runtime_reading: RuntimeReading::All,
         };
         let mapped = input::read_file(&file, options).unwrap();
         let whole = read_with(&bytes, marks, heap);

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use hpgraph::input::{self, Options, Parsed, eventlog};
+use hpgraph::input::{self, Options, Parsed, RuntimeReading, eventlog};
 
 use crate::common::eventlog::{
     BLOCK_MARKER, CONC_SYNC_BEGIN, CONC_SYNC_END, GC_END, GC_START, GC_STATS_GHC, HEAP_ALLOCATED,
@@ -49,12 +49,19 @@ const RUNTIME: Options = Options {
     runtime: true,
     measure: None,
     bands: true,
-    runtime_alone: false,
+    runtime_reading: RuntimeReading::All,
 };
 
 /// What `--stats` alone has read: the runtime's account, without marks or heap readings.
 const STATS_ALONE: Options = Options {
-    runtime_alone: true,
+    runtime_reading: RuntimeReading::Account,
+    ..RUNTIME
+};
+
+/// What `--stats` of the whole run has read: as [`STATS_ALONE`], and each capability's
+/// last allocation reading rather than every one.
+const STATS_TOTALS: Options = Options {
+    runtime_reading: RuntimeReading::Totals,
     ..RUNTIME
 };
 
@@ -110,10 +117,12 @@ fn every_fixture_eventlog_reads_the_same_in_two_parts() {
             splits += agrees_at_every_tenth(&name, &bytes, Options { heap, ..RUNTIME });
         }
         splits += agrees_at_every_tenth(&name, &bytes, STATS_ALONE);
+        splits += agrees_at_every_tenth(&name, &bytes, STATS_TOTALS);
         // GHC's own runs (the edge cases are made to be broken).
         if name.contains("fixtures/eventlog") || name.contains("fixtures/stats") {
             agrees_at_every_block(&name, &bytes, RUNTIME);
             agrees_at_every_block(&name, &bytes, STATS_ALONE);
+            agrees_at_every_block(&name, &bytes, STATS_TOTALS);
         }
         files += 1;
     }
@@ -210,6 +219,34 @@ fn the_runtime_read_alone_is_a_whole_readings_and_keeps_no_mark_or_heap_line() {
         }
     }
     assert!(read > 20, "{read} eventlogs have heap readings");
+}
+
+#[test]
+fn the_whole_runs_figures_read_alone_are_those_of_every_reading() {
+    use hpgraph::analysis::stats::stats;
+    let mut read = 0;
+    for path in eventlogs() {
+        let bytes = std::fs::read(&path).unwrap();
+        let name = path.display();
+        match (one_pass(&bytes, RUNTIME), one_pass(&bytes, STATS_TOTALS)) {
+            (Ok(every), Ok(totals)) => {
+                let (every, totals) = (&every.profile.runtime, &totals.profile.runtime);
+                assert!(totals.allocation.is_empty(), "{name}");
+                assert_eq!(totals.is_empty(), every.is_empty(), "{name}");
+                assert!(
+                    stats(totals, None, None) == stats(every, None, None),
+                    "{name}"
+                );
+                let mut rest = every.clone();
+                rest.allocation.clear();
+                assert!(*totals == rest, "{name}");
+                read += usize::from(every.allocation.len() > 1);
+            }
+            (Err(a), Err(b)) => assert_eq!(a, b, "{name}"),
+            (a, b) => panic!("{name}: {:?} and {:?}", a.err(), b.err()),
+        }
+    }
+    assert!(read > 50, "{read} eventlogs have allocation readings");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 //! innermost first, joined by `/`, a CAF cost centre as `Module.CAF`, the empty stack as
 //! `MAIN` (`fprint_ccs`), but without the `.hp`'s `(N)` prefix and never cut at `-L`.
 
-use crate::input::{FxMap, Parsed, Warning, WarningKind};
+use crate::input::{FxMap, Parsed, RuntimeReading, Warning, WarningKind};
 use crate::profile::costs::Measure;
 use crate::profile::{Costs, HeapLine, IdentId, Mark, Model, Profile, Provenance, Series};
 
@@ -74,27 +74,23 @@ pub(super) struct Builder {
     /// Ticky-ticky counters (`+RTS -lT`): the profile where there is no heap census.
     ticky: super::ticky::Collected,
     /// User markers and heap readings (as lines) are not kept: the runtime's account is
-    /// read alone (`input::Options::runtime_alone`).
+    /// read alone (`input::Options::runtime_reading`).
     runtime_alone: bool,
 }
 
 impl Builder {
-    /// A builder that also gathers the runtime's collections and allocation when
-    /// `runtime` asks.
-    pub fn gathering_runtime(runtime: bool) -> Builder {
-        Builder {
-            gathering: runtime.then(Box::default),
-            ..Default::default()
-        }
-    }
-
     /// A builder for what `options` ask: the runtime's account (`--stats`), the
     /// cost-centre samples over a heap profile (`--measure`).
     pub fn with_options(options: crate::input::Options) -> Builder {
         Builder {
             measure: options.measure,
-            runtime_alone: options.runtime_alone,
-            ..Builder::gathering_runtime(options.runtime)
+            runtime_alone: options.runtime_reading != RuntimeReading::All,
+            gathering: options.runtime.then(|| {
+                Box::new(Gathering::keeping(
+                    options.runtime_reading != RuntimeReading::Totals,
+                ))
+            }),
+            ..Builder::default()
         }
     }
 

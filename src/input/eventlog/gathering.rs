@@ -32,6 +32,9 @@ pub(crate) struct Gathering {
     gc_runs: Runs,
     /// Where the allocation readings' runs start.
     allocation_runs: Runs,
+    /// Only each capability's last allocation reading is kept, not every one: the job
+    /// reads the whole run's figures alone ([`crate::input::RuntimeReading::Totals`]).
+    totals: bool,
 }
 
 /// What a gathering that starts in the middle of an eventlog cannot settle alone: each
@@ -109,13 +112,19 @@ fn slot<T: Default>(list: &mut Vec<T>, cap: u16) -> &mut T {
 }
 
 impl Gathering {
-    /// A gathering that starts at a block in the middle of an eventlog, for the part
-    /// before it to take in ([`Gathering::absorb`]).
-    pub(super) fn part() -> Gathering {
+    /// A gathering that keeps every allocation reading (`readings`), or only each
+    /// capability's last ([`crate::input::RuntimeReading::Totals`]).
+    pub(super) fn keeping(readings: bool) -> Gathering {
         Gathering {
-            part: Some(Box::default()),
+            totals: !readings,
             ..Gathering::default()
         }
+    }
+
+    /// This gathering starts at a block in the middle of an eventlog, for the part
+    /// before it to take in ([`Gathering::absorb`]).
+    pub(super) fn begin_part(&mut self) {
+        self.part = Some(Box::default());
     }
 
     /// Makes room for the collections and allocation readings of `bytes` of eventlog,
@@ -130,8 +139,10 @@ impl Gathering {
         const GC_BYTES: usize = 256;
         let rt = &mut self.runtime;
         rt.gcs.reserve((bytes / GC_BYTES).min(MAX_GCS));
-        rt.allocation
-            .reserve((bytes / (GC_BYTES / 2)).min(MAX_ALLOCATION_READINGS));
+        if !self.totals {
+            rt.allocation
+                .reserve((bytes / (GC_BYTES / 2)).min(MAX_ALLOCATION_READINGS));
+        }
     }
 
     /// Whether the state `what` of capability `cap` is known: always from the start of
@@ -193,7 +204,7 @@ impl Gathering {
                 let bytes = payload::capset_bytes(p)?;
                 *slot(&mut self.allocated, cap) = Some(bytes);
                 let rt = &mut self.runtime;
-                if rt.allocation.len() < MAX_ALLOCATION_READINGS {
+                if !self.totals && rt.allocation.len() < MAX_ALLOCATION_READINGS {
                     rt.allocation.push(Allocation {
                         time: seconds(ns),
                         capability: cap,

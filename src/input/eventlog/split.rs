@@ -16,7 +16,6 @@
 
 use super::build::Builder;
 use super::format::{self, EVENT_HEADER, id, payload};
-use super::gathering::Gathering;
 use super::{Error, Parser, State};
 use crate::input::{Options, Parsed};
 
@@ -98,10 +97,9 @@ impl Parser {
             return None;
         };
         let mut profile = Builder::with_options(self.options);
-        profile.gathering.as_ref()?;
-        let mut part = Gathering::part();
+        let part = profile.gathering.as_mut()?;
+        part.begin_part();
         part.reserve(len);
-        profile.gathering = Some(Box::new(part));
         profile.ends_declared = self.profile.ends_declared;
         Some(Parser {
             state: State::Data(sizes.clone()),
