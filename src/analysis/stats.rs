@@ -33,6 +33,7 @@
 use serde::Serialize;
 
 use crate::profile::Runtime;
+use crate::profile::totals::{Span, Totals};
 
 /// One generation's row of the collections table.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -106,11 +107,7 @@ pub struct Stats {
     pub saturated: bool,
 }
 
-/// The most generations listed, each a row: GHC's collector has two unless `+RTS -G`
-/// asks for more, and an eventlog's generation is a 16-bit number, so a hostile one
-/// would list 65,536 rows. Collections of later generations are counted in the last
-/// row, which then stands for it and every later one.
-pub const MAX_GENERATIONS: usize = 16;
+pub use crate::profile::totals::MAX_GENERATIONS;
 
 /// Adds `b` to `a`, saturating, and says so in `saturated`.
 fn add(a: &mut u64, b: u64, saturated: &mut bool) {
@@ -138,46 +135,31 @@ pub fn window_within(runtime: &Runtime, from: Option<f64>) -> Result<(), String>
 }
 
 /// The statistics of `runtime` between `from` and `to` (seconds; the whole run when
-/// both are `None`).
+/// both are `None`). A runtime read for the whole run's figures alone
+/// ([`Runtime::summed`]) gives them, whatever the window.
 pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
-    let whole = from.is_none() && to.is_none();
-    let (a, b) = (
-        from.unwrap_or(0.0),
-        to.unwrap_or(runtime.end).min(runtime.end),
-    );
+    let whole = (from.is_none() && to.is_none()) || runtime.summed.is_some();
+    let (a, b) = match whole {
+        true => (0.0, runtime.end),
+        false => (
+            from.unwrap_or(0.0),
+            to.unwrap_or(runtime.end).min(runtime.end),
+        ),
+    };
     let inside = |t: f64| t >= a && t <= b;
-    let mut generations: Vec<Generation> = Vec::new();
-    let (mut copied, mut gc_elapsed) = (0u64, 0.0);
-    let (mut residency, mut samples, mut slop, mut heap) = (None::<u64>, 0u64, None::<u64>, None);
-    let (mut par_copied, mut balanced) = (0u64, 0u64);
-    let mut saturated = false;
-    for gc in runtime.gcs.iter().filter(|g| inside(g.start)) {
-        let g = usize::from(gc.generation).min(MAX_GENERATIONS - 1);
-        if generations.len() <= g {
-            generations.resize(g + 1, Generation::default());
-        }
-        let pause = gc.end - gc.start;
-        let row = &mut generations[g];
-        row.collections += 1;
-        row.elapsed += pause;
-        row.max_pause = row.max_pause.max(pause);
-        // Time spent collecting within the window: a collection that runs past its end
-        // counts up to the end (and the next window has the rest), so that GC never
-        // exceeds the window and adjacent windows' times add up.
-        gc_elapsed += gc.end.min(b) - gc.start;
-        add(&mut copied, gc.copied, &mut saturated);
-        if gc.threads > 1 {
-            row.parallel += 1;
-            add(&mut par_copied, gc.copied, &mut saturated);
-            add(&mut balanced, gc.balanced.unwrap_or(0), &mut saturated);
-        }
-        if let Some(live) = gc.live {
-            residency = residency.max(Some(live));
-            samples += 1;
-            slop = slop.max(Some(gc.slop));
-        }
-        heap = heap.max(gc.heap_size);
+    let window = || runtime.gcs.iter().filter(|g| inside(g.start));
+    let (mut totals, has_balance, gc_elapsed, generations);
+    if let Some(summed) = &runtime.summed {
+        totals = summed.totals.clone();
+        has_balance = totals.has_balance;
+        (gc_elapsed, generations) = times(&totals, summed.spans.iter().copied(), b);
+    } else {
+        totals = Totals::default();
+        window().for_each(|gc| totals.add(gc));
+        has_balance = runtime.gcs.iter().any(|g| g.balanced.is_some());
+        (gc_elapsed, generations) = times(&totals, window().map(Span::from), b);
     }
+    let mut saturated = totals.saturated;
     let allocated = allocated(runtime, whole, a, b, &mut saturated);
     let total_elapsed = b - a;
     let mut_elapsed = total_elapsed - gc_elapsed;
@@ -191,22 +173,22 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
         })
     };
     let parallel = generations.iter().any(|g| g.parallel > 0);
-    let has_balance = runtime.gcs.iter().any(|g| g.balanced.is_some());
+    let balanced = totals.balanced;
     Stats {
         version: 1,
         from: a,
         to: b,
         allocated,
-        copied,
-        max_residency: residency,
-        residency_samples: samples,
-        max_slop: slop,
-        max_heap_size: heap,
+        copied: totals.copied,
+        max_residency: totals.residency,
+        residency_samples: totals.samples,
+        max_slop: totals.slop,
+        max_heap_size: totals.heap,
         nonmoving_sync: phases(&runtime.syncs),
         generations,
         // The runtime prints the balance only when it is above 0.
-        work_balance: (parallel && has_balance && par_copied > 0 && balanced > 0)
-            .then(|| balanced as f64 / par_copied as f64),
+        work_balance: (parallel && has_balance && totals.parallel_copied > 0 && balanced > 0)
+            .then(|| balanced as f64 / totals.parallel_copied as f64),
         gc_elapsed,
         total_elapsed,
         mut_elapsed,
@@ -222,6 +204,30 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
         collections_not_kept: runtime.dropped,
         saturated,
     }
+}
+
+/// The time in collections up to `b` and the collections table: `totals`' counts, and
+/// the times of `spans` (in time order: a sum of seconds rounds at each step) added up.
+/// A collection that runs past `b` counts up to it (and the next window has the rest),
+/// so that GC never exceeds the window and adjacent windows' times add up.
+fn times(totals: &Totals, spans: impl Iterator<Item = Span>, b: f64) -> (f64, Vec<Generation>) {
+    let mut generations: Vec<Generation> = (totals.generations.iter())
+        .map(|g| Generation {
+            collections: g.collections,
+            parallel: g.parallel,
+            elapsed: 0.0,
+            max_pause: g.max_pause,
+        })
+        .collect();
+    let mut gc_elapsed = 0.0;
+    for span in spans {
+        let g = usize::from(span.generation).min(MAX_GENERATIONS - 1);
+        if let Some(row) = generations.get_mut(g) {
+            row.elapsed += span.end - span.start;
+        }
+        gc_elapsed += span.end.min(b) - span.start;
+    }
+    (gc_elapsed, generations)
 }
 
 /// Bytes allocated in `[a, b]`: per capability, its last reading in the window less its

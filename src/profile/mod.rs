@@ -14,6 +14,7 @@ pub mod names;
 mod provenance;
 mod series;
 pub mod ticky;
+pub mod totals;
 pub use model::{BandsFrom, Costs, Model};
 pub use provenance::Provenance;
 pub use series::{Points, Series};
@@ -232,12 +233,19 @@ pub struct Runtime {
     /// Each capability's last allocation reading: the whole run's allocation, exact
     /// whatever was dropped.
     pub last_allocation: Vec<(u16, u64)>,
+    /// The collections added up as they were read, in place of `gcs` (which is then
+    /// empty): read for the whole run's figures alone
+    /// ([`crate::input::RuntimeReading::Totals`]).
+    pub summed: Option<totals::Summed>,
 }
 
 impl Runtime {
     /// Whether the input had GC events at all.
     pub fn is_empty(&self) -> bool {
-        self.gcs.is_empty() && self.dropped == 0 && self.last_allocation.is_empty()
+        self.gcs.is_empty()
+            && (self.summed.as_ref()).is_none_or(|s| s.spans.is_empty())
+            && self.dropped == 0
+            && self.last_allocation.is_empty()
     }
 
     /// The collections' strip: the collections that start in `[first, last]`, each from

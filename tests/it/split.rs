@@ -224,6 +224,8 @@ fn the_runtime_read_alone_is_a_whole_readings_and_keeps_no_mark_or_heap_line() {
 #[test]
 fn the_whole_runs_figures_read_alone_are_those_of_every_reading() {
     use hpgraph::analysis::stats::stats;
+    use hpgraph::profile::Runtime;
+    use hpgraph::profile::totals::{Span, Totals};
     let mut read = 0;
     for path in eventlogs() {
         let bytes = std::fs::read(&path).unwrap();
@@ -231,14 +233,29 @@ fn the_whole_runs_figures_read_alone_are_those_of_every_reading() {
         match (one_pass(&bytes, RUNTIME), one_pass(&bytes, STATS_TOTALS)) {
             (Ok(every), Ok(totals)) => {
                 let (every, totals) = (&every.profile.runtime, &totals.profile.runtime);
-                assert!(totals.allocation.is_empty(), "{name}");
                 assert_eq!(totals.is_empty(), every.is_empty(), "{name}");
                 assert!(
                     stats(totals, None, None) == stats(every, None, None),
                     "{name}"
                 );
-                let mut rest = every.clone();
-                rest.allocation.clear();
+                // The collections added up as read: each one's span, in order, and
+                // what they all add up to; nothing else changed but the lists.
+                let summed = totals.summed.as_ref().expect("added up");
+                let spans: Vec<Span> = every.gcs.iter().map(Span::from).collect();
+                assert!(summed.spans == spans, "{name}");
+                let mut all = Totals::default();
+                every.gcs.iter().for_each(|gc| all.add(gc));
+                assert!(summed.totals == all, "{name}");
+                assert!(
+                    totals.gcs.is_empty() && totals.allocation.is_empty(),
+                    "{name}"
+                );
+                let rest = Runtime {
+                    gcs: Vec::new(),
+                    allocation: Vec::new(),
+                    summed: totals.summed.clone(),
+                    ..every.clone()
+                };
                 assert!(*totals == rest, "{name}");
                 read += usize::from(every.allocation.len() > 1);
             }
@@ -346,6 +363,7 @@ fn a_collection_cut_by_the_parts_anywhere_is_read_whole() {
                 ..RUNTIME
             },
             STATS_ALONE,
+            STATS_TOTALS,
         ] {
             agrees_at_every_block(&format!("{per_block} a block"), &bytes, options);
         }
@@ -355,7 +373,39 @@ fn a_collection_cut_by_the_parts_anywhere_is_read_whole() {
             bytes.len() * 3 / 4 + 3,
             bytes.len() - 40,
         ] {
-            agrees_at_every_block(&format!("{per_block} a block, cut"), &bytes[..cut], RUNTIME);
+            for options in [RUNTIME, STATS_TOTALS] {
+                let name = format!("{per_block} a block, cut");
+                agrees_at_every_block(&name, &bytes[..cut], options);
+            }
         }
     }
+}
+
+#[test]
+fn collections_ending_before_they_start_are_left_out_of_the_totals_too() {
+    use hpgraph::analysis::stats::stats;
+    let mut w = Writer::new();
+    let mut t = 0;
+    for gc in 0..30u64 {
+        t += 1000;
+        let mut stats = vec![0u8; 50];
+        stats[6..14].copy_from_slice(&(gc + 1).to_be_bytes());
+        w.event(GC_START, t, &[]);
+        w.event(GC_STATS_GHC, t + 10, &stats);
+        // Every seventh ends before it starts (a hostile or broken eventlog).
+        let end = if gc % 7 == 3 { t - 500 } else { t + 20 };
+        w.event(GC_END, end, &[]);
+    }
+    let bytes = w.done();
+    let every = one_pass(&bytes, RUNTIME).expect("a runtime's account");
+    let totals = one_pass(&bytes, STATS_TOTALS).expect("a runtime's account");
+    let (a, b) = (&every.profile.runtime, &totals.profile.runtime);
+    assert_eq!((a.gcs.len(), a.inconsistent), (26, 4));
+    assert_eq!(b.inconsistent, 4);
+    assert_eq!(every.warnings, totals.warnings);
+    assert!(stats(a, None, None) == stats(b, None, None));
+    assert_eq!(
+        stats(b, None, None).copied,
+        (1..=30).sum::<u64>() - (4 + 11 + 18 + 25)
+    );
 }

@@ -6,6 +6,7 @@ use std::cmp::Ordering;
 
 use super::format::{id, payload, seconds};
 use super::runs::{Runs, order};
+use crate::profile::totals::{Span, Summed};
 use crate::profile::{Allocation, Gc};
 
 /// The runtime's events as they are read: each capability's buffer is written as blocks
@@ -32,9 +33,58 @@ pub(crate) struct Gathering {
     gc_runs: Runs,
     /// Where the allocation readings' runs start.
     allocation_runs: Runs,
-    /// Only each capability's last allocation reading is kept, not every one: the job
-    /// reads the whole run's figures alone ([`crate::input::RuntimeReading::Totals`]).
-    totals: bool,
+    /// The job reads the whole run's figures alone
+    /// ([`crate::input::RuntimeReading::Totals`]): the collections are added up as soon
+    /// as nothing more can change them, and only each capability's last allocation
+    /// reading is kept.
+    adding: Option<Box<Adding>>,
+}
+
+/// The collections added up as read ([`Gathering::retire`]): `runtime.gcs` then holds
+/// only those some later event may still change.
+#[derive(Default)]
+struct Adding {
+    summed: Summed,
+    /// Where the spans' runs start, one a block ([`super::runs`]).
+    runs: Runs,
+    /// Collections moved out of the list, added or left out as inconsistent.
+    retired: usize,
+    /// Of which left out: their `GC_END` came before their start.
+    inconsistent: usize,
+    /// Where each of the list's collections goes as it is added up (reused from block
+    /// to block).
+    place: Vec<usize>,
+}
+
+impl Adding {
+    /// Takes in what a later part added up, after this one's.
+    fn take_in(&mut self, later: Adding) {
+        self.summed.totals.merge(&later.summed.totals);
+        let offset = self.summed.spans.len();
+        self.runs.append(offset, later.runs);
+        self.summed.spans.extend_from_slice(&later.summed.spans);
+        self.retired += later.retired;
+        self.inconsistent += later.inconsistent;
+    }
+
+    /// Adds `gc` up, or leaves it out when it ends before it starts (as the list's
+    /// reading does when it is finished).
+    fn take(&mut self, gc: &Gc) {
+        self.retired += 1;
+        if gc.end >= gc.start {
+            self.summed.totals.add(gc);
+            self.summed.spans.push(Span::from(gc));
+        } else {
+            self.inconsistent += 1;
+        }
+    }
+}
+
+/// The spans' order: by start, ties by end and generation ([`super::runs`]).
+fn span_order(a: &Span, b: &Span) -> Ordering {
+    (a.start.total_cmp(&b.start))
+        .then(a.end.total_cmp(&b.end))
+        .then(a.generation.cmp(&b.generation))
 }
 
 /// What a gathering that starts in the middle of an eventlog cannot settle alone: each
@@ -116,7 +166,7 @@ impl Gathering {
     /// capability's last ([`crate::input::RuntimeReading::Totals`]).
     pub(super) fn keeping(readings: bool) -> Gathering {
         Gathering {
-            totals: !readings,
+            adding: (!readings).then(Box::default),
             ..Gathering::default()
         }
     }
@@ -138,8 +188,13 @@ impl Gathering {
         /// two capabilities (GHC 9.0's: about 440).
         const GC_BYTES: usize = 256;
         let rt = &mut self.runtime;
+        if let Some(adding) = &mut self.adding {
+            let spans = &mut adding.summed.spans;
+            spans.reserve((bytes / GC_BYTES).min(MAX_GCS));
+            return;
+        }
         rt.gcs.reserve((bytes / GC_BYTES).min(MAX_GCS));
-        if !self.totals {
+        {
             rt.allocation
                 .reserve((bytes / (GC_BYTES / 2)).min(MAX_ALLOCATION_READINGS));
         }
@@ -164,8 +219,71 @@ impl Gathering {
 
     /// A block of events begins: each list's run so far ends.
     pub(super) fn block(&mut self) {
-        self.gc_runs.begin(self.runtime.gcs.len());
-        self.allocation_runs.begin(self.runtime.allocation.len());
+        if self.adding.is_some() {
+            self.retire();
+        } else {
+            self.gc_runs.begin(self.runtime.gcs.len());
+            self.allocation_runs.begin(self.runtime.allocation.len());
+        }
+    }
+
+    /// How many collections were read (and kept: up to [`crate::profile::MAX_GCS`]).
+    pub(super) fn collections(&self) -> usize {
+        self.runtime.gcs.len() + self.adding.as_ref().map_or(0, |a| a.retired)
+    }
+
+    /// Whether this gathering can take `next` in ([`Gathering::absorb`]): collections
+    /// added up cannot be left out again, so when the two parts together read more than
+    /// [`crate::profile::MAX_GCS`], the first reads the second's events itself.
+    pub(super) fn can_take(&self, next: &Gathering) -> bool {
+        self.adding.is_none() || self.collections() + next.collections() <= crate::profile::MAX_GCS
+    }
+
+    /// Adds up the collections of the list nothing more can change, and keeps the others
+    /// in it: those a capability may still end or give a heap size or live bytes
+    /// (`leads`, `last`), and in a part, those whose start the part before settles
+    /// (`Unknown::starts`). A capability's collections are read in order, so each
+    /// block's are added up at the next, but its last, which is at its next collection.
+    fn retire(&mut self) {
+        /// A collection's place once added up.
+        const ADDED: usize = usize::MAX;
+        let Some(adding) = &mut self.adding else {
+            return;
+        };
+        let gcs = &mut self.runtime.gcs;
+        let mut place = std::mem::take(&mut adding.place);
+        place.clear();
+        place.resize(gcs.len(), ADDED);
+        let starts = self.part.iter().flat_map(|u| u.starts.iter().map(|s| s.0));
+        for k in self
+            .leads
+            .iter()
+            .chain(&self.last)
+            .flatten()
+            .copied()
+            .chain(starts)
+        {
+            place[k] = k;
+        }
+        adding.runs.begin(adding.summed.spans.len());
+        let mut kept = 0;
+        for k in 0..gcs.len() {
+            if place[k] == ADDED {
+                adding.take(&gcs[k]);
+            } else {
+                gcs[kept] = gcs[k];
+                place[k] = kept;
+                kept += 1;
+            }
+        }
+        gcs.truncate(kept);
+        for k in self.leads.iter_mut().chain(self.last.iter_mut()).flatten() {
+            *k = place[*k];
+        }
+        if let Some(u) = &mut self.part {
+            u.starts.iter_mut().for_each(|s| s.0 = place[s.0]);
+        }
+        adding.place = place;
     }
 
     /// Whether [`Gathering::event`] takes events of type `ty`.
@@ -204,7 +322,7 @@ impl Gathering {
                 let bytes = payload::capset_bytes(p)?;
                 *slot(&mut self.allocated, cap) = Some(bytes);
                 let rt = &mut self.runtime;
-                if !self.totals && rt.allocation.len() < MAX_ALLOCATION_READINGS {
+                if self.adding.is_none() && rt.allocation.len() < MAX_ALLOCATION_READINGS {
                     rt.allocation.push(Allocation {
                         time: seconds(ns),
                         capability: cap,
@@ -239,8 +357,9 @@ impl Gathering {
         self.learn(cap, OPEN | LEADS | LAST);
         gc.start = seconds(slot(&mut self.open, cap).unwrap_or(ns));
         gc.end = gc.start;
+        let room = self.collections() < MAX_GCS;
         let rt = &mut self.runtime;
-        let k = if rt.gcs.len() < MAX_GCS {
+        let k = if room {
             rt.gcs.push(gc);
             if let (false, Some(u)) = (opened, &mut self.part) {
                 u.starts.push((rt.gcs.len() - 1, cap, ns, false));
@@ -307,6 +426,7 @@ impl Gathering {
             part,
             gc_runs,
             allocation_runs,
+            adding,
             ..
         } = next;
         let u = part.unwrap_or_default();
@@ -366,11 +486,27 @@ impl Gathering {
                 *slot(&mut self.allocated, cap as u16) = bytes;
             }
         }
+        if let (Some(later), Some(_)) = (adding, &self.adding) {
+            // Nothing is read after the part taken in: every collection still held is
+            // settled, and added up before the part's own.
+            (self.leads, self.last, self.part) = (Vec::new(), Vec::new(), None);
+            self.retire();
+            if let Some(adding) = &mut self.adding {
+                adding.take_in(*later);
+            }
+        }
     }
 
     /// The runtime's account, its lists in time order.
     pub(super) fn finish(mut self, end_ns: u64, census_in_gc: bool) -> crate::profile::Runtime {
+        (self.leads, self.last, self.part) = (Vec::new(), Vec::new(), None);
+        self.retire();
         let mut rt = std::mem::take(&mut self.runtime);
+        if let Some(mut adding) = self.adding.take() {
+            order(&mut adding.summed.spans, &adding.runs, span_order);
+            rt.inconsistent = adding.inconsistent;
+            rt.summed = Some(adding.summed);
+        }
         // Each capability's blocks are in time order, the capabilities' interleaved: two
         // lists of runs, on two threads for a long run.
         let (gcs, allocation) = (&mut rt.gcs, &mut rt.allocation);
@@ -386,12 +522,70 @@ impl Gathering {
         }
         let read = rt.gcs.len();
         rt.gcs.retain(|g| g.end >= g.start);
-        rt.inconsistent = read - rt.gcs.len();
+        rt.inconsistent += read - rt.gcs.len();
         rt.end = seconds(end_ns);
         rt.census_in_gc = census_in_gc;
         rt.last_allocation = (self.allocated.iter().enumerate())
             .filter_map(|(c, b)| b.map(|b| (c as u16, b)))
             .collect();
         rt
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::profile::MAX_GCS;
+
+    /// A gathering adding up, that has read `n` collections.
+    fn adding(n: usize) -> Gathering {
+        let mut g = Gathering::keeping(false);
+        if let Some(a) = &mut g.adding {
+            a.retired = n;
+        }
+        g
+    }
+
+    #[test]
+    fn parts_adding_up_past_the_collections_kept_are_not_taken_in() {
+        // Added up, a collection cannot be left out again: the first part reads on.
+        assert!(adding(MAX_GCS / 2).can_take(&adding(MAX_GCS / 2)));
+        assert!(!adding(MAX_GCS / 2).can_take(&adding(MAX_GCS / 2 + 1)));
+        // A list keeps the first MAX_GCS as it takes the second in.
+        let list = Gathering::keeping(true);
+        assert!(list.can_take(&Gathering::keeping(true)));
+        assert_eq!(adding(7).collections(), 7);
+    }
+
+    #[test]
+    fn a_block_adds_up_all_but_what_a_capability_may_still_change() {
+        let mut g = Gathering::keeping(false);
+        let stats = |generation: u16| Gc {
+            generation,
+            copied: 10,
+            ..Gc::default()
+        };
+        // Capability 0 leads three collections, capability 1 one that is still open.
+        for (k, ns) in [100u64, 200, 300].into_iter().enumerate() {
+            g.event(id::GC_START, ns, 0, &[]);
+            g.gc_stats(ns + 1, 0, stats(k as u16 % 2));
+            g.gc_end(ns + 5, 0);
+        }
+        g.event(id::GC_START, 400, 1, &[]);
+        g.gc_stats(401, 1, stats(0));
+        g.block();
+        // Capability 0's last (a heap size may follow) and 1's (its end will) stay.
+        assert_eq!(g.runtime.gcs.len(), 2);
+        assert_eq!(g.collections(), 4);
+        g.gc_end(410, 1);
+        let rt = g.finish(500, false);
+        let summed = rt.summed.expect("added up");
+        let starts: Vec<f64> = summed.spans.iter().map(|s| s.start * 1e9).collect();
+        assert_eq!(
+            starts.iter().map(|s| s.round()).collect::<Vec<_>>(),
+            [100.0, 200.0, 300.0, 400.0]
+        );
+        assert_eq!(summed.spans[3].end, seconds(410));
+        assert_eq!(summed.totals.copied, 40);
     }
 }

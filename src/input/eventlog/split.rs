@@ -116,7 +116,11 @@ impl Parser {
     /// Takes in `second`, a reader of the part of `file` that starts where this one
     /// stopped.
     fn take(&mut self, second: Parser, file: &[u8]) -> Taken {
-        let usable = (second.part.as_ref()).is_some_and(|p| !p.overflowed && p.from == self.offset);
+        let usable = (second.part.as_ref()).is_some_and(|p| !p.overflowed && p.from == self.offset)
+            && match (&self.profile.gathering, &second.profile.gathering) {
+                (Some(g), Some(h)) => g.can_take(h),
+                _ => true,
+            };
         if !usable || !matches!(self.state, State::Data(_)) {
             return Taken::Refused;
         }
