@@ -155,11 +155,11 @@ impl Builder {
         }
     }
 
-    /// Whether the reader takes events of type `ty` at all: for the runtime's account
-    /// ([`Builder::gather`]) or the rest ([`Builder::apply`]); every other event is
-    /// stepped over by its size.
-    pub fn wants(&self, ty: u16) -> bool {
-        (self.gathering.is_some() && Gathering::takes(ty)) || self.applies(ty)
+    /// Whether events of type `ty` go to the runtime's account ([`Builder::gather`]):
+    /// the reader takes those and those it applies ([`Builder::applies`]), and steps
+    /// over every other by its size.
+    pub fn gathers(&self, ty: u16) -> bool {
+        self.gathering.is_some() && Gathering::takes(ty)
     }
 
     /// Everything of an event but the runtime's account ([`Builder::gather`]).

@@ -305,7 +305,7 @@ impl Gathering {
     /// is too short.
     pub(super) fn event(&mut self, ty: u16, ns: u64, cap: u16, p: &[u8]) -> Option<()> {
         // One list of the types taken: the reader's table steps over the others
-        // (`Builder::wants`), so a type handled below but not listed would be read by
+        // (`Builder::gathers`), so a type handled below but not listed would be read by
         // one path and not the other; this way it is read by neither.
         if !Self::takes(ty) {
             return Some(());

@@ -173,10 +173,27 @@ const PLAIN_WANTED: u32 = 1 << 16;
 /// A [`Sizes::plain`] entry: events of this type are read by the general path (block
 /// markers, IPE and variable-size events, undeclared types).
 const PLAIN_NOT: u32 = 1 << 17;
+/// A [`Sizes::plain`] entry's flag: the reader takes events of this type for the
+/// runtime's account alone ([`Take::Gathered`]).
+const PLAIN_GATHERED: u32 = 1 << 18;
+
+/// What the reader does with events of a type.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Take {
+    /// Steps over them by their size.
+    Stepped,
+    /// Gives them to the runtime's account alone ([`build::Builder::gather`]), and
+    /// nothing else: in a reader of a second part, nothing is left to the first. Nine
+    /// in ten of the events `--stats` takes: called straight from [`plain_events`],
+    /// they cost a third less than through [`split::event`].
+    Gathered,
+    /// Reads them whole ([`split::event`]).
+    Read,
+}
 
 impl Sizes {
-    /// The header's `types`; `wants` says which of them the reader takes.
-    fn new(types: &[(u16, Size)], wants: impl Fn(u16) -> bool) -> Sizes {
+    /// The header's `types`; `take` says what the reader does with each.
+    fn new(types: &[(u16, Size)], take: impl Fn(u16) -> Take) -> Sizes {
         let mut declared = vec![UNDECLARED; 1 << 16];
         let mut plain = vec![PLAIN_NOT; 1 << 16];
         for &(ty, size) in types {
@@ -188,7 +205,12 @@ impl Sizes {
             if let Size::Fixed(n) = size
                 && ![id::BLOCK_MARKER, id::IPE, DATA_END].contains(&ty)
             {
-                plain[k] = u32::from(n) | if wants(ty) { PLAIN_WANTED } else { 0 };
+                plain[k] = u32::from(n)
+                    | match take(ty) {
+                        Take::Stepped => 0,
+                        Take::Gathered => PLAIN_GATHERED,
+                        Take::Read => PLAIN_WANTED,
+                    };
             }
         }
         Sizes { declared, plain }
@@ -228,7 +250,13 @@ fn plain_events(
         }
         let time = u64::from_be_bytes(head[2..].try_into().expect("8 bytes"));
         clock = clock.max(time);
-        if entry & PLAIN_WANTED != 0 {
+        if entry & PLAIN_GATHERED != 0 {
+            let body = &buf[pos + EVENT_HEADER..next];
+            if profile.gather(ty, time, body).is_none() {
+                profile.clock(clock);
+                return Err((pos, ty, body.len()));
+            }
+        } else if entry & PLAIN_WANTED != 0 {
             let body = &buf[pos + EVENT_HEADER..next];
             let at = offset + pos as u64;
             if !split::event(
@@ -327,7 +355,11 @@ impl Parser {
         match format::header(buf) {
             format::Header::Done(types, used) => {
                 let profile = &self.profile;
-                let sizes = Sizes::new(&types, |ty| profile.wants(ty));
+                let sizes = Sizes::new(&types, |ty| match profile.applies(ty) {
+                    true => Take::Read,
+                    false if profile.gathers(ty) => Take::Gathered,
+                    false => Take::Stepped,
+                });
                 self.profile.ends_declared = sizes.declared(id::HEAP_PROF_SAMPLE_END);
                 self.state = State::Data(sizes);
                 Ok(Some(used))
