@@ -152,7 +152,7 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
     if let Some(summed) = &runtime.summed {
         totals = summed.totals.clone();
         has_balance = totals.has_balance;
-        (gc_elapsed, generations) = times(&totals, summed.spans.iter().copied(), b);
+        (gc_elapsed, generations) = times(&totals, summed.spans(), b);
     } else {
         totals = Totals::default();
         window().for_each(|gc| totals.add(gc));

@@ -243,7 +243,7 @@ impl Runtime {
     /// Whether the input had GC events at all.
     pub fn is_empty(&self) -> bool {
         self.gcs.is_empty()
-            && (self.summed.as_ref()).is_none_or(|s| s.spans.is_empty())
+            && (self.summed.as_ref()).is_none_or(|s| s.parts.iter().all(Vec::is_empty))
             && self.dropped == 0
             && self.last_allocation.is_empty()
     }

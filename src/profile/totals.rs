@@ -8,6 +8,8 @@
 //! adds each collection as soon as nothing more can change it, and keeps only its span
 //! ([`Summed`]): 24 bytes a collection where the list keeps 88.
 
+use std::cmp::Ordering;
+
 use super::Gc;
 
 /// The most generations listed, each a row: GHC's collector has two unless `+RTS -G`
@@ -133,12 +135,87 @@ impl From<&Gc> for Span {
     }
 }
 
+/// The spans' order: by start, ties by end, then generation (a total order, so that the
+/// spans come out the same however they were put together).
+pub fn span_order(a: &Span, b: &Span) -> Ordering {
+    (a.start.total_cmp(&b.start))
+        .then(a.end.total_cmp(&b.end))
+        .then(a.generation.cmp(&b.generation))
+}
+
 /// A run's collections added up as they were read, in place of the list of them: what
 /// its whole figures are made of, and no window's.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, Default)]
 pub struct Summed {
     /// What they add up to.
     pub totals: Totals,
-    /// Their spans, by start (ties by end, then generation).
-    pub spans: Vec<Span>,
+    /// Their spans, in parts (one a thread read), each in [`span_order`]:
+    /// [`Summed::spans`] gives them all in that order, without a copy of the parts
+    /// made one.
+    pub parts: Vec<Vec<Span>>,
+}
+
+/// Equal when they add up to the same and hold the same spans, however they are parted.
+impl PartialEq for Summed {
+    fn eq(&self, other: &Summed) -> bool {
+        self.totals == other.totals && self.spans().eq(other.spans())
+    }
+}
+
+impl Summed {
+    /// Every span, in [`span_order`].
+    pub fn spans(&self) -> impl Iterator<Item = Span> + '_ {
+        let mut heads: Vec<_> = self.parts.iter().map(|p| p.iter().peekable()).collect();
+        std::iter::from_fn(move || {
+            let mut first: Option<(usize, &Span)> = None;
+            for (k, head) in heads.iter_mut().enumerate() {
+                if let Some(&span) = head.peek()
+                    && first.is_none_or(|(_, f)| span_order(span, f) == Ordering::Less)
+                {
+                    first = Some((k, span));
+                }
+            }
+            let (k, _) = first?;
+            heads[k].next().copied()
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn span(start: f64, end: f64, generation: u16) -> Span {
+        Span {
+            start,
+            end,
+            generation,
+        }
+    }
+
+    #[test]
+    fn parts_are_merged_in_order_and_equal_however_parted() {
+        let a = vec![span(1.0, 2.0, 0), span(3.0, 4.0, 1), span(3.0, 4.0, 1)];
+        let b = vec![
+            span(0.5, 0.6, 0),
+            span(3.0, 3.5, 0),
+            span(3.0, 4.0, 0),
+            span(9.0, 9.0, 0),
+        ];
+        let parted = Summed {
+            totals: Totals::default(),
+            parts: vec![a.clone(), b.clone()],
+        };
+        let mut all = [a, b].concat();
+        all.sort_by(span_order);
+        assert_eq!(parted.spans().collect::<Vec<_>>(), all);
+        let whole = Summed {
+            totals: Totals::default(),
+            parts: vec![all],
+        };
+        assert_eq!(parted, whole);
+        let mut other = whole.clone();
+        other.parts[0].pop();
+        assert_ne!(parted, other);
+    }
 }

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use super::format::{id, payload, seconds};
 use super::runs::{Runs, order};
-use crate::profile::totals::{Span, Summed};
+use crate::profile::totals::{Span, Summed, span_order};
 use crate::profile::{Allocation, Gc};
 
 /// The runtime's events as they are read: each capability's buffer is written as blocks
@@ -44,9 +44,10 @@ pub(crate) struct Gathering {
 /// only those some later event may still change.
 #[derive(Default)]
 struct Adding {
+    /// The totals, and the spans: this part's first, then each later part's.
     summed: Summed,
-    /// Where the spans' runs start, one a block ([`super::runs`]).
-    runs: Runs,
+    /// Where each part's spans' runs start, one a block ([`super::runs`]).
+    runs: Vec<Runs>,
     /// Collections moved out of the list, added or left out as inconsistent.
     retired: usize,
     /// Of which left out: their `GC_END` came before their start.
@@ -60,9 +61,9 @@ impl Adding {
     /// Takes in what a later part added up, after this one's.
     fn take_in(&mut self, later: Adding) {
         self.summed.totals.merge(&later.summed.totals);
-        let offset = self.summed.spans.len();
-        self.runs.append(offset, later.runs);
-        self.summed.spans.extend_from_slice(&later.summed.spans);
+        // Kept apart, not copied after this part's: `Summed::spans` merges them.
+        self.summed.parts.extend(later.summed.parts);
+        self.runs.extend(later.runs);
         self.retired += later.retired;
         self.inconsistent += later.inconsistent;
     }
@@ -73,18 +74,21 @@ impl Adding {
         self.retired += 1;
         if gc.end >= gc.start {
             self.summed.totals.add(gc);
-            self.summed.spans.push(Span::from(gc));
+            self.own().0.push(Span::from(gc));
         } else {
             self.inconsistent += 1;
         }
     }
 }
 
-/// The spans' order: by start, ties by end and generation ([`super::runs`]).
-fn span_order(a: &Span, b: &Span) -> Ordering {
-    (a.start.total_cmp(&b.start))
-        .then(a.end.total_cmp(&b.end))
-        .then(a.generation.cmp(&b.generation))
+impl Adding {
+    /// This part's spans and their runs.
+    fn own(&mut self) -> (&mut Vec<Span>, &mut Runs) {
+        if self.summed.parts.is_empty() {
+            (self.summed.parts, self.runs) = (vec![Vec::new()], vec![Runs::default()]);
+        }
+        (&mut self.summed.parts[0], &mut self.runs[0])
+    }
 }
 
 /// What a gathering that starts in the middle of an eventlog cannot settle alone: each
@@ -189,7 +193,7 @@ impl Gathering {
         const GC_BYTES: usize = 256;
         let rt = &mut self.runtime;
         if let Some(adding) = &mut self.adding {
-            let spans = &mut adding.summed.spans;
+            let spans = adding.own().0;
             spans.reserve((bytes / GC_BYTES).min(MAX_GCS));
             return;
         }
@@ -265,7 +269,8 @@ impl Gathering {
         {
             place[k] = k;
         }
-        adding.runs.begin(adding.summed.spans.len());
+        let (spans, runs) = adding.own();
+        runs.begin(spans.len());
         let mut kept = 0;
         for k in 0..gcs.len() {
             if place[k] == ADDED {
@@ -503,7 +508,9 @@ impl Gathering {
         self.retire();
         let mut rt = std::mem::take(&mut self.runtime);
         if let Some(mut adding) = self.adding.take() {
-            order(&mut adding.summed.spans, &adding.runs, span_order);
+            for (part, runs) in adding.summed.parts.iter_mut().zip(&adding.runs) {
+                order(part, runs, span_order);
+            }
             rt.inconsistent = adding.inconsistent;
             rt.summed = Some(adding.summed);
         }
@@ -580,12 +587,13 @@ mod tests {
         g.gc_end(410, 1);
         let rt = g.finish(500, false);
         let summed = rt.summed.expect("added up");
-        let starts: Vec<f64> = summed.spans.iter().map(|s| s.start * 1e9).collect();
+        let spans: Vec<Span> = summed.spans().collect();
+        let starts: Vec<f64> = spans.iter().map(|s| s.start * 1e9).collect();
         assert_eq!(
             starts.iter().map(|s| s.round()).collect::<Vec<_>>(),
             [100.0, 200.0, 300.0, 400.0]
         );
-        assert_eq!(summed.spans[3].end, seconds(410));
+        assert_eq!(spans[3].end, seconds(410));
         assert_eq!(summed.totals.copied, 40);
     }
 }
