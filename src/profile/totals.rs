@@ -165,18 +165,24 @@ impl PartialEq for Summed {
 impl Summed {
     /// Every span, in [`span_order`].
     pub fn spans(&self) -> impl Iterator<Item = Span> + '_ {
-        let mut heads: Vec<_> = self.parts.iter().map(|p| p.iter().peekable()).collect();
+        let mut rest: Vec<&[Span]> = (self.parts.iter())
+            .map(Vec::as_slice)
+            .filter(|p| !p.is_empty())
+            .collect();
         std::iter::from_fn(move || {
-            let mut first: Option<(usize, &Span)> = None;
-            for (k, head) in heads.iter_mut().enumerate() {
-                if let Some(&span) = head.peek()
-                    && first.is_none_or(|(_, f)| span_order(span, f) == Ordering::Less)
-                {
-                    first = Some((k, span));
+            let k = (1..rest.len()).fold(0, |first, k| {
+                match span_order(&rest[k][0], &rest[first][0]) {
+                    Ordering::Less => k,
+                    _ => first,
                 }
+            });
+            let (&span, tail) = rest.get(k)?.split_first()?;
+            if tail.is_empty() {
+                rest.remove(k);
+            } else {
+                rest[k] = tail;
             }
-            let (k, _) = first?;
-            heads[k].next().copied()
+            Some(span)
         })
     }
 }
