@@ -673,6 +673,13 @@ fn a_corrupt_eventlog_fails_at_its_byte_and_writes_nothing() {
     undeclared.bytes.extend(7u16.to_be_bytes());
     undeclared.bytes.extend([0; 8]);
     corrupt(&undeclared.done(), &format!("byte {at}: event of type 7"));
+    // Past the greatest type the header declares (the reader's tables end there).
+    let mut past = Writer::new();
+    past.begin(1);
+    let at = past.bytes.len();
+    past.bytes.extend(0xfffeu16.to_be_bytes());
+    past.bytes.extend([0; 8]);
+    corrupt(&past.done(), &format!("byte {at}: event of type 65534"));
 
     // A block of 30 bytes: the marker (24) and then a 24-byte event that crosses its end.
     let mut block = Writer::new();

@@ -155,7 +155,9 @@ fn extent(size: u32, rest: &[u8]) -> Option<(usize, usize)> {
     }
 }
 
-/// The event sizes declared by the header, indexed by type.
+/// The event sizes declared by the header, indexed by type, as far as the greatest type
+/// it declares (GHC's go to about 210: a table of every 16-bit type was a megabyte of
+/// fresh pages for each reader, a third of a millisecond before reading began).
 #[derive(Clone)]
 struct Sizes {
     declared: Vec<u32>,
@@ -194,8 +196,9 @@ enum Take {
 impl Sizes {
     /// The header's `types`; `take` says what the reader does with each.
     fn new(types: &[(u16, Size)], take: impl Fn(u16) -> Take) -> Sizes {
-        let mut declared = vec![UNDECLARED; 1 << 16];
-        let mut plain = vec![PLAIN_NOT; 1 << 16];
+        let types_up_to = types.iter().map(|&(ty, _)| usize::from(ty) + 1).max();
+        let mut declared = vec![UNDECLARED; types_up_to.unwrap_or(0)];
+        let mut plain = vec![PLAIN_NOT; declared.len()];
         for &(ty, size) in types {
             let k = usize::from(ty);
             declared[k] = match size {
@@ -217,7 +220,15 @@ impl Sizes {
     }
 
     fn declared(&self, ty: u16) -> bool {
-        self.declared[usize::from(ty)] != UNDECLARED
+        self.size(ty) != UNDECLARED
+    }
+
+    /// The size declared for type `ty`: [`UNDECLARED`], [`VARIABLE`] or its payload's.
+    fn size(&self, ty: u16) -> u32 {
+        self.declared
+            .get(usize::from(ty))
+            .copied()
+            .unwrap_or(UNDECLARED)
     }
 }
 
@@ -243,7 +254,7 @@ fn plain_events(
         .filter(|_| pos + EVENT_HEADER <= end)
     {
         let ty = u16::from_be_bytes([head[0], head[1]]);
-        let entry = plain[usize::from(ty)];
+        let entry = plain.get(usize::from(ty)).copied().unwrap_or(PLAIN_NOT);
         let next = pos + EVENT_HEADER + (entry & 0xffff) as usize;
         if entry & PLAIN_NOT != 0 || next > end {
             break;
@@ -442,7 +453,7 @@ impl Parser {
                 ended = true;
                 break;
             }
-            let size = sizes.declared[usize::from(ty)];
+            let size = sizes.size(ty);
             if size == UNDECLARED {
                 return Err(self.error(pos, ErrorKind::UndeclaredEvent(ty)));
             }
