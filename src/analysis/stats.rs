@@ -33,7 +33,7 @@
 use serde::Serialize;
 
 use crate::profile::Runtime;
-use crate::profile::totals::{Span, Totals};
+use crate::profile::totals::{Span, Totals, add};
 
 /// One generation's row of the collections table.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -108,17 +108,6 @@ pub struct Stats {
 }
 
 pub use crate::profile::totals::MAX_GENERATIONS;
-
-/// Adds `b` to `a`, saturating, and says so in `saturated`.
-fn add(a: &mut u64, b: u64, saturated: &mut bool) {
-    match a.checked_add(b) {
-        Some(s) => *a = s,
-        None => {
-            *a = u64::MAX;
-            *saturated = true;
-        }
-    }
-}
 
 /// Whether a window starting at `from` (seconds) holds any of `runtime`'s run: the one
 /// rule `--stats` shares with the picture and `--summary`, which refuse a window without

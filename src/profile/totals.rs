@@ -54,8 +54,9 @@ pub struct Totals {
     pub saturated: bool,
 }
 
-/// Adds `b` to `a`, saturating, and says so in `saturated`.
-fn add(a: &mut u64, b: u64, saturated: &mut bool) {
+/// Adds `b` to `a`, saturating, and says so in `saturated`: the eventlog's counters are
+/// 64-bit, and a hostile one's near their top add past it.
+pub(crate) fn add(a: &mut u64, b: u64, saturated: &mut bool) {
     match a.checked_add(b) {
         Some(s) => *a = s,
         None => {
