@@ -204,6 +204,35 @@ mod tests {
     }
 
     #[test]
+    fn an_answer_past_info_max_is_read_as_far_as_it() {
+        // A program that answers with more than INFO_MAX bytes (and a little: the rest
+        // waits in the pipe, so it still exits) is read that far, and no further.
+        let dir = std::env::temp_dir().join(format!("hpgraph-info-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let program = dir.join("long-answer");
+        let script = format!("#!/bin/sh\nhead -c {} /dev/zero\n", INFO_MAX + 1000);
+        std::fs::write(&program, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        // A test beside this one may fork while the script is still open for writing
+        // (ETXTBSY until it execs): try again a few times.
+        let mut answer = ask(&program);
+        for _ in 0..20 {
+            match &answer {
+                Err(e) if e.contains("busy") => {
+                    std::thread::sleep(Duration::from_millis(50));
+                    answer = ask(&program);
+                }
+                _ => break,
+            }
+        }
+        let (ok, out, err) = answer.unwrap();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(ok && err.is_empty());
+        assert_eq!(out.len() as u64, INFO_MAX);
+    }
+
+    #[test]
     fn ways_say_profiling_and_eventlog() {
         let rts = |way: &str, ghc: &str| Rts {
             program: PathBuf::new(),
