@@ -205,8 +205,8 @@ mod tests {
 
     #[test]
     fn an_answer_past_info_max_is_read_as_far_as_it() {
-        // A program that answers with more than INFO_MAX bytes (and a little: the rest
-        // waits in the pipe, so it still exits) is read that far, and no further.
+        // A program that answers with more than INFO_MAX bytes is read that far, and no
+        // further (the rest may meet a closed pipe: whether it then succeeds is a race).
         let dir = std::env::temp_dir().join(format!("hpgraph-info-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let program = dir.join("long-answer");
@@ -226,9 +226,8 @@ mod tests {
                 _ => break,
             }
         }
-        let (ok, out, err) = answer.unwrap();
+        let (_, out, _) = answer.unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
-        assert!(ok && err.is_empty());
         assert_eq!(out.len() as u64, INFO_MAX);
     }
 
