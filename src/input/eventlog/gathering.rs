@@ -79,9 +79,7 @@ impl Adding {
             self.inconsistent += 1;
         }
     }
-}
 
-impl Adding {
     /// This part's spans and their runs.
     fn own(&mut self) -> (&mut Vec<Span>, &mut Runs) {
         if self.summed.parts.is_empty() {
@@ -191,17 +189,14 @@ impl Gathering {
         /// Fewer bytes than a collection's events take in a run of minor collections on
         /// two capabilities (GHC 9.0's: about 440).
         const GC_BYTES: usize = 256;
-        let rt = &mut self.runtime;
         if let Some(adding) = &mut self.adding {
-            let spans = adding.own().0;
-            spans.reserve((bytes / GC_BYTES).min(MAX_GCS));
+            adding.own().0.reserve((bytes / GC_BYTES).min(MAX_GCS));
             return;
         }
+        let rt = &mut self.runtime;
         rt.gcs.reserve((bytes / GC_BYTES).min(MAX_GCS));
-        {
-            rt.allocation
-                .reserve((bytes / (GC_BYTES / 2)).min(MAX_ALLOCATION_READINGS));
-        }
+        rt.allocation
+            .reserve((bytes / (GC_BYTES / 2)).min(MAX_ALLOCATION_READINGS));
     }
 
     /// Whether the state `what` of capability `cap` is known: always from the start of
@@ -289,6 +284,13 @@ impl Gathering {
             u.starts.iter_mut().for_each(|s| s.0 = place[s.0]);
         }
         adding.place = place;
+    }
+
+    /// Adds up every collection still held: nothing more is read (the reading ended, or
+    /// the part that followed was taken in).
+    fn retire_all(&mut self) {
+        (self.leads, self.last, self.part) = (Vec::new(), Vec::new(), None);
+        self.retire();
     }
 
     /// Whether [`Gathering::event`] takes events of type `ty`.
@@ -494,8 +496,7 @@ impl Gathering {
         if let (Some(later), Some(_)) = (adding, &self.adding) {
             // Nothing is read after the part taken in: every collection still held is
             // settled, and added up before the part's own.
-            (self.leads, self.last, self.part) = (Vec::new(), Vec::new(), None);
-            self.retire();
+            self.retire_all();
             if let Some(adding) = &mut self.adding {
                 adding.take_in(*later);
             }
@@ -504,8 +505,7 @@ impl Gathering {
 
     /// The runtime's account, its lists in time order.
     pub(super) fn finish(mut self, end_ns: u64, census_in_gc: bool) -> crate::profile::Runtime {
-        (self.leads, self.last, self.part) = (Vec::new(), Vec::new(), None);
-        self.retire();
+        self.retire_all();
         let mut rt = std::mem::take(&mut self.runtime);
         if let Some(mut adding) = self.adding.take() {
             for (part, runs) in adding.summed.parts.iter_mut().zip(&adding.runs) {
