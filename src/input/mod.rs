@@ -222,6 +222,13 @@ pub struct Options {
     /// ([`crate::engine::Job::runtime_reading`]): everything, or for `--stats` the
     /// account alone.
     pub runtime_reading: RuntimeReading,
+    /// The input is still being written (`--watch`, `--serve`, standard input read
+    /// live): an eventlog's events are read as they come. Otherwise a block of the
+    /// runtime's global buffer is read once it is whole, so that events the runtime wrote
+    /// inside others are read apart ([`eventlog`]'s `resync`); live, such a block is
+    /// read event by event, and where it does not read, the rest of it is passed over
+    /// and counted as lost.
+    pub growing: bool,
 }
 
 /// What an eventlog's reader keeps beside the runtime's account, for the job it reads
@@ -251,6 +258,7 @@ impl Default for Options {
             measure: None,
             bands: true,
             runtime_reading: RuntimeReading::All,
+            growing: false,
         }
     }
 }

@@ -38,7 +38,26 @@ pub enum WarningKind {
         at: u64,
         /// What is wrong with it.
         what: String,
+        /// The last complete census's time before it, in seconds.
+        until: Option<f64>,
     },
+    /// Events of an eventlog's global buffer that the runtime wrote inside another event
+    /// (GHC 9.0's profiling timer, from its own thread), read apart: nothing lost.
+    ReadApart(usize),
+    /// Bytes of an eventlog that could not be read, passed over to where its events read
+    /// again: the events in them are lost, the rest is read.
+    BytesLost {
+        /// How many bytes.
+        bytes: u64,
+        /// In how many places.
+        places: usize,
+        /// The first one's byte offset in the file.
+        first: u64,
+    },
+    /// An eventlog that ends before its data-end marker, between events: the program was
+    /// still running, or was stopped (a cut inside a census says
+    /// [`WarningKind::IncompleteLastSample`]).
+    EventlogCut,
     /// Heap profiling was on, but the program ended before its first census.
     NoCensus,
     /// More than [`crate::profile::MAX_SAMPLES`] samples: neighbouring ones merged.
@@ -81,6 +100,22 @@ pub enum WarningKind {
     TickyReport,
 }
 
+impl Warning {
+    /// Whether the input was not read whole: bytes passed over, a cut, events that did
+    /// not read. A verdict of the whole run cannot be given over it (`--check`).
+    pub fn loses_data(&self) -> bool {
+        matches!(
+            self.kind,
+            WarningKind::IncompleteLastSample
+                | WarningKind::EventlogCut
+                | WarningKind::CutStream(_)
+                | WarningKind::BrokenEvent { .. }
+                | WarningKind::BytesLost { .. }
+                | WarningKind::CutReport(_)
+        )
+    }
+}
+
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match &self.kind {
@@ -103,10 +138,36 @@ impl fmt::Display for Warning {
             WarningKind::MissingHeader(h) => {
                 write!(f, "{} missing; using an empty string", h.keyword())
             }
-            WarningKind::BrokenEvent { at, what } => write!(
+            WarningKind::BrokenEvent { at, what, until } => {
+                write!(
+                    f,
+                    "byte {at}: {what}: the rest of the eventlog does not read"
+                )?;
+                if let Some(t) = until {
+                    write!(f, "; the censuses stop at {t:.2} s")?;
+                }
+                write!(f, ", and figures of the whole run are incomplete")
+            }
+            WarningKind::EventlogCut => write!(
                 f,
-                "byte {at}: {what}: read up to this event, the censuses before it kept (the \
-                 runtime can write an event inside another; ghc-events stops there too)"
+                "the eventlog ends before its end marker (the program was still running, or \
+                 was stopped): what it recorded is read, and figures of the whole run are \
+                 incomplete"
+            ),
+            WarningKind::ReadApart(n) => write!(
+                f,
+                "{n} events the runtime wrote inside another event (its profiling timer \
+                 writes from a thread of its own) were read apart: nothing was lost"
+            ),
+            WarningKind::BytesLost {
+                bytes,
+                places,
+                first,
+            } => write!(
+                f,
+                "{bytes} bytes in {places} places could not be read (the first at byte \
+                 {first}): the events in them are lost, the rest of the eventlog is read; \
+                 figures of the whole run are incomplete"
             ),
             WarningKind::CutStream(what) => write!(
                 f,

@@ -19,6 +19,7 @@ mod generate;
 mod golden;
 mod ink;
 mod inspect;
+mod interleaved;
 mod interop;
 mod keys;
 mod layers;

@@ -50,6 +50,7 @@ const RUNTIME: Options = Options {
     measure: None,
     bands: true,
     runtime_reading: RuntimeReading::All,
+    growing: false,
 };
 
 /// What `--stats` alone has read: the runtime's account, without marks or heap readings.

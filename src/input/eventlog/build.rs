@@ -73,6 +73,10 @@ pub(super) struct Builder {
     measure: Option<crate::profile::costs::Measure>,
     /// Ticky-ticky counters (`+RTS -lT`): the profile where there is no heap census.
     ticky: super::ticky::Collected,
+    /// Events read apart where the runtime wrote one inside another ([`super::resync`]).
+    spliced: usize,
+    /// Bytes passed over as unreadable, in how many places, and the first's offset.
+    lost: (u64, usize, Option<u64>),
     /// User markers and heap readings (as lines) are not kept: the runtime's account is
     /// read alone (`input::Options::runtime_reading`).
     runtime_alone: bool,
@@ -98,6 +102,43 @@ impl Builder {
     pub fn event(&mut self, ty: u16, time: u64, p: &[u8]) -> bool {
         self.clock(time);
         self.gather(ty, time, p).is_some() && self.apply(ty, time, p).is_some()
+    }
+
+    /// A damaged block was read ([`super::resync`]): `spliced` events read apart,
+    /// `lost` bytes passed over, the first of them at `first_lost`.
+    pub fn repaired(&mut self, spliced: usize, lost: u64, first_lost: Option<u64>) {
+        self.spliced += spliced;
+        if lost > 0 {
+            self.lost_bytes(lost, first_lost.unwrap_or(0));
+        }
+    }
+
+    /// `bytes` of the file from `at` on were passed over: they do not read.
+    pub fn lost_bytes(&mut self, bytes: u64, at: u64) {
+        self.lost.0 += bytes;
+        self.lost.1 += 1;
+        self.lost.2.get_or_insert(at);
+    }
+
+    /// The time of the last complete census, in seconds.
+    pub fn last_census(&self) -> Option<f64> {
+        self.profile.times.last().copied()
+    }
+
+    /// What a damaged file lost and what was read apart, as warnings.
+    fn say_repairs(&mut self) {
+        if self.spliced > 0 {
+            self.warn(WarningKind::ReadApart(self.spliced));
+        }
+        if let (bytes, places, Some(first)) = self.lost
+            && bytes > 0
+        {
+            self.warn(WarningKind::BytesLost {
+                bytes,
+                places,
+                first,
+            });
+        }
     }
 
     /// A block of events begins (the runtime's lists are read in runs of a block each).
@@ -546,12 +587,19 @@ impl Builder {
 
     /// The profile at the end of the input; `cut` when the data-end marker never came.
     pub fn finish(mut self, cut: bool) -> Result<Parsed, super::ErrorKind> {
+        self.say_repairs();
         if (cut || self.ends_declared) && (self.open.is_some() || !self.pending.is_empty()) {
             self.warnings.push(Warning {
                 line: None,
                 kind: WarningKind::IncompleteLastSample,
             });
             self.drop_pending();
+        }
+        if cut && !self.warnings.iter().any(Warning::loses_data) {
+            self.warnings.push(Warning {
+                line: None,
+                kind: WarningKind::EventlogCut,
+            });
         }
         let gathered = self
             .gathering

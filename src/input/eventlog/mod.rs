@@ -12,6 +12,7 @@ mod build;
 pub mod format;
 mod gathering;
 mod header;
+mod resync;
 mod runs;
 mod samples;
 pub mod split;
@@ -314,6 +315,9 @@ pub struct Parser {
     /// A reader of a part of the eventlog (from a block in its middle): the events it
     /// leaves to the part before ([`split`]).
     part: Option<split::Part>,
+    /// The first event that did not read and was passed over with the rest of its
+    /// block: named as the error if the reading fails after it.
+    first_damage: Option<Error>,
 }
 
 impl Default for Parser {
@@ -339,6 +343,7 @@ impl Parser {
             profile: build::Builder::with_options(options),
             searched: Vec::new(),
             part: None,
+            first_damage: None,
         }
     }
 
@@ -391,20 +396,57 @@ impl Parser {
     /// Consumes the complete events at the start of `buf` and returns how many bytes it
     /// used; the rest (a partly written event) must be offered again with more bytes, or
     /// with `eof` set once no more will come. An event that does not read is an error
-    /// before the first complete census; after one, the eventlog is read up to it, with
-    /// a warning naming its byte ([`WarningKind::BrokenEvent`]).
+    /// inside a block is passed over with the rest of its block, counted
+    /// ([`WarningKind::BytesLost`]); one that cannot be (no block to end it) is an error
+    /// before the first complete census, and after one, the eventlog is read up to it,
+    /// with a warning naming its byte ([`WarningKind::BrokenEvent`]).
     pub fn feed(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
-        match self.feed_events(buf, eof) {
-            Err(e) if matches!(self.state, State::Data(_)) && self.profile.progress().0 > 0 => {
-                let at = e.offset.unwrap_or(self.offset);
-                let what = e.to_string();
-                self.profile.warn(WarningKind::BrokenEvent { at, what });
-                self.state = State::Broken;
-                self.offset += buf.len() as u64;
-                Ok(buf.len())
+        let mut used = 0;
+        loop {
+            let start = self.offset;
+            match self.feed_events(&buf[used..], eof) {
+                Ok(n) => return Ok(used + n),
+                Err(e) if let Some((at, end)) = self.passable(&e, start) => {
+                    self.first_damage.get_or_insert(e);
+                    // An event of a block that does not read: the rest of its block is
+                    // passed over, counted, and the next block read.
+                    self.profile.lost_bytes(end - at, at);
+                    if let Some(part) = self.part.as_mut() {
+                        part.give_up();
+                    }
+                    self.skip_until = end;
+                    used += (at - start) as usize;
+                    self.offset = at;
+                }
+                Err(e) if matches!(self.state, State::Data(_)) && self.profile.progress().0 > 0 => {
+                    let at = e.offset.unwrap_or(self.offset);
+                    let what = e.to_string();
+                    let until = self.profile.last_census();
+                    self.profile
+                        .warn(WarningKind::BrokenEvent { at, what, until });
+                    self.state = State::Broken;
+                    self.offset = start + (buf.len() - used) as u64;
+                    return Ok(buf.len());
+                }
+                // The first damage passed over is the cause of what did not read after.
+                Err(e) => return Err(self.first_damage.take().unwrap_or(e)),
             }
-            result => result,
         }
+    }
+
+    /// Where an event that did not read is, and the end of its block, when that block's
+    /// rest can be passed over: the event is in the bytes fed from `start` on, and
+    /// inside a block whose marker read.
+    fn passable(&self, e: &Error, start: u64) -> Option<(u64, u64)> {
+        let reads_events = matches!(
+            e.kind,
+            ErrorKind::UndeclaredEvent(_)
+                | ErrorKind::PastBlockEnd { .. }
+                | ErrorKind::ShortPayload { .. }
+        );
+        let (at, end) = (e.offset?, self.block_end?);
+        (reads_events && matches!(self.state, State::Data(_)) && at >= start && end > at)
+            .then_some((at, end))
     }
 
     fn feed_events(&mut self, buf: &[u8], eof: bool) -> Result<usize, Error> {
@@ -493,6 +535,61 @@ impl Parser {
                 if let Some(block_time) = payload::u64_at(body, 4) {
                     self.profile.clock(block_time);
                 }
+                // The global buffer's blocks are read whole, and read apart again where
+                // the runtime wrote one event inside another ([`resync`]).
+                if self.profile.capability == GLOBAL_BUFFER {
+                    let window = resync::Window {
+                        start: time,
+                        end: payload::u64_at(body, 4).unwrap_or(u64::MAX),
+                    };
+                    match rest.get(..block as usize) {
+                        Some(whole)
+                            if let events = &whole[event.len()..]
+                                && !resync::chains(sizes, events, window)
+                                && let repaired = resync::repair(sizes, events, window)
+                                // Where nothing of it reads, it is read event by event,
+                                // which names the first byte that does not.
+                                && !repaired.events.is_empty() =>
+                        {
+                            let base = at + event.len() as u64;
+                            if let (Some(k), Some(cause)) = (repaired.first_lost, repaired.cause) {
+                                let kind = match cause {
+                                    resync::Cause::Undeclared(ty) => ErrorKind::UndeclaredEvent(ty),
+                                    resync::Cause::PastEnd => ErrorKind::PastBlockEnd {
+                                        block_end: at + u64::from(block),
+                                    },
+                                    resync::Cause::Fields(event, len) => {
+                                        ErrorKind::ShortPayload { event, len }
+                                    }
+                                };
+                                let offset = Some(base + k as u64);
+                                self.first_damage.get_or_insert(Error { offset, kind });
+                            }
+                            let (profile, part) = (&mut self.profile, self.part.as_mut());
+                            let data_end = repaired.data_end;
+                            apply_repaired(profile, part, base, repaired).map_err(
+                                |(at, event, len)| Error {
+                                    offset: Some(at),
+                                    kind: ErrorKind::ShortPayload { event, len },
+                                },
+                            )?;
+                            pos += block as usize;
+                            if data_end {
+                                ended = true;
+                                break;
+                            }
+                            continue;
+                        }
+                        Some(_) => {}
+                        None if !eof
+                            && !self.options.growing
+                            && block as usize <= MAX_BUFFERED_BLOCK =>
+                        {
+                            break;
+                        }
+                        None => {}
+                    }
+                }
                 if let Some(skip) = self.passes_over(at, body, rest, block as usize, eof) {
                     if skip {
                         pos += (block as usize).min(rest.len());
@@ -542,12 +639,11 @@ impl Parser {
         len: usize,
         eof: bool,
     ) -> Option<bool> {
-        const GLOBAL: u16 = 0xffff;
         let (Some(end_time), Some(cap)) = (payload::u64_at(marker, 4), payload::u16_at(marker, 12))
         else {
             return Some(false);
         };
-        if cap == GLOBAL || self.options.heap || self.options.runtime {
+        if cap == GLOBAL_BUFFER || self.options.heap || self.options.runtime {
             return Some(false);
         }
         if !self.options.marks {
@@ -613,10 +709,44 @@ impl Parser {
             return Err(self.error(0, ErrorKind::HeaderCut));
         }
         let cut = !matches!(self.state, State::Ended);
-        self.profile
-            .finish(cut)
-            .map_err(|kind| Error { offset: None, kind })
+        let damage = self.first_damage;
+        // Nothing to draw after damage passed over: the damage is why.
+        (self.profile.finish(cut)).map_err(|kind| damage.unwrap_or(Error { offset: None, kind }))
     }
+}
+
+/// The capability number of the runtime's global buffer's blocks (the census, the
+/// cost centres, the heap's size, the profiler's samples).
+const GLOBAL_BUFFER: u16 = 0xffff;
+
+/// Applies the events of a block laid out again by [`resync::repair`] (`base`: where
+/// its first event is in the file), and counts what was found. A reader of a second
+/// part gives its part up: the events it would leave to the first are not where the
+/// file has them. `Err` of an event too short for its fields.
+fn apply_repaired(
+    profile: &mut build::Builder,
+    mut part: Option<&mut split::Part>,
+    base: u64,
+    repaired: resync::Repaired,
+) -> Result<(), (u64, u16, usize)> {
+    if let Some(p) = part.as_deref_mut() {
+        p.give_up();
+    }
+    for e in &repaired.events {
+        let at = base + e.at as u64;
+        if !split::event(
+            profile,
+            part.as_deref_mut(),
+            (e.ty, e.time, &e.body),
+            at,
+            EVENT_HEADER,
+        ) {
+            return Err((at, e.ty, e.body.len()));
+        }
+    }
+    let first_lost = repaired.first_lost.map(|k| base + k as u64);
+    profile.repaired(repaired.spliced, repaired.lost, first_lost);
+    Ok(())
 }
 
 /// Whether a per-capability block (its bytes, from its block marker on; its marker's
@@ -672,7 +802,7 @@ pub fn search_blocks(file: &[u8], from: usize, until: usize) -> (usize, Vec<(u64
             pos = usize::MAX;
             break;
         }
-        if payload::u16_at(head, 22) != Some(0xffff) {
+        if payload::u16_at(head, 22) != Some(GLOBAL_BUFFER) {
             let start = payload::u64_at(head, 2).unwrap_or(0);
             let end = payload::u64_at(head, 14).unwrap_or(u64::MAX);
             blocks.push((pos, len, start, end));

@@ -88,6 +88,13 @@ pub(super) fn event(
     true
 }
 
+impl Part {
+    /// The part cannot be taken in: the first part reads it again by itself.
+    pub(super) fn give_up(&mut self) {
+        self.overflowed = true;
+    }
+}
+
 impl Parser {
     /// A reader of the same eventlog from the block that starts at `offset`, for this
     /// reader to take in once it has read up to there; `None` before the header is read

@@ -159,3 +159,58 @@ pub fn events(bytes: &[u8]) -> Vec<(usize, u16, usize)> {
     }
     out
 }
+
+/// `bytes` (a real eventlog) with `inner` (a whole event's bytes) written `k` bytes into
+/// the event at `outer`, as GHC 9.0's profiling timer writes its sample from its own
+/// thread into the global buffer: the block that holds it grows by the inner event, its
+/// marker's length with it, as the runtime's flush counts the buffer's bytes.
+pub fn splice(bytes: &[u8], outer: usize, k: usize, inner: &[u8]) -> Vec<u8> {
+    let block = block_of(bytes, outer);
+    let mut out = bytes[..outer + k].to_vec();
+    out.extend(inner);
+    out.extend(&bytes[outer + k..]);
+    let len = u32::from_be_bytes(out[block + 10..block + 14].try_into().unwrap());
+    out[block + 10..block + 14].copy_from_slice(&(len + inner.len() as u32).to_be_bytes());
+    out
+}
+
+/// A cost-centre profiler's time sample (`PROF_SAMPLE_COST_CENTRE`, variable size) at
+/// `time`: capability 0, tick `tick`, a stack of the one cost centre `cc`.
+pub fn prof_sample(time: u64, tick: u64, cc: u32) -> Vec<u8> {
+    let mut p = 0u32.to_be_bytes().to_vec();
+    p.extend(tick.to_be_bytes());
+    p.push(1);
+    p.extend(cc.to_be_bytes());
+    let mut e = PROF_SAMPLE.to_be_bytes().to_vec();
+    e.extend(time.to_be_bytes());
+    e.extend((p.len() as u16).to_be_bytes());
+    e.extend(p);
+    e
+}
+
+/// The time of the event at `at`.
+pub fn time_of(bytes: &[u8], at: usize) -> u64 {
+    u64::from_be_bytes(bytes[at + 2..at + 10].try_into().unwrap())
+}
+
+/// The block marker of the block that holds byte `at`, found by walking the blocks by
+/// their lengths (as they are read whatever their events are).
+pub fn block_of(bytes: &[u8], at: usize) -> usize {
+    let data = bytes
+        .windows(4)
+        .position(|w| w == b"datb")
+        .expect("a data section")
+        + 4;
+    let mut block = data;
+    loop {
+        assert_eq!(
+            u16::from_be_bytes([bytes[block], bytes[block + 1]]),
+            BLOCK_MARKER
+        );
+        let len = u32::from_be_bytes(bytes[block + 10..block + 14].try_into().unwrap()) as usize;
+        if at < block + len {
+            return block;
+        }
+        block += len;
+    }
+}

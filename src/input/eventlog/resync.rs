@@ -1,0 +1,441 @@
+//! Blocks of the runtime's global buffer whose events do not chain to the block's end,
+//! read apart again.
+//!
+//! GHC's runtime writes the heap census, the cost centres, the heap's size and the
+//! cost-centre profiler's samples to one global buffer. In a non-threaded runtime its
+//! lock is no lock, and the profiler's timer writes its sample (`PROF_SAMPLE_COST_CENTRE`)
+//! from the ticker's thread whenever a tick comes: in GHC 9.0 a busy `-hc -p -l` run has
+//! one written *inside* a census event in about half its runs. The inner event is whole;
+//! the outer one goes on after it. Read by the declared lengths, the block goes wrong at
+//! the outer event and everything after it is garbage.
+//!
+//! A block's length is written when the buffer is flushed, so it counts every byte, the
+//! inner event's too: a block read right ends exactly at its end. [`chains`] tells that
+//! with one walk (every healthy block, a type lookup an event). A block that does not is
+//! laid out again by [`repair`]: at the first event whose declared reading does not lead
+//! to the block's end, an inner event is looked for inside it — a declared type, a time
+//! within the block's, fields that fit — such that the outer event, its bytes joined
+//! around it, is well formed and the events after it chain to the end. Where no such
+//! reading exists (bytes truly lost: two writers racing on one byte), the bytes up to the
+//! next place from which the events chain to the end are passed over and counted.
+
+use super::format::{DATA_END, EVENT_HEADER, id};
+use super::{Sizes, UNDECLARED, VARIABLE};
+
+/// The most places in one block where an inner event is looked for before the rest of
+/// the block's damage is only passed over: each look tries every byte of an event (up
+/// to 64 kB), and a hostile block could be damaged at each of its events.
+pub const MAX_SPLICE_TRIES: usize = 256;
+
+/// Events read after a candidate reading, when the events after it do not chain to the
+/// block's end (the block is damaged again later): that many plausible events in a row.
+const LOOKAHEAD: usize = 8;
+
+/// One event of a block laid out again: where it starts in the block, its type, its time
+/// and its payload (joined from two pieces when another was written inside it).
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct Event {
+    pub at: usize,
+    pub ty: u16,
+    pub time: u64,
+    pub body: Vec<u8>,
+}
+
+/// A damaged block's events as they were meant, and what could not be read of it.
+#[derive(Debug, Default, PartialEq)]
+pub(super) struct Repaired {
+    pub events: Vec<Event>,
+    /// Events found written inside another, and read apart.
+    pub spliced: usize,
+    /// Bytes passed over, and where the first of them is in the block.
+    pub lost: u64,
+    pub first_lost: Option<usize>,
+    /// The block ends with the data-end marker.
+    pub data_end: bool,
+    /// What is wrong with the first bytes lost.
+    pub cause: Option<Cause>,
+}
+
+/// What is wrong at the first byte of a block that does not read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) enum Cause {
+    /// A type the header does not declare.
+    Undeclared(u16),
+    /// An event whose length runs past the block's end.
+    PastEnd,
+    /// An event of this type whose payload of this length does not hold its fields, or
+    /// whose time is outside the block's.
+    Fields(u16, usize),
+}
+
+/// What is wrong with the event at `r` of `b`.
+fn cause(sizes: &Sizes, b: &[u8], r: usize) -> Cause {
+    let Some(ty) = b.get(r..r + 2).map(|t| u16::from_be_bytes([t[0], t[1]])) else {
+        return Cause::PastEnd;
+    };
+    if sizes.size(ty) == UNDECLARED || ty == id::BLOCK_MARKER {
+        return Cause::Undeclared(ty);
+    }
+    match extent(sizes, b, r) {
+        None => Cause::PastEnd,
+        Some((start, len)) => Cause::Fields(ty, len - start),
+    }
+}
+
+/// The window of time a block's events are in: its marker's time to its end time.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Window {
+    pub start: u64,
+    pub end: u64,
+}
+
+impl Window {
+    fn holds(self, t: u64) -> bool {
+        (self.start..=self.end).contains(&t)
+    }
+}
+
+/// The event at `r` of `b`, as its type and header declare it: its payload's start and
+/// its whole length; `None` when its type is not declared, it is a block marker, or it
+/// runs past `b`'s end.
+fn extent(sizes: &Sizes, b: &[u8], r: usize) -> Option<(usize, usize)> {
+    let ty = u16::from_be_bytes(b.get(r..r + 2)?.try_into().ok()?);
+    if ty == id::BLOCK_MARKER || ty == DATA_END {
+        return None;
+    }
+    let (start, len) = match sizes.size(ty) {
+        UNDECLARED => return None,
+        VARIABLE => {
+            let n = u16::from_be_bytes(
+                b.get(r + EVENT_HEADER..r + EVENT_HEADER + 2)?
+                    .try_into()
+                    .ok()?,
+            );
+            let start = EVENT_HEADER + 2;
+            let n = usize::from(n);
+            let payload = b.get(r + start..r + start + n)?;
+            let n = if ty == id::IPE {
+                super::ipe_length(payload)?
+            } else {
+                n
+            };
+            (start, n)
+        }
+        n => (EVENT_HEADER, n as usize),
+    };
+    (r + start + len <= b.len()).then_some((start, start + len))
+}
+
+fn time_at(b: &[u8], r: usize) -> Option<u64> {
+    Some(u64::from_be_bytes(
+        b.get(r + 2..r + EVENT_HEADER)?.try_into().ok()?,
+    ))
+}
+
+/// Whether `b` ends its chain at `r`: its end, or the data-end marker that is its last
+/// two bytes.
+fn ends(b: &[u8], r: usize) -> bool {
+    r == b.len() || (r + 2 == b.len() && b[r..] == DATA_END.to_be_bytes())
+}
+
+/// Where the event at `r` ends if it is plausible: declared, within `b`, its time within
+/// the block's and its fields as its type has them.
+fn step(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> Option<usize> {
+    let (start, len) = extent(sizes, b, r)?;
+    let ty = u16::from_be_bytes([b[r], b[r + 1]]);
+    let time = time_at(b, r)?;
+    (w.holds(time) && well_formed(ty, &b[r + start..r + len])).then_some(r + len)
+}
+
+/// Whether the events of `b` (a block's bytes after its marker; `w` its window), read
+/// by their declared lengths, are plausible and end exactly at its end. (Lengths alone
+/// do not tell: a reading gone wrong often falls back into step with the events after a
+/// few of them, as a misread instruction stream does.)
+pub(super) fn chains(sizes: &Sizes, b: &[u8], w: Window) -> bool {
+    let mut r = 0;
+    while !ends(b, r) {
+        match step(sizes, b, r, w) {
+            Some(next) => r = next,
+            None => return false,
+        }
+    }
+    true
+}
+
+/// Whether a payload of type `ty` has the fields GHC writes for it, for the types whose
+/// length their fields fix: the census's samples, the profiler's, the cost centres. Any
+/// other type's payload is taken as it is.
+fn well_formed(ty: u16, p: &[u8]) -> bool {
+    match ty {
+        id::HEAP_PROF_SAMPLE_COST_CENTRE => p.len() >= 10 && p.len() == 10 + 4 * usize::from(p[9]),
+        id::PROF_SAMPLE_COST_CENTRE => p.len() >= 13 && p.len() == 13 + 4 * usize::from(p[12]),
+        id::HEAP_PROF_SAMPLE_STRING => {
+            p.len() >= 10 && p.last() == Some(&0) && !p[9..p.len() - 1].contains(&0)
+        }
+        id::HEAP_PROF_COST_CENTRE => {
+            p.len() >= 8
+                && p[p.len() - 2] == 0
+                && p[4..p.len() - 1].iter().filter(|&&c| c == 0).count() == 3
+        }
+        _ => true,
+    }
+}
+
+/// Per place in `b`, whether the events read from there by their declared lengths are
+/// plausible and end exactly at `b`'s end (worked out from the end back, once).
+fn chaining(sizes: &Sizes, b: &[u8], w: Window) -> Vec<bool> {
+    let mut good = vec![false; b.len() + 1];
+    good[b.len()] = true;
+    for r in (0..b.len()).rev() {
+        good[r] = ends(b, r) || step(sizes, b, r, w).is_some_and(|next| good[next]);
+    }
+    good
+}
+
+/// The event read at `r` by its declared length, if it is plausible: its time within
+/// the block's and its fields as its type has them.
+fn plausible(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> Option<Event> {
+    let (start, len) = extent(sizes, b, r)?;
+    let ty = u16::from_be_bytes([b[r], b[r + 1]]);
+    let time = time_at(b, r).filter(|&t| w.holds(t))?;
+    let body = &b[r + start..r + len];
+    well_formed(ty, body).then(|| Event {
+        at: r,
+        ty,
+        time,
+        body: body.to_vec(),
+    })
+}
+
+/// Whether the events from `r` on read plausibly for [`LOOKAHEAD`] events, or to the end.
+fn reads_on(sizes: &Sizes, b: &[u8], mut r: usize, w: Window) -> bool {
+    for _ in 0..LOOKAHEAD {
+        if ends(b, r) {
+            return true;
+        }
+        match plausible(sizes, b, r, w) {
+            Some(e) => r += EVENT_HEADER + e.body.len() + header_extra(sizes, e.ty),
+            None => return false,
+        }
+    }
+    true
+}
+
+/// The bytes between an event's header and its payload: a variable-size event's length.
+fn header_extra(sizes: &Sizes, ty: u16) -> usize {
+    if sizes.size(ty) == VARIABLE { 2 } else { 0 }
+}
+
+/// An event at `r` with another written whole inside it: the outer event (its bytes
+/// joined around the inner one), the inner one, and where the outer ends in `b`. The
+/// first such reading that `follows` accepts the place after of.
+fn splice(
+    sizes: &Sizes,
+    b: &[u8],
+    r: usize,
+    w: Window,
+    follows: &mut dyn FnMut(usize) -> bool,
+) -> Option<(Event, Event, usize)> {
+    // The longest an outer event can be: a variable-size one's header and 64 kB.
+    let last = b.len().min(r + EVENT_HEADER + 2 + usize::from(u16::MAX));
+    for s in r + 1..last {
+        let Some(inner) = plausible(sizes, b, s, w) else {
+            continue;
+        };
+        let m = EVENT_HEADER + header_extra(sizes, inner.ty) + inner.body.len();
+        // The outer event's bytes with the inner one taken out.
+        let head = &b[r..s];
+        let tail = &b[s + m..];
+        let byte = |k: usize| -> Option<u8> {
+            if k < head.len() {
+                Some(head[k])
+            } else {
+                tail.get(k - head.len()).copied()
+            }
+        };
+        let (Some(t0), Some(t1)) = (byte(0), byte(1)) else {
+            continue;
+        };
+        let ty = u16::from_be_bytes([t0, t1]);
+        let (start, len) = match sizes.size(ty) {
+            UNDECLARED => continue,
+            _ if ty == id::BLOCK_MARKER || ty == DATA_END || ty == id::IPE => continue,
+            VARIABLE => {
+                let (Some(h), Some(l)) = (byte(EVENT_HEADER), byte(EVENT_HEADER + 1)) else {
+                    continue;
+                };
+                (EVENT_HEADER + 2, usize::from(u16::from_be_bytes([h, l])))
+            }
+            n => (EVENT_HEADER, n as usize),
+        };
+        let whole = start + len;
+        // The inner event starts inside the outer one, and the outer ends within `b`.
+        if s - r >= whole || r + whole + m > b.len() {
+            continue;
+        }
+        let bytes: Vec<u8> = head
+            .iter()
+            .chain(&tail[..whole - head.len()])
+            .copied()
+            .collect();
+        let time = u64::from_be_bytes(bytes[2..EVENT_HEADER].try_into().expect("8 bytes"));
+        let body = bytes[start..].to_vec();
+        if !w.holds(time) || !well_formed(ty, &body) {
+            continue;
+        }
+        let end = r + whole + m;
+        if follows(end) {
+            let outer = Event {
+                at: r,
+                ty,
+                time,
+                body,
+            };
+            return Some((outer, inner, end));
+        }
+    }
+    None
+}
+
+/// What [`read_to_good`] reads with: the block, its window, where its events chain
+/// from, and the looks for an inner event left.
+struct Reading<'a> {
+    sizes: &'a Sizes,
+    b: &'a [u8],
+    w: Window,
+    good: Vec<bool>,
+    tries: usize,
+}
+
+/// How many events written inside others, one after another in a block, are looked for
+/// to explain one stretch that does not read (each must be found to explain the one
+/// before it).
+const MAX_NESTED: usize = 4;
+
+/// The events from `r` on, up to a place from which they chain to the block's end, with
+/// the inner events found on the way (in file order, each outer event before its inner
+/// one): the declared reading is followed as far as it reads plausibly, and the event
+/// written around another is one of the last [`LOOKBACK`] read before it stops (the
+/// garbage after a misread outer event can itself read for an event or two). After
+/// one, the events must chain to the end, or (`depth` more times) be explained so
+/// again. `None` where no such reading is found.
+fn read_to_good(x: &mut Reading, r: usize, depth: usize) -> Option<(Vec<Event>, usize, usize)> {
+    let mut read = Vec::new();
+    let mut q = r;
+    while !x.good[q] {
+        let e = plausible(x.sizes, x.b, q, x.w);
+        let Some(e) = e else { break };
+        q += EVENT_HEADER + header_extra(x.sizes, e.ty) + e.body.len();
+        read.push(e);
+        if ends(x.b, q) {
+            break;
+        }
+    }
+    if x.good[q] || ends(x.b, q) {
+        return Some((read, q, 0));
+    }
+    for j in (read.len().saturating_sub(LOOKBACK)..=read.len()).rev() {
+        if x.tries >= MAX_SPLICE_TRIES {
+            return None;
+        }
+        x.tries += 1;
+        let at = read.get(j).map_or(q, |e| e.at);
+        let mut after = None;
+        let (sizes, b, w) = (x.sizes, x.b, x.w);
+        let found = {
+            let mut follows = |end: usize| {
+                if x.good[end] {
+                    after = Some((Vec::new(), end, 0));
+                    true
+                } else if depth > 0 {
+                    after = read_to_good(x, end, depth - 1);
+                    after.is_some()
+                } else {
+                    false
+                }
+            };
+            splice(sizes, b, at, w, &mut follows)
+        };
+        if let (Some((outer, inner, _)), Some((rest, end, spliced))) = (found, after) {
+            read.truncate(j);
+            read.push(outer);
+            read.push(inner);
+            read.extend(rest);
+            return Some((read, end, spliced + 1));
+        }
+    }
+    None
+}
+
+/// The events of a damaged block `b` (its bytes after its marker; `w` its window), laid
+/// out as they were meant where that can be found ([`read_to_good`]), the rest passed
+/// over and counted: where no reading explains a stretch, the last event read before it
+/// is taken as the damaged one (its length led into what does not read), and the bytes
+/// from it to the next place the events read from again are lost.
+pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window) -> Repaired {
+    let mut x = Reading {
+        sizes,
+        b,
+        w,
+        good: chaining(sizes, b, w),
+        tries: 0,
+    };
+    let mut out = Repaired::default();
+    let mut r = 0;
+    while !ends(b, r) {
+        if x.good[r] {
+            // From here the declared lengths are right: read them as they are.
+            while !ends(b, r) {
+                let e = plausible(sizes, b, r, w).expect("a chaining place");
+                r += EVENT_HEADER + header_extra(sizes, e.ty) + e.body.len();
+                out.events.push(e);
+            }
+            break;
+        }
+        if let Some((events, end, spliced)) = read_to_good(&mut x, r, MAX_NESTED) {
+            out.events.extend(events);
+            out.spliced += spliced;
+            r = end;
+            continue;
+        }
+        // Lost: on from the last event that reads to the next place events read from.
+        let mut read = Vec::new();
+        let mut q = r;
+        while let Some(e) = plausible(sizes, b, q, w) {
+            let next = q + EVENT_HEADER + header_extra(sizes, e.ty) + e.body.len();
+            read.push(e);
+            q = next;
+            if ends(b, q) {
+                break;
+            }
+        }
+        // An event that starts as one does (a declared type, a time in the block's)
+        // but whose fields do not fit is the damaged one; else the last one read,
+        // whose length led into what does not start as an event.
+        let starts_so = (b.get(q..q + 2).map(|t| u16::from_be_bytes([t[0], t[1]])))
+            .is_some_and(|ty| sizes.size(ty) != UNDECLARED && ty != id::BLOCK_MARKER)
+            && time_at(b, q).is_some_and(|t| w.holds(t));
+        let damaged = match starts_so {
+            true => q,
+            false => read.pop().map_or(r, |e| e.at),
+        };
+        out.events.extend(read);
+        r = damaged + 1;
+        while !ends(b, r)
+            && !((x.good[r] || reads_on(sizes, b, r, w)) && plausible(sizes, b, r, w).is_some())
+        {
+            r += 1;
+        }
+        out.lost += (r - damaged) as u64;
+        if out.first_lost.is_none() {
+            out.first_lost = Some(damaged);
+            out.cause = Some(cause(sizes, b, damaged));
+        }
+    }
+    out.data_end = r + 2 == b.len();
+    out
+}
+
+/// How many events read before the declared reading stops may be the one another was
+/// written inside.
+const LOOKBACK: usize = 4;
