@@ -171,6 +171,24 @@ pub struct Outcome {
     pub message: String,
 }
 
+impl Outcome {
+    /// `check` not judged, for `why`: neither held nor failed (its report marks it an
+    /// error).
+    pub fn unjudged(check: &Check, why: &str) -> Outcome {
+        Outcome {
+            condition: check.text.clone(),
+            figure: String::new(),
+            unit: String::new(),
+            value: None,
+            trend: None,
+            before: None,
+            at: None,
+            passed: false,
+            message: format!("cannot be judged: {why}"),
+        }
+    }
+}
+
 /// A figure measured on one run.
 #[derive(Debug, Clone, Copy)]
 pub struct Measured {

@@ -16,20 +16,45 @@ pub struct Verdicts {
     pub input: String,
     /// One verdict a condition, in the order they were given.
     pub conditions: Vec<Outcome>,
+    /// Why none of the conditions could be judged on this input (it was not read
+    /// whole): each is then an error, neither held nor failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unjudged: Option<String>,
 }
 
 impl Verdicts {
+    /// Every condition of `checks` refused on `input` for `why`: "cannot be judged".
+    pub fn unjudged(input: &str, checks: &[super::Check], why: String) -> Verdicts {
+        let conditions = (checks.iter())
+            .map(|c| Outcome::unjudged(c, &why))
+            .collect();
+        Verdicts {
+            input: input.to_string(),
+            conditions,
+            unjudged: Some(why),
+        }
+    }
+
     /// Whether every condition holds.
     pub fn passed(&self) -> bool {
-        self.conditions.iter().all(|o| o.passed)
+        self.unjudged.is_none() && self.conditions.iter().all(|o| o.passed)
     }
 
     /// One line a failed condition, for standard error:
     /// `prog.hp: check failed: peak 231 MB at 4.20 s > 200MB`.
     pub fn failures(&self) -> impl Iterator<Item = String> + '_ {
-        (self.conditions.iter().filter(|o| !o.passed)).map(|o| {
-            escape::terminal(&format!("{}: check failed: {}", self.input, o.message)).into_owned()
-        })
+        let said = match &self.unjudged {
+            Some(why) => format!("{}: cannot be judged: {why}", self.input),
+            None => String::new(),
+        };
+        let unjudged = (self.unjudged.is_some()).then(|| escape::terminal(&said).into_owned());
+        let failed = (self.conditions.iter())
+            .filter(|o| !o.passed && self.unjudged.is_none())
+            .map(|o| {
+                escape::terminal(&format!("{}: check failed: {}", self.input, o.message))
+                    .into_owned()
+            });
+        unjudged.into_iter().chain(failed)
     }
 }
 
@@ -94,21 +119,30 @@ pub fn write(report: &Report, format: ReportFormat, out: &mut dyn Write) -> io::
 /// line printed on standard error); the measured value of one that holds in its
 /// `system-out`. Times are 0: a condition takes no time to judge.
 fn junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let failures = |v: &Verdicts| v.conditions.iter().filter(|o| !o.passed).count();
+    let failures = |v: &Verdicts| match v.unjudged {
+        Some(_) => 0,
+        None => v.conditions.iter().filter(|o| !o.passed).count(),
+    };
+    let errors = |v: &Verdicts| match v.unjudged {
+        Some(_) => v.conditions.len(),
+        None => 0,
+    };
     let tests: usize = report.inputs.iter().map(|v| v.conditions.len()).sum();
     let failed: usize = report.inputs.iter().map(failures).sum();
+    let errored: usize = report.inputs.iter().map(errors).sum();
     writeln!(out, r#"<?xml version="1.0" encoding="UTF-8"?>"#)?;
     writeln!(
         out,
-        r#"<testsuites name="hpgraph --check" tests="{tests}" failures="{failed}" errors="0" time="0">"#
+        r#"<testsuites name="hpgraph --check" tests="{tests}" failures="{failed}" errors="{errored}" time="0">"#
     )?;
     for (id, v) in report.inputs.iter().enumerate() {
         let name = escape::xml(&v.input);
         writeln!(
             out,
-            r#"  <testsuite name="{name}" id="{id}" tests="{}" failures="{}" errors="0" skipped="0" time="0">"#,
+            r#"  <testsuite name="{name}" id="{id}" tests="{}" failures="{}" errors="{}" skipped="0" time="0">"#,
             v.conditions.len(),
-            failures(v)
+            failures(v),
+            errors(v)
         )?;
         for o in &v.conditions {
             let message = escape::xml(&o.message);
@@ -117,7 +151,12 @@ fn junit(report: &Report, out: &mut dyn Write) -> io::Result<()> {
                 r#"    <testcase classname="hpgraph.check.{name}" name="{}" time="0">"#,
                 escape::xml(&o.condition)
             )?;
-            if o.passed {
+            if v.unjudged.is_some() {
+                write!(
+                    out,
+                    r#"<error type="cannot be judged" message="{message}">{message}</error>"#
+                )?;
+            } else if o.passed {
                 write!(out, "<system-out>{message}</system-out>")?;
             } else {
                 write!(

@@ -421,6 +421,16 @@ pub struct Args {
     )]
     pub check_report: Option<PathBuf>,
 
+    /// Judge --check on the part read of an input not read whole (cut, or damaged)
+    ///
+    /// An input that hpgraph could not read to its end — an eventlog or `.hp` cut
+    /// short, bytes of an eventlog that do not read, a compressed stream cut — shows
+    /// less than the run: a verdict over it is "cannot be judged" (exit 2, an error in
+    /// the report), never a pass. With this flag the conditions are judged on what was
+    /// read, and the report says that part was all there was.
+    #[arg(long, requires = "check", help_heading = "Verdicts")]
+    pub check_partial: bool,
+
     /// Redraw as the running program writes FILE; stop with Ctrl-C
     ///
     /// Draws at once, then again whenever the file grows by a complete sample. - follows

@@ -182,7 +182,7 @@ impl Settings {
             key_file_rules(args, kind, live)?;
         }
         let mut job = Job {
-            read: read_options(args, kind, live && args.serve.is_some()),
+            read: read_options(args, kind, live, live && args.serve.is_some()),
             filter: Filter {
                 include: args.include.clone(),
                 exclude: args.exclude.clone(),
@@ -193,6 +193,7 @@ impl Settings {
             make: make(args, kind, html::Mode::Static),
             // Read by `cli::main` (a file, opened where files are opened).
             binary: None,
+            judge_partial: args.check_partial,
         };
         job.settle_reading(!args.check.is_empty() || args.compare);
         let run = if args.compare {
@@ -473,8 +474,9 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
 
 /// What the input must give: marks unless they are not drawn (a data output keeps them,
 /// and so does a served profile, whose page draws them), heap lines when drawn.
-fn read_options(args: &Args, kind: OutputKind, served: bool) -> input::Options {
+fn read_options(args: &Args, kind: OutputKind, live: bool, served: bool) -> input::Options {
     input::Options {
+        growing: live,
         measure: args.measure.map(Into::into),
         // Decided once the job is: [`Job::settle_reading`].
         bands: true,

@@ -73,7 +73,8 @@ pub fn resolve(
 
 /// Says what the verdicts are and writes their report; the run's exit status: 0 when
 /// every condition held, 1 when one failed, 2 when `unjudged` (an input could not be
-/// read or judged: nothing is reported).
+/// read or judged: nothing is reported) or an input was not read whole (its conditions
+/// "cannot be judged", errors in the report).
 pub fn finish(checks: &Checks, verdicts: Vec<Verdicts>, unjudged: bool) -> ExitCode {
     if unjudged {
         return ExitCode::from(2);
@@ -93,7 +94,9 @@ pub fn finish(checks: &Checks, verdicts: Vec<Verdicts>, unjudged: bool) -> ExitC
         );
         return ExitCode::from(2);
     }
-    if report.passed {
+    if report.inputs.iter().any(|v| v.unjudged.is_some()) {
+        ExitCode::from(2)
+    } else if report.passed {
         ExitCode::SUCCESS
     } else {
         ExitCode::FAILURE

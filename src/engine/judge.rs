@@ -33,6 +33,7 @@ pub fn judge(
     Ok(Some(Verdicts {
         input: name.to_string(),
         conditions,
+        unjudged: None,
     }))
 }
 
@@ -61,5 +62,18 @@ pub fn judge_change(
     Ok(Some(Verdicts {
         input: format!("{} → {}", before.0, after.0),
         conditions,
+        unjudged: None,
     }))
+}
+
+/// Why no condition can be judged on an input as read: it was not read whole (a cut, a
+/// stretch that does not read), and `--check-partial` does not accept the part.
+pub fn unread(job: &Job, parsed: &crate::input::Parsed) -> Option<String> {
+    if job.judge_partial {
+        return None;
+    }
+    let w = parsed.warnings.iter().find(|w| w.loses_data())?;
+    Some(format!(
+        "the input was not read whole ({w}); --check-partial judges the part that was read"
+    ))
 }

@@ -152,6 +152,9 @@ pub struct Job {
     /// `--binary`: the program's symbols, naming a `-hi` profile's info tables that are
     /// only addresses (read once, for every redraw).
     pub binary: Option<std::sync::Arc<input::symbols::InfoNames>>,
+    /// `--check-partial`: conditions are judged on an input that was not read whole
+    /// (cut, or damaged) as on a whole one, rather than refused as "cannot be judged".
+    pub judge_partial: bool,
 }
 
 impl Job {

@@ -150,8 +150,12 @@ pub fn run<'a>(
     tell: Tell,
 ) -> Result<(Rendered<'a>, Option<Verdicts>), String> {
     let name = input.name;
+    let unread = super::judge::unread(job, &input.parsed).filter(|_| !checks.is_empty());
     let model = prepare(job, input, tell)?;
-    let verdicts = judge(job, checks, name, &model).map_err(|e| e.to_string())?;
+    let verdicts = match unread {
+        Some(why) => Some(Verdicts::unjudged(name, checks, why)),
+        None => judge(job, checks, name, &model).map_err(|e| e.to_string())?,
+    };
     let rendered = render(&job.make, model, aux);
     for note in rendered.notes() {
         tell(name, Said::Note(note));
@@ -171,17 +175,33 @@ pub fn run_compare<'a>(
     tell: Tell,
 ) -> Result<(Compared<'a>, Option<Verdicts>), String> {
     let names = [before.name.to_string(), after.name.to_string()];
+    let unread = [&before, &after]
+        .iter()
+        .find_map(|i| super::judge::unread(job, &i.parsed).map(|why| format!("{}: {why}", i.name)))
+        .filter(|_| !checks.is_empty());
     let runs = [prepare(job, before, tell)?, prepare(job, after, tell)?];
-    match runs {
-        [Model::Costs(b), Model::Costs(a)] => compared(job, names, [b, a], normalised, checks),
+    let judged = if unread.is_some() { &[][..] } else { checks };
+    let (made, verdicts) = match runs {
+        [Model::Costs(b), Model::Costs(a)] => {
+            compared(job, names.clone(), [b, a], normalised, judged)
+        }
         [b, a] => compared(
             job,
-            names,
+            names.clone(),
             [b.into_series(), a.into_series()],
             normalised,
-            checks,
+            judged,
         ),
-    }
+    }?;
+    let verdicts = match unread {
+        Some(why) => Some(Verdicts::unjudged(
+            &format!("{} → {}", names[0], names[1]),
+            checks,
+            why,
+        )),
+        None => verdicts,
+    };
+    Ok((made, verdicts))
 }
 
 /// [`run_compare`] of two runs of one model.

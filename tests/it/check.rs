@@ -678,3 +678,101 @@ fn a_reports_budgets_flip_at_its_header_and_its_top_table() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// An input that was not read whole — an eventlog cut before its end (the program
+/// killed), one with bytes that do not read, a `.hp` cut inside a census — shows less
+/// than the run: every condition over it "cannot be judged" (exit 2, the reason on
+/// stderr, an error in the JUnit and JSON reports), however the part read measures;
+/// `--check-partial` judges that part.
+#[test]
+fn a_verdict_over_an_input_not_read_whole_cannot_be_judged() {
+    let Some(xsd) = junit_schema() else {
+        eprintln!("skipped: no JUnit schema (.ci/run fetches it)");
+        return;
+    };
+    let dir = Scratch::new("unread");
+    let log = std::fs::read(fixtures().join("eventlog/Leak-hT.eventlog")).unwrap();
+    // Cut at two thirds: between events or inside one, the run is not all there.
+    std::fs::write(dir.path("cut.eventlog"), &log[..log.len() * 2 / 3]).unwrap();
+    // A .hp cut inside a census.
+    let hp = std::fs::read(fixtures().join("eventlog/Leak-hT.hp")).unwrap();
+    let text = String::from_utf8_lossy(&hp);
+    let at = text.match_indices("END_SAMPLE").nth(3).unwrap().0;
+    std::fs::write(dir.path("cut.hp"), &hp[..at + 5]).unwrap();
+    for input in ["cut.eventlog", "cut.hp"] {
+        // Conditions the part read passes and fails alike.
+        let args = [
+            input,
+            "-o",
+            "x.svg",
+            "--check",
+            "peak <= 1TB",
+            "--check",
+            "peak < 1kB",
+            "--check-report",
+        ];
+        let out = hpgraph(&dir.0, &[&args[..], &["r.xml"]].concat(), None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{input}: {err}");
+        assert!(
+            err.contains("cannot be judged") && err.contains("--check-partial"),
+            "{err}"
+        );
+        assert!(!err.contains("check failed"), "{err}");
+        assert!(
+            dir.path("x.svg").exists(),
+            "{input}: the picture of what was read"
+        );
+        let valid = std::process::Command::new("xmllint")
+            .args(["--noout", "--schema"])
+            .arg(&xsd)
+            .arg(dir.path("r.xml"))
+            .output()
+            .expect("xmllint");
+        let xml = std::fs::read_to_string(dir.path("r.xml")).unwrap();
+        assert!(
+            valid.status.success(),
+            "{}\n{xml}",
+            String::from_utf8_lossy(&valid.stderr)
+        );
+        assert!(
+            xml.contains(r#"tests="2" failures="0" errors="2""#),
+            "{xml}"
+        );
+        assert_eq!(xml.matches("<error ").count(), 2, "{xml}");
+        assert_eq!(xml.matches("<system-out>").count(), 0, "{xml}");
+        let out = hpgraph(&dir.0, &[&args[..], &["r.json"]].concat(), None);
+        assert_eq!(out.status.code(), Some(2));
+        let json: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(dir.path("r.json")).unwrap()).unwrap();
+        assert_eq!(json["passed"], false);
+        let unjudged = json["inputs"][0]["unjudged"].as_str().unwrap_or_default();
+        assert!(unjudged.contains("not read whole"), "{json}");
+        assert!(
+            json["inputs"][0]["conditions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["passed"] == false)
+        );
+        // Accepted as a part: judged on it, one condition holding and one failing.
+        let partial = [&args[..7], &["--check-partial"]].concat();
+        let out = hpgraph(&dir.0, &partial, None);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{input}: {err}");
+        assert_eq!(err.matches("check failed").count(), 1, "{err}");
+    }
+    // The whole run is judged as ever.
+    std::fs::write(dir.path("whole.eventlog"), &log).unwrap();
+    let out = hpgraph(
+        &dir.0,
+        &["whole.eventlog", "-o", "y.svg", "--check", "peak <= 1TB"],
+        None,
+    );
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

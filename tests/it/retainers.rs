@@ -67,6 +67,7 @@ fn compared_runs_and_library_callers_name_the_sets() {
                 layout,
             )),
             binary: None,
+            judge_partial: false,
         };
         let mut said = Vec::new();
         let input = hpgraph::engine::Input {
