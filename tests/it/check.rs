@@ -381,6 +381,23 @@ fn junit_schema() -> Option<PathBuf> {
     there.then_some(path)
 }
 
+/// The JUnit report at `report`, once xmllint has found it valid by the schema `xsd`.
+fn valid_junit(xsd: &Path, report: &Path) -> String {
+    let valid = std::process::Command::new("xmllint")
+        .args(["--noout", "--schema"])
+        .arg(xsd)
+        .arg(report)
+        .output()
+        .expect("xmllint");
+    let xml = std::fs::read_to_string(report).unwrap();
+    assert!(
+        valid.status.success(),
+        "{}\n{xml}",
+        String::from_utf8_lossy(&valid.stderr)
+    );
+    xml
+}
+
 #[test]
 fn the_junit_report_is_valid_by_the_published_schema_and_escapes_every_name() {
     let Some(xsd) = junit_schema() else {
@@ -414,19 +431,7 @@ fn the_junit_report_is_valid_by_the_published_schema_and_escapes_every_name() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let valid = std::process::Command::new("xmllint")
-        .args(["--noout", "--schema"])
-        .arg(&xsd)
-        .arg(dir.path("r.xml"))
-        .output()
-        .expect("xmllint");
-    assert!(
-        valid.status.success(),
-        "{}\n{}",
-        String::from_utf8_lossy(&valid.stderr),
-        std::fs::read_to_string(dir.path("r.xml")).unwrap()
-    );
-    let xml = std::fs::read_to_string(dir.path("r.xml")).unwrap();
+    let xml = valid_junit(&xsd, &dir.path("r.xml"));
     assert!(xml.contains(r#"tests="3" failures="1""#), "{xml}");
     assert_eq!(xml.matches("<failure ").count(), 1, "{xml}");
     // The JSON report says the same, value by value.
@@ -723,18 +728,7 @@ fn a_verdict_over_an_input_not_read_whole_cannot_be_judged() {
             dir.path("x.svg").exists(),
             "{input}: the picture of what was read"
         );
-        let valid = std::process::Command::new("xmllint")
-            .args(["--noout", "--schema"])
-            .arg(&xsd)
-            .arg(dir.path("r.xml"))
-            .output()
-            .expect("xmllint");
-        let xml = std::fs::read_to_string(dir.path("r.xml")).unwrap();
-        assert!(
-            valid.status.success(),
-            "{}\n{xml}",
-            String::from_utf8_lossy(&valid.stderr)
-        );
+        let xml = valid_junit(&xsd, &dir.path("r.xml"));
         assert!(
             xml.contains(r#"tests="2" failures="0" errors="2""#),
             "{xml}"

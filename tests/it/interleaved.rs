@@ -272,29 +272,13 @@ fn an_event_that_does_not_read_in_a_capabilitys_block_loses_that_block_alone() {
     }
 }
 
-/// Every fixture eventlog: the runs of three GHCs and the public ones of GHC 8.2 to 9.x.
-fn every_eventlog() -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![fixtures()];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "eventlog") {
-                found.push(path);
-            }
-        }
-    }
-    assert!(found.len() > 100, "{} eventlogs", found.len());
-    found
-}
-
 /// Every real run but the one kept for its interleaving is read as written; that one,
 /// a run of pandoc's library on GHC 9.0.2, has events read apart and none lost.
 #[test]
 fn no_undamaged_eventlog_is_read_apart_or_said_to_lose_bytes() {
-    for path in every_eventlog() {
+    let every = crate::common::fixture_eventlogs();
+    assert!(every.len() > 100, "{} eventlogs", every.len());
+    for path in every {
         if path.to_string_lossy().contains("interleaved") {
             let parsed =
                 input::read(&std::fs::read(&path).unwrap()[..], Options::default()).unwrap();

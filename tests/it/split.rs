@@ -2,31 +2,12 @@
 //! file's `--stats` is read) gives what one pass gives: the profile, the runtime's
 //! account, every warning and every error, wherever the second part begins.
 
-use std::path::PathBuf;
-
 use hpgraph::input::{self, Options, Parsed, RuntimeReading, eventlog};
 
 use crate::common::eventlog::{
     BLOCK_MARKER, CONC_SYNC_BEGIN, CONC_SYNC_END, GC_END, GC_START, GC_STATS_GHC, HEAP_ALLOCATED,
     HEAP_LIVE, HEAP_SIZE, USER_MARKER, Writer,
 };
-
-fn eventlogs() -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![PathBuf::from("fixtures")];
-    while let Some(dir) = dirs.pop() {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "eventlog") {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
-    found
-}
 
 /// What one pass over `bytes` gives.
 fn one_pass(bytes: &[u8], options: Options) -> Result<Parsed, String> {
@@ -111,7 +92,7 @@ fn agrees_at_every_block(name: &str, bytes: &[u8], options: Options) {
 #[test]
 fn every_fixture_eventlog_reads_the_same_in_two_parts() {
     let (mut files, mut splits) = (0, 0);
-    for path in eventlogs() {
+    for path in crate::common::fixture_eventlogs() {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display().to_string();
         for heap in [false, true] {
@@ -201,7 +182,7 @@ fn blocks_with(left: usize) -> Vec<u8> {
 #[test]
 fn the_runtime_read_alone_is_a_whole_readings_and_keeps_no_mark_or_heap_line() {
     let mut read = 0;
-    for path in eventlogs() {
+    for path in crate::common::fixture_eventlogs() {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display();
         match (one_pass(&bytes, RUNTIME), one_pass(&bytes, STATS_ALONE)) {
@@ -228,7 +209,7 @@ fn the_whole_runs_figures_read_alone_are_those_of_every_reading() {
     use hpgraph::profile::Runtime;
     use hpgraph::profile::totals::{Span, Totals};
     let mut read = 0;
-    for path in eventlogs() {
+    for path in crate::common::fixture_eventlogs() {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display();
         match (one_pass(&bytes, RUNTIME), one_pass(&bytes, STATS_TOTALS)) {

@@ -355,3 +355,22 @@ pub fn png_pixels(png: &[u8]) -> (usize, usize, Vec<[u8; 4]>) {
 fn be(b: &[u8]) -> usize {
     u32::from_be_bytes(b.try_into().unwrap()) as usize
 }
+
+/// Every eventlog under fixtures/, in order: the runs of three GHCs, the public ones of
+/// GHC 8.2 to 9.x, the hand-made and damaged ones.
+pub fn fixture_eventlogs() -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![fixtures()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "eventlog") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
