@@ -697,8 +697,9 @@ fn a_verdict_over_an_input_not_read_whole_cannot_be_judged() {
     };
     let dir = Scratch::new("unread");
     let log = std::fs::read(fixtures().join("eventlog/Leak-hT.eventlog")).unwrap();
-    // Cut at two thirds: between events or inside one, the run is not all there.
-    std::fs::write(dir.path("cut.eventlog"), &log[..log.len() * 2 / 3]).unwrap();
+    // Cut inside its last block (GHC 9.0 writes the census in 2 MB blocks, the last at
+    // exit: cut earlier, a short run has no census to draw), after most censuses.
+    std::fs::write(dir.path("cut.eventlog"), &log[..log.len() - 300]).unwrap();
     // A .hp cut inside a census.
     let hp = std::fs::read(fixtures().join("eventlog/Leak-hT.hp")).unwrap();
     let text = String::from_utf8_lossy(&hp);
