@@ -156,8 +156,10 @@ impl fmt::Display for Warning {
             ),
             WarningKind::ReadApart(n) => write!(
                 f,
-                "{n} events the runtime wrote inside another event (its profiling timer \
-                 writes from a thread of its own) were read apart: nothing was lost"
+                "{n} {} the runtime wrote inside another event (its profiling timer \
+                 writes from a thread of its own) {} read apart: nothing was lost",
+                plural(*n as u64, "event", "events"),
+                plural(*n as u64, "was", "were")
             ),
             WarningKind::BytesLost {
                 bytes,
@@ -165,9 +167,11 @@ impl fmt::Display for Warning {
                 first,
             } => write!(
                 f,
-                "{bytes} bytes in {places} places could not be read (the first at byte \
+                "{bytes} {} in {places} {} could not be read (the first at byte \
                  {first}): the events in them are lost, the rest of the eventlog is read; \
-                 figures of the whole run are incomplete"
+                 figures of the whole run are incomplete",
+                plural(*bytes, "byte", "bytes"),
+                plural(*places as u64, "place", "places")
             ),
             WarningKind::CutStream(what) => write!(
                 f,
@@ -279,4 +283,9 @@ fn limit(kind: &WarningKind, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         ),
         _ => Ok(()),
     }
+}
+
+/// `one` for 1, else `many`.
+fn plural(n: u64, one: &'static str, many: &'static str) -> &'static str {
+    if n == 1 { one } else { many }
 }

@@ -12,7 +12,8 @@ use std::path::PathBuf;
 use hpgraph::input::{self, Options, WarningKind, eventlog};
 
 use crate::common::eventlog::{
-    BLOCK_MARKER, HEAP_SIZE, SAMPLE_CC, SAMPLE_STRING, block_of, prof_sample, splice, time_of,
+    BLOCK_MARKER, HEAP_SIZE, SAMPLE_CC, SAMPLE_STRING, Writer, block_of, prof_sample, splice,
+    time_of,
 };
 use crate::common::fixtures;
 
@@ -368,4 +369,53 @@ fn the_interleaved_runs_statistics_are_its_rts_s() {
             "gen {g}"
         );
     }
+}
+
+/// A block damaged at more places than [`resync`]'s looks for an inner event
+/// (`MAX_SPLICE_TRIES` a block, each trying every byte of an event) is still read, past
+/// them, each place passed over and counted, every census kept.
+#[test]
+fn a_block_damaged_past_the_looks_it_gets_is_read_and_every_place_counted() {
+    // One block of the global buffer: 20 censuses of 100 bands each.
+    let mut w = Writer::new();
+    let block = w.bytes.len();
+    let mut marker = 0u32.to_be_bytes().to_vec();
+    marker.extend(1_000_000u64.to_be_bytes());
+    marker.extend(0xffffu16.to_be_bytes());
+    w.event(BLOCK_MARKER, 0, &marker);
+    let mut t = 10;
+    for _ in 0..20 {
+        w.begin(t);
+        for band in 0..100 {
+            t += 10;
+            w.string(t, format!("band{band:03}").as_bytes(), 8 * (band + 1));
+        }
+        t += 10;
+        w.end(t);
+    }
+    let len = (w.bytes.len() - block) as u32;
+    w.bytes[block + 10..block + 14].copy_from_slice(&len.to_be_bytes());
+    let bytes = w.done();
+    let whole = eventlog::heap_events(&bytes).unwrap();
+    // Every fifth band's event a byte short: 400 places.
+    let hit: Vec<(usize, usize)> = (blocks(&bytes).into_iter())
+        .flat_map(|b| b.1)
+        .filter(|e| e.1 == SAMPLE_STRING)
+        .step_by(5)
+        .map(|e| (e.0, e.2))
+        .collect();
+    assert_eq!(hit.len(), 400);
+    let mut damaged = bytes.clone();
+    for &(at, len) in hit.iter().rev() {
+        damaged = lose_a_byte(&damaged, at, len);
+    }
+    let read = eventlog::heap_events(&damaged).unwrap();
+    assert_eq!(begins(&read), begins(&whole));
+    assert_eq!(read.len(), whole.len() - hit.len());
+    let said = warnings(&damaged);
+    let lost = said.iter().find_map(|w| match w {
+        WarningKind::BytesLost { places, first, .. } => Some((*places, *first)),
+        _ => None,
+    });
+    assert_eq!(lost, Some((hit.len(), hit[0].0 as u64)), "{said:?}");
 }

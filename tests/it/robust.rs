@@ -611,8 +611,8 @@ fn an_event_written_inside_another_is_read_apart_to_the_end() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(
-        err.contains("1 events the runtime wrote inside another event")
-            && err.contains("read apart"),
+        err.contains("1 event the runtime wrote inside another event")
+            && err.contains("was read apart"),
         "{err}"
     );
     assert!(!err.contains("could not be read"), "{err}");

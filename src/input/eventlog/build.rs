@@ -105,19 +105,19 @@ impl Builder {
     }
 
     /// A damaged block was read ([`super::resync`]): `spliced` events read apart,
-    /// `lost` bytes passed over, the first of them at `first_lost`.
-    pub fn repaired(&mut self, spliced: usize, lost: u64, first_lost: Option<u64>) {
+    /// `lost` bytes in so many places passed over, the first of them at `first_lost`.
+    pub fn repaired(&mut self, spliced: usize, lost: (u64, usize), first_lost: Option<u64>) {
         self.spliced += spliced;
-        if lost > 0 {
-            self.lost_bytes(lost, first_lost.unwrap_or(0));
+        if let Some(at) = first_lost {
+            self.lost.0 += lost.0;
+            self.lost.1 += lost.1;
+            self.lost.2.get_or_insert(at);
         }
     }
 
     /// `bytes` of the file from `at` on were passed over: they do not read.
     pub fn lost_bytes(&mut self, bytes: u64, at: u64) {
-        self.lost.0 += bytes;
-        self.lost.1 += 1;
-        self.lost.2.get_or_insert(at);
+        self.repaired(0, (bytes, 1), Some(at));
     }
 
     /// The time of the last complete census, in seconds.

@@ -395,8 +395,8 @@ impl Parser {
 
     /// Consumes the complete events at the start of `buf` and returns how many bytes it
     /// used; the rest (a partly written event) must be offered again with more bytes, or
-    /// with `eof` set once no more will come. An event that does not read is an error
-    /// inside a block is passed over with the rest of its block, counted
+    /// with `eof` set once no more will come. An event that does not read inside a block
+    /// is passed over with the rest of its block, counted
     /// ([`WarningKind::BytesLost`]); one that cannot be (no block to end it) is an error
     /// before the first complete census, and after one, the eventlog is read up to it,
     /// with a warning naming its byte ([`WarningKind::BrokenEvent`]).
@@ -542,37 +542,20 @@ impl Parser {
                         start: time,
                         end: payload::u64_at(body, 4).unwrap_or(u64::MAX),
                     };
+                    let block_end = at + u64::from(block);
                     match rest.get(..block as usize) {
                         Some(whole)
                             if let events = &whole[event.len()..]
                                 && !resync::chains(sizes, events, window)
-                                && let repaired = resync::repair(sizes, events, window)
+                                && let repaired = resync::repair(sizes, events, window, block_end)
                                 // Where nothing of it reads, it is read event by event,
                                 // which names the first byte that does not.
                                 && !repaired.events.is_empty() =>
                         {
                             let base = at + event.len() as u64;
-                            if let (Some(k), Some(cause)) = (repaired.first_lost, repaired.cause) {
-                                let kind = match cause {
-                                    resync::Cause::Undeclared(ty) => ErrorKind::UndeclaredEvent(ty),
-                                    resync::Cause::PastEnd => ErrorKind::PastBlockEnd {
-                                        block_end: at + u64::from(block),
-                                    },
-                                    resync::Cause::Fields(event, len) => {
-                                        ErrorKind::ShortPayload { event, len }
-                                    }
-                                };
-                                let offset = Some(base + k as u64);
-                                self.first_damage.get_or_insert(Error { offset, kind });
-                            }
                             let (profile, part) = (&mut self.profile, self.part.as_mut());
-                            let data_end = repaired.data_end;
-                            apply_repaired(profile, part, base, repaired).map_err(
-                                |(at, event, len)| Error {
-                                    offset: Some(at),
-                                    kind: ErrorKind::ShortPayload { event, len },
-                                },
-                            )?;
+                            let damage = &mut self.first_damage;
+                            let data_end = apply_repaired(profile, part, damage, base, repaired)?;
                             pos += block as usize;
                             if data_end {
                                 ended = true;
@@ -720,15 +703,17 @@ impl Parser {
 const GLOBAL_BUFFER: u16 = 0xffff;
 
 /// Applies the events of a block laid out again by [`resync::repair`] (`base`: where
-/// its first event is in the file), and counts what was found. A reader of a second
-/// part gives its part up: the events it would leave to the first are not where the
-/// file has them. `Err` of an event too short for its fields.
+/// its first event is in the file), counts what was found, and keeps its first damage
+/// as the error to name if nothing after it reads. A reader of a second part gives its
+/// part up: the events it would leave to the first are not where the file has them.
+/// Whether the block ends the data; `Err` of an event too short for its fields.
 fn apply_repaired(
     profile: &mut build::Builder,
     mut part: Option<&mut split::Part>,
+    first_damage: &mut Option<Error>,
     base: u64,
     repaired: resync::Repaired,
-) -> Result<(), (u64, u16, usize)> {
+) -> Result<bool, Error> {
     if let Some(p) = part.as_deref_mut() {
         p.give_up();
     }
@@ -741,12 +726,27 @@ fn apply_repaired(
             at,
             EVENT_HEADER,
         ) {
-            return Err((at, e.ty, e.body.len()));
+            let kind = ErrorKind::ShortPayload {
+                event: e.ty,
+                len: e.body.len(),
+            };
+            return Err(Error {
+                offset: Some(at),
+                kind,
+            });
         }
     }
-    let first_lost = repaired.first_lost.map(|k| base + k as u64);
-    profile.repaired(repaired.spliced, repaired.lost, first_lost);
-    Ok(())
+    let first_lost = repaired.first_lost.map(|(k, kind)| {
+        let offset = Some(base + k as u64);
+        first_damage.get_or_insert(Error { offset, kind });
+        base + k as u64
+    });
+    profile.repaired(
+        repaired.spliced,
+        (repaired.lost, repaired.places),
+        first_lost,
+    );
+    Ok(repaired.data_end)
 }
 
 /// Whether a per-capability block (its bytes, from its block marker on; its marker's

@@ -20,22 +20,20 @@
 //! next place from which the events chain to the end are passed over and counted.
 
 use super::format::{DATA_END, EVENT_HEADER, id};
-use super::{Sizes, UNDECLARED, VARIABLE};
+use super::{ErrorKind, Sizes, UNDECLARED, VARIABLE};
 
 /// The most places in one block where an inner event is looked for before the rest of
 /// the block's damage is only passed over: each look tries every byte of an event (up
 /// to 64 kB), and a hostile block could be damaged at each of its events.
 pub const MAX_SPLICE_TRIES: usize = 256;
 
-/// Events read after a candidate reading, when the events after it do not chain to the
-/// block's end (the block is damaged again later): that many plausible events in a row.
-const LOOKAHEAD: usize = 8;
-
 /// One event of a block laid out again: where it starts in the block, its type, its time
 /// and its payload (joined from two pieces when another was written inside it).
 #[derive(Debug, Clone, PartialEq)]
 pub(super) struct Event {
     pub at: usize,
+    /// Its whole length in the block (for an outer event, without the inner one).
+    pub len: usize,
     pub ty: u16,
     pub time: u64,
     pub body: Vec<u8>,
@@ -47,38 +45,31 @@ pub(super) struct Repaired {
     pub events: Vec<Event>,
     /// Events found written inside another, and read apart.
     pub spliced: usize,
-    /// Bytes passed over, and where the first of them is in the block.
+    /// Bytes passed over, in how many places, and where the first of them is in the
+    /// block with what is wrong there.
     pub lost: u64,
-    pub first_lost: Option<usize>,
+    pub places: usize,
+    pub first_lost: Option<(usize, ErrorKind)>,
     /// The block ends with the data-end marker.
     pub data_end: bool,
-    /// What is wrong with the first bytes lost.
-    pub cause: Option<Cause>,
 }
 
-/// What is wrong at the first byte of a block that does not read.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) enum Cause {
-    /// A type the header does not declare.
-    Undeclared(u16),
-    /// An event whose length runs past the block's end.
-    PastEnd,
-    /// An event of this type whose payload of this length does not hold its fields, or
-    /// whose time is outside the block's.
-    Fields(u16, usize),
-}
-
-/// What is wrong with the event at `r` of `b`.
-fn cause(sizes: &Sizes, b: &[u8], r: usize) -> Cause {
+/// What is wrong with the event at `r` of `b`, a block that ends at `block_end` in the
+/// file.
+fn cause(sizes: &Sizes, b: &[u8], r: usize, block_end: u64) -> ErrorKind {
+    let past = ErrorKind::PastBlockEnd { block_end };
     let Some(ty) = b.get(r..r + 2).map(|t| u16::from_be_bytes([t[0], t[1]])) else {
-        return Cause::PastEnd;
+        return past;
     };
     if sizes.size(ty) == UNDECLARED || ty == id::BLOCK_MARKER {
-        return Cause::Undeclared(ty);
+        return ErrorKind::UndeclaredEvent(ty);
     }
     match extent(sizes, b, r) {
-        None => Cause::PastEnd,
-        Some((start, len)) => Cause::Fields(ty, len - start),
+        None => past,
+        Some((start, len)) => ErrorKind::ShortPayload {
+            event: ty,
+            len: len - start,
+        },
     }
 }
 
@@ -201,29 +192,29 @@ fn plausible(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> Option<Event> {
     let body = &b[r + start..r + len];
     well_formed(ty, body).then(|| Event {
         at: r,
+        len,
         ty,
         time,
         body: body.to_vec(),
     })
 }
 
-/// Whether the events from `r` on read plausibly for [`LOOKAHEAD`] events, or to the end.
-fn reads_on(sizes: &Sizes, b: &[u8], mut r: usize, w: Window) -> bool {
-    for _ in 0..LOOKAHEAD {
+/// Events read after a place bytes were lost at, for the reading to go on from there:
+/// few, so that damage every few events still loses only the damaged ones.
+const RESUME: usize = 3;
+
+/// Whether the events from `r` on read plausibly for `n` events, or to the end.
+fn reads_for(sizes: &Sizes, b: &[u8], mut r: usize, w: Window, n: usize) -> bool {
+    for _ in 0..n {
         if ends(b, r) {
             return true;
         }
         match plausible(sizes, b, r, w) {
-            Some(e) => r += EVENT_HEADER + e.body.len() + header_extra(sizes, e.ty),
+            Some(e) => r += e.len,
             None => return false,
         }
     }
     true
-}
-
-/// The bytes between an event's header and its payload: a variable-size event's length.
-fn header_extra(sizes: &Sizes, ty: u16) -> usize {
-    if sizes.size(ty) == VARIABLE { 2 } else { 0 }
 }
 
 /// An event at `r` with another written whole inside it: the outer event (its bytes
@@ -242,7 +233,7 @@ fn splice(
         let Some(inner) = plausible(sizes, b, s, w) else {
             continue;
         };
-        let m = EVENT_HEADER + header_extra(sizes, inner.ty) + inner.body.len();
+        let m = inner.len;
         // The outer event's bytes with the inner one taken out.
         let head = &b[r..s];
         let tail = &b[s + m..];
@@ -287,6 +278,7 @@ fn splice(
         if follows(end) {
             let outer = Event {
                 at: r,
+                len: whole,
                 ty,
                 time,
                 body,
@@ -320,17 +312,7 @@ const MAX_NESTED: usize = 4;
 /// one, the events must chain to the end, or (`depth` more times) be explained so
 /// again. `None` where no such reading is found.
 fn read_to_good(x: &mut Reading, r: usize, depth: usize) -> Option<(Vec<Event>, usize, usize)> {
-    let mut read = Vec::new();
-    let mut q = r;
-    while !x.good[q] {
-        let e = plausible(x.sizes, x.b, q, x.w);
-        let Some(e) = e else { break };
-        q += EVENT_HEADER + header_extra(x.sizes, e.ty) + e.body.len();
-        read.push(e);
-        if ends(x.b, q) {
-            break;
-        }
-    }
+    let (mut read, q) = read_on(x.sizes, x.b, x.w, r, Some(&x.good));
     if x.good[q] || ends(x.b, q) {
         return Some((read, q, 0));
     }
@@ -372,7 +354,7 @@ fn read_to_good(x: &mut Reading, r: usize, depth: usize) -> Option<(Vec<Event>, 
 /// over and counted: where no reading explains a stretch, the last event read before it
 /// is taken as the damaged one (its length led into what does not read), and the bytes
 /// from it to the next place the events read from again are lost.
-pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window) -> Repaired {
+pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window, block_end: u64) -> Repaired {
     let mut x = Reading {
         sizes,
         b,
@@ -385,11 +367,7 @@ pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window) -> Repaired {
     while !ends(b, r) {
         if x.good[r] {
             // From here the declared lengths are right: read them as they are.
-            while !ends(b, r) {
-                let e = plausible(sizes, b, r, w).expect("a chaining place");
-                r += EVENT_HEADER + header_extra(sizes, e.ty) + e.body.len();
-                out.events.push(e);
-            }
+            out.events.extend(read_on(sizes, b, w, r, None).0);
             break;
         }
         if let Some((events, end, spliced)) = read_to_good(&mut x, r, MAX_NESTED) {
@@ -398,17 +376,8 @@ pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window) -> Repaired {
             r = end;
             continue;
         }
-        // Lost: on from the last event that reads to the next place events read from.
-        let mut read = Vec::new();
-        let mut q = r;
-        while let Some(e) = plausible(sizes, b, q, w) {
-            let next = q + EVENT_HEADER + header_extra(sizes, e.ty) + e.body.len();
-            read.push(e);
-            q = next;
-            if ends(b, q) {
-                break;
-            }
-        }
+        // Lost: on from the damaged event to the next place events read from.
+        let (mut read, q) = read_on(sizes, b, w, r, None);
         // An event that starts as one does (a declared type, a time in the block's)
         // but whose fields do not fit is the damaged one; else the last one read,
         // whose length led into what does not start as an event.
@@ -421,19 +390,36 @@ pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window) -> Repaired {
         };
         out.events.extend(read);
         r = damaged + 1;
-        while !ends(b, r)
-            && !((x.good[r] || reads_on(sizes, b, r, w)) && plausible(sizes, b, r, w).is_some())
-        {
+        while !(ends(b, r) || x.good[r] || reads_for(sizes, b, r, w, RESUME)) {
             r += 1;
         }
         out.lost += (r - damaged) as u64;
-        if out.first_lost.is_none() {
-            out.first_lost = Some(damaged);
-            out.cause = Some(cause(sizes, b, damaged));
-        }
+        out.places += 1;
+        (out.first_lost).get_or_insert_with(|| (damaged, cause(sizes, b, damaged, block_end)));
     }
     out.data_end = r + 2 == b.len();
     out
+}
+
+/// The events that read plausibly from `r` on, up to the first that does not, the
+/// block's end, or (given `good`) a place from which they chain to it; and where the
+/// reading stopped.
+fn read_on(
+    sizes: &Sizes,
+    b: &[u8],
+    w: Window,
+    mut r: usize,
+    good: Option<&[bool]>,
+) -> (Vec<Event>, usize) {
+    let mut read = Vec::new();
+    while !ends(b, r) && !good.is_some_and(|g| g[r]) {
+        let Some(e) = plausible(sizes, b, r, w) else {
+            break;
+        };
+        r += e.len;
+        read.push(e);
+    }
+    (read, r)
 }
 
 /// How many events read before the declared reading stops may be the one another was
