@@ -419,3 +419,68 @@ fn a_block_damaged_past_the_looks_it_gets_is_read_and_every_place_counted() {
     });
     assert_eq!(lost, Some((hit.len(), hit[0].0 as u64)), "{said:?}");
 }
+
+/// A program killed, or an eventlog still being written, ends inside a global block; in
+/// one the runtime interleaved, the reading goes as far as the cut and says it was cut,
+/// nothing lost: a real run of each GHC with a time sample written inside a census
+/// event, cut at places after it in its block, reads as the same run without the sample
+/// cut at the same place.
+#[test]
+fn an_interleaved_block_the_input_ends_inside_is_read_to_the_cut() {
+    let mut cases = 0;
+    for path in runs("-hc.eventlog") {
+        let bytes = std::fs::read(&path).unwrap();
+        for (at, len) in global(&bytes, SAMPLE_CC, 3) {
+            let block = block_of(&bytes, at);
+            let block_end = block
+                + u32::from_be_bytes(bytes[block + 10..block + 14].try_into().unwrap()) as usize;
+            let inner = prof_sample(time_of(&bytes, at), 7, 1);
+            let spliced = splice(&bytes, at, len / 2, &inner);
+            let after = at + len;
+            let mut cuts = vec![
+                after,
+                after + 1,
+                after + 11,
+                (after + block_end) / 2,
+                block_end - 1,
+            ];
+            cuts.retain(|&c| c < block_end);
+            for cut in cuts {
+                let plain = eventlog::heap_events(&bytes[..cut])
+                    .unwrap_or_else(|e| panic!("{}: cut at {cut}: {e}", path.display()));
+                let read = eventlog::heap_events(&spliced[..cut + inner.len()])
+                    .unwrap_or_else(|e| panic!("{}: spliced, cut at {cut}: {e}", path.display()));
+                assert!(
+                    read == plain,
+                    "{}: a sample inside the event at byte {at}, cut at {cut}: {} heap events \
+                     read, {} without the sample",
+                    path.display(),
+                    read.len(),
+                    plain.len()
+                );
+                // Before the first whole census there is nothing to draw, with the
+                // sample or without.
+                let Ok(parsed) = input::read(&spliced[..cut + inner.len()], Options::default())
+                else {
+                    assert!(input::read(&bytes[..cut], Options::default()).is_err());
+                    continue;
+                };
+                let said: Vec<_> = parsed.warnings.into_iter().map(|w| w.kind).collect();
+                assert!(
+                    said.contains(&WarningKind::ReadApart(1))
+                        && said.iter().any(|w| matches!(
+                            w,
+                            WarningKind::EventlogCut | WarningKind::IncompleteLastSample
+                        ))
+                        && !said
+                            .iter()
+                            .any(|w| matches!(w, WarningKind::BytesLost { .. })),
+                    "{}: cut at {cut}: {said:?}",
+                    path.display()
+                );
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 20, "{cases} cases");
+}

@@ -406,6 +406,17 @@ impl Parser {
             let start = self.offset;
             match self.feed_events(&buf[used..], eof) {
                 Ok(n) => return Ok(used + n),
+                // A block that runs past the input's end is cut, not damaged: what it
+                // holds before the cut is read, and the end says the cut.
+                Err(e)
+                    if let Some((_, end)) = self.passable(&e, start)
+                        && let input_end = start + (buf.len() - used) as u64
+                        && eof
+                        && end > input_end =>
+                {
+                    self.offset = input_end;
+                    return Ok(buf.len());
+                }
                 Err(e) if let Some((at, end)) = self.passable(&e, start) => {
                     self.first_damage.get_or_insert(e);
                     // An event of a block that does not read: the rest of its block is
@@ -538,12 +549,17 @@ impl Parser {
                 // The global buffer's blocks are read whole, and read apart again where
                 // the runtime wrote one event inside another ([`resync`]).
                 if self.profile.capability == GLOBAL_BUFFER {
+                    // A block the input ends inside is read as far as it goes, and
+                    // apart again too: the end then cuts its last event.
+                    let whole = rest.get(..block as usize);
+                    let cut = whole.is_none() && eof;
                     let window = resync::Window {
                         start: time,
                         end: payload::u64_at(body, 4).unwrap_or(u64::MAX),
+                        cut,
                     };
                     let block_end = at + u64::from(block);
-                    match rest.get(..block as usize) {
+                    match whole.or(cut.then_some(rest)) {
                         Some(whole)
                             if let events = &whole[event.len()..]
                                 && !resync::chains(sizes, events, window)
@@ -556,7 +572,7 @@ impl Parser {
                             let (profile, part) = (&mut self.profile, self.part.as_mut());
                             let damage = &mut self.first_damage;
                             let data_end = apply_repaired(profile, part, damage, base, repaired)?;
-                            pos += block as usize;
+                            pos += whole.len();
                             if data_end {
                                 ended = true;
                                 break;

@@ -73,11 +73,13 @@ fn cause(sizes: &Sizes, b: &[u8], r: usize, block_end: u64) -> ErrorKind {
     }
 }
 
-/// The window of time a block's events are in: its marker's time to its end time.
+/// The window of time a block's events are in: its marker's time to its end time; and
+/// whether the input ends inside the block (`cut`: its bytes end where the input does).
 #[derive(Debug, Clone, Copy)]
 pub(super) struct Window {
     pub start: u64,
     pub end: u64,
+    pub cut: bool,
 }
 
 impl Window {
@@ -123,10 +125,24 @@ fn time_at(b: &[u8], r: usize) -> Option<u64> {
     ))
 }
 
-/// Whether `b` ends its chain at `r`: its end, or the data-end marker that is its last
-/// two bytes.
-fn ends(b: &[u8], r: usize) -> bool {
-    r == b.len() || (r + 2 == b.len() && b[r..] == DATA_END.to_be_bytes())
+/// Whether `b` ends its chain at `r`: its end, the data-end marker that is its last two
+/// bytes, or in a block the input's end cuts, the event it cuts ([`cut_at`]).
+fn ends(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> bool {
+    r == b.len()
+        || (r + 2 == b.len() && b[r..] == DATA_END.to_be_bytes())
+        || (w.cut && cut_at(sizes, b, r, w))
+}
+
+/// Whether the event at `r` is the one the input's end cuts: it runs past `b`'s end, and
+/// what of it is there starts as an event does (a declared type, a time in the block's).
+fn cut_at(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> bool {
+    let Some(ty) = b.get(r..r + 2).map(|t| u16::from_be_bytes([t[0], t[1]])) else {
+        return r <= b.len(); // a type cut in two
+    };
+    sizes.size(ty) != UNDECLARED
+        && ty != id::BLOCK_MARKER
+        && time_at(b, r).is_none_or(|t| w.holds(t))
+        && extent(sizes, b, r).is_none()
 }
 
 /// Where the event at `r` ends if it is plausible: declared, within `b`, its time within
@@ -144,7 +160,7 @@ fn step(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> Option<usize> {
 /// few of them, as a misread instruction stream does.)
 pub(super) fn chains(sizes: &Sizes, b: &[u8], w: Window) -> bool {
     let mut r = 0;
-    while !ends(b, r) {
+    while !ends(sizes, b, r, w) {
         match step(sizes, b, r, w) {
             Some(next) => r = next,
             None => return false,
@@ -178,7 +194,7 @@ fn chaining(sizes: &Sizes, b: &[u8], w: Window) -> Vec<bool> {
     let mut good = vec![false; b.len() + 1];
     good[b.len()] = true;
     for r in (0..b.len()).rev() {
-        good[r] = ends(b, r) || step(sizes, b, r, w).is_some_and(|next| good[next]);
+        good[r] = ends(sizes, b, r, w) || step(sizes, b, r, w).is_some_and(|next| good[next]);
     }
     good
 }
@@ -206,7 +222,7 @@ const RESUME: usize = 3;
 /// Whether the events from `r` on read plausibly for `n` events, or to the end.
 fn reads_for(sizes: &Sizes, b: &[u8], mut r: usize, w: Window, n: usize) -> bool {
     for _ in 0..n {
-        if ends(b, r) {
+        if ends(sizes, b, r, w) {
             return true;
         }
         match plausible(sizes, b, r, w) {
@@ -313,7 +329,7 @@ const MAX_NESTED: usize = 4;
 /// again. `None` where no such reading is found.
 fn read_to_good(x: &mut Reading, r: usize, depth: usize) -> Option<(Vec<Event>, usize, usize)> {
     let (mut read, q) = read_on(x.sizes, x.b, x.w, r, Some(&x.good));
-    if x.good[q] || ends(x.b, q) {
+    if x.good[q] || ends(x.sizes, x.b, q, x.w) {
         return Some((read, q, 0));
     }
     for j in (read.len().saturating_sub(LOOKBACK)..=read.len()).rev() {
@@ -364,7 +380,7 @@ pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window, block_end: u64) -> Repa
     };
     let mut out = Repaired::default();
     let mut r = 0;
-    while !ends(b, r) {
+    while !ends(sizes, b, r, w) {
         if x.good[r] {
             // From here the declared lengths are right: read them as they are.
             out.events.extend(read_on(sizes, b, w, r, None).0);
@@ -390,7 +406,7 @@ pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window, block_end: u64) -> Repa
         };
         out.events.extend(read);
         r = damaged + 1;
-        while !(ends(b, r) || x.good[r] || reads_for(sizes, b, r, w, RESUME)) {
+        while !(ends(sizes, b, r, w) || x.good[r] || reads_for(sizes, b, r, w, RESUME)) {
             r += 1;
         }
         out.lost += (r - damaged) as u64;
@@ -412,7 +428,7 @@ fn read_on(
     good: Option<&[bool]>,
 ) -> (Vec<Event>, usize) {
     let mut read = Vec::new();
-    while !ends(b, r) && !good.is_some_and(|g| g[r]) {
+    while !ends(sizes, b, r, w) && !good.is_some_and(|g| g[r]) {
         let Some(e) = plausible(sizes, b, r, w) else {
             break;
         };
