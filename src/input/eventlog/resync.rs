@@ -189,15 +189,30 @@ fn well_formed(ty: u16, p: &[u8]) -> bool {
 }
 
 /// Per place in `b`, whether the events read from there by their declared lengths are
-/// plausible and end exactly at `b`'s end (worked out from the end back, once).
-fn chaining(sizes: &Sizes, b: &[u8], w: Window) -> Vec<bool> {
+/// plausible and end exactly at `b`'s end, and how many read plausibly from there (up
+/// to [`TRUSTED`]; worked out from the end back, once).
+fn chaining(sizes: &Sizes, b: &[u8], w: Window) -> (Vec<bool>, Vec<u8>) {
     let mut good = vec![false; b.len() + 1];
+    let mut runs = vec![TRUSTED; b.len() + 1];
     good[b.len()] = true;
     for r in (0..b.len()).rev() {
-        good[r] = ends(sizes, b, r, w) || step(sizes, b, r, w).is_some_and(|next| good[next]);
+        if ends(sizes, b, r, w) {
+            good[r] = true;
+            continue;
+        }
+        let next = step(sizes, b, r, w);
+        good[r] = next.is_some_and(|next| good[next]);
+        runs[r] = next.map_or(0, |next| runs[next].saturating_add(1).min(TRUSTED));
     }
-    good
+    (good, runs)
 }
+
+/// After an event found written inside another, this many events that read plausibly
+/// (or the block's end) make the reading taken: the block need not chain to its end
+/// from there, so that bytes truly lost later in the block (two writers racing) leave
+/// the inner events before them still read apart. Garbage reads as a few plausible
+/// events at most (a type, a time within the block's, fields that fit, each time).
+const TRUSTED: u8 = 32;
 
 /// The event read at `r` by its declared length, if it is plausible: its time within
 /// the block's and its fields as its type has them.
@@ -312,6 +327,8 @@ struct Reading<'a> {
     b: &'a [u8],
     w: Window,
     good: Vec<bool>,
+    /// How many events read plausibly from each place ([`chaining`]).
+    runs: Vec<u8>,
     tries: usize,
 }
 
@@ -325,8 +342,8 @@ const MAX_NESTED: usize = 4;
 /// one): the declared reading is followed as far as it reads plausibly, and the event
 /// written around another is one of the last [`LOOKBACK`] read before it stops (the
 /// garbage after a misread outer event can itself read for an event or two). After
-/// one, the events must chain to the end, or (`depth` more times) be explained so
-/// again. `None` where no such reading is found.
+/// one, the events must chain to the end or read plausibly for [`TRUSTED`] events, or
+/// (`depth` more times) be explained so again. `None` where no such reading is found.
 fn read_to_good(x: &mut Reading, r: usize, depth: usize) -> Option<(Vec<Event>, usize, usize)> {
     let (mut read, q) = read_on(x.sizes, x.b, x.w, r, Some(&x.good));
     if x.good[q] || ends(x.sizes, x.b, q, x.w) {
@@ -342,7 +359,7 @@ fn read_to_good(x: &mut Reading, r: usize, depth: usize) -> Option<(Vec<Event>, 
         let (sizes, b, w) = (x.sizes, x.b, x.w);
         let found = {
             let mut follows = |end: usize| {
-                if x.good[end] {
+                if x.good[end] || x.runs[end] >= TRUSTED {
                     after = Some((Vec::new(), end, 0));
                     true
                 } else if depth > 0 {
@@ -371,11 +388,13 @@ fn read_to_good(x: &mut Reading, r: usize, depth: usize) -> Option<(Vec<Event>, 
 /// is taken as the damaged one (its length led into what does not read), and the bytes
 /// from it to the next place the events read from again are lost.
 pub(super) fn repair(sizes: &Sizes, b: &[u8], w: Window, block_end: u64) -> Repaired {
+    let (good, runs) = chaining(sizes, b, w);
     let mut x = Reading {
         sizes,
         b,
         w,
-        good: chaining(sizes, b, w),
+        good,
+        runs,
         tries: 0,
     };
     let mut out = Repaired::default();
