@@ -63,6 +63,16 @@ pub struct Span {
     pub to: f64,
 }
 
+/// An input read in part: what was lost, where, and the censuses' span that was read.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartRead {
+    /// What was lost, where.
+    #[serde(flatten)]
+    pub loss: crate::profile::Loss,
+    /// The first and last census read.
+    pub read: Span,
+}
+
 /// The whole summary, bands sorted by share, largest first.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Summary {
@@ -79,6 +89,12 @@ pub struct Summary {
     /// The units the two name, as the profile read them.
     #[serde(skip)]
     pub units: crate::units::Units,
+    /// Whether the input was read whole: when not, every figure is of the part read
+    /// (`loss` says what was not).
+    pub complete: bool,
+    /// What of the input was not read, and the stretch that was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub loss: Option<PartRead>,
     /// How many samples.
     pub samples: usize,
     /// The first and last sample's times: the window every figure is over.
@@ -223,6 +239,14 @@ pub fn summarise(
         sample_unit: text(&profile.sample_unit),
         value_unit: text(&profile.value_unit),
         units: profile.units,
+        complete: profile.loss.is_none(),
+        loss: profile.loss.clone().map(|loss| PartRead {
+            loss,
+            read: Span {
+                from: times[0],
+                to: times[n - 1],
+            },
+        }),
         samples: n,
         window: Span {
             from: times[0],

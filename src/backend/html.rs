@@ -384,6 +384,15 @@ impl super::Backend for Html<'_> {
                 )),
             )
         };
+        // An input read in part says so before anything it shows.
+        if let Some(loss) = &data.loss {
+            let mut said = escape::html(loss);
+            said[..1].make_ascii_uppercase();
+            let _ = writeln!(
+                html,
+                "<p id=\"loss\" class=\"loss\" role=\"note\">{said}.</p>"
+            );
+        }
         body(
             &mut html,
             &super::svg::page_picture(scene),

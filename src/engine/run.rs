@@ -52,15 +52,21 @@ pub enum Said<'a> {
 /// Someone told what the engine says of an input: the input's name and what.
 pub type Tell<'t> = &'t mut dyn FnMut(&str, Said);
 
-/// The profile a job renders of `input`: its warnings said, a retainer profile's sets
-/// named, the filter's part kept ([`super::kept`]). An `Err` says why nothing can be
-/// made of it, naming the input or the report at fault.
+/// The profile a job renders of `input`: its warnings said, what of the input it does
+/// not hold kept in it (every view says so), a retainer profile's sets named, the
+/// filter's part kept ([`super::kept`]). An `Err` says why nothing can be made of it,
+/// naming the input or the report at fault.
 pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Model, String> {
     let Input { name, parsed, sets } = input;
     for w in &parsed.warnings {
         tell(name, Said::Warning(w));
     }
-    dispatch!(parsed.profile, k => prepared(job, name, k, sets, tell).map(Into::into))
+    let loss = parsed.loss();
+    dispatch!(parsed.profile, k => {
+        let mut k = k;
+        k.series_mut().loss = loss;
+        prepared(job, name, k, sets, tell).map(Into::into)
+    })
 }
 
 /// [`prepare`] of one model.

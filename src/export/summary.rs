@@ -71,6 +71,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         },
     ));
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
+    write_loss(s, &time, out)?;
     write_runtime(s, &value, out)?;
     write_lives(s, &time, out)?;
     if s.band_count == 0 && s.ticky.is_some() {
@@ -217,6 +218,16 @@ fn write_runtime(
         bytes(r.allocated),
         bytes(r.max_residency),
     )
+}
+
+/// What of the input was not read, first: every figure below is of the part that was.
+fn write_loss(s: &Summary, time: &dyn Fn(f64) -> String, out: &mut dyn Write) -> io::Result<()> {
+    let Some(part) = &s.loss else {
+        return Ok(());
+    };
+    let (from, to) = (time(part.read.from), time(part.read.to));
+    let sentence = part.loss.sentence(Some((&from, &to)));
+    writeln!(out, "{}", crate::escape::terminal(&sentence))
 }
 
 /// A biographical profile's waste, or the lives a profile is restricted to, on a line.

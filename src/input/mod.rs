@@ -719,6 +719,23 @@ pub struct Parsed<P = Model> {
 
 pub use crate::profile::hash::{FxHasher, FxMap};
 
+impl<P> Parsed<P> {
+    /// What of the input was not read, every losing warning's words together (a cut
+    /// after bytes that did not read says both), at the first one's byte and line.
+    pub fn loss(&self) -> Option<crate::profile::Loss> {
+        let mut losses = self.warnings.iter().filter_map(Warning::loss);
+        let mut loss = losses.next()?;
+        for more in losses {
+            if !loss.what.contains(&more.what) {
+                loss.what = format!("{}; {}", loss.what, more.what);
+            }
+            loss.byte = loss.byte.or(more.byte);
+            loss.line = loss.line.or(more.line);
+        }
+        Some(loss)
+    }
+}
+
 impl From<Parsed<Profile>> for Parsed {
     fn from(p: Parsed<Profile>) -> Parsed {
         Parsed {

@@ -104,15 +104,44 @@ impl Warning {
     /// Whether the input was not read whole: bytes passed over, a cut, events that did
     /// not read. A verdict of the whole run cannot be given over it (`--check`).
     pub fn loses_data(&self) -> bool {
-        matches!(
-            self.kind,
-            WarningKind::IncompleteLastSample
-                | WarningKind::EventlogCut
-                | WarningKind::CutStream(_)
-                | WarningKind::BrokenEvent { .. }
-                | WarningKind::BytesLost { .. }
-                | WarningKind::CutReport(_)
-        )
+        self.loss().is_some()
+    }
+
+    /// What of the input this warning says was not read, in the few words a caption
+    /// has room for; `None` for a warning that loses nothing of the input.
+    pub fn loss(&self) -> Option<crate::profile::Loss> {
+        let (what, byte) = match &self.kind {
+            WarningKind::IncompleteLastSample => match self.line {
+                Some(line) => (format!("the last census, from line {line}, is cut"), None),
+                None => ("the last census is cut".to_owned(), None),
+            },
+            WarningKind::EventlogCut => {
+                ("the eventlog ends before its end marker".to_owned(), None)
+            }
+            WarningKind::CutStream(what) => (format!("the {what} stream is cut"), None),
+            WarningKind::BrokenEvent { at, .. } => {
+                (format!("byte {at} on does not read"), Some(*at))
+            }
+            WarningKind::BytesLost {
+                bytes,
+                places,
+                first,
+            } => (
+                format!(
+                    "{bytes} {} in {places} {} do not read, the first at byte {first}",
+                    plural(*bytes, "byte", "bytes"),
+                    plural(*places as u64, "place", "places")
+                ),
+                Some(*first),
+            ),
+            WarningKind::CutReport(_) => ("the report is cut".to_owned(), None),
+            _ => return None,
+        };
+        Some(crate::profile::Loss {
+            what,
+            byte,
+            line: self.line,
+        })
     }
 }
 
@@ -157,7 +186,7 @@ impl fmt::Display for Warning {
             WarningKind::ReadApart(n) => write!(
                 f,
                 "{n} {} the runtime wrote inside another event (its profiling timer \
-                 writes from a thread of its own) {} read apart: nothing was lost",
+                 writes from a thread of its own) {} read apart: nothing of them was lost",
                 plural(*n as u64, "event", "events"),
                 plural(*n as u64, "was", "were")
             ),

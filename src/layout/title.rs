@@ -102,8 +102,26 @@ impl Frame<'_> {
             .clone()
             .unwrap_or_else(|| self.profile.job.clone());
         // The title's text is 12 pt (times em), the widths table's 10 pt.
-        let room = (self.width - 4.0 * BORDER_SPACE - helvetica_size(&self.profile.date) * self.em)
-            / (1.2 * self.em);
+        let room = |right: &[u8]| {
+            (self.width - 4.0 * BORDER_SPACE - helvetica_size(right) * self.em) / (1.2 * self.em)
+        };
+        // A profile read in part says so where the date is, before it (a figure passed on
+        // keeps it); where the two would shorten the title, the loss alone.
+        let right = match &self.profile.loss {
+            Some(loss) => {
+                let said = format!("read in part: {}", loss.what).into_bytes();
+                let mut both = said.clone();
+                both.extend_from_slice(b" - ");
+                both.extend_from_slice(&self.profile.date);
+                if helvetica_size(&title) <= room(&both) {
+                    both
+                } else {
+                    said
+                }
+            }
+            None => self.profile.date.clone(),
+        };
+        let room = room(&right);
         let title = modern::shortened(&title, room.max(20.0));
         items.push(text(
             TextRole::Title,
@@ -115,7 +133,7 @@ impl Frame<'_> {
         items.push(text(
             TextRole::Date,
             Point::new(self.width - BORDER_SPACE, row),
-            self.profile.date.clone(),
+            right,
             FontSize::Normal,
             Anchor::End,
         ));

@@ -148,6 +148,41 @@ pub struct Profile {
     /// A ticky-ticky run's counters (`+RTS -lT`): their totals, for the summary; the
     /// bands are then the counters' allocation per sample interval.
     pub ticky: Option<Box<ticky::Ticky>>,
+    /// What of its input the profile does not hold, when the input was not read whole
+    /// (cut, or with a stretch that does not read): every view says it, and no verdict
+    /// of the whole run is given over the part.
+    pub loss: Option<Loss>,
+}
+
+/// An input read in part: where and how it stops being read, in the reader's terms.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Loss {
+    /// What was lost, in a few words ("the eventlog ends before its end marker").
+    pub what: String,
+    /// The byte of the input where it was first lost, when the reader knows it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub byte: Option<u64>,
+    /// The line, for a text input.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub line: Option<u64>,
+}
+
+impl Loss {
+    /// What every view says of a profile read in part (the summary, the page): the loss,
+    /// and the stretch read where the profile is over time (`from` and `to` as the view
+    /// writes times).
+    pub fn sentence(&self, stretch: Option<(&str, &str)>) -> String {
+        match stretch {
+            Some((from, to)) => format!(
+                "read in part: {}: every figure is of what was read, {from} to {to}",
+                self.what
+            ),
+            None => format!(
+                "read in part: {}: every figure is of what was read",
+                self.what
+            ),
+        }
+    }
 }
 
 /// A stack's frames, outermost first ([`Costs::stacks`]).

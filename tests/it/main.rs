@@ -28,6 +28,7 @@ mod limits;
 mod limits_reports;
 mod page;
 mod page_ticks;
+mod partial;
 mod prof;
 mod prof_eras;
 mod properties;

@@ -211,6 +211,12 @@ pub struct PageData {
     /// Eventlog cost-centre samples: the first and last sample times they were taken
     /// over (the run, or `--from`/`--to`'s window), which the page sums into one census.
     pub samples_span: Option<(f64, f64)>,
+    /// What of the input was not read, and the stretch that was ([`Loss::sentence`]):
+    /// the page says it under its heading.
+    ///
+    /// [`Loss::sentence`]: crate::profile::Loss::sentence
+    #[serde(skip)]
+    pub loss: Option<String>,
     /// The series at coarser resolutions ([`levels::series`]).
     pub levels: Vec<levels::Level>,
     /// `--flame`: the census whose flame graph the page opens with.
@@ -302,6 +308,9 @@ pub struct PageRuntime {
     pub allocated: Vec<(f64, f64)>,
     /// The run's end.
     pub end: f64,
+    /// What the line says its figures of the run (from its start to `end`) are, shown
+    /// until a stretch is chosen: the whole run only when the input was read whole.
+    pub heading: &'static str,
     /// Collections past [`MAX_PAGE_GCS`]: then `gcs` is empty.
     pub too_many: bool,
     /// The collections' strip at each zoom ([`levels::strip`]), coarsest first.
@@ -309,7 +318,11 @@ pub struct PageRuntime {
 }
 
 impl PageRuntime {
-    fn of(rt: &crate::profile::Runtime, first: f64, last: f64) -> Option<PageRuntime> {
+    fn of(
+        rt: &crate::profile::Runtime,
+        (first, last): (f64, f64),
+        read_whole: bool,
+    ) -> Option<PageRuntime> {
         if rt.is_empty() {
             return None;
         }
@@ -343,6 +356,10 @@ impl PageRuntime {
             },
             allocated,
             end: rt.end,
+            heading: match read_whole {
+                true => "The whole run",
+                false => "What was read of the run (it was not read whole)",
+            },
             strip: if too_many {
                 Vec::new()
             } else {
@@ -507,6 +524,11 @@ pub fn costs_data(
         let times = &over_time.unwrap_or(costs).times;
         (times[0], times[times.len() - 1])
     });
+    // Samples summed into one census: the stretch read is the samples'.
+    if let (Some(loss), Some((from, to))) = (&costs.loss, data.samples_span) {
+        let time = |t| super::summary::time_text(costs.units.time, &data.sample_unit, t);
+        data.loss = Some(loss.sentence(Some((&time(from), &time(to)))));
+    }
     data.lay_out_flames();
     data
 }
@@ -559,6 +581,11 @@ fn of<'p>(
         flame: PageFlame::default(),
         tree,
         samples_span: None,
+        loss: profile.loss.as_ref().map(|loss| {
+            let time =
+                |t| super::summary::time_text(profile.units.time, &text(&profile.sample_unit), t);
+            loss.sentence((profile.samples() > 1).then_some((&time(first), &time(last))))
+        }),
         job: text(&profile.job),
         date: text(&profile.date),
         sample_unit: text(&profile.sample_unit),
@@ -603,7 +630,7 @@ fn of<'p>(
             let (at, most) = super::window::peak(&heap);
             (profile.times[at], most)
         },
-        runtime: PageRuntime::of(&profile.runtime, first, last),
+        runtime: PageRuntime::of(&profile.runtime, (first, last), profile.loss.is_none()),
         biography: crate::analysis::biography::of(profile),
         cost_samples: None,
         members: None,

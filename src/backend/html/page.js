@@ -243,9 +243,13 @@
         "pointer-events": "none" }, layer, text.length > 24 ? text.slice(0, 23) + "…" : text) && (lastLabel = x);
     });
   }
-  // The runtime's figures for the window shown (figures.js), as --stats --from --to gives them.
+  // The runtime's figures for the stretch chosen, else for the run from its start to its
+  // end (not the censuses' span), as --stats --from --to gives them (figures.js); the
+  // run's line is headed as Rust says (the whole run only when it was read whole).
   function drawRuntime(a, b) {
-    var panel = byId("runtime"), R = D.runtime, f = R && !R.too_many && F.runtimeFigures(R, a, b), items = [(view ? "This stretch" : "The whole run") + ", by the runtime: "];
+    var R = D.runtime;
+    if (R && !view) a = 0, b = R.end;
+    var panel = byId("runtime"), f = R && !R.too_many && F.runtimeFigures(R, a, b), items = [(view ? "This stretch" : R && R.heading) + ", by the runtime: "];
     if (!panel || (panel.hidden = !R)) return;
     if (!f) { panel.textContent = "The runtime: too many collections for the page; hpgraph --stats --from --to gives a window's figures."; return; }
     [[W.share(f.gcShare) + " of elapsed time in GC", "gc-share", f.gcShare], [f.majors + " major collections (" + f.collections + " in all)", "collections", f.collections],
