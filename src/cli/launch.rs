@@ -131,6 +131,11 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
     );
     // GHC starts the file afresh: an earlier run's is not drawn as this one's.
     let _ = std::fs::remove_file(&keep);
+    // The .hp the runtime writes beside it, kept to if this run's eventlog is short.
+    let beside = Beside {
+        hp: sibling(&rts.program, ".hp"),
+        since: std::time::SystemTime::now(),
+    };
     let running = match child::start(&rts.program, &rts_flags, &run_args.args) {
         Ok(r) => r,
         Err(e) => {
@@ -141,11 +146,24 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         }
     };
     let name = rts.program.display().to_string();
-    finish(&name, &keep, settings, running)
+    finish(&name, &keep, &beside, settings, running)
+}
+
+/// The `.hp` file the runtime writes beside a heap-profiled program, and when the run
+/// began: a `.hp` written since is this run's.
+struct Beside {
+    hp: PathBuf,
+    since: std::time::SystemTime,
 }
 
 /// Waits for the program while drawing as the settings say, then gives the exit status.
-fn finish(name: &str, keep: &Path, settings: Settings, running: Running) -> ExitCode {
+fn finish(
+    name: &str,
+    keep: &Path,
+    beside: &Beside,
+    settings: Settings,
+    running: Running,
+) -> ExitCode {
     let Settings { job, run, checks } = settings;
     let mut drawn = Drawing::default();
     let (ended, interrupted) = match run {
@@ -155,7 +173,8 @@ fn finish(name: &str, keep: &Path, settings: Settings, running: Running) -> Exit
                 eprintln!("hpgraph: warning: cannot watch for signals: {e}");
             }
             for plan in &plans {
-                drawn.one(&job, plan, &checks.conditions, keep);
+                let plan = recorded(&job, plan, keep, beside);
+                drawn.one(&job, &plan, &checks.conditions, keep);
             }
             (ended, interrupted)
         }
@@ -212,6 +231,63 @@ fn finish(name: &str, keep: &Path, settings: Settings, running: Running) -> Exit
     drawn.code
 }
 
+/// What the drawing of a run that has ended reads: its eventlog, or the `.hp` the
+/// runtime wrote beside the program in this run where that holds more censuses — the
+/// eventlog cut or empty where the `.hp` is not. Before 9.2 the runtime writes its
+/// eventlog out in 2 MB blocks and its `.hp` at every census: a program stopped by a
+/// signal leaves an eventlog of its header and first block, and a `.hp` of what it did.
+/// Which was read, and why, is said.
+fn recorded(job: &Job, plan: &Plan, keep: &Path, beside: &Beside) -> Plan {
+    let written_since = std::fs::metadata(&beside.hp)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t >= beside.since);
+    if !written_since {
+        return plan.clone();
+    }
+    // Censuses read, and whether the file was read whole.
+    let censuses = |path: &Path| {
+        let file = std::fs::File::open(path).ok()?;
+        let parsed = crate::input::read_file(&file, job.read).ok()?;
+        let heap: &crate::profile::Profile = &parsed.profile;
+        let whole = parsed.loss().is_none();
+        Some((
+            if heap.bands.is_empty() {
+                0
+            } else {
+                heap.times.len()
+            },
+            whole,
+        ))
+    };
+    let eventlog = censuses(keep);
+    if eventlog.is_some_and(|(_, whole)| whole) {
+        return plan.clone();
+    }
+    let from_eventlog = eventlog.map_or(0, |(n, _)| n);
+    match censuses(&beside.hp) {
+        Some((from_hp, _)) if from_hp > from_eventlog => {
+            let short = match keep.exists() {
+                true => format!(
+                    "{} holds {from_eventlog} of the run's heap censuses (the program ended \
+                     before the runtime wrote the rest out)",
+                    keep.display()
+                ),
+                false => format!("the program wrote no eventlog ({})", keep.display()),
+            };
+            eprintln!(
+                "hpgraph: {short}, {} holds {from_hp}: drawn from {0}, which the runtime \
+                 wrote beside it in the same run",
+                beside.hp.display(),
+            );
+            Plan {
+                input: Source::File(beside.hp.clone()),
+                ..plan.clone()
+            }
+        }
+        _ => plan.clone(),
+    }
+}
+
 /// The program waited for: how it ended, and the signal hpgraph was sent meanwhile.
 fn wait(mut running: Running) -> (std::io::Result<Ended>, Option<i32>) {
     let ended = running.wait();
@@ -234,9 +310,14 @@ impl Default for Drawing {
 }
 
 impl Drawing {
-    /// Draws the kept eventlog as `plan` says and says where it went.
+    /// Draws the kept eventlog (or what [`recorded`] chose) as `plan` says and says
+    /// where it went.
     fn one(&mut self, job: &Job, plan: &Plan, checks: &[crate::check::Check], keep: &Path) {
-        if !keep.exists() {
+        let read = match &plan.input {
+            Source::File(path) => path.as_path(),
+            _ => keep,
+        };
+        if !read.exists() {
             eprintln!(
                 "hpgraph: {}: the program wrote no eventlog: nothing to draw",
                 keep.display()

@@ -477,3 +477,59 @@ fn hpgraph_killed_outright_leaves_no_program_behind() {
     child.wait().unwrap();
     wait_until("the program ended with hpgraph", 10.0, || !running(&prog));
 }
+
+/// The pid of a running process of `program`, as [`running`] finds it.
+fn pid_of(program: &Path) -> Option<u32> {
+    let program = std::fs::canonicalize(program).unwrap();
+    (std::fs::read_dir("/proc").unwrap().flatten())
+        .find(|e| std::fs::read_link(e.path().join("exe")).is_ok_and(|exe| exe == program))
+        .and_then(|e| e.file_name().to_str()?.parse().ok())
+}
+
+/// A program stopped by a signal it has no handler for (SIGTERM, from outside) ends
+/// without writing out its eventlog's buffers: GHC before 9.2 keeps 2 MB of it, so the
+/// file is its header and little more, while the `.hp` it writes at every census holds
+/// the run. The page is drawn from what the run left, the source said, and no runtime
+/// option hpgraph gave is advised.
+#[test]
+fn a_program_killed_outright_is_drawn_from_what_its_run_left() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-term");
+    let bin = Scratch::new("run-term-bin");
+    let prog = own_copy(&prog, &bin);
+    let p = prog.to_str().unwrap();
+    let child = started(
+        &scratch.0,
+        &["run", "-i", "0.02", "--", p, "100000", "forever"],
+    );
+    let hp = scratch.path("run-plain.hp");
+    wait_until("censuses of the running program", 30.0, || {
+        std::fs::read_to_string(&hp).is_ok_and(|t| t.matches("BEGIN_SAMPLE").count() >= 5)
+    });
+    let pid = pid_of(&prog).expect("the program runs");
+    // SAFETY: kill(2) with the program's pid and SIGTERM has no memory effects here.
+    unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
+    let out = child.wait_with_output().unwrap();
+    let said = stderr(&out);
+    assert_eq!(out.status.code(), Some(128 + 15), "{said}");
+    let page = std::fs::read_to_string(scratch.path("run-plain.html")).unwrap();
+    // GHC's .hp as the program left it: its complete censuses (the last may be cut).
+    let text = std::fs::read_to_string(&hp).unwrap();
+    let censuses = text.matches("END_SAMPLE").count();
+    let eventlog = std::fs::metadata(scratch.path("run-plain.eventlog"))
+        .unwrap()
+        .len();
+    if eventlog < 1 << 20 {
+        assert!(
+            said.contains("drawn from run-plain.hp, which the runtime wrote beside it"),
+            "{said}"
+        );
+    }
+    assert!(
+        page.contains(&format!(" · {censuses} samples · ")),
+        "the page of {censuses} censuses: {said}"
+    );
+    assert!(!said.contains("run the program with"), "{said}");
+}
