@@ -343,19 +343,28 @@ mod tests {
              BEGIN_SAMPLE 1\nleak\t20\nflat\t60\nEND_SAMPLE 1\n\
              BEGIN_SAMPLE 2\nleak\t30\nflat\t50\nEND_SAMPLE 2\n\
              BEGIN_SAMPLE 3\nleak\t40\nflat\t60\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 4\nleak\t50\nflat\t50\nEND_SAMPLE 4\n",
+             BEGIN_SAMPLE 4\nleak\t50\nflat\t50\nEND_SAMPLE 4\n\
+             BEGIN_SAMPLE 5\nleak\t60\nflat\t60\nEND_SAMPLE 5\n",
         );
         let [flat, leak] = &s.bands[..] else { panic!() };
         assert_eq!((flat.name.as_str(), leak.name.as_str()), ("flat", "leak"));
-        assert_eq!((leak.peak, leak.peak_time, leak.mean), (50.0, 4.0, 30.0));
+        assert_eq!((leak.peak, leak.peak_time, leak.mean), (60.0, 5.0, 35.0));
         // flat reaches 60 first at 1 s.
-        assert_eq!((flat.peak, flat.peak_time, flat.mean), (60.0, 1.0, 54.0));
+        assert_eq!((flat.peak, flat.peak_time, flat.mean), (60.0, 1.0, 55.0));
         assert_eq!(leak.trend, Trend::Growing);
         assert_eq!(flat.trend, Trend::Flat);
-        // Areas: leak 10+... = 120, flat 220.
-        assert!((leak.share - 120.0 / 340.0).abs() < 1e-12);
-        // Totals 60 80 80 100 100: the peak first at 3 s.
-        assert_eq!((s.total.peak, s.total.peak_time), (100.0, 3.0));
+        // Areas: leak 15 + 25 + 35 + 45 + 55 = 175, flat 5 × 55 = 275.
+        assert!((leak.share - 175.0 / 450.0).abs() < 1e-12);
+        // Totals 60 80 80 100 100 120: the peak at 5 s.
+        assert_eq!((s.total.peak, s.total.peak_time), (120.0, 5.0));
+        // One census fewer is too few to tell where any band heads.
+        let short = summary(
+            "BEGIN_SAMPLE 0\nleak\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nleak\t20\nEND_SAMPLE 1\n\
+             BEGIN_SAMPLE 2\nleak\t30\nEND_SAMPLE 2\nBEGIN_SAMPLE 3\nleak\t40\nEND_SAMPLE 3\n\
+             BEGIN_SAMPLE 4\nleak\t50\nEND_SAMPLE 4\n",
+        );
+        assert_eq!(short.bands[0].trend, Trend::Unjudged);
+        assert_eq!(short.total.trend, Trend::Unjudged);
     }
 
     #[test]
@@ -364,7 +373,9 @@ mod tests {
             "BEGIN_SAMPLE 0\nbig\t1000000\ntiny\t16\nEND_SAMPLE 0\n\
              BEGIN_SAMPLE 1\nbig\t2000000\ntiny\t24\nEND_SAMPLE 1\n\
              BEGIN_SAMPLE 2\nbig\t3000000\ntiny\t32\nEND_SAMPLE 2\n\
-             BEGIN_SAMPLE 3\nbig\t4000000\ntiny\t40\nEND_SAMPLE 3\n",
+             BEGIN_SAMPLE 3\nbig\t4000000\ntiny\t40\nEND_SAMPLE 3\n\
+             BEGIN_SAMPLE 4\nbig\t5000000\ntiny\t48\nEND_SAMPLE 4\n\
+             BEGIN_SAMPLE 5\nbig\t6000000\ntiny\t56\nEND_SAMPLE 5\n",
         );
         let by = |n: &str| s.bands.iter().find(|b| b.name == n).unwrap();
         assert_eq!(by("big").trend, Trend::Growing);
@@ -390,7 +401,9 @@ mod tests {
              BEGIN_SAMPLE 1\nleak\t20\nEND_SAMPLE 1\n\
              BEGIN_SAMPLE 2\nleak\t30\nEND_SAMPLE 2\n\
              BEGIN_SAMPLE 3\nleak\t40\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 3.1\nEND_SAMPLE 3.1\n",
+             BEGIN_SAMPLE 4\nleak\t50\nEND_SAMPLE 4\n\
+             BEGIN_SAMPLE 5\nleak\t60\nEND_SAMPLE 5\n\
+             BEGIN_SAMPLE 5.1\nEND_SAMPLE 5.1\n",
         );
         assert_eq!(s.bands[0].trend, Trend::Growing);
     }

@@ -23,7 +23,9 @@
 //!   that quarter by more than [`TREND_CHANGE`] of the band's peak, by more than
 //!   [`TREND_SHARE`] of the heap's peak (a few bytes that double are no leak), **and**
 //!   the line explains the movement (R² of at least [`TREND_R2`]: a saw-tooth whose line
-//!   happens to tilt is noise); `shrinking` when it falls likewise; else `flat`.
+//!   happens to tilt is noise); `shrinking` when it falls likewise; else `flat`. A body
+//!   of fewer than [`MIN_TREND_CENSUSES`] censuses has no trend to judge: `unjudged`,
+//!   which no `--check` of a trend passes or fails.
 
 use serde::Serialize;
 
@@ -35,6 +37,10 @@ pub const TREND_CHANGE: f64 = 0.02;
 pub const TREND_SHARE: f64 = 0.01;
 /// How much of the band's movement the trend line must explain (R²) to be a trend.
 pub const TREND_R2: f64 = 0.5;
+/// The fewest censuses in the run's body for its trend to be judged: the trend line goes
+/// through at least three, and they must be at most the body's last half (a line
+/// through a whole run of three or four censuses says nothing of where it heads).
+pub const MIN_TREND_CENSUSES: usize = 6;
 /// A fall from the total's highest census to at most this share of it, staying there
 /// to the end within the last [`TREND_WINDOW`] of the time, is the run's teardown: the
 /// trend judges the body before it.
@@ -50,6 +56,8 @@ pub enum Trend {
     Flat,
     /// Its trend line falls by enough, and explains the band's movement.
     Shrinking,
+    /// Too few censuses to tell ([`MIN_TREND_CENSUSES`]).
+    Unjudged,
 }
 
 impl Trend {
@@ -59,6 +67,7 @@ impl Trend {
             Trend::Growing => "growing",
             Trend::Flat => "flat",
             Trend::Shrinking => "shrinking",
+            Trend::Unjudged => "unjudged",
         }
     }
 }
@@ -115,6 +124,12 @@ impl<'a> Window<'a> {
         self.times
     }
 
+    /// How many censuses the run's body has (the window less its exit census and its
+    /// teardown): whether its trend can be judged ([`MIN_TREND_CENSUSES`]).
+    pub fn body(&self) -> usize {
+        self.trend.end
+    }
+
     /// The time span the trend line covers: its first and last sample's times.
     pub fn trend_span(&self) -> (f64, f64) {
         (self.times[self.trend.start], self.times[self.trend.end - 1])
@@ -134,7 +149,9 @@ impl<'a> Window<'a> {
         let (growth, r2) = crate::select::slope(&times[part.clone()], &values[part.clone()]);
         let change = growth * (times[part.end - 1] - times[part.start]);
         let least = (TREND_CHANGE * peak).max(TREND_SHARE * self.heap_peak);
-        let trend = if peak > 0.0 && r2 >= TREND_R2 && change > least {
+        let trend = if self.trend.end < MIN_TREND_CENSUSES {
+            Trend::Unjudged
+        } else if peak > 0.0 && r2 >= TREND_R2 && change > least {
             Trend::Growing
         } else if peak > 0.0 && r2 >= TREND_R2 && change < -least {
             Trend::Shrinking
@@ -253,7 +270,7 @@ mod tests {
         let w = Window::new(&[3.0], &[40.0]);
         let f = w.figures(&[10.0]);
         assert_eq!((f.share, f.mean, f.peak_time), (0.25, 10.0, 3.0));
-        assert_eq!(f.trend, Trend::Flat);
+        assert_eq!(f.trend, Trend::Unjudged);
     }
 
     /// A heap that climbs to the end of its work and then lets go (a leak whose program

@@ -372,6 +372,17 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
         let totals = p.totals();
         Window::new(&p.times, &totals).figures(values)
     };
+    // A trend over too few censuses is no verdict either way.
+    let trend_of = |f: &crate::analysis::window::Figures| match f.trend {
+        Trend::Unjudged => Err(Unjudged(format!(
+            "`{}`: the run has too few censuses for a trend (fewer than {} before its \
+             exit and teardown); give the program more time, or censuses more often (+RTS \
+             -i)",
+            check.text,
+            crate::analysis::window::MIN_TREND_CENSUSES
+        ))),
+        t => Ok(Some((t, f.growth))),
+    };
     Ok(Some(match &check.subject {
         Subject::Run(f) => return run_figure(*f, run).map(Some),
         Subject::Band {
@@ -399,7 +410,7 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
                 B::Growth => plain(f.growth),
                 B::Trend => Measured {
                     value: f.growth,
-                    trend: Some((f.trend, f.growth)),
+                    trend: trend_of(&f)?,
                     at: None,
                 },
             }
@@ -417,7 +428,7 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
             let f = figure_of(&values);
             Measured {
                 value: f.growth,
-                trend: Some((f.trend, f.growth)),
+                trend: trend_of(&f)?,
                 at: None,
             }
         }
@@ -592,10 +603,17 @@ mod tests {
 
     #[test]
     fn a_band_one_run_has_not_is_nothing_there() {
-        let before =
-            profile("BEGIN_SAMPLE 0\na\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\na\t20\nEND_SAMPLE 1\n");
-        let after =
-            profile("BEGIN_SAMPLE 0\nb\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nb\t20\nEND_SAMPLE 1\n");
+        let climb = |band: &str| {
+            (0..6)
+                .map(|t| {
+                    format!(
+                        "BEGIN_SAMPLE {t}\n{band}\t{}\nEND_SAMPLE {t}\n",
+                        10 * (t + 1)
+                    )
+                })
+                .collect::<String>()
+        };
+        let (before, after) = (profile(&climb("a")), profile(&climb("b")));
         let run = |p| Run::new("x", p, (None, None));
         let judged =
             |c: &str| judge_change(&super::super::parse(c).unwrap(), run(&before), run(&after));
@@ -606,6 +624,34 @@ mod tests {
         let o = judged("band(b) peak <= +15B").unwrap();
         assert!(!o.passed, "new, from 0 to 20: {}", o.message);
         assert!(judged("band(c) peak <= 1MB").is_err());
+    }
+
+    /// Five censuses are too few for a trend: no verdict, whichever is asked.
+    #[test]
+    fn a_trend_of_too_few_censuses_cannot_be_judged() {
+        let p = profile(
+            &(0..5)
+                .map(|t| format!("BEGIN_SAMPLE {t}\na\t{}\nEND_SAMPLE {t}\n", 10 * (t + 1)))
+                .collect::<String>(),
+        );
+        for c in [
+            "trend(total) == growing",
+            "trend(band(a)) != growing",
+            "band(a) trend == flat",
+        ] {
+            let e = judge(
+                &super::super::parse(c).unwrap(),
+                Run::new("x", &p, (None, None)),
+            )
+            .expect_err(c);
+            assert!(e.0.contains("too few censuses for a trend"), "{c}: {}", e.0);
+        }
+        // Their peak is judged still.
+        let o = judge(
+            &super::super::parse("peak <= 1MB").unwrap(),
+            Run::new("x", &p, (None, None)),
+        );
+        assert!(o.unwrap().passed);
     }
 
     #[test]

@@ -20,7 +20,12 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     let value = |v: f64| s.value_text(v, opts.units);
     let time = |t: f64| crate::escape::terminal(&s.time_text(t)).into_owned();
     // The trend's slope per time unit, signed, and how well the line fits.
+    // No line is drawn through too few censuses: its slope and fit are not shown.
+    let judged = s.total.trend != Trend::Unjudged;
     let growth = |g: f64| {
+        if !judged {
+            return "-".to_string();
+        }
         let sign = if g < 0.0 { "-" } else { "+" };
         let per = s.per_time();
         format!("{sign}{}{per}", value(g.abs()))
@@ -42,7 +47,10 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
             value(b.mean),
             b.trend.word().to_string(),
             growth(b.growth_per_second),
-            format!("{:.2}", b.growth_r2),
+            match judged {
+                true => format!("{:.2}", b.growth_r2),
+                false => "-".to_string(),
+            },
             crate::escape::terminal(&b.name).into_owned(),
         ];
         (cells, if b.trend == Trend::Growing { red } else { "" })
@@ -97,18 +105,31 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
         Some(t) => format!(" before the teardown from {}", time(t)),
         None => String::new(),
     };
-    writeln!(
-        out,
-        "{} samples, {} to {}, {} bands; trend over the last quarter{body}, {} to {}, \
-         where its line explains R² ≥ {}",
-        s.samples,
-        time(s.window.from),
-        time(s.window.to),
-        s.band_count,
-        time(s.trend_window.from),
-        time(s.trend_window.to),
-        s.trend_r2
-    )?;
+    if s.total.trend == Trend::Unjudged {
+        writeln!(
+            out,
+            "{} samples, {} to {}, {} bands; too few censuses for a trend (fewer than {} \
+             before the exit and teardown): none is judged",
+            s.samples,
+            time(s.window.from),
+            time(s.window.to),
+            s.band_count,
+            crate::analysis::window::MIN_TREND_CENSUSES
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} samples, {} to {}, {} bands; trend over the last quarter{body}, {} to {}, \
+             where its line explains R² ≥ {}",
+            s.samples,
+            time(s.window.from),
+            time(s.window.to),
+            s.band_count,
+            time(s.trend_window.from),
+            time(s.trend_window.to),
+            s.trend_r2
+        )?;
+    }
     writeln!(out)?;
     // Words (the trend) left-aligned, numbers right-aligned.
     super::aligned::write(out, &rows, &[4], reset)?;
@@ -402,7 +423,7 @@ mod tests {
         let text = String::from_utf8(out).unwrap();
         assert!(!text.contains('\x1b'));
         assert!(
-            text.contains("100.0%  1.23 MB  0.00 s  1.23 MB  flat   +0 B/s  0.00  main"),
+            text.contains("100.0%  1.23 MB  0.00 s  1.23 MB  unjudged       -   -  main"),
             "{text}"
         );
     }

@@ -771,3 +771,32 @@ fn a_verdict_over_an_input_not_read_whole_cannot_be_judged() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A real run too short for a trend (MapBuild: three censuses in its eventlog, five in
+/// GHC's `.hp` of it): every trend is `unjudged` in the summary, and a check of one
+/// cannot be judged, read from either file; a check of its peak is judged.
+#[test]
+fn a_run_of_too_few_censuses_has_no_trend_to_judge() {
+    let fixtures = crate::common::fixtures().join("eventlog");
+    let scratch = crate::common::Scratch::new("check-few");
+    let dir = scratch.0.clone();
+    for file in ["MapBuild-hT.eventlog", "MapBuild-hT.hp"] {
+        std::fs::copy(fixtures.join(file), dir.join(file)).unwrap();
+        let p = file;
+        let json = crate::common::hpgraph_ok(&dir, &[p, "--summary=json"]);
+        let s: serde_json::Value = serde_json::from_slice(&json).unwrap();
+        assert_eq!(s["total"]["trend"], "unjudged", "{file}");
+        assert!(
+            (s["bands"].as_array().unwrap().iter()).all(|b| b["trend"] == "unjudged"),
+            "{file}"
+        );
+        for c in ["trend(total) != growing", "band('GHC.Types') trend == flat"] {
+            let out = crate::common::hpgraph(&dir, &[p, "--check", c], None);
+            let said = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{file} {c}: {said}");
+            assert!(said.contains("too few censuses for a trend"), "{said}");
+        }
+        let out = crate::common::hpgraph(&dir, &[p, "--check", "peak <= 1GB"], None);
+        assert_eq!(out.status.code(), Some(0), "{file}");
+    }
+}

@@ -383,6 +383,8 @@ pub struct TrendRule {
     pub r2: f64,
     /// [`super::window::TEARDOWN_FALL`].
     pub fall: f64,
+    /// [`super::window::MIN_TREND_CENSUSES`].
+    pub least: usize,
 }
 
 impl TrendRule {
@@ -393,6 +395,7 @@ impl TrendRule {
         share: super::window::TREND_SHARE,
         r2: super::window::TREND_R2,
         fall: super::window::TEARDOWN_FALL,
+        least: super::window::MIN_TREND_CENSUSES,
     };
 }
 

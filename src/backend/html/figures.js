@@ -89,7 +89,7 @@ var hpgraphFigures = (function () {
         for (var sum = -0, i = i0; i <= i1; i++) sum += v[i];
         return {
           peak: p[1], at: T[i0 + p[0]], mean: sum / (i1 - i0 + 1), share: whole > 0 ? weight(T, v, i0, i1) / whole : 0, growth: fit[0], r2: fit[1],
-          trend: p[1] > 0 && fits && change > least ? "growing" : p[1] > 0 && fits && change < -least ? "shrinking" : "flat"
+          trend: end - i0 < rule.least ? "unjudged" : p[1] > 0 && fits && change > least ? "growing" : p[1] > 0 && fits && change < -least ? "shrinking" : "flat"
         };
       }
     };
