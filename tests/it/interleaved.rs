@@ -12,8 +12,8 @@ use std::path::PathBuf;
 use hpgraph::input::{self, Options, WarningKind, eventlog};
 
 use crate::common::eventlog::{
-    BLOCK_MARKER, HEAP_SIZE, SAMPLE_CC, SAMPLE_STRING, Writer, block_of, prof_sample, splice,
-    time_of,
+    BLOCK_MARKER, GC_END, HEAP_SIZE, SAMPLE_CC, SAMPLE_STRING, Writer, block_of, prof_sample,
+    splice, time_of,
 };
 use crate::common::fixtures;
 
@@ -483,4 +483,50 @@ fn an_interleaved_block_the_input_ends_inside_is_read_to_the_cut() {
         }
     }
     assert!(cases > 20, "{cases} cases");
+}
+
+/// A time garbled in a capability's block (a bit flipped high in a collection's end)
+/// would stretch the run's clock by days: the event is outside its block's time (its
+/// marker's to its end), so the rest of that block is passed over and counted, and
+/// `--stats` of the run is no longer than the run undamaged. Real runs of three GHCs.
+#[test]
+fn a_time_outside_its_block_is_damage_not_the_runs_clock() {
+    let dir = crate::common::Scratch::new("interleaved-time");
+    let elapsed = |bytes: &[u8]| {
+        std::fs::write(dir.path("t.eventlog"), bytes).unwrap();
+        let out = crate::common::hpgraph_ok(&dir.0, &["t.eventlog", "--stats=json"]);
+        let s: serde_json::Value = serde_json::from_slice(&out).unwrap();
+        s["total_elapsed"].as_f64().unwrap()
+    };
+    let mut cases = 0;
+    for path in runs("-hT.eventlog") {
+        let bytes = std::fs::read(&path).unwrap();
+        let Some(at) = (blocks(&bytes).into_iter())
+            .filter(|b| b.0.2 != 0xffff)
+            .flat_map(|b| b.1)
+            .find(|e| e.1 == GC_END)
+            .map(|e| e.0)
+        else {
+            continue;
+        };
+        let whole = elapsed(&bytes);
+        let mut garbled = bytes.clone();
+        garbled[at + 3] ^= 0x40; // 2^54 ns later: 208 days
+        assert!(time_of(&garbled, at) > time_of(&bytes, at) + (1 << 53));
+        let damaged = elapsed(&garbled);
+        assert!(
+            damaged <= whole,
+            "{}: {damaged} s of {whole} s",
+            path.display()
+        );
+        let said = warnings(&garbled);
+        assert!(
+            said.iter()
+                .any(|w| matches!(w, WarningKind::BytesLost { .. })),
+            "{}: {said:?}",
+            path.display()
+        );
+        cases += 1;
+    }
+    assert!(cases >= 3, "{cases} runs");
 }

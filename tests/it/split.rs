@@ -151,7 +151,9 @@ fn blocks_with(left: usize) -> Vec<u8> {
         events(w, &mut time);
         let len = (w.bytes.len() - at) as u32;
         w.bytes[at + 10..at + 14].copy_from_slice(&len.to_be_bytes());
-        w.bytes[at + 14..at + 22].copy_from_slice(&time.to_be_bytes());
+        // Its end time, as the runtime writes it when it flushes the block: after its
+        // last event (a collection's end, 20 ns after its start).
+        w.bytes[at + 14..at + 22].copy_from_slice(&(time + 20).to_be_bytes());
     };
     for _ in 0..20 {
         block(&mut w, &mut |w, t| {

@@ -52,6 +52,14 @@ pub enum ErrorKind {
     },
     /// A block marker whose length cannot hold the marker itself.
     BlockTooShort(u32),
+    /// An event whose time is outside its block's (from the block marker's time to the
+    /// block's end time): a garbled time, which would stretch the run's clock.
+    TimeOutsideBlock {
+        /// The event type.
+        event: u16,
+        /// Its time, in nanoseconds.
+        time: u64,
+    },
     /// A payload shorter than the fields its event type has.
     ShortPayload {
         /// The event type.
@@ -94,6 +102,11 @@ impl fmt::Display for Error {
             ErrorKind::ShortPayload { event, len } => write!(
                 f,
                 "event of type {event} with a payload of {len} bytes, too short for its fields"
+            ),
+            ErrorKind::TimeOutsideBlock { event, time } => write!(
+                f,
+                "event of type {event} at {:.3} s, outside its block's time (a garbled time)",
+                *time as f64 / 1e9
             ),
             ErrorKind::NoHeapSamples => write!(
                 f,
@@ -247,8 +260,8 @@ fn plain_events(
     mut part: Option<&mut split::Part>,
     (buf, offset): (&[u8], u64),
     mut pos: usize,
-    end: usize,
-) -> Result<usize, (usize, u16, usize)> {
+    (end, window): (usize, (u64, u64)),
+) -> Result<usize, (usize, ErrorKind)> {
     let mut clock = 0;
     while let Some(head) = buf
         .get(pos..pos + EVENT_HEADER)
@@ -261,12 +274,20 @@ fn plain_events(
             break;
         }
         let time = u64::from_be_bytes(head[2..].try_into().expect("8 bytes"));
+        if !(window.0..=window.1).contains(&time) {
+            profile.clock(clock);
+            return Err((pos, ErrorKind::TimeOutsideBlock { event: ty, time }));
+        }
         clock = clock.max(time);
+        let short = |body: &[u8]| ErrorKind::ShortPayload {
+            event: ty,
+            len: body.len(),
+        };
         if entry & PLAIN_GATHERED != 0 {
             let body = &buf[pos + EVENT_HEADER..next];
             if profile.gather(ty, time, body).is_none() {
                 profile.clock(clock);
-                return Err((pos, ty, body.len()));
+                return Err((pos, short(body)));
             }
         } else if entry & PLAIN_WANTED != 0 {
             let body = &buf[pos + EVENT_HEADER..next];
@@ -279,7 +300,7 @@ fn plain_events(
                 EVENT_HEADER,
             ) {
                 profile.clock(clock);
-                return Err((pos, ty, body.len()));
+                return Err((pos, short(body)));
             }
         }
         pos = next;
@@ -305,6 +326,9 @@ pub struct Parser {
     offset: u64,
     /// Where the current block ends, from its block marker.
     block_end: Option<u64>,
+    /// The times the current block's events are in: its marker's time to its end time
+    /// (every time before the first block).
+    window: (u64, u64),
     /// The end of a block being passed over unread.
     skip_until: u64,
     options: crate::input::Options,
@@ -338,6 +362,7 @@ impl Parser {
             state: State::Header,
             offset: 0,
             block_end: None,
+            window: (0, u64::MAX),
             skip_until: 0,
             options,
             profile: build::Builder::with_options(options),
@@ -454,6 +479,7 @@ impl Parser {
             ErrorKind::UndeclaredEvent(_)
                 | ErrorKind::PastBlockEnd { .. }
                 | ErrorKind::ShortPayload { .. }
+                | ErrorKind::TimeOutsideBlock { .. }
         );
         let (at, end) = (e.offset?, self.block_end?);
         (reads_events && matches!(self.state, State::Data(_)) && at >= start && end > at)
@@ -492,10 +518,10 @@ impl Parser {
                     .min(usize::try_from(e - self.offset).unwrap_or(usize::MAX)),
                 _ => buf.len(),
             };
+            let window = (end, self.window_at(self.offset + pos as u64));
             let (profile, part) = (&mut self.profile, self.part.as_mut());
-            pos = plain_events(&sizes.plain, profile, part, (buf, self.offset), pos, end).map_err(
-                |(at, event, len)| self.error(at, ErrorKind::ShortPayload { event, len }),
-            )?;
+            pos = plain_events(&sizes.plain, profile, part, (buf, self.offset), pos, window)
+                .map_err(|(at, kind)| self.error(at, kind))?;
             if buf.len() - pos < 2 {
                 break;
             }
@@ -541,6 +567,7 @@ impl Parser {
                     return Err(self.error(pos, ErrorKind::BlockTooShort(block)));
                 }
                 self.block_end = Some(at + u64::from(block));
+                self.window = (time, payload::u64_at(body, 4).unwrap_or(u64::MAX));
                 self.profile.capability = payload::u16_at(body, 12).unwrap_or(0);
                 self.profile.block();
                 if let Some(block_time) = payload::u64_at(body, 4) {
@@ -598,6 +625,11 @@ impl Parser {
                 } else {
                     break; // wait for the whole block
                 }
+            } else if let (from, to) = self.window_at(at)
+                && !(from..=to).contains(&time)
+            {
+                let kind = ErrorKind::TimeOutsideBlock { event: ty, time };
+                return Err(self.error(pos, kind));
             } else if !split::event(
                 &mut self.profile,
                 self.part.as_mut(),
@@ -616,6 +648,15 @@ impl Parser {
         }
         self.offset += pos as u64;
         Ok(pos)
+    }
+
+    /// The times an event at byte `at` must be within: its block's, or any outside a
+    /// block (which GHC never writes, nor does anything but a hand-made file).
+    fn window_at(&self, at: u64) -> (u64, u64) {
+        match self.block_end {
+            Some(end) if at < end => self.window,
+            _ => (0, u64::MAX),
+        }
     }
 
     /// Whether the block whose marker starts `rest` can be passed over unread, `None`
