@@ -296,7 +296,7 @@
       el("#td", { class: "spark" }, tr).appendChild(sparkline(r.s.values, w, r.peak));
       el("#td", { class: "name" }, tr, r.name);
       [[W.share, "share"], [W.value, "peak"], [sec, "at"], [W.value, "mean"], [W.growth, "growth"], [W.r2, "r2"], [String, "trend"]]
-        .forEach(function (c) { el("#td", { "data-value": r[c[1]] }, tr, c[0](r[c[1]])); });
+        .forEach(function (c) { el("#td", { "data-value": r[c[1]] }, tr, r.trend === "unjudged" && (c[1] === "growth" || c[1] === "r2") ? "-" : c[0](r[c[1]])); });
       if (D.ipe) IPE.forEach(function (c) { el("#td", { class: "name" }, tr, (r.s.ipe || {})[c] || ""); });
     });
     if (D.rest && !narrowed()) el("#td", { class: "name" }, el("#tr", { class: "total" }, body), D.rest[0] + " smaller bands, not on their own in this page: --summary lists them").before(el("#td", {}));
