@@ -232,59 +232,32 @@ fn finish(
 }
 
 /// What the drawing of a run that has ended reads: its eventlog, or the `.hp` the
-/// runtime wrote beside the program in this run where that holds more censuses — the
-/// eventlog cut or empty where the `.hp` is not. Before 9.2 the runtime writes its
-/// eventlog out in 2 MB blocks and its `.hp` at every census: a program stopped by a
-/// signal leaves an eventlog of its header and first block, and a `.hp` of what it did.
-/// Which was read, and why, is said.
+/// runtime wrote beside the program in this run where that holds more of it
+/// ([`crate::engine::recorded`]); which, and why, is said.
 fn recorded(job: &Job, plan: &Plan, keep: &Path, beside: &Beside) -> Plan {
-    let written_since = std::fs::metadata(&beside.hp)
-        .and_then(|m| m.modified())
-        .is_ok_and(|t| t >= beside.since);
-    if !written_since {
+    let read = job.read;
+    let Some(fuller) = crate::engine::recorded::fuller_hp(read, keep, &beside.hp, beside.since)
+    else {
         return plan.clone();
-    }
-    // Censuses read, and whether the file was read whole.
-    let censuses = |path: &Path| {
-        let file = std::fs::File::open(path).ok()?;
-        let parsed = crate::input::read_file(&file, job.read).ok()?;
-        let heap: &crate::profile::Profile = &parsed.profile;
-        let whole = parsed.loss().is_none();
-        Some((
-            if heap.bands.is_empty() {
-                0
-            } else {
-                heap.times.len()
-            },
-            whole,
-        ))
     };
-    let eventlog = censuses(keep);
-    if eventlog.is_some_and(|(_, whole)| whole) {
-        return plan.clone();
-    }
-    let from_eventlog = eventlog.map_or(0, |(n, _)| n);
-    match censuses(&beside.hp) {
-        Some((from_hp, _)) if from_hp > from_eventlog => {
-            let short = match keep.exists() {
-                true => format!(
-                    "{} holds {from_eventlog} of the run's heap censuses (the program ended \
-                     before the runtime wrote the rest out)",
-                    keep.display()
-                ),
-                false => format!("the program wrote no eventlog ({})", keep.display()),
-            };
-            eprintln!(
-                "hpgraph: {short}, {} holds {from_hp}: drawn from {0}, which the runtime \
-                 wrote beside it in the same run",
-                beside.hp.display(),
-            );
-            Plan {
-                input: Source::File(beside.hp.clone()),
-                ..plan.clone()
-            }
-        }
-        _ => plan.clone(),
+    let short = match keep.exists() {
+        true => format!(
+            "{} holds {} of the run's heap censuses (the program ended before the runtime \
+             wrote the rest out)",
+            keep.display(),
+            fuller.eventlog
+        ),
+        false => format!("the program wrote no eventlog ({})", keep.display()),
+    };
+    eprintln!(
+        "hpgraph: {short}, {} holds {}: drawn from {0}, which the runtime wrote beside it in \
+         the same run",
+        beside.hp.display(),
+        fuller.hp
+    );
+    Plan {
+        input: Source::File(beside.hp.clone()),
+        ..plan.clone()
     }
 }
 

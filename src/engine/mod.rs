@@ -27,6 +27,7 @@ mod judge;
 mod live;
 pub mod members;
 mod model;
+pub mod recorded;
 mod render;
 mod run;
 
