@@ -381,23 +381,53 @@ fn interrupt(pid: u32) {
     unsafe { libc::kill(pid as libc::pid_t, libc::SIGINT) };
 }
 
-#[test]
-fn sigint_stops_the_program_and_what_was_recorded_is_drawn() {
-    let Some(prog) = program(Build::Plain) else {
-        return;
-    };
-    let scratch = Scratch::new("run-sigint");
-    let bin = Scratch::new("run-sigint-bin");
+/// The plain build, a copy of its own, run through `hpgraph run` building maps until it
+/// is stopped (censuses every 20 ms): the run's folder, the copy's, the copy, hpgraph.
+struct Forever {
+    scratch: Scratch,
+    _bin: Scratch,
+    prog: PathBuf,
+    child: std::process::Child,
+}
+
+fn forever(tag: &str) -> Option<Forever> {
+    let prog = program(Build::Plain)?;
+    let scratch = Scratch::new(tag);
+    let bin = Scratch::new(&format!("{tag}-bin"));
     let prog = own_copy(&prog, &bin);
     let p = prog.to_str().unwrap();
     let child = started(
         &scratch.0,
         &["run", "-i", "0.02", "--", p, "100000", "forever"],
     );
+    Some(Forever {
+        scratch,
+        _bin: bin,
+        prog,
+        child,
+    })
+}
+
+/// Waits for `n` censuses in the `.hp` GHC writes beside the running program.
+fn censuses_written(scratch: &Scratch, n: usize) {
     let hp = scratch.path("run-plain.hp");
     wait_until("censuses of the running program", 30.0, || {
-        std::fs::read_to_string(&hp).is_ok_and(|t| t.matches("BEGIN_SAMPLE").count() >= 3)
+        std::fs::read_to_string(&hp).is_ok_and(|t| t.matches("BEGIN_SAMPLE").count() >= n)
     });
+}
+
+#[test]
+fn sigint_stops_the_program_and_what_was_recorded_is_drawn() {
+    let Some(Forever {
+        scratch,
+        _bin,
+        prog,
+        child,
+    }) = forever("run-sigint")
+    else {
+        return;
+    };
+    censuses_written(&scratch, 3);
     assert!(running(&prog));
     interrupt(child.id());
     let out = child.wait_with_output().unwrap();
@@ -461,17 +491,16 @@ fn served_while_it_runs_the_profile_grows() {
 
 #[test]
 fn hpgraph_killed_outright_leaves_no_program_behind() {
-    let Some(prog) = program(Build::Plain) else {
+    // Each folder bound: one dropped is removed from under the run.
+    let Some(Forever {
+        scratch: _scratch,
+        _bin,
+        prog,
+        mut child,
+    }) = forever("run-kill")
+    else {
         return;
     };
-    let scratch = Scratch::new("run-kill");
-    let bin = Scratch::new("run-kill-bin");
-    let prog = own_copy(&prog, &bin);
-    let p = prog.to_str().unwrap();
-    let mut child = started(
-        &scratch.0,
-        &["run", "-i", "0.02", "--", p, "100000", "forever"],
-    );
     wait_until("the program running", 30.0, || running(&prog));
     child.kill().unwrap(); // SIGKILL: no handler of hpgraph's runs
     child.wait().unwrap();
@@ -493,21 +522,17 @@ fn pid_of(program: &Path) -> Option<u32> {
 /// option hpgraph gave is advised.
 #[test]
 fn a_program_killed_outright_is_drawn_from_what_its_run_left() {
-    let Some(prog) = program(Build::Plain) else {
+    let Some(Forever {
+        scratch,
+        _bin,
+        prog,
+        child,
+    }) = forever("run-term")
+    else {
         return;
     };
-    let scratch = Scratch::new("run-term");
-    let bin = Scratch::new("run-term-bin");
-    let prog = own_copy(&prog, &bin);
-    let p = prog.to_str().unwrap();
-    let child = started(
-        &scratch.0,
-        &["run", "-i", "0.02", "--", p, "100000", "forever"],
-    );
+    censuses_written(&scratch, 5);
     let hp = scratch.path("run-plain.hp");
-    wait_until("censuses of the running program", 30.0, || {
-        std::fs::read_to_string(&hp).is_ok_and(|t| t.matches("BEGIN_SAMPLE").count() >= 5)
-    });
     let pid = pid_of(&prog).expect("the program runs");
     // SAFETY: kill(2) with the program's pid and SIGTERM has no memory effects here.
     unsafe { libc::kill(pid as libc::pid_t, libc::SIGTERM) };
