@@ -81,15 +81,17 @@ var hpgraphFigures = (function () {
     var since = T[end - 1] - (T[end - 1] - T[i0]) * rule.window;
     while (by < end && T[by] < since) by++;
     var j0 = Math.min(by, Math.max(i0, end - 3)), j1 = end - 1, heapPeak = peakOf(totals, i0, i1)[1], whole = weight(T, totals, i0, i1);
+    // Window::body: whether the body has censuses enough for its trend to be judged.
+    var judged = end - i0 >= rule.least;
     return {
-      trendFrom: T[j0], trendTo: T[j1], teardownFrom: tear ? T[top] : null,
+      trendFrom: T[j0], trendTo: T[j1], teardownFrom: tear ? T[top] : null, judged: judged,
       figures: function (v) {
         var p = peakOf(v, i0, i1), fit = slope(T, v, j0, j1), change = fit[0] * (T[j1] - T[j0]);
         var least = Math.max(rule.change * p[1], rule.share * heapPeak), fits = fit[1] >= rule.r2;
         for (var sum = -0, i = i0; i <= i1; i++) sum += v[i];
         return {
           peak: p[1], at: T[i0 + p[0]], mean: sum / (i1 - i0 + 1), share: whole > 0 ? weight(T, v, i0, i1) / whole : 0, growth: fit[0], r2: fit[1],
-          trend: end - i0 < rule.least ? "unjudged" : p[1] > 0 && fits && change > least ? "growing" : p[1] > 0 && fits && change < -least ? "shrinking" : "flat"
+          trend: !judged ? "unjudged" : p[1] > 0 && fits && change > least ? "growing" : p[1] > 0 && fits && change < -least ? "shrinking" : "flat"
         };
       }
     };
