@@ -89,7 +89,7 @@ async function stripAgrees(browser, file, n) {
 }
 
 const browser = await launch();
-let compared = 0, keyWindows = 0, stripsCompared = 0, runtimeWindows = 0, flameWindows = 0, flameFrames = 0, flameCensuses = 0;
+let compared = 0, unjudgedWindows = 0, keyWindows = 0, stripsCompared = 0, runtimeWindows = 0, flameWindows = 0, flameFrames = 0, flameCensuses = 0;
 try {
   for (const [n, file] of inputs.entries()) {
     const name = file.split("/").pop();
@@ -120,7 +120,14 @@ try {
         check(table.rows.length === 0, `${what}: no sample there, and the table is empty (${table.rows.length} rows)`);
         continue;
       }
-      const text = textRows(summary(file, table.from, table.to, "text"));
+      const summaryText = summary(file, table.from, table.to, "text");
+      const text = textRows(summaryText);
+      // Too few censuses for a trend: the table's heading says so exactly where the
+      // summary's does (and names no trend's part it did not judge).
+      const few = /too few censuses for a trend/.test(summaryText), heading = await page.textContent("#table-window");
+      check(heading.includes("too few censuses for a trend") === few && heading.includes("trend over") === !few,
+        `${what}: the heading says the trend ${few ? "cannot be judged" : "is judged"}, as --summary does (${heading})`);
+      unjudgedWindows += few ? 1 : 0;
       check(json.trend_window.from === Number(table.trendFrom) && json.trend_window.to === Number(table.trendTo),
         `${what}: the trend's part is the summary's (${table.trendFrom} to ${table.trendTo})`);
       const want = json.bands.filter((b) => b.peak > 0);
@@ -270,6 +277,7 @@ try {
     }
   }
   check(compared > 500, `${compared} band-windows compared`);
+  check(unjudgedWindows >= 3, `${unjudgedWindows} windows of too few censuses for a trend compared`);
   check(keyWindows >= 20, `${keyWindows} zoomed keys compared with --summary's shares`);
   check(stripsCompared >= 6, `${stripsCompared} collections' strips compared with the picture's`);
   check(runtimeWindows >= 20, `${runtimeWindows} windows' runtime panels compared with --stats`);
