@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
-# A leak and its fix as one GHC writes them: fixtures/programs/Cache.hs (a server's
-# memo cache that is never evicted, freed as the program finishes) and CacheFixed.hs
-# (the same cache bounded), each run with -hT (the plain runtime) and -hc (the
-# profiling one), each run's .hp and eventlog, to
-# fixtures/leak/ghc-<version>/{Cache,CacheFixed}-{hT,hc}.{hp,eventlog}.
+# Four leaks of four kinds and their fixes as one GHC writes them (fixtures/programs):
+# Cache.hs (a server's memo cache that is never evicted, freed as the program finishes)
+# and CacheFixed.hs (the same cache bounded); Accumulator.hs (a total added up with the
+# lazy modifyIORef) and AccumulatorFixed.hs (modifyIORef'); Records.hs (statistics in a
+# record of lazy fields) and RecordsFixed.hs (strict fields); Log.hs (every log line kept
+# in an IORef list) and LogFixed.hs (the last thousand kept). Each is run with -hT (the
+# plain runtime) and -hc (the profiling one), each run's .hp and eventlog, to
+# fixtures/leak/ghc-<version>/<program>-{hT,hc}.{hp,eventlog}.
 #   scripts/regen-leak-fixtures.sh                   # the system's GHC (9.0.2 on bookworm)
 #   scripts/regen-leak-fixtures.sh /opt/ghc-trixie   # GHC 9.6.6 (../shared/tools/ghc-chroot)
 #   scripts/regen-leak-fixtures.sh /opt/ghc-sid      # GHC 9.10.3
+#   PROGRAMS="Log LogFixed" scripts/regen-leak-fixtures.sh   # some of them only
 # Needs: ghc and ghc-prof (Debian), or the chroot.
 set -euo pipefail
 export TZ=UTC
@@ -26,7 +30,7 @@ version=$(in_ghc 'ghc --numeric-version')
 case $version in 9.[0-3].*|8.*) eventlog=-eventlog ;; *) eventlog= ;; esac
 out=fixtures/leak/ghc-$version
 mkdir -p "$out"
-for program in Cache CacheFixed; do
+for program in ${PROGRAMS:-Cache CacheFixed Accumulator AccumulatorFixed Records RecordsFixed Log LogFixed}; do
   cp "fixtures/programs/$program.hs" "$work/"
   in_ghc "ghc -O0 -rtsopts $eventlog -outputdir o-plain $program.hs -o $program-hT >/dev/null"
   in_ghc "ghc -O0 -prof -fprof-auto -rtsopts $eventlog -outputdir o-prof $program.hs -o $program-hc >/dev/null"
