@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::table::Table;
 use super::window::Window;
-pub use super::window::{TREND_CHANGE, TREND_R2, TREND_SHARE, TREND_WINDOW, Trend};
+pub use super::window::{TREND_CHANGE, TREND_SHARE, TREND_T, TREND_WINDOW, Trend};
 pub(crate) use super::window::{peak, trapezoids};
 use crate::units::{ByteUnits, Scale, TimeUnit, human, seconds};
 
@@ -99,13 +99,16 @@ pub struct Summary {
     pub samples: usize,
     /// The first and last sample's times: the window every figure is over.
     pub window: Span,
-    /// The part of it the trend line goes through (the last quarter of its body).
+    /// The part of it the trend line goes through (the last
+    /// [`super::window::TREND_WINDOW`] of its body).
     pub trend_window: Span,
     /// Where the run's teardown, left out of the trend, begins: the time of its highest
-    /// census, after which the heap falls to at most half of it and stays there
-    /// ([`super::window::TEARDOWN_FALL`]); `None` when the run has none.
+    /// census in the last third of the time, after which the heap falls to at most half
+    /// of it ([`super::window::TEARDOWN_FALL`]); `None` when the run has none.
     pub teardown_from: Option<f64>,
-    /// The R² a trend line needs for a band to be growing or shrinking.
+    /// The R² a trend line needs for a band to be growing or shrinking: over this
+    /// window's trend samples, a slope [`super::window::TREND_T`] standard errors from
+    /// flat ([`super::window::needed_r2`]).
     pub trend_r2: f64,
     /// Bands the profile has; `bands` may list fewer (`--top`).
     pub band_count: usize,
@@ -257,7 +260,7 @@ pub fn summarise(
             to: trend_to,
         },
         teardown_from: window.teardown_from(),
-        trend_r2: TREND_R2,
+        trend_r2: window.needed_r2(),
         band_count,
         total: Total {
             peak: whole.peak,
@@ -336,75 +339,73 @@ mod tests {
         summarise(&Table::all(&p), None, (None, None))
     }
 
+    /// Censuses at 0, 1, 2… s, each with its bands' values.
+    fn censuses(n: usize, bands: impl Fn(usize) -> Vec<(&'static str, u64)>) -> String {
+        (0..n)
+            .map(|i| {
+                let lines: String = bands(i)
+                    .iter()
+                    .map(|(b, v)| format!("{b}\t{v}\n"))
+                    .collect();
+                format!("BEGIN_SAMPLE {i}\n{lines}END_SAMPLE {i}\n")
+            })
+            .collect()
+    }
+
     #[test]
     fn peaks_means_shares_and_trends() {
-        let s = summary(
-            "BEGIN_SAMPLE 0\nleak\t10\nflat\t50\nEND_SAMPLE 0\n\
-             BEGIN_SAMPLE 1\nleak\t20\nflat\t60\nEND_SAMPLE 1\n\
-             BEGIN_SAMPLE 2\nleak\t30\nflat\t50\nEND_SAMPLE 2\n\
-             BEGIN_SAMPLE 3\nleak\t40\nflat\t60\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 4\nleak\t50\nflat\t50\nEND_SAMPLE 4\n\
-             BEGIN_SAMPLE 5\nleak\t60\nflat\t60\nEND_SAMPLE 5\n",
-        );
-        let [flat, leak] = &s.bands[..] else { panic!() };
+        let body = |n| {
+            censuses(n, |i| {
+                vec![("leak", 10 * (i as u64 + 1)), ("flat", [50, 60][i % 2])]
+            })
+        };
+        let s = summary(&body(16));
+        // By share: the leak holds more of the area.
+        let [leak, flat] = &s.bands[..] else { panic!() };
         assert_eq!((flat.name.as_str(), leak.name.as_str()), ("flat", "leak"));
-        assert_eq!((leak.peak, leak.peak_time, leak.mean), (60.0, 5.0, 35.0));
+        assert_eq!((leak.peak, leak.peak_time, leak.mean), (160.0, 15.0, 85.0));
         // flat reaches 60 first at 1 s.
         assert_eq!((flat.peak, flat.peak_time, flat.mean), (60.0, 1.0, 55.0));
         assert_eq!(leak.trend, Trend::Growing);
         assert_eq!(flat.trend, Trend::Flat);
-        // Areas: leak 15 + 25 + 35 + 45 + 55 = 175, flat 5 × 55 = 275.
-        assert!((leak.share - 175.0 / 450.0).abs() < 1e-12);
-        // Totals 60 80 80 100 100 120: the peak at 5 s.
-        assert_eq!((s.total.peak, s.total.peak_time), (120.0, 5.0));
+        // Areas: leak 15 + 25 + … + 155 = 1275, flat 15 × 55 = 825.
+        assert!((leak.share - 1275.0 / 2100.0).abs() < 1e-12);
+        // Totals 60 80 80 100 … 220: the peak at 15 s.
+        assert_eq!((s.total.peak, s.total.peak_time), (220.0, 15.0));
         // One census fewer is too few to tell where any band heads.
-        let short = summary(
-            "BEGIN_SAMPLE 0\nleak\t10\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nleak\t20\nEND_SAMPLE 1\n\
-             BEGIN_SAMPLE 2\nleak\t30\nEND_SAMPLE 2\nBEGIN_SAMPLE 3\nleak\t40\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 4\nleak\t50\nEND_SAMPLE 4\n",
-        );
+        let short = summary(&body(15));
         assert_eq!(short.bands[0].trend, Trend::Unjudged);
         assert_eq!(short.total.trend, Trend::Unjudged);
     }
 
     #[test]
     fn a_few_bytes_that_double_are_no_leak_and_the_fit_is_told() {
-        let s = summary(
-            "BEGIN_SAMPLE 0\nbig\t1000000\ntiny\t16\nEND_SAMPLE 0\n\
-             BEGIN_SAMPLE 1\nbig\t2000000\ntiny\t24\nEND_SAMPLE 1\n\
-             BEGIN_SAMPLE 2\nbig\t3000000\ntiny\t32\nEND_SAMPLE 2\n\
-             BEGIN_SAMPLE 3\nbig\t4000000\ntiny\t40\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 4\nbig\t5000000\ntiny\t48\nEND_SAMPLE 4\n\
-             BEGIN_SAMPLE 5\nbig\t6000000\ntiny\t56\nEND_SAMPLE 5\n",
-        );
+        let s = summary(&censuses(16, |i| {
+            let i = i as u64;
+            vec![("big", 1_000_000 * (i + 1)), ("tiny", 16 + 8 * i)]
+        }));
         let by = |n: &str| s.bands.iter().find(|b| b.name == n).unwrap();
         assert_eq!(by("big").trend, Trend::Growing);
-        // It more than doubles over the window, but 24 bytes are not 1% of the heap.
+        // It grows eightfold over the window, but 136 bytes are not 1% of the heap.
         assert_eq!(by("tiny").trend, Trend::Flat);
         assert_eq!(by("big").growth_per_second, 1_000_000.0);
         assert!((by("big").growth_r2 - 1.0).abs() < 1e-12, "a straight line");
-        let noisy = summary(
-            "BEGIN_SAMPLE 0\nb\t100\nEND_SAMPLE 0\nBEGIN_SAMPLE 1\nb\t300\nEND_SAMPLE 1\n\
-             BEGIN_SAMPLE 2\nb\t100\nEND_SAMPLE 2\nBEGIN_SAMPLE 3\nb\t300\nEND_SAMPLE 3\n",
-        );
+        // A saw-tooth's line explains little of it, and is no trend.
+        let noisy = summary(&censuses(16, |i| vec![("b", [100, 300][i % 2])]));
         assert!(
-            noisy.bands[0].growth_r2 < 0.5,
-            "{}",
-            noisy.bands[0].growth_r2
+            noisy.bands[0].growth_r2 < noisy.trend_r2,
+            "{} of {}",
+            noisy.bands[0].growth_r2,
+            noisy.trend_r2
         );
+        assert_eq!(noisy.bands[0].trend, Trend::Flat);
     }
 
     #[test]
     fn the_exit_census_does_not_hide_a_leak() {
-        let s = summary(
-            "BEGIN_SAMPLE 0\nleak\t10\nEND_SAMPLE 0\n\
-             BEGIN_SAMPLE 1\nleak\t20\nEND_SAMPLE 1\n\
-             BEGIN_SAMPLE 2\nleak\t30\nEND_SAMPLE 2\n\
-             BEGIN_SAMPLE 3\nleak\t40\nEND_SAMPLE 3\n\
-             BEGIN_SAMPLE 4\nleak\t50\nEND_SAMPLE 4\n\
-             BEGIN_SAMPLE 5\nleak\t60\nEND_SAMPLE 5\n\
-             BEGIN_SAMPLE 5.1\nEND_SAMPLE 5.1\n",
-        );
+        let mut body = censuses(16, |i| vec![("leak", 10 * (i as u64 + 1))]);
+        body += "BEGIN_SAMPLE 15.1\nEND_SAMPLE 15.1\n";
+        let s = summary(&body);
         assert_eq!(s.bands[0].trend, Trend::Growing);
     }
 

@@ -243,7 +243,7 @@ fn outcome(check: &Check, run: Run, m: Measured, before: Option<Measured>) -> Ou
             let rate = format!("{}/s", human(growth, scale(run.profile(), true)));
             (
                 passed,
-                format!("{} ({rate} over the last quarter)", got.word()),
+                format!("{} ({rate} over the trend's part of the run)", got.word()),
             )
         }
         (Bound::Level(bound), _) => (
@@ -604,7 +604,7 @@ mod tests {
     #[test]
     fn a_band_one_run_has_not_is_nothing_there() {
         let climb = |band: &str| {
-            (0..6)
+            (0..16)
                 .map(|t| {
                     format!(
                         "BEGIN_SAMPLE {t}\n{band}\t{}\nEND_SAMPLE {t}\n",
@@ -622,15 +622,15 @@ mod tests {
         let o = judged("trend(band(a)) == flat").unwrap();
         assert!(o.passed, "gone, it is flat: {}", o.message);
         let o = judged("band(b) peak <= +15B").unwrap();
-        assert!(!o.passed, "new, from 0 to 20: {}", o.message);
+        assert!(!o.passed, "new, from 0 to 160: {}", o.message);
         assert!(judged("band(c) peak <= 1MB").is_err());
     }
 
-    /// Five censuses are too few for a trend: no verdict, whichever is asked.
+    /// Fifteen censuses are too few for a trend: no verdict, whichever is asked.
     #[test]
     fn a_trend_of_too_few_censuses_cannot_be_judged() {
         let p = profile(
-            &(0..5)
+            &(0..15)
                 .map(|t| format!("BEGIN_SAMPLE {t}\na\t{}\nEND_SAMPLE {t}\n", 10 * (t + 1)))
                 .collect::<String>(),
         );

@@ -197,7 +197,7 @@ figures!(BandFigure, BAND_FIGURES:
     Mean "mean" Value "their mean sum",
     PeakTime "peak_time" Time "when it first reached its peak",
     Share "share" Share "their area over the heap's (a .prof's: what stacks through them spend)",
-    Growth "growth_per_second" Rate "their trend line's slope over the last quarter",
+    Growth "growth_per_second" Rate "their trend line's slope over the last 60% of the run's body",
     Trend "trend" Trend "growing, flat or shrinking",
 );
 

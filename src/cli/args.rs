@@ -268,13 +268,13 @@ pub struct Args {
 
     /// Print each band's share, peak, mean and trend instead of a picture
     ///
-    /// Growing bands are leak suspects. A band's trend is a line through the last
-    /// quarter of the run's body: the run less its teardown (after the heap's highest
-    /// census, a fall to at most half of it that lasts to the end, within the last
-    /// quarter: a program letting its data go as it finishes). It is growing when the
-    /// line rises by more than 2% of the band's peak and 1% of the heap's, and explains
-    /// half its movement (R² ≥ 0.5); shrinking when it falls so; else flat
-    /// (docs/inspect.md). =json or =csv for scripts (with the runtime's headline figures
+    /// Growing bands are leak suspects. A band's trend is a line through the last 60%
+    /// of the run's body: the run less its teardown (a fall, from a high census within
+    /// the last third of the time, to at most half of it at the end: a program letting
+    /// its data go as it finishes). It is growing when the line rises by more than 5%
+    /// of the band's peak and 1% of the heap's, and its slope is told from noise (2.5
+    /// standard errors from flat); shrinking when it falls so; else flat. A body of
+    /// fewer than 16 censuses is not judged (docs/inspect.md). =json or =csv for scripts (with the runtime's headline figures
     /// as rows when the input is an eventlog).
     #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", help_heading = "Data and inspection")]

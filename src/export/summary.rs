@@ -119,12 +119,13 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     } else {
         writeln!(
             out,
-            "{} samples, {} to {}, {} bands; trend over the last quarter{body}, {} to {}, \
-             where its line explains R² ≥ {}",
+            "{} samples, {} to {}, {} bands; trend over the last {}%{body}, {} to {}, \
+             where its line explains R² ≥ {:.2}",
             s.samples,
             time(s.window.from),
             time(s.window.to),
             s.band_count,
+            (crate::analysis::window::TREND_WINDOW * 100.0).round(),
             time(s.trend_window.from),
             time(s.trend_window.to),
             s.trend_r2

@@ -37,6 +37,7 @@ mod robust;
 mod run;
 mod samples;
 mod serve;
+mod shapes;
 mod split;
 mod stats;
 mod stream;

@@ -379,8 +379,14 @@ pub struct TrendRule {
     pub change: f64,
     /// [`super::window::TREND_SHARE`].
     pub share: f64,
-    /// [`super::window::TREND_R2`].
-    pub r2: f64,
+    /// [`super::window::TREND_LEAST_SAMPLES`].
+    pub samples: usize,
+    /// [`super::window::TREND_T`].
+    pub t: f64,
+    /// [`super::window::TEARDOWN_SPAN`].
+    pub span: f64,
+    /// [`super::window::TEARDOWN_HIGH`].
+    pub high: f64,
     /// [`super::window::TEARDOWN_FALL`].
     pub fall: f64,
     /// [`super::window::MIN_TREND_CENSUSES`].
@@ -393,7 +399,10 @@ impl TrendRule {
         window: super::window::TREND_WINDOW,
         change: super::window::TREND_CHANGE,
         share: super::window::TREND_SHARE,
-        r2: super::window::TREND_R2,
+        samples: super::window::TREND_LEAST_SAMPLES,
+        t: super::window::TREND_T,
+        span: super::window::TEARDOWN_SPAN,
+        high: super::window::TEARDOWN_HIGH,
         fall: super::window::TEARDOWN_FALL,
         least: super::window::MIN_TREND_CENSUSES,
     };

@@ -74,20 +74,24 @@ var hpgraphFigures = (function () {
   function windowFigures(T, totals, i0, i1, rule) {
     var end = i1 + 1, by = i0, top, k;
     while (end - i0 > 3 && totals[end - 1] === 0) end--;
-    // `teardown`: the fall after the highest census, within the last quarter, left out.
-    var hi = peakOf(totals, i0, end - 1), tear = (top = i0 + hi[0]) - i0 >= 2 && top + 1 < end && hi[1] > 0;
-    for (k = top + 1; tear && k < end; k++) tear = totals[k] <= rule.fall * hi[1];
-    if (tear && T[end - 1] - T[top] <= (T[end - 1] - T[i0]) * rule.window) end = top + 1; else tear = false;
+    // `teardown`: the highest census in the last third of the time (the last of equals),
+    // high enough, and a fall to the last census: left out.
+    var high = peakOf(totals, i0, end - 1)[1], from = i0, tearSince = T[end - 1] - (T[end - 1] - T[i0]) * rule.span;
+    while (from < end && T[from] < tearSince) from++;
+    for (top = from, k = from; k < end; k++) if (totals[k] >= totals[top]) top = k;
+    var tear = top - i0 >= 2 && top + 1 < end && totals[top] > 0 && totals[top] >= rule.high * high && totals[end - 1] <= rule.fall * totals[top];
+    if (tear) end = top + 1;
     var since = T[end - 1] - (T[end - 1] - T[i0]) * rule.window;
     while (by < end && T[by] < since) by++;
-    var j0 = Math.min(by, Math.max(i0, end - 3)), j1 = end - 1, heapPeak = peakOf(totals, i0, i1)[1], whole = weight(T, totals, i0, i1);
-    // Window::body: whether the body has censuses enough for its trend to be judged.
-    var judged = end - i0 >= rule.least;
+    var j0 = Math.min(by, Math.max(i0, end - rule.samples)), j1 = end - 1, heapPeak = peakOf(totals, i0, i1)[1], whole = weight(T, totals, i0, i1);
+    // Window::body: whether the body has censuses enough for its trend to be judged;
+    // window::needed_r2: the R² a slope T standard errors from flat needs over n samples.
+    var judged = end - i0 >= rule.least, n = j1 - j0 + 1, needed = n <= 2 ? 1 : rule.t * rule.t / (rule.t * rule.t + (n - 2));
     return {
-      trendFrom: T[j0], trendTo: T[j1], teardownFrom: tear ? T[top] : null, judged: judged,
+      trendFrom: T[j0], trendTo: T[j1], teardownFrom: tear ? T[top] : null, judged: judged, needed: needed,
       figures: function (v) {
         var p = peakOf(v, i0, i1), fit = slope(T, v, j0, j1), change = fit[0] * (T[j1] - T[j0]);
-        var least = Math.max(rule.change * p[1], rule.share * heapPeak), fits = fit[1] >= rule.r2;
+        var least = Math.max(rule.change * p[1], rule.share * heapPeak), fits = fit[1] >= needed;
         for (var sum = -0, i = i0; i <= i1; i++) sum += v[i];
         return {
           peak: p[1], at: T[i0 + p[0]], mean: sum / (i1 - i0 + 1), share: whole > 0 ? weight(T, v, i0, i1) / whole : 0, growth: fit[0], r2: fit[1],

@@ -306,7 +306,7 @@
     byId("table-window").textContent = w.empty ? "no census in the window " + sec(range[0]) + " to " + sec(range[1]) :
       (view ? "the window " + sec(range[0]) + " to " + sec(range[1]) : "the whole run") + narrowedText() + " · " + r.list.length +
       " bands · " + (!win.judged ? "too few censuses for a trend (fewer than " + D.trend.least + " before the exit and teardown): none is judged" :
-      "trend over its last quarter" + (win.teardownFrom === null ? "" : " before the teardown from " + sec(win.teardownFrom)) + ", " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + D.trend.r2 + " of the movement");
+      "trend over its last " + Math.round(D.trend.window * 100) + "%" + (win.teardownFrom === null ? "" : " before the teardown from " + sec(win.teardownFrom)) + ", " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + win.needed.toFixed(2) + " of the movement");
     table.querySelectorAll("th[data-sort]").forEach(function (th) { th.setAttribute("aria-sort", th.dataset.sort !== k ? "none" : sortBy.down ? "descending" : "ascending"); });
   }
   // ---- the pointer ----
