@@ -1,9 +1,10 @@
 //! The leak rule (`analysis::window`) judged on heaps of many shapes, made here rather
 //! than taken from the runs it was written against: nine that leak (their heap, or one
-//! band of it, grows to the end of the program's work) and eight that are bounded, each under every
-//! teardown, noise, timing and census count below. The table of verdicts is published
-//! in docs/inspect.md (`HPGRAPH_SHAPES=print` prints it), its misses with it; the rule
-//! is held to miss few, and none where a heap without noise or teardown shows its shape.
+//! band of it, grows to the end of the program's work) and eight that are bounded, each
+//! under every teardown, noise, timing and census count below. The table of verdicts is
+//! published in docs/inspect.md (`HPGRAPH_SHAPES=print` prints it), its misses with it;
+//! the rule is held to miss few, and none where a heap without noise or teardown shows
+//! its shape.
 
 use hpgraph::analysis::window::{Trend, Window};
 
