@@ -790,6 +790,20 @@ fn a_run_of_too_few_censuses_has_no_trend_to_judge() {
             (s["bands"].as_array().unwrap().iter()).all(|b| b["trend"] == "unjudged"),
             "{file}"
         );
+        // The text says why, on its line of the samples, and shows no slope.
+        let text = String::from_utf8(crate::common::hpgraph_ok(&dir, &[p, "--summary"])).unwrap();
+        let line = (text.lines())
+            .find(|l| l.contains(" samples, "))
+            .unwrap_or_default();
+        assert!(
+            line.contains("too few censuses for a trend"),
+            "{file}: {text}"
+        );
+        let total = text.lines().find(|l| l.contains("total of")).unwrap();
+        assert!(
+            total.contains("unjudged") && !total.contains("B/s"),
+            "{file}: {total}"
+        );
         for c in ["trend(total) != growing", "band('GHC.Types') trend == flat"] {
             let out = crate::common::hpgraph(&dir, &[p, "--check", c], None);
             let said = String::from_utf8_lossy(&out.stderr);
