@@ -128,6 +128,9 @@ try {
       check(heading.includes("too few censuses for a trend") === few && heading.includes("trend over") === !few,
         `${what}: the heading says the trend ${few ? "cannot be judged" : "is judged"}, as --summary does (${heading})`);
       unjudgedWindows += few ? 1 : 0;
+      // The R² its line needs over that many samples: the heading's is the summary's.
+      const needs = (t) => (t.match(/R² ≥ ([0-9.]+)/) || [])[1];
+      check(few || (needs(heading) !== undefined && needs(heading) === needs(summaryText)), `${what}: the heading's R² ≥ ${needs(heading)} is --summary's ${needs(summaryText)}`);
       check(json.trend_window.from === Number(table.trendFrom) && json.trend_window.to === Number(table.trendTo),
         `${what}: the trend's part is the summary's (${table.trendFrom} to ${table.trendTo})`);
       const want = json.bands.filter((b) => b.peak > 0);
