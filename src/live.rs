@@ -42,6 +42,20 @@ pub struct Follow<'a> {
     pub server: Option<&'a Server>,
     /// Set (by a signal) to end the follow after the redraw being made.
     pub stop: Arc<AtomicBool>,
+    /// Set when the program hpgraph ran has ended (`hpgraph run --serve`): its record is
+    /// then read once more, whole, and the page told how the program ended.
+    pub finale: Option<Arc<std::sync::OnceLock<Finale>>>,
+}
+
+/// The end of a program hpgraph ran: what holds its whole run, and how it ended.
+#[derive(Debug, Clone)]
+pub struct Finale {
+    /// The run's complete record (its eventlog), read whole once the program ended:
+    /// what was followed may be another file (the `.hp` of a GHC before 9.2) or lack
+    /// the runtime's last events.
+    pub record: PathBuf,
+    /// How the program ended, as the page says it ("exited with status 0").
+    pub how: String,
 }
 
 /// What happened to the followed profile, for the view to say.
@@ -221,6 +235,14 @@ fn follow_file(path: &Path, follow: &Follow, view: &mut dyn View) {
     let _watcher = notify_on_change(path, wake);
     let mut follower = Follower::new(follow);
     while !follow.stop.load(Ordering::Relaxed) {
+        if let Some(finale) = follow.finale.as_ref().and_then(|f| f.get()) {
+            follower.finish(finale, view);
+            // The whole run stays served until asked to stop.
+            while !follow.stop.load(Ordering::Relaxed) {
+                std::thread::sleep(TICK);
+            }
+            break;
+        }
         follower.look(path, view);
         follower.redraw_if_due(view);
         let _ = woken.recv_timeout(follower.sleep());
@@ -426,6 +448,39 @@ impl<'a> Follower<'a> {
         let until_due =
             (self.last_redraw).map_or(TICK, |at| self.follow.interval.saturating_sub(at.elapsed()));
         until_due.clamp(Duration::from_millis(1), TICK)
+    }
+
+    /// The program hpgraph ran has ended: its record is read whole, as a one-shot run
+    /// reads it, and drawn whatever the interval; the page says how the program ended
+    /// and that it shows the whole run.
+    fn finish(&mut self, finale: &Finale, view: &mut dyn View) {
+        let read = File::open(&finale.record)
+            .map_err(|e| format!(": {e}"))
+            .and_then(|f| crate::input::read_file(&f, self.follow.read).map_err(|e| e.located()));
+        let file = (finale.record.file_name()).map_or_else(
+            || finale.record.display().to_string(),
+            |n| n.to_string_lossy().into_owned(),
+        );
+        let file = crate::escape::terminal(&file);
+        let shows = match read {
+            Ok(mut parsed) => {
+                parsed.warnings.retain(|w| !self.told.contains(w));
+                view.redraw(parsed);
+                format!("the page shows its whole run, read from {file}")
+            }
+            Err(error) => {
+                view.tell(Event::Broken {
+                    error: &error,
+                    waits: false,
+                });
+                format!("{file} does not read: the last picture is shown")
+            }
+        };
+        let how = format!("{}: {shows}", finale.how);
+        if let Some(server) = self.follow.server {
+            server.ended(&how);
+        }
+        view.tell(Event::Ended(&how));
     }
 
     /// A stream's end: the last redraw, the status, and for a pipe not served, the end

@@ -93,6 +93,18 @@ struct Shown {
     status: Status,
     samples: usize,
     version: u64,
+    /// How the program ended, where hpgraph ran it and knows ([`Server::ended`]).
+    ended: Option<Arc<str>>,
+}
+
+impl Shown {
+    /// The page's status line.
+    fn says(&self) -> String {
+        match (&self.ended, self.status) {
+            (Some(how), Status::Ended) => format!("ended · {} samples · {how}", self.samples),
+            _ => self.status.says(self.samples),
+        }
+    }
 }
 
 /// The event a stream client is sent: enough for the page to know whether to fetch,
@@ -168,6 +180,7 @@ impl Server {
             status: Status::Waiting,
             samples: 0,
             version: 1,
+            ended: None,
         }));
         let (stop, stopped) = oneshot::channel();
         let site = Arc::new(Site {
@@ -211,6 +224,22 @@ impl Server {
                 status: Status::Live,
                 samples,
                 version: s.version + 1,
+                ended: None,
+            })
+        });
+    }
+
+    /// The program hpgraph ran has ended, `how` (its status, and what the page now
+    /// shows): the page says so from now on, whatever was served last.
+    pub fn ended(&self, how: &str) {
+        self.shown.send_modify(|s| {
+            *s = Arc::new(Shown {
+                page: s.page.clone(),
+                profile: s.profile.clone(),
+                status: Status::Ended,
+                samples: s.samples,
+                version: s.version + 1,
+                ended: Some(how.into()),
             })
         });
     }
@@ -232,6 +261,7 @@ impl Server {
                 status,
                 samples: s.samples,
                 version: s.version + 1,
+                ended: s.ended.clone(),
             });
             true
         });
@@ -539,7 +569,7 @@ fn events(site: &Site, permit: tokio::sync::OwnedSemaphorePermit) -> EventStream
                     version: shown.version,
                     status: shown.status,
                     samples: shown.samples,
-                    says: shown.status.says(shown.samples),
+                    says: shown.says(),
                 })
                 .unwrap_or_default();
                 format!("{}data: {data}\n\n", first.take().unwrap_or_default())

@@ -347,7 +347,7 @@ fn run_figures(file: &str, p: &Profile, window: (Option<f64>, Option<f64>)) -> R
         file: file.to_string(),
         job: String::from_utf8_lossy(&p.job).into_owned(),
         samples: p.times.len(),
-        duration: p.times.last().copied().unwrap_or(0.0) - p.times.first().copied().unwrap_or(0.0),
+        duration: p.span().1 - p.span().0,
         peak: peak(&totals).1.max(0.0),
         mean: totals.iter().sum::<f64>() / censuses(&totals) as f64,
         area: trapezoids(&p.times, &totals),
@@ -467,9 +467,11 @@ pub fn compare(
 /// The run on 0-100% of its time (`--compare-time normalised`): runs of different
 /// lengths line up. Marks and heap lines move with the samples.
 pub fn normalised(mut p: Profile) -> Profile {
-    let (Some(&first), Some(&last)) = (p.times.first(), p.times.last()) else {
+    if p.times.is_empty() {
         return p;
-    };
+    }
+    // The run from the program's start where the input knows it, as every view has it.
+    let (first, last) = p.span();
     let span = last - first;
     let at = |t: f64| {
         if span > 0.0 {
@@ -484,6 +486,7 @@ pub fn normalised(mut p: Profile) -> Profile {
     for m in &mut p.marks {
         m.time = at(m.time);
     }
+    p.origin = p.origin.map(at);
     for line in [&mut p.heap.size, &mut p.heap.live, &mut p.heap.blocks] {
         for (t, _) in line.iter_mut() {
             *t = at(*t);

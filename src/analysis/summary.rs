@@ -106,6 +106,9 @@ pub struct Summary {
     /// census in the last third of the time, after which the heap falls to at most half
     /// of it ([`super::window::TEARDOWN_FALL`]); `None` when the run has none.
     pub teardown_from: Option<f64>,
+    /// The censuses of the run's body (the window less its exit census and teardown):
+    /// under [`super::window::MIN_TREND_CENSUSES`], no trend is judged.
+    pub body_censuses: usize,
     /// The R² a trend line needs for a band to be growing or shrinking: over this
     /// window's trend samples, a slope [`super::window::TREND_T`] standard errors from
     /// flat ([`super::window::needed_r2`]).
@@ -245,8 +248,9 @@ pub fn summarise(
         complete: profile.loss.is_none(),
         loss: profile.loss.clone().map(|loss| PartRead {
             loss,
+            // Read from the program's start where the input knows it (an eventlog).
             read: Span {
-                from: times[0],
+                from: profile.span().0,
                 to: times[n - 1],
             },
         }),
@@ -260,6 +264,7 @@ pub fn summarise(
             to: trend_to,
         },
         teardown_from: window.teardown_from(),
+        body_censuses: window.body(),
         trend_r2: window.needed_r2(),
         band_count,
         total: Total {

@@ -125,6 +125,10 @@ struct ScriptData<'a> {
     lines: Vec<ScriptLine<'a>>,
     /// A minor and a major collection's mark in the GC strip.
     gc_fills: [String; 2],
+    /// The shade of the graph before the first census and its names, longest first, as
+    /// the picture has them ([`crate::scene::UNOBSERVED_NAMES`]).
+    unobserved_fill: String,
+    unobserved_names: [&'static str; 2],
     /// Each of the page data's frames' colour in a flame graph: one of the picture's,
     /// by its label.
     frame_fills: Vec<String>,
@@ -301,6 +305,8 @@ fn script_data<'a>(data: &'a PageData, scene: &'a Scene) -> ScriptData<'a> {
         other_fill,
         lines: script_lines(data, paints),
         gc_fills: paints.gcs.map(colour),
+        unobserved_fill: colour(crate::scene::UNOBSERVED_PAINT),
+        unobserved_names: crate::scene::UNOBSERVED_NAMES,
         data,
         plot: PlotBox {
             page: plot.page,

@@ -55,9 +55,11 @@ fn style(role: PathRole) -> PathStyle {
         PathRole::Axis => s(false, Num::Fixed, Num::ZeroAsInt, true),
         PathRole::Tick => s(false, Num::Fixed, Num::Int, false),
         PathRole::KeySwatch => s(false, Num::Fixed, Num::Int, false),
-        PathRole::HeapLine | PathRole::FlameFrame | PathRole::Collection | PathRole::SampleBar => {
-            s(true, Num::Fixed, Num::Fixed, true)
-        }
+        PathRole::HeapLine
+        | PathRole::FlameFrame
+        | PathRole::Collection
+        | PathRole::SampleBar
+        | PathRole::Unobserved => s(true, Num::Fixed, Num::Fixed, true),
         PathRole::Mark => PathStyle {
             gray_decimals: 1,
             ..s(false, Num::Fixed, Num::Fixed, false)
@@ -504,6 +506,7 @@ pub fn repairs(scene: &Scene) -> Vec<Repair> {
                     TextRole::PanelLabel => "a panel's name",
                     TextRole::Caption => "a caption",
                     TextRole::FrameLabel => "a frame's name",
+                    TextRole::UnobservedLabel => "the time before the first census",
                 };
                 add(Repair {
                     what,

@@ -375,10 +375,14 @@ fn measure(check: &Check, run: Run, lenient: bool) -> Result<Option<Measured>, U
     // A trend over too few censuses is no verdict either way.
     let trend_of = |f: &crate::analysis::window::Figures| match f.trend {
         Trend::Unjudged => Err(Unjudged(format!(
-            "`{}`: the run has too few censuses for a trend (fewer than {} before its \
-             exit and teardown); give the program more time, or censuses more often (+RTS \
-             -i)",
+            "`{}`: the run has too few censuses for a trend ({} before its exit and \
+             teardown, {} needed); give the program more time, or censuses more often \
+             (+RTS -i)",
             check.text,
+            {
+                let p = run.profile();
+                Window::new(&p.times, &p.totals()).body()
+            },
             crate::analysis::window::MIN_TREND_CENSUSES
         ))),
         t => Ok(Some((t, f.growth))),

@@ -42,7 +42,9 @@ Options of the run:
   --by BREAKDOWN  The heap census's breakdown: hc, hm, hd, hy, hr, hb (profiling builds),
                   hT (any build), hi (GHC 9.2 on, builds without profiling). Default: hc
                   for a profiling build (with its time samples, -p), hT for any other
-  -i SECS         Seconds between heap censuses (the runtime's default: 0.1)
+  -i SECS         Seconds of the program's own time between heap censuses. Default:
+                  0.05, twice the runtime's rate, so that a second's run gets 20; a
+                  run that gets fewer than 20 is told the interval that gives more
   --keep FILE     Where the eventlog is written and kept (a .eventlog file). Default:
                   PROGRAM.eventlog in the current folder
   -h, --help      This help
@@ -146,7 +148,29 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         }
     };
     let name = rts.program.display().to_string();
-    finish(&name, &keep, &beside, settings, running)
+    let interval = run_args.interval.unwrap_or(flags::CENSUS_INTERVAL);
+    finish(&name, &keep, &beside, interval, settings, running)
+}
+
+/// A run of fewer than [`flags::FEW_CENSUSES`] heap censuses is told how to get more: the
+/// interval that would have given it twice as many, as a command to run.
+fn tell_if_few(job: &Job, record: &Path, interval: f64, name: &str) {
+    let Some((got, _)) = crate::engine::recorded::censuses(job.read, record) else {
+        return;
+    };
+    // None at all is said where it is read (the program ended before its first census).
+    if got == 0 || got >= flags::FEW_CENSUSES {
+        return;
+    }
+    eprintln!(
+        "hpgraph: the run got {got} heap census{}, one every {interval} s of the program's own \
+         time: too few to judge a trend ({} are needed after an exit's teardown). A shorter \
+         interval gives more: hpgraph run -i {} -- {}",
+        if got == 1 { "" } else { "es" },
+        crate::analysis::window::MIN_TREND_CENSUSES,
+        flags::finer_interval(interval, got),
+        crate::escape::terminal(name)
+    );
 }
 
 /// The `.hp` file the runtime writes beside a heap-profiled program, and when the run
@@ -161,6 +185,7 @@ fn finish(
     name: &str,
     keep: &Path,
     beside: &Beside,
+    interval: f64,
     settings: Settings,
     running: Running,
 ) -> ExitCode {
@@ -172,9 +197,16 @@ fn finish(
             if let Err(e) = crate::sink::clean_up_on_signals() {
                 eprintln!("hpgraph: warning: cannot watch for signals: {e}");
             }
+            let mut read = keep.to_path_buf();
             for plan in &plans {
                 let plan = recorded(&job, plan, keep, beside);
                 drawn.one(&job, &plan, &checks.conditions, keep);
+                if let Source::File(path) = &plan.input {
+                    read = path.clone();
+                }
+            }
+            if drawn.code == ExitCode::SUCCESS {
+                tell_if_few(&job, &read, interval, name);
             }
             (ended, interrupted)
         }
@@ -183,18 +215,28 @@ fn finish(
             let serving = live.serve.is_some();
             let ended_stop = Arc::clone(&stop);
             let program = name.to_owned();
+            // Once the program ends, the served page is of its whole run: the record a
+            // one-shot run would draw (the eventlog, or this run's fuller .hp), read whole.
+            let finale = Arc::new(std::sync::OnceLock::new());
+            let (to_finale, read, record) = (Arc::clone(&finale), job.read, keep.to_path_buf());
+            let (hp, since) = (beside.hp.clone(), beside.since);
             let waiter = std::thread::spawn(move || {
                 let result = wait(running);
                 if !serving {
                     ended_stop.store(true, Ordering::SeqCst);
                 } else if let (Ok(ended), None) = (&result.0, result.1) {
+                    let fuller = crate::engine::recorded::fuller_hp(read, &record, &hp, since);
+                    let _ = to_finale.set(crate::live::Finale {
+                        record: if fuller.is_some() { hp } else { record },
+                        how: format!("the program {ended}"),
+                    });
                     eprintln!(
-                        "hpgraph: {program} {ended}: the page of its run is still served (Ctrl-C to stop)"
+                        "hpgraph: {program} {ended}: the page of its whole run is still served (Ctrl-C to stop)"
                     );
                 }
                 result
             });
-            if let Err(e) = watch::watch(&job, &live, &plan, stop) {
+            if let Err(e) = watch::watch(&job, &live, &plan, stop, Some(finale)) {
                 drawn.code = failed(&e);
             }
             let (ended, interrupted) = waiter.join().unwrap_or((Ok(Ended::Exited(1)), None));
@@ -207,6 +249,7 @@ fn finish(
                 };
                 drawn.one(&job, &whole, &[], keep);
             }
+            tell_if_few(&job, keep, interval, name);
             (ended, interrupted)
         }
         Run::Compare(_) => unreachable!("refused when the command line is read"),

@@ -63,7 +63,7 @@ pub fn main() -> ExitCode {
     match run {
         Run::Watch { plan, live } => {
             let stop = std::sync::Arc::default();
-            judged(watch::watch(&job, &live, &plan, stop).map(|()| None))
+            judged(watch::watch(&job, &live, &plan, stop, None).map(|()| None))
         }
         Run::Compare(compare) => judged(run::compare(&job, &compare, &checks.conditions)),
         Run::Render { plans, same_scale } => {

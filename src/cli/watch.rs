@@ -21,8 +21,16 @@ use crate::live::{self, Event, Follow, View};
 use crate::serve::Server;
 
 /// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, until a stream ends when
-/// nothing is served, or until `stop` is set (`hpgraph run`: the program ended).
-pub fn watch(job: &Job, live: &Live, plan: &Plan, stop: Arc<AtomicBool>) -> anyhow::Result<()> {
+/// nothing is served, or until `stop` is set (`hpgraph run`: the program ended). A
+/// `finale`, once set (`hpgraph run --serve`: the program ended), is drawn and served
+/// until stopped.
+pub fn watch(
+    job: &Job,
+    live: &Live,
+    plan: &Plan,
+    stop: Arc<AtomicBool>,
+    finale: Option<Arc<std::sync::OnceLock<live::Finale>>>,
+) -> anyhow::Result<()> {
     let name = plan.input.display();
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     // A closed terminal (SIGHUP) stops it as ^C does: after the redraw being written.
@@ -46,6 +54,7 @@ pub fn watch(job: &Job, live: &Live, plan: &Plan, stop: Arc<AtomicBool>) -> anyh
         interval: live.interval,
         server: server.as_ref(),
         stop: Arc::clone(&stop),
+        finale,
     };
     let result = live::follow(follow, &mut out).map_err(|e| anyhow::anyhow!("{name}{e}"));
     for mut child in out.children {

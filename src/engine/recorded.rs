@@ -30,26 +30,28 @@ pub fn fuller_hp(
     if !this_run {
         return None;
     }
-    // Its censuses, and whether the file was read whole.
-    let censuses = |path: &Path| {
-        let file = std::fs::File::open(path).ok()?;
-        let parsed = input::read_file(&file, read).ok()?;
-        let heap: &crate::profile::Profile = &parsed.profile;
-        let n = if heap.bands.is_empty() {
-            0
-        } else {
-            heap.times.len()
-        };
-        Some((n, parsed.loss().is_none()))
-    };
-    let from_eventlog = match censuses(eventlog) {
+    let from_eventlog = match censuses(read, eventlog) {
         Some((_, true)) => return None,
         Some((n, false)) => n,
         None => 0,
     };
-    let (from_hp, _) = censuses(hp)?;
+    let (from_hp, _) = censuses(read, hp)?;
     (from_hp > from_eventlog).then_some(Fuller {
         eventlog: from_eventlog,
         hp: from_hp,
     })
+}
+
+/// The heap censuses a record holds (0 without a heap profile), and whether it was read
+/// whole; `None` where it does not read.
+pub fn censuses(read: input::Options, path: &Path) -> Option<(usize, bool)> {
+    let file = std::fs::File::open(path).ok()?;
+    let parsed = input::read_file(&file, read).ok()?;
+    let heap: &crate::profile::Profile = &parsed.profile;
+    let n = if heap.bands.is_empty() {
+        0
+    } else {
+        heap.times.len()
+    };
+    Some((n, parsed.loss().is_none()))
 }

@@ -108,12 +108,14 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     if s.total.trend == Trend::Unjudged {
         writeln!(
             out,
-            "{} samples, {} to {}, {} bands; too few censuses for a trend (fewer than {} \
-             before the exit and teardown): none is judged",
+            "{} samples, {} to {}, {} bands; too few censuses for a trend ({} before the \
+             exit and teardown, {} needed; censuses more often, +RTS -i, give more): none \
+             is judged",
             s.samples,
             time(s.window.from),
             time(s.window.to),
             s.band_count,
+            s.body_censuses,
             crate::analysis::window::MIN_TREND_CENSUSES
         )?;
     } else {

@@ -2,6 +2,10 @@
 
 use super::*;
 
+/// The narrowest stretch before the first census that is shaded (points): less is a
+/// sliver no reader sees.
+const UNOBSERVED_LEAST: f64 = 0.5;
+
 impl Frame<'_> {
     /// The stacked bands: each band's scaled values are added onto the running top.
     pub(super) fn bands(&self, items: &mut Vec<Item>, mut series: Vec<Series>) {
@@ -59,6 +63,80 @@ impl Frame<'_> {
         }
     }
 
+    /// The stretch from the start of the graph to the first census, where the graph
+    /// starts before it (an eventlog's, at the program's start): shaded over the
+    /// graph's height and named where its name fits, so that the heap no census saw
+    /// reads as not observed rather than empty. Drawn under the bands and lines.
+    pub(super) fn unobserved(&self, items: &mut Vec<Item>) {
+        let Some(&census) = self.profile.times.first() else {
+            return;
+        };
+        let to_x = |t: f64| ((t - self.sel.first) / self.sel.x_range) * self.graph_width;
+        let w = to_x(census).min(self.graph_width);
+        // Less than a hairline of it: nothing to show.
+        if w < UNOBSERVED_LEAST {
+            return;
+        }
+        let h = self.graph_height;
+        let mut p = path(
+            PathRole::Unobserved,
+            Point::new(self.x0, self.y0),
+            &[(w, 0.0), (0.0, h), (-w, 0.0)],
+            true,
+        );
+        p.fill = Some(crate::scene::UNOBSERVED_PAINT);
+        // Outlined in its own shade: no backend draws an edge to it.
+        p.stroke = crate::scene::UNOBSERVED_PAINT;
+        p.line_width = 0.0;
+        items.push(Item::Path(p));
+    }
+
+    /// The name of the stretch before the first census ([`Frame::unobserved`]), at the
+    /// top of it, else its middle, else its bottom: the first place clear of `ink` (the
+    /// runtime's lines and envelopes, where they are drawn), then added to it so that the
+    /// lines' names keep clear of it too. The shorter name where the longer does not
+    /// fit across; none where neither fits or no place is clear.
+    pub(super) fn unobserved_label(&self, items: &mut Vec<Item>, ink: &mut labels::Ink) {
+        let Some(&census) = self.profile.times.first() else {
+            return;
+        };
+        let w = (((census - self.sel.first) / self.sel.x_range) * self.graph_width)
+            .min(self.graph_width);
+        if w < UNOBSERVED_LEAST {
+            return;
+        }
+        // Half an em of room either side of its name.
+        let room = w - 10.0 * self.em;
+        let Some((name, size)) = (crate::scene::UNOBSERVED_NAMES.into_iter())
+            .map(|n| (n, self.name_size(n.as_bytes())))
+            .find(|(_, size)| size.width <= room)
+        else {
+            return;
+        };
+        let (x, h, font) = (
+            self.x0 + 5.0 * self.em,
+            self.graph_height,
+            self.opts.font_size,
+        );
+        let baselines = [
+            self.y0 + h - font * 1.2,
+            self.y0 + h / 2.0,
+            self.y0 + font * 0.5,
+        ];
+        let boxed = |y: f64| [x, y - size.descent, x + size.width, y + size.ascent];
+        let Some(y) = baselines.into_iter().find(|&y| ink.clear(boxed(y))) else {
+            return;
+        };
+        ink.add(boxed(y));
+        items.push(text(
+            TextRole::UnobservedLabel,
+            Point::new(x, y),
+            name.as_bytes().to_vec(),
+            FontSize::Normal,
+            Anchor::Start,
+        ));
+    }
+
     /// The paint of the `k`th band from the bottom: hp2ps's shade, unless another palette
     /// or stable colours are asked for; then `OTHER` is always the same neutral grey.
     pub(super) fn fill(&self, k: usize, band: &crate::select::Band) -> crate::scene::Paint {
@@ -94,5 +172,55 @@ mod tests {
         let top = &bands[1].upper;
         assert!(top[0] > top[1] && top[2] > top[1], "{top:?}");
         assert_eq!(top[0], top[2]);
+    }
+
+    /// The scene of a profile whose program started at 0, its first census at 1 s.
+    fn started_before(origin: Option<f64>) -> Scene {
+        let body = samples(&[1.0, 2.0, 3.0], &[("a", &[1.0, 2.0, 3.0])]);
+        let text = format!(
+            "JOB \"job\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{body}"
+        );
+        let mut profile = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
+        profile.origin = origin;
+        let sel = crate::select::select(&profile, None, &Default::default());
+        layout(
+            profile,
+            &sel,
+            &super::super::testing::modern((900.0, 300.0)),
+        )
+    }
+
+    #[test]
+    fn the_time_before_the_first_census_is_shaded_from_the_programs_start() {
+        let s = started_before(Some(0.0));
+        let shade: Vec<&Path> = (s.pages[0].items.iter())
+            .filter_map(|i| match i {
+                Item::Path(p) if p.role == PathRole::Unobserved => Some(p),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(shade.len(), 1);
+        let band = (s.pages[0].items.iter())
+            .find_map(|i| match i {
+                Item::Band(b) => Some(b),
+                _ => None,
+            })
+            .expect("a band");
+        // From the graph's left edge to the first census: a third of the 3 s axis.
+        let (x0, census) = (shade[0].start.x, band.xs[0]);
+        assert!((shade[0].steps[0].x - (census - x0)).abs() < 1e-9);
+        assert!(((census - x0) * 3.0 - s.plot.as_ref().unwrap().width).abs() < 1e-6);
+        assert_eq!(shade[0].fill, Some(crate::scene::UNOBSERVED_PAINT));
+        assert_eq!(
+            super::super::testing::texts(&s, TextRole::UnobservedLabel),
+            [crate::scene::UNOBSERVED_NAMES[0]]
+        );
+        // A profile whose start is its first census (a .hp) has none.
+        let hp = started_before(None);
+        assert!(
+            !(hp.pages[0].items.iter())
+                .any(|i| matches!(i, Item::Path(p) if p.role == PathRole::Unobserved))
+        );
+        assert!(super::super::testing::texts(&hp, TextRole::UnobservedLabel).is_empty());
     }
 }

@@ -58,7 +58,7 @@ impl Ink {
     }
 
     /// Whether `b` keeps [`CLEAR`] from everything drawn.
-    fn clear(&self, b: [f64; 4]) -> bool {
+    pub(super) fn clear(&self, b: [f64; 4]) -> bool {
         let grown = |m: f64| [b[0] - m, b[1] - m, b[2] + m, b[3] + m];
         !self.boxes.iter().any(|o| overlaps(grown(CLEAR), *o))
             && !(self.segments.iter()).any(|&(p, q, half)| crosses(p, q, grown(CLEAR + half)))

@@ -420,6 +420,7 @@ impl Frame<'_> {
             f.key_below(pages.last_mut().expect("a page"));
         }
         let items = &mut pages.last_mut().expect("a page").items;
+        f.unobserved(items);
         f.bands(items, series);
         // A profile without a band (an eventlog without a heap profile): the runtime's
         // lines are the picture.
@@ -427,6 +428,8 @@ impl Frame<'_> {
             let unnamed = f.heap_lines(items);
             f.rate(items, &unnamed);
             f.collections(items);
+        } else {
+            f.unobserved_label(items, &mut labels::Ink::default());
         }
         f.samples(items);
         if opts.marks {

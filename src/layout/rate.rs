@@ -57,8 +57,8 @@ impl RatePanel {
             return None;
         }
         let em = opts.font_size / 10.0;
-        let times = &profile.times;
-        let (first, last) = (*times.first()?, *times.last()?);
+        profile.times.first()?;
+        let (first, last) = profile.span();
         // One reading of the rate every three points of the graph's width, and no more
         // than there are collections: the counters are read at collections, so finer
         // steps would only show how the collections fall.

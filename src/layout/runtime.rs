@@ -80,8 +80,7 @@ impl Frame<'_> {
     /// envelope and name ([`labels::place`]); the lines named nowhere in the graph are
     /// returned, for the lines' key.
     pub(super) fn heap_lines(&self, items: &mut Vec<Item>) -> Vec<crate::scene::RuntimeLine> {
-        let times = &self.profile.times;
-        let (first, last) = (times[0], times[times.len() - 1]);
+        let (first, last) = self.profile.span();
         let heap = &self.profile.heap;
         let to_x = |t: f64| ((t - self.sel.first) / self.sel.x_range) * self.graph_width + self.x0;
         let mut ink = labels::Ink::default();
@@ -133,6 +132,9 @@ impl Frame<'_> {
                 drawn.push((which, shown));
             }
         }
+        // The stretch before the first census is named clear of the lines, and they
+        // clear of its name.
+        self.unobserved_label(items, &mut ink);
         self.line_names(items, &mut ink, drawn)
     }
 

@@ -152,6 +152,12 @@ pub struct Profile {
     /// (cut, or with a stretch that does not read): every view says it, and no verdict
     /// of the whole run is given over the part.
     pub loss: Option<Loss>,
+    /// Where the program started on the profile's clock, when the input knows it and no
+    /// census is taken there: an eventlog's clock starts with the program, its first
+    /// census comes an interval later (a `.hp` has GHC's empty census at 0 instead).
+    /// Every view starts here ([`Profile::span`]), so the time before the first census
+    /// is seen as not observed rather than left out.
+    pub origin: Option<f64>,
 }
 
 /// An input read in part: where and how it stops being read, in the reader's terms.
@@ -600,6 +606,18 @@ impl Profile {
         self.units = crate::units::Units::of(&sample_unit, &value_unit);
         self.sample_unit = sample_unit;
         self.value_unit = value_unit;
+    }
+
+    /// The stretch every view of the profile spans: from the program's start where the
+    /// input knows it ([`Profile::origin`]), else the first census, to the last census.
+    /// The one place it is decided, so that the graph, its lines, the page and the
+    /// collections' strip start at the same time.
+    pub fn span(&self) -> (f64, f64) {
+        let (first, last) = match (self.times.first(), self.times.last()) {
+            (Some(&a), Some(&b)) => (a, b),
+            _ => return (0.0, 0.0),
+        };
+        (self.origin.map_or(first, |o| o.min(first)), last)
     }
 
     /// Number of complete samples.

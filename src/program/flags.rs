@@ -60,6 +60,40 @@ impl Breakdown {
     }
 }
 
+/// Seconds of the program's own time between heap censuses where the run does not say
+/// (`-i`): a second of it gets 20, which is enough to judge a trend
+/// ([`crate::analysis::window::MIN_TREND_CENSUSES`] after an exit's teardown), where the
+/// runtime's own 0.1 s gives a short program too few. Each census is a major
+/// collection: a long run with a large heap spends twice the runtime default's time in
+/// them, which `-i 0.1` gives back.
+pub const CENSUS_INTERVAL: f64 = 0.05;
+
+/// A run with fewer heap censuses than this is told how to get more: its trend's body
+/// would be under [`crate::analysis::window::MIN_TREND_CENSUSES`] after a teardown.
+pub const FEW_CENSUSES: usize = 20;
+
+/// The interval to suggest to a run that got `got` censuses at `interval` seconds: the
+/// round interval (1, 2 or 5 times a power of ten) at or under the one that would have
+/// given twice [`FEW_CENSUSES`], no finer than a millisecond.
+pub fn finer_interval(interval: f64, got: usize) -> f64 {
+    let wanted = interval * got.max(1) as f64 / (2 * FEW_CENSUSES) as f64;
+    let mut best = 0.001;
+    for exp in -3..=1 {
+        for m in [1.0, 2.0, 5.0] {
+            // Divided, so that 0.005 is the literal's value.
+            let v = if exp < 0 {
+                m / 10f64.powi(-exp)
+            } else {
+                m * 10f64.powi(exp)
+            };
+            if v <= wanted * (1.0 + 1e-9) {
+                best = v;
+            }
+        }
+    }
+    best
+}
+
 /// What the run is asked to record.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Request<'a> {
@@ -121,9 +155,7 @@ pub fn rts_flags(rts: &Rts, request: &Request) -> Result<Vec<String>, SetUp> {
         // The time samples, to the eventlog beside the heap (and the .prof report).
         flags.push("-p".into());
     }
-    if let Some(secs) = request.interval {
-        flags.push(format!("-i{secs}"));
-    }
+    flags.push(format!("-i{}", request.interval.unwrap_or(CENSUS_INTERVAL)));
     if request.live && rts.version >= Version(9, 2) {
         flags.push("--eventlog-flush-interval=1".into());
     }
@@ -158,11 +190,11 @@ mod tests {
         };
         assert_eq!(
             rts_flags(&plain, &req(None)).unwrap(),
-            ["-hT", "-l", "-olprog.eventlog"]
+            ["-hT", "-l", "-i0.05", "-olprog.eventlog"]
         );
         assert_eq!(
             rts_flags(&prof, &req(None)).unwrap(),
-            ["-hc", "-l", "-p", "-olprog.eventlog"]
+            ["-hc", "-l", "-p", "-i0.05", "-olprog.eventlog"]
         );
         let e = rts_flags(&plain, &req(Some(Breakdown::Type))).unwrap_err();
         assert!(e.to_string().contains("-prof"), "{e}");
@@ -189,5 +221,16 @@ mod tests {
         );
         assert_eq!(Breakdown::named("-hy"), Some(Breakdown::Type));
         assert_eq!(Breakdown::named("hx"), None);
+    }
+
+    #[test]
+    fn a_run_of_few_censuses_is_told_a_round_interval_that_gives_forty() {
+        // 5 censuses at 0.05 s: 40 would come at 0.00625 s, the round one under is 0.005.
+        assert_eq!(finer_interval(0.05, 5), 0.005);
+        assert_eq!(finer_interval(0.1, 10), 0.02);
+        assert_eq!(finer_interval(0.2, 8), 0.02);
+        // Never finer than a millisecond, even for a run with no census at all.
+        assert_eq!(finer_interval(0.05, 0), 0.001);
+        assert_eq!(finer_interval(0.01, 1), 0.001);
     }
 }

@@ -169,6 +169,8 @@ pub enum TextRole {
     Caption,
     /// A cost centre's name in its flame graph box.
     FrameLabel,
+    /// What the shaded stretch before the first census is ([`PathRole::Unobserved`]).
+    UnobservedLabel,
 }
 
 /// A line of text. The bytes are the profile's own: not necessarily UTF-8.
@@ -217,6 +219,10 @@ pub enum PathRole {
     FlameFrame,
     /// A bar of the run's samples under the graph: one cost centre's in one stretch.
     SampleBar,
+    /// The stretch of the graph from the program's start to its first census (an
+    /// eventlog's): shaded, so that what no census saw reads as not observed, not as
+    /// an empty heap.
+    Unobserved,
 }
 
 /// How a path's corners are joined.
@@ -660,3 +666,11 @@ pub const LINE_STYLES: [LineStyle; 4] = [
 /// a zoomed page's `OTHER`): lighter than every palette's grey, so it never passes for a
 /// band.
 pub const OTHER_PAINT: Paint = Paint::Gray(0.85);
+
+/// The shade of the graph before the first census ([`PathRole::Unobserved`]): lighter
+/// than any band's paint and [`OTHER_PAINT`], so it never reads as a band.
+pub const UNOBSERVED_PAINT: Paint = Paint::Gray(0.94);
+
+/// What the shaded stretch before the first census is called, and its shorter name
+/// where that does not fit: the one wording of the picture and the page.
+pub const UNOBSERVED_NAMES: [&str; 2] = ["before the first census", "no census"];

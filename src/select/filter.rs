@@ -183,6 +183,8 @@ impl Filter {
                 blocks: within(profile.heap.blocks),
             },
             dropped_names,
+            // A window from a time starts there, not at the program's start.
+            origin: profile.origin.filter(|_| self.from.is_none()),
             ..profile
         })
     }

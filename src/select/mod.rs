@@ -236,7 +236,7 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     let aux_y = aux.map_or(0.0, |a| a.y_range);
     // The samples' panel spans every sample, before the first census and after the last.
     let beside = (profile.cost_samples.as_deref()).filter(|_| opts.samples);
-    let (mut first, mut last) = (profile.times[0], profile.times[n - 1]);
+    let (mut first, mut last) = profile.span();
     if let Some((a, b)) = beside.and_then(|s| samples::span(s)) {
         (first, last) = (first.min(a), last.max(b));
     }
@@ -249,7 +249,7 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     // A profile without a band (an eventlog without a heap profile) is drawn as the
     // runtime's lines.
     if opts.heap_lines || profile.bands.is_empty() {
-        let (first, last) = (profile.times[0], profile.times[n - 1]);
+        let (first, last) = profile.span();
         let heap = &profile.heap;
         // The lines drawn: those with a line's readings in the run.
         for line in [&heap.size, &heap.live] {

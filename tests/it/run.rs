@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 use std::time::Duration;
 
-use crate::common::served::{Served, get, wait_until};
+use crate::common::served::{Listener, Served, get, wait_until};
 use crate::common::{Scratch, hpgraph};
 
 /// The three builds of the test program.
@@ -213,6 +213,62 @@ fn a_plain_build_is_drawn_with_its_own_output_untouched() {
         &scratch.0,
         &["r.html", "run-plain.eventlog", "run-plain.hp"],
     );
+}
+
+/// The heap censuses of GHC's own `.hp` of a run: its samples with a band in them.
+fn hp_censuses(hp: &Path) -> usize {
+    let text = std::fs::read_to_string(hp).unwrap();
+    let (mut censuses, mut lines) = (0, 0);
+    for line in text.lines() {
+        if line.starts_with("BEGIN_SAMPLE") {
+            lines = 0;
+        } else if line.starts_with("END_SAMPLE") {
+            censuses += usize::from(lines > 0);
+        } else {
+            lines += 1;
+        }
+    }
+    censuses
+}
+
+/// Without `-i` the run's censuses come at hpgraph's interval, and a run that got too
+/// few to judge a trend is told the interval that gives more, as GHC's `.hp` counts them.
+#[test]
+fn a_short_run_is_told_how_to_get_more_censuses() {
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-few");
+    let out = run(&scratch.0, &["-o", "r.svg"], &prog, &["1000000"], None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let said = stderr(&out);
+    assert!(said.contains(" -i0.05 "), "{said}");
+    let got = hp_censuses(&scratch.path("run-plain.hp"));
+    let told = format!("the run got {got} heap census");
+    match got {
+        0 => assert!(!said.contains("heap census"), "{said}"),
+        1..20 => {
+            assert!(said.contains(&told), "{got}: {said}");
+            assert!(
+                said.contains("A shorter interval gives more: hpgraph run -i 0.00"),
+                "{said}"
+            );
+        }
+        _ => assert!(!said.contains(&told), "{said}"),
+    }
+    // Given more often, more come, and none is advised past twenty.
+    let out = run(
+        &scratch.0,
+        &["-o", "r.svg", "-i", "0.002"],
+        &prog,
+        &["1000000"],
+        None,
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let more = hp_censuses(&scratch.path("run-plain.hp"));
+    assert!(more > got, "{more} censuses at -i 0.002, {got} at 0.05");
+    let said = stderr(&out);
+    assert_eq!(more < 20, said.contains("heap census"), "{more}: {said}");
 }
 
 #[test]
@@ -443,29 +499,50 @@ fn sigint_stops_the_program_and_what_was_recorded_is_drawn() {
     );
 }
 
-#[test]
-fn served_while_it_runs_the_profile_grows() {
-    let Some(prog) = program(Build::Plain) else {
-        return;
-    };
-    let scratch = Scratch::new("run-serve");
-    let bin = Scratch::new("run-serve-bin");
+/// `hpgraph run --serve` of the plain build (a copy of its own, in a folder of its own)
+/// at census interval `i`, with `program_args`; the scratch folders live as long as it.
+fn served_run(tag: &str, i: &str, program_args: &[&str]) -> Option<ServedRun> {
+    let prog = program(Build::Plain)?;
+    let scratch = Scratch::new(tag);
+    let bin = Scratch::new(&format!("{tag}-bin"));
     let prog = own_copy(&prog, &bin);
-    let p = prog.to_str().unwrap();
-    let args = [
+    let p = prog.to_str().unwrap().to_string();
+    let mut args = vec![
         "run",
         "--serve",
         "127.0.0.1:0",
         "--interval",
         "0.1",
         "-i",
-        "0.02",
+        i,
         "--",
-        p,
-        "100000",
-        "forever",
+        &p,
     ];
-    let mut served = Served::start(&scratch.0, &args);
+    args.extend_from_slice(program_args);
+    let served = Served::start(&scratch.0, &args);
+    Some(ServedRun {
+        served,
+        prog,
+        scratch,
+        _bin: bin,
+    })
+}
+
+struct ServedRun {
+    served: Served,
+    prog: PathBuf,
+    scratch: Scratch,
+    _bin: Scratch,
+}
+
+#[test]
+fn served_while_it_runs_the_profile_grows() {
+    let Some(ServedRun {
+        mut served, prog, ..
+    }) = served_run("run-serve", "0.02", &["100000", "forever"])
+    else {
+        return;
+    };
     let censuses = |addr| {
         let reply = get(addr, "/profile.json");
         serde_json::from_slice::<serde_json::Value>(&reply.body)
@@ -487,6 +564,48 @@ fn served_while_it_runs_the_profile_grows() {
         served.stderr.lock().unwrap()
     );
     assert!(!running(&prog), "the program is stopped");
+}
+
+/// Once the program ends, the served page is of its whole run (read from its eventlog,
+/// whichever file the live view followed) and says how the program ended.
+#[test]
+fn served_after_the_program_ends_the_page_says_so_and_shows_the_whole_run() {
+    let Some(ServedRun {
+        mut served,
+        scratch,
+        ..
+    }) = served_run("run-serve-end", "0.01", &["300000"])
+    else {
+        return;
+    };
+    let events = Listener::open(served.addr);
+    let said = "ended · the program exited with status 0: the page shows its whole run, read \
+                from run-plain.eventlog";
+    let ended = || {
+        let events = events.events.lock().unwrap();
+        (events.iter()).find_map(|(_, e)| {
+            let v: serde_json::Value = serde_json::from_str(e).ok()?;
+            (v["status"] == "ended").then(|| v["says"].as_str().unwrap_or("").to_string())
+        })
+    };
+    wait_until("the program's end on the page", 60.0, || ended().is_some());
+    let says = ended().unwrap();
+    let shown = says.replacen(
+        &format!(" · {} samples", says.split(' ').nth(2).unwrap()),
+        "",
+        1,
+    );
+    assert_eq!(shown, said, "{says}");
+    // Every census of the run: GHC's own .hp of it holds the same, with an empty census
+    // at the start and at the end.
+    let censuses = hp_censuses(&scratch.0.join("run-plain.hp"));
+    let reply = get(served.addr, "/profile.json");
+    let profile: serde_json::Value = serde_json::from_slice(&reply.body).unwrap();
+    assert!(censuses > 0);
+    assert_eq!(profile["times"].as_array().unwrap().len(), censuses);
+    served.interrupt();
+    let status = served.child.wait().unwrap();
+    assert_eq!(status.code(), Some(0), "{}", served.stderr.lock().unwrap());
 }
 
 #[test]

@@ -566,7 +566,7 @@ fn of<'p>(
     let mut bands = drawn_bands(profile, &drawn, &keep, &mut frames);
     let tree = tree(&mut frames);
     tell_apart(&mut bands, &mut pool);
-    let (first, last) = (profile.times[0], profile.times[profile.samples() - 1]);
+    let (first, last) = profile.span();
     let line = |points: &[(f64, f64)]| -> Vec<(f64, f64)> {
         // Without a band (an eventlog without a heap profile) the lines are the picture.
         if !opts.heap_lines && !profile.bands.is_empty() {

@@ -88,7 +88,7 @@ var hpgraphFigures = (function () {
     // window::needed_r2: the R² a slope T standard errors from flat needs over n samples.
     var judged = end - i0 >= rule.least, n = j1 - j0 + 1, needed = n <= 2 ? 1 : rule.t * rule.t / (rule.t * rule.t + (n - 2));
     return {
-      trendFrom: T[j0], trendTo: T[j1], teardownFrom: tear ? T[top] : null, judged: judged, needed: needed,
+      trendFrom: T[j0], trendTo: T[j1], teardownFrom: tear ? T[top] : null, judged: judged, body: end - i0, needed: needed,
       figures: function (v) {
         var p = peakOf(v, i0, i1), fit = slope(T, v, j0, j1), change = fit[0] * (T[j1] - T[j0]);
         var least = Math.max(rule.change * p[1], rule.share * heapPeak), fits = fit[1] >= needed;

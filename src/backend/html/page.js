@@ -85,7 +85,7 @@
     var started = performance.now(), range = view || fullRange(), a = range[0], b = range[1], list = series(), m;
     if (!layer) {
       // The script draws from now on: the picture the file carries steps aside.
-      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .panel-label, .collection, .sample").forEach(function (e) { e.remove(); });
+      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .panel-label, .collection, .sample, .unobserved").forEach(function (e) { e.remove(); });
       layer = el("g", { id: "layer" }, page);
     }
     layer.textContent = "";
@@ -108,6 +108,7 @@
     var X = function (t) { return left + (t - a) / (b - a) * width; }, Y = function (v) { return bottom - v / ymax * height; };
     var g = el("g", {}, layer), xs = cols.map(function (c) { return num(X(c.t)); }), room = roomOf(ctm);
     geometry = { a: a, b: b, list: list, ymax: ymax, Y: Y };
+    drawUnobserved(g, a, b, X);
     stacks.forEach(function (s) { drawBand(g, s, xs, Y, room); });
     if (mode !== "share") { geometry.rate = drawLines(g, a, b, X, Y); drawStrip(g, a, b, X); }
     drawAxes(ymax, X, Y, a, b);
@@ -125,6 +126,15 @@
     if (flame && (flame.mean || flameFilter !== narrowing())) reopenFlame();
     flameFilter = narrowing();
     lastDraw = performance.now() - started;
+  }
+  // The stretch of [a, b] before the first census, shaded and named where its name fits, as the picture (bands.rs unobserved).
+  function drawUnobserved(g, a, b, X) {
+    var T = D.times, x0 = X(a), w = X(Math.min(b, T[0])) - x0, font = P.font || 10, em = font / 10, fits = function (e) { return !e.getComputedTextLength || e.getComputedTextLength() <= w - em * 10; };
+    if (!(T.length && P.t0 < T[0]) || w < 0.5) return;
+    titled("path", { class: "unobserved", d: "M" + num(x0) + " " + num(top) + "h" + num(w) + "v" + num(height) + "h" + num(-w) + "Z", fill: D.unobserved_fill, stroke: "none" }, g, D.unobserved_names[0]);
+    var label = el("text", { class: "unobserved", x: num(x0 + em * 5), y: num(top + font * 1.2), "font-size": font, stroke: "none", fill: "black", "pointer-events": "none" }, g, D.unobserved_names[0]);
+    if (!fits(label)) label.textContent = D.unobserved_names[1];
+    if (!fits(label)) label.remove();
   }
   // A band: an outline per stretch above zero (and the columns either side), or its line.
   function drawBand(g, s, xs, Y, room) {
@@ -305,7 +315,7 @@
     attrs(table, { "data-from": range[0], "data-to": range[1], "data-trend-from": win.trendFrom, "data-trend-to": win.trendTo });
     byId("table-window").textContent = w.empty ? "no census in the window " + sec(range[0]) + " to " + sec(range[1]) :
       (view ? "the window " + sec(range[0]) + " to " + sec(range[1]) : "the whole run") + narrowedText() + " · " + r.list.length +
-      " bands · " + (!win.judged ? "too few censuses for a trend (fewer than " + D.trend.least + " before the exit and teardown): none is judged" :
+      " bands · " + (!win.judged ? "too few censuses for a trend (" + win.body + " before the exit and teardown, " + D.trend.least + " needed; censuses more often, +RTS -i, give more): none is judged" :
       "trend over its last " + Math.round(D.trend.window * 100) + "%" + (win.teardownFrom === null ? "" : " before the teardown from " + sec(win.teardownFrom)) + ", " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + win.needed.toFixed(2) + " of the movement");
     table.querySelectorAll("th[data-sort]").forEach(function (th) { th.setAttribute("aria-sort", th.dataset.sort !== k ? "none" : sortBy.down ? "descending" : "ascending"); });
   }
@@ -330,6 +340,8 @@
     if (drag) { drag.x1 = Math.max(left, Math.min(left + width, p.x)); attrs(drag.rect, { x: Math.min(drag.x0, drag.x1), width: Math.abs(drag.x1 - drag.x0) }); return; }
     if (t.classList && t.classList.contains("mark")) { showTip(ev, [t.dataset.text], false, { band: "", text: t.dataset.text }); return; }
     if (!inside(p)) { tip.hidden = true; return; }
+    // Before the first census (an eventlog's graph starts with the program): no census to show.
+    if (timeAt(p.x) < D.times[0]) { showTip(ev, [D.unobserved_names[0], "no census saw the heap before " + W.time(D.times[0])], true, { band: "", time: "" }); return; }
     var i = nearest(timeAt(p.x)), v = (bottom - p.y) / height * g.ymax, name = t.getAttribute && t.getAttribute("data-band"), below = 0, best = 6;
     var shown = g.list.filter(function (s) { return !hidden.has(s.name); }), all = shown.reduce(function (sum, s) { return sum + s.values[i]; }, 0);
     var share = function (x) { return mode === "share" ? (all > 0 ? x / all : 0) : x; };

@@ -772,6 +772,11 @@ impl Builder {
         profile.job = job_of(&args, profiled);
         profile.date = self.wall_clock.map(date_of).unwrap_or_default();
         profile.set_units(b"seconds".to_vec(), b"bytes".to_vec());
+        // The eventlog's clock is the runtime's, from its start: the program's. Not where
+        // every census has one time (a biographical run's, -hb, are all written out at
+        // its exit): those times do not place the censuses in the run.
+        let placed = (profile.times.first()).zip(profile.times.last());
+        profile.origin = placed.filter(|(a, b)| a < b).map(|_| 0.0);
         profile.breakdown = match self.breakdown {
             None => crate::profile::Breakdown::Unknown,
             Some(BREAKDOWN_COST_CENTRE_STACK) => crate::profile::Breakdown::CostCentreStacks,
