@@ -537,8 +537,12 @@ struct ServedRun {
 
 #[test]
 fn served_while_it_runs_the_profile_grows() {
+    // Every field bound: the scratch folders live to the end of the test.
     let Some(ServedRun {
-        mut served, prog, ..
+        mut served,
+        prog,
+        scratch: _scratch,
+        _bin,
     }) = served_run("run-serve", "0.02", &["100000", "forever"])
     else {
         return;
@@ -573,6 +577,7 @@ fn served_after_the_program_ends_the_page_says_so_and_shows_the_whole_run() {
     let Some(ServedRun {
         mut served,
         scratch,
+        _bin,
         ..
     }) = served_run("run-serve-end", "0.01", &["300000"])
     else {
