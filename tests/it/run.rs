@@ -249,9 +249,27 @@ fn a_short_run_is_told_how_to_get_more_censuses() {
         0 => assert!(!said.contains("heap census"), "{said}"),
         1..20 => {
             assert!(said.contains(&told), "{got}: {said}");
+            // The round interval (1, 2 or 5 times a power of ten) at or under the one that
+            // would have given 40 censuses at the rate this run got.
+            let told = said
+                .split("A shorter interval gives more: hpgraph run -i ")
+                .nth(1);
+            let x: f64 = told
+                .expect("an interval told")
+                .split(' ')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap();
+            let forty = 0.05 * got as f64 / 40.0;
             assert!(
-                said.contains("A shorter interval gives more: hpgraph run -i 0.00"),
-                "{said}"
+                x <= forty * (1.0 + 1e-9) && x * 2.5 > forty,
+                "{x} for {got}: {said}"
+            );
+            let digits = format!("{x:e}");
+            assert!(
+                ["1e", "2e", "5e"].iter().any(|d| digits.starts_with(d)),
+                "{x}"
             );
         }
         _ => assert!(!said.contains(&told), "{said}"),
