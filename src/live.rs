@@ -454,14 +454,12 @@ impl<'a> Follower<'a> {
     /// reads it, and drawn whatever the interval; the page says how the program ended
     /// and that it shows the whole run.
     fn finish(&mut self, finale: &Finale, view: &mut dyn View) {
-        let read = File::open(&finale.record)
-            .map_err(|e| format!(": {e}"))
-            .and_then(|f| crate::input::read_file(&f, self.follow.read).map_err(|e| e.located()));
+        // Read as a one-shot run reads its input.
+        let read = Source::File(finale.record.clone()).read(self.follow.read);
         let file = (finale.record.file_name()).map_or_else(
             || finale.record.display().to_string(),
             |n| n.to_string_lossy().into_owned(),
         );
-        let file = crate::escape::terminal(&file);
         let shows = match read {
             Ok(mut parsed) => {
                 parsed.warnings.retain(|w| !self.told.contains(w));
@@ -469,10 +467,7 @@ impl<'a> Follower<'a> {
                 format!("the page shows its whole run, read from {file}")
             }
             Err(error) => {
-                view.tell(Event::Broken {
-                    error: &error,
-                    waits: false,
-                });
+                view.tell(Event::Unreadable(&error.to_string()));
                 format!("{file} does not read: the last picture is shown")
             }
         };

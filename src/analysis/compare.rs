@@ -347,7 +347,10 @@ fn run_figures(file: &str, p: &Profile, window: (Option<f64>, Option<f64>)) -> R
         file: file.to_string(),
         job: String::from_utf8_lossy(&p.job).into_owned(),
         samples: p.times.len(),
-        duration: p.span().1 - p.span().0,
+        duration: {
+            let (from, to) = p.span();
+            to - from
+        },
         peak: peak(&totals).1.max(0.0),
         mean: totals.iter().sum::<f64>() / censuses(&totals) as f64,
         area: trapezoids(&p.times, &totals),

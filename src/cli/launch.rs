@@ -148,7 +148,7 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         }
     };
     let name = rts.program.display().to_string();
-    let interval = run_args.interval.unwrap_or(flags::CENSUS_INTERVAL);
+    let interval = flags::census_interval(run_args.interval);
     finish(&name, &keep, &beside, interval, settings, running)
 }
 

@@ -136,7 +136,10 @@ impl View for Out<'_> {
             Event::Cut(error) => eprintln!("hpgraph: {name}{error}"),
             Event::Connected => eprintln!("hpgraph: {name}: connected"),
             Event::Lost(why) => eprintln!("hpgraph: {name}: cannot connect ({why}): trying again"),
-            Event::Ended(what) | Event::Unreadable(what) => eprintln!("hpgraph: {name}: {what}"),
+            // What ended may name a file (the program's record): terminal-safe.
+            Event::Ended(what) | Event::Unreadable(what) => {
+                eprintln!("hpgraph: {name}: {}", crate::escape::terminal(what))
+            }
         }
     }
 }

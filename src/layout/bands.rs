@@ -68,15 +68,9 @@ impl Frame<'_> {
     /// graph's height and named where its name fits, so that the heap no census saw
     /// reads as not observed rather than empty. Drawn under the bands and lines.
     pub(super) fn unobserved(&self, items: &mut Vec<Item>) {
-        let Some(&census) = self.profile.times.first() else {
+        let Some(w) = self.unobserved_width() else {
             return;
         };
-        let to_x = |t: f64| ((t - self.sel.first) / self.sel.x_range) * self.graph_width;
-        let w = to_x(census).min(self.graph_width);
-        // Less than a hairline of it: nothing to show.
-        if w < UNOBSERVED_LEAST {
-            return;
-        }
         let h = self.graph_height;
         let mut p = path(
             PathRole::Unobserved,
@@ -91,20 +85,24 @@ impl Frame<'_> {
         items.push(Item::Path(p));
     }
 
+    /// How wide the stretch before the first census is drawn, `None` where it is less
+    /// than [`UNOBSERVED_LEAST`] (a profile that starts at its first census has none).
+    fn unobserved_width(&self) -> Option<f64> {
+        let census = *self.profile.times.first()?;
+        let w =
+            ((census - self.sel.first) / self.sel.x_range * self.graph_width).min(self.graph_width);
+        (w >= UNOBSERVED_LEAST).then_some(w)
+    }
+
     /// The name of the stretch before the first census ([`Frame::unobserved`]), at the
     /// top of it, else its middle, else its bottom: the first place clear of `ink` (the
     /// runtime's lines and envelopes, where they are drawn), then added to it so that the
     /// lines' names keep clear of it too. The shorter name where the longer does not
     /// fit across; none where neither fits or no place is clear.
     pub(super) fn unobserved_label(&self, items: &mut Vec<Item>, ink: &mut labels::Ink) {
-        let Some(&census) = self.profile.times.first() else {
+        let Some(w) = self.unobserved_width() else {
             return;
         };
-        let w = (((census - self.sel.first) / self.sel.x_range) * self.graph_width)
-            .min(self.graph_width);
-        if w < UNOBSERVED_LEAST {
-            return;
-        }
         // Half an em of room either side of its name.
         let room = w - 10.0 * self.em;
         let Some((name, size)) = (crate::scene::UNOBSERVED_NAMES.into_iter())

@@ -68,6 +68,11 @@ impl Breakdown {
 /// them, which `-i 0.1` gives back.
 pub const CENSUS_INTERVAL: f64 = 0.05;
 
+/// The census interval of a run: the one `-i` gave, else [`CENSUS_INTERVAL`].
+pub fn census_interval(given: Option<f64>) -> f64 {
+    given.unwrap_or(CENSUS_INTERVAL)
+}
+
 /// A run with fewer heap censuses than this is told how to get more: its trend's body
 /// would be under [`crate::analysis::window::MIN_TREND_CENSUSES`] after a teardown.
 pub const FEW_CENSUSES: usize = 20;
@@ -155,7 +160,7 @@ pub fn rts_flags(rts: &Rts, request: &Request) -> Result<Vec<String>, SetUp> {
         // The time samples, to the eventlog beside the heap (and the .prof report).
         flags.push("-p".into());
     }
-    flags.push(format!("-i{}", request.interval.unwrap_or(CENSUS_INTERVAL)));
+    flags.push(format!("-i{}", census_interval(request.interval)));
     if request.live && rts.version >= Version(9, 2) {
         flags.push("--eventlog-flush-interval=1".into());
     }
