@@ -24,8 +24,6 @@
 //!   typed result in one call ([`engine::run`]): a [`engine::Rendered`] or [`engine::Compared`], which writes itself.
 //! * [`live`] follows a profile a running program is still writing, for `--watch` and
 //!   `--serve`.
-//! * [`cli`] reads the command line once into a resolved run description, opens and
-//!   names the files, and prints what the engine and the live view say.
 //! * [`escape`] is the one escape per output language, [`units`] how numbers are
 //!   written, [`error`] the errors a run reports.
 //!
@@ -52,7 +50,6 @@
 pub mod analysis;
 pub mod backend;
 pub mod check;
-pub mod cli;
 pub mod engine;
 pub mod error;
 pub mod escape;

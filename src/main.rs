@@ -5,6 +5,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 use std::ffi::{c_int, c_long};
 
+/// The command line: private to the binary, so that a flag added is never a change to
+/// the library's API. It maps flags to the library's options and prints what it says.
+mod cli;
+
 // mimalloc's own options (its static library, which `libmimalloc-sys` links in).
 unsafe extern "C" {
     fn mi_option_set(option: c_int, value: c_long);
@@ -27,7 +31,7 @@ fn main() -> std::process::ExitCode {
         // SAFETY: sets one of mimalloc's options, which it reads as it runs.
         unsafe { mi_option_set(PURGE_DELAY, PURGE_AFTER_MS) };
     }
-    hpgraph::cli::main()
+    cli::main()
 }
 
 #[cfg(test)]

@@ -8,9 +8,9 @@ use clap::{Parser, ValueEnum};
 
 use super::generate::Generated;
 use super::values::*;
-use crate::export::SummaryStyle;
-use crate::layout::Style;
-use crate::layout::paint::Palette;
+use hpgraph::export::SummaryStyle;
+use hpgraph::layout::Style;
+use hpgraph::layout::paint::Palette;
 
 const SHORT_AFTER_HELP: &str = "\
 Examples:
@@ -154,8 +154,8 @@ pub struct Args {
     /// Output format, whatever the file is called [default: from -o, else ps]
     ///
     /// Without -o the output is ./BASE.FORMAT.
-    #[arg(long, value_name = "FORMAT", help_heading = "Output and formats")]
-    pub format: Option<crate::engine::OutputKind>,
+    #[arg(long, value_parser = super::values::output_kind(), value_name = "FORMAT", help_heading = "Output and formats")]
+    pub format: Option<hpgraph::engine::OutputKind>,
 
     /// SVG, PDF, PNG: draw every point, not what the figure can show
     ///
@@ -187,7 +187,7 @@ pub struct Args {
     /// hp2ps is its picture, exactly (its PostScript bytes). modern has round tick labels
     /// with just enough decimals, byte units, no title box, and long key names shortened
     /// in the middle. --style hp2ps gives the formats hp2ps never wrote its look.
-    #[arg(long, value_name = "STYLE", help_heading = "Figure")]
+    #[arg(long, value_parser = super::values::style(), value_name = "STYLE", help_heading = "Figure")]
     pub style: Option<Style>,
 
     /// Band colours
@@ -195,7 +195,7 @@ pub struct Args {
     /// hp2ps: its greys, or colours with -c. okabe-ito and viridis are told apart by
     /// colour-blind readers; viridis also in greyscale print. [default: hp2ps;
     /// tableau10 with --style modern and for html]
-    #[arg(long, value_name = "NAME", help_heading = "Figure")]
+    #[arg(long, value_parser = super::values::palette(), value_name = "NAME", help_heading = "Figure")]
     pub palette: Option<Palette>,
 
     /// A band's colour follows from its name, the same in every figure
@@ -244,9 +244,9 @@ pub struct Args {
     ///
     /// x for the time axis only (runs of different lengths side by side), y for the
     /// values only, both for both (as hp2pretty's --uniform-scale).
-    #[arg(long, value_name = "AXES", num_args = 0..=1, require_equals = true,
+    #[arg(long, value_parser = super::values::axes(), value_name = "AXES", num_args = 0..=1, require_equals = true,
           default_missing_value = "both", help_heading = "Figure")]
-    pub same_scale: Option<crate::select::Axes>,
+    pub same_scale: Option<hpgraph::select::Axes>,
 
     /// The y axis reaches at least BYTES: 2GB, 512MiB, 1e9
     ///
@@ -276,7 +276,7 @@ pub struct Args {
     /// standard errors from flat); shrinking when it falls so; else flat. A body of
     /// fewer than 16 censuses is not judged (docs/inspect.md). =json or =csv for scripts (with the runtime's headline figures
     /// as rows when the input is an eventlog).
-    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+    #[arg(long, value_parser = super::values::summary_style(), value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", help_heading = "Data and inspection")]
     pub summary: Option<SummaryStyle>,
 
@@ -286,7 +286,7 @@ pub struct Args {
     /// and MUT elapsed time, productivity: for the whole run, or for --from/--to's
     /// window. Any eventlog has them (+RTS -l, no profiling needed). =json or =csv for
     /// scripts.
-    #[arg(long, value_name = "FORMAT", num_args = 0..=1, require_equals = true,
+    #[arg(long, value_parser = super::values::summary_style(), value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", conflicts_with = "summary",
           help_heading = "Data and inspection")]
     pub stats: Option<SummaryStyle>,
@@ -304,7 +304,7 @@ pub struct Args {
     #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
           default_missing_value = "peak", value_parser = flame_when,
           help_heading = "Data and inspection")]
-    pub flame: Option<crate::select::flame::When>,
+    pub flame: Option<hpgraph::select::flame::When>,
 
     /// With --flame: the graph rooted at the innermost frames, their callers above
     ///
@@ -444,9 +444,9 @@ pub struct Args {
     /// unix:PATH for a Unix socket, HOST:PORT for TCP. With --watch or --serve the
     /// picture follows the program, connecting again when the connection is lost or
     /// the program is run again; without, one connection is read to its end.
-    #[arg(long, value_name = "SOCKET", value_parser = crate::input::stream::Endpoint::parse,
+    #[arg(long, value_name = "SOCKET", value_parser = hpgraph::input::stream::Endpoint::parse,
           conflicts_with = "files", help_heading = "Live view")]
-    pub connect: Option<crate::input::stream::Endpoint>,
+    pub connect: Option<hpgraph::input::stream::Endpoint>,
 
     /// Serve the profile to a browser, live (implies --watch) [default: 127.0.0.1:0]
     ///
@@ -454,7 +454,7 @@ pub struct Args {
     /// an event stream. Port 0 or none: a free one. Only this machine can connect
     /// unless ADDR says otherwise.
     #[arg(long, value_name = "ADDR:PORT", num_args = 0..=1, require_equals = true,
-          default_missing_value = "127.0.0.1:0", value_parser = crate::serve::parse_addr,
+          default_missing_value = "127.0.0.1:0", value_parser = hpgraph::serve::parse_addr,
           help_heading = "Live view")]
     pub serve: Option<std::net::SocketAddr>,
 
@@ -526,7 +526,7 @@ pub enum MeasureArg {
     Entries,
 }
 
-impl From<MeasureArg> for crate::profile::costs::Measure {
+impl From<MeasureArg> for hpgraph::profile::costs::Measure {
     fn from(m: MeasureArg) -> Self {
         match m {
             MeasureArg::Time => Self::Time,
@@ -583,7 +583,7 @@ fn check_help() -> String {
          1 when one fails (one line each on stderr, as 'prog.hp: check failed: peak 231 MB \
          at 4.20 s > 200MB'); 2 when nothing could be checked (an unknown figure, a unit \
          that does not fit, a band the profile lacks, an input that cannot be read).",
-        crate::check::figures_help()
+        hpgraph::check::figures_help()
     )
 }
 

@@ -19,12 +19,12 @@ use clap::CommandFactory;
 use super::naming::{Output, Plan, Source};
 use super::settings::{Run, Settings};
 use super::{Args, failed, parse_args, read_binary, run, usage_exit, verdict, watch};
-use crate::check::report::Verdicts;
-use crate::engine::Job;
-use crate::program::child::{self, Ended, Running};
-use crate::program::flags::{self, Breakdown, Request};
-use crate::program::info::Version;
-use crate::program::{SetUp, info};
+use hpgraph::check::report::Verdicts;
+use hpgraph::engine::Job;
+use hpgraph::program::child::{self, Ended, Running};
+use hpgraph::program::flags::{self, Breakdown, Request};
+use hpgraph::program::info::Version;
+use hpgraph::program::{SetUp, info};
 
 /// The run's own help (`hpgraph run --help`).
 const HELP: &str = "\
@@ -127,7 +127,7 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
     eprintln!(
         "hpgraph: running {} (GHC {}{}) with +RTS {} -RTS",
         rts.program.display(),
-        crate::escape::terminal(&rts.ghc),
+        hpgraph::escape::terminal(&rts.ghc),
         if rts.profiled() { ", profiling" } else { "" },
         rts_flags.join(" ")
     );
@@ -155,7 +155,7 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
 /// A run of fewer than [`flags::FEW_CENSUSES`] heap censuses is told how to get more: the
 /// interval that would have given it twice as many, as a command to run.
 fn tell_if_few(job: &Job, record: &Path, interval: f64, name: &str) {
-    let Some((got, _)) = crate::engine::recorded::censuses(job.read, record) else {
+    let Some((got, _)) = hpgraph::engine::recorded::censuses(job.read, record) else {
         return;
     };
     // None at all is said where it is read (the program ended before its first census).
@@ -167,9 +167,9 @@ fn tell_if_few(job: &Job, record: &Path, interval: f64, name: &str) {
          time: too few to judge a trend ({} are needed after an exit's teardown). A shorter \
          interval gives more: hpgraph run -i {} -- {}",
         if got == 1 { "" } else { "es" },
-        crate::analysis::window::MIN_TREND_CENSUSES,
+        hpgraph::analysis::window::MIN_TREND_CENSUSES,
         flags::finer_interval(interval, got),
-        crate::escape::terminal(name)
+        hpgraph::escape::terminal(name)
     );
 }
 
@@ -194,7 +194,7 @@ fn finish(
     let (ended, interrupted) = match run {
         Run::Render { plans, .. } => {
             let (ended, interrupted) = wait(running);
-            if let Err(e) = crate::sink::clean_up_on_signals() {
+            if let Err(e) = hpgraph::sink::clean_up_on_signals() {
                 eprintln!("hpgraph: warning: cannot watch for signals: {e}");
             }
             let mut read = keep.to_path_buf();
@@ -225,8 +225,8 @@ fn finish(
                 if !serving {
                     ended_stop.store(true, Ordering::SeqCst);
                 } else if let (Ok(ended), None) = (&result.0, result.1) {
-                    let fuller = crate::engine::recorded::fuller_hp(read, &record, &hp, since);
-                    let _ = to_finale.set(crate::live::Finale {
+                    let fuller = hpgraph::engine::recorded::fuller_hp(read, &record, &hp, since);
+                    let _ = to_finale.set(hpgraph::live::Finale {
                         record: if fuller.is_some() { hp } else { record },
                         how: format!("the program {ended}"),
                     });
@@ -276,10 +276,10 @@ fn finish(
 
 /// What the drawing of a run that has ended reads: its eventlog, or the `.hp` the
 /// runtime wrote beside the program in this run where that holds more of it
-/// ([`crate::engine::recorded`]); which, and why, is said.
+/// ([`hpgraph::engine::recorded`]); which, and why, is said.
 fn recorded(job: &Job, plan: &Plan, keep: &Path, beside: &Beside) -> Plan {
     let read = job.read;
-    let Some(fuller) = crate::engine::recorded::fuller_hp(read, keep, &beside.hp, beside.since)
+    let Some(fuller) = hpgraph::engine::recorded::fuller_hp(read, keep, &beside.hp, beside.since)
     else {
         return plan.clone();
     };
@@ -328,7 +328,7 @@ impl Default for Drawing {
 impl Drawing {
     /// Draws the kept eventlog (or what [`recorded`] chose) as `plan` says and says
     /// where it went.
-    fn one(&mut self, job: &Job, plan: &Plan, checks: &[crate::check::Check], keep: &Path) {
+    fn one(&mut self, job: &Job, plan: &Plan, checks: &[hpgraph::check::Check], keep: &Path) {
         let read = match &plan.input {
             Source::File(path) => path.as_path(),
             _ => keep,
@@ -466,6 +466,6 @@ fn usage(message: &str) -> ! {
 /// Says why the program cannot be run; what it wrote when asked may be in it, so the
 /// message goes out through the terminal's escape.
 fn set_up_failed(e: &SetUp) -> ExitCode {
-    eprintln!("hpgraph: {}", crate::escape::terminal(&e.to_string()));
+    eprintln!("hpgraph: {}", hpgraph::escape::terminal(&e.to_string()));
     ExitCode::from(2)
 }

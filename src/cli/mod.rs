@@ -24,7 +24,7 @@ use clap::{CommandFactory, Parser, error::ErrorKind};
 pub use args::Args;
 use settings::{Run, Settings};
 
-use crate::check;
+use hpgraph::check;
 
 /// Runs hpgraph with the process's arguments.
 pub fn main() -> ExitCode {
@@ -50,7 +50,7 @@ pub fn main() -> ExitCode {
         return failed(&e);
     }
     if !matches!(run, Run::Watch { .. })
-        && let Err(e) = crate::sink::clean_up_on_signals()
+        && let Err(e) = hpgraph::sink::clean_up_on_signals()
     {
         eprintln!("hpgraph: warning: cannot watch for signals: {e}");
     }
@@ -83,11 +83,11 @@ pub fn main() -> ExitCode {
 
 /// `--binary`: the program's symbols, read once for the job.
 fn read_binary(
-    job: &mut crate::engine::Job,
+    job: &mut hpgraph::engine::Job,
     binary: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     if let Some(path) = binary {
-        let names = crate::input::symbols::InfoNames::read(path).map_err(anyhow::Error::msg)?;
+        let names = hpgraph::input::symbols::InfoNames::read(path).map_err(anyhow::Error::msg)?;
         job.binary = Some(std::sync::Arc::new(names));
     }
     Ok(())
@@ -99,8 +99,13 @@ fn read_binary(
 /// scripts do not fail on it.
 fn failed(e: &anyhow::Error) -> ExitCode {
     let closed_pipe = e.chain().any(|cause| {
-        let io = match cause.downcast_ref::<crate::error::Error>() {
-            Some(crate::error::Error::Write { source, .. }) => Some(source),
+        let io = match (
+            cause.downcast_ref::<hpgraph::sink::WriteError>(),
+            cause.downcast_ref::<hpgraph::error::Error>(),
+        ) {
+            (Some(write), _) | (_, Some(hpgraph::error::Error::Write(write))) => {
+                Some(&write.source)
+            }
             _ => cause.downcast_ref::<std::io::Error>(),
         };
         io.is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)

@@ -3,9 +3,9 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use crate::input::prof::retainers::Sets;
-pub use crate::input::source::Source;
-pub use crate::sink::Output;
+use hpgraph::input::prof::retainers::Sets;
+pub use hpgraph::input::source::Source;
+pub use hpgraph::sink::Output;
 
 /// The extension that names an eventlog rather than the base of a `.hp` file.
 const EVENTLOG: &str = ".eventlog";
@@ -71,7 +71,7 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
                 || report
                 || (no_hp && not_hp_text(Path::new(a)))
                 || compression_suffix(&s).is_some()
-                || crate::input::path::is_stream(Path::new(a))
+                || hpgraph::input::path::is_stream(Path::new(a))
             {
                 Source::File(PathBuf::from(a))
             } else {
@@ -90,9 +90,9 @@ pub fn plan(arg: Option<&OsStr>, output: Option<&Path>, ext: &str) -> Plan {
 /// not `.hp` text: read itself whatever its name (GHC's testsuite keeps reports as
 /// `X.prof.sample`) where hp2ps's `PATH.hp` does not exist.
 fn not_hp_text(path: &Path) -> bool {
-    use crate::input::Format;
+    use hpgraph::input::Format;
     matches!(
-        crate::input::path::format(path),
+        hpgraph::input::path::format(path),
         Some(Format::Costs | Format::Eventlog)
     )
 }
@@ -146,20 +146,20 @@ pub fn plan_for(input: Source, output: Option<&Path>, ext: &str) -> Plan {
 
 /// The length of a compressed file's suffix (`.gz`, `.zst`, `.xz`), if the name has one.
 fn compression_suffix(name: &str) -> Option<usize> {
-    crate::input::compressed::Compression::by_suffix(name).map(|(_, suffix)| suffix.len())
+    hpgraph::input::compressed::Compression::by_suffix(name).map(|(_, suffix)| suffix.len())
 }
 
-/// The compression of an input file ([`crate::input::path::compression`]).
-pub fn compressed(input: &Source) -> Option<crate::input::compressed::Compression> {
+/// The compression of an input file ([`hpgraph::input::path::compression`]).
+pub fn compressed(input: &Source) -> Option<hpgraph::input::compressed::Compression> {
     match input {
-        Source::File(path) => crate::input::path::compression(path),
+        Source::File(path) => hpgraph::input::path::compression(path),
         _ => None,
     }
 }
 
-/// What `plan` writes of its input, for [`crate::sink::apart`]: its picture (or data),
+/// What `plan` writes of its input, for [`hpgraph::sink::apart`]: its picture (or data),
 /// with `key` (`--key file`) the key beside the picture, and its `.aux`.
-pub fn writes(plan: &Plan, key: bool) -> crate::sink::apart::Writes<'_> {
+pub fn writes(plan: &Plan, key: bool) -> hpgraph::sink::apart::Writes<'_> {
     let mut files = Vec::new();
     if let Output::File(p) = &plan.output {
         files.push(p.clone());
@@ -168,7 +168,7 @@ pub fn writes(plan: &Plan, key: bool) -> crate::sink::apart::Writes<'_> {
         }
     }
     files.extend(plan.aux.clone());
-    crate::sink::apart::Writes {
+    hpgraph::sink::apart::Writes {
         input: plan.input.display(),
         file: plan.input.file(),
         files,

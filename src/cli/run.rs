@@ -1,5 +1,5 @@
 //! One rendering, start to end, as the command line asks: read each input, hand the
-//! profile to the engine ([`crate::engine`]), say what it noted, and write what it made
+//! profile to the engine ([`hpgraph::engine`]), say what it noted, and write what it made
 //! to its files (the picture, `--key file`'s key, the `.aux` file) or standard output.
 //! What is computed or drawn is the engine's; this names, reads, prints and writes.
 
@@ -8,10 +8,10 @@ use anyhow::Context;
 use super::Timings;
 use super::naming::{Output, Plan};
 use super::settings::Compare;
-use crate::check::{Check, report::Verdicts};
-use crate::engine::{self, Drawn, Job, Make, Rendered, Said};
-use crate::select::aux::{self as auxfile, Aux};
-use crate::sink;
+use hpgraph::check::{Check, report::Verdicts};
+use hpgraph::engine::{self, Drawn, Job, Make, Rendered, Said};
+use hpgraph::select::aux::{self as auxfile, Aux};
+use hpgraph::sink;
 
 /// Reads one input as `plan` says, has the engine make it ([`engine::run`]: `checks`
 /// judged first, a condition that cannot be judged an error, and nothing written) and
@@ -79,7 +79,7 @@ pub(crate) fn write(plan: &Plan, ready: &Rendered) -> anyhow::Result<Drawn> {
 
 /// `--same-scale`: every input read for [`engine::same_scale`]. An input that cannot
 /// be read is left to the rendering, which reports it.
-pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: crate::select::Axes) {
+pub(crate) fn same_scale(job: &mut Job, plans: &[Plan], axes: hpgraph::select::Axes) {
     let read = job.read;
     let profiles = (plans.iter())
         .filter_map(|plan| plan.input.read(read).ok())

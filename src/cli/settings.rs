@@ -16,17 +16,17 @@ use clap::error::ErrorKind;
 
 use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Output, Plan, Source};
-use crate::analysis::page::PageOptions;
-use crate::backend::{self, Format, html, svg::TextAs};
-use crate::engine::OutputKind;
-use crate::engine::{Data, Job, Make, Picture, Serve};
-use crate::export::{Export, ExportOptions, summary::TextOptions};
-use crate::input;
-use crate::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palette};
-use crate::scene::{Media, Orientation};
-use crate::select::filter::Filter;
-use crate::select::{NameOrder, SelectOptions, Shading};
-use crate::units::ByteUnits;
+use hpgraph::analysis::page::PageOptions;
+use hpgraph::backend::{self, Format, html, svg::TextAs};
+use hpgraph::engine::OutputKind;
+use hpgraph::engine::{Data, Job, Make, Picture, Serve};
+use hpgraph::export::{Export, ExportOptions, summary::TextOptions};
+use hpgraph::input;
+use hpgraph::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palette};
+use hpgraph::scene::{Media, Orientation};
+use hpgraph::select::filter::Filter;
+use hpgraph::select::{NameOrder, SelectOptions, Shading};
+use hpgraph::units::ByteUnits;
 
 /// Everything a run does, resolved.
 #[derive(Debug, Clone)]
@@ -48,7 +48,7 @@ pub enum Run {
         plans: Vec<Plan>,
         /// `--same-scale` with several inputs: every picture on the largest ranges of
         /// these axes.
-        same_scale: Option<crate::select::Axes>,
+        same_scale: Option<hpgraph::select::Axes>,
     },
     /// `--watch` or `--serve`: follows one input as it is written.
     Watch {
@@ -173,7 +173,7 @@ impl Settings {
         }
         if kind == OutputKind::Picture(Format::Png) {
             let (w, h) = size(args);
-            if let Some(why) = crate::backend::png::too_large(w, h, args.dpi) {
+            if let Some(why) = hpgraph::backend::png::too_large(w, h, args.dpi) {
                 return Err(usage(ErrorKind::ValueValidation, why));
             }
         }
@@ -250,14 +250,14 @@ impl Settings {
 }
 
 /// Why a run cannot go ahead because one file it writes is another it reads or writes
-/// ([`crate::sink::apart`]): every input, `--retainer-sets`' report, every picture, data
+/// ([`hpgraph::sink::apart`]): every input, `--retainer-sets`' report, every picture, data
 /// file, `.aux`, key and `--check-report`, before anything is written.
 fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>) -> Option<String> {
     let writes: Vec<_> = match run {
         Run::Render { plans, .. } => plans.iter().map(|p| naming::writes(p, key)).collect(),
         Run::Watch { plan, .. } => vec![naming::writes(plan, key)],
         Run::Compare(c) => (c.inputs.iter().zip([Some(&c.output), None]))
-            .map(|(input, output)| crate::sink::apart::Writes {
+            .map(|(input, output)| hpgraph::sink::apart::Writes {
                 input: input.display(),
                 file: input.file(),
                 files: match output {
@@ -271,7 +271,7 @@ fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>)
         .map(|s| (s, "--retainer-sets' report"))
         .into_iter()
         .collect();
-    crate::sink::apart::check(&writes, &others, report).err()
+    hpgraph::sink::apart::check(&writes, &others, report).err()
 }
 
 /// `--flame` draws a census (or a mean) as a picture or writes its stacks; with
@@ -552,15 +552,15 @@ fn band_limit(args: &Args, format: Option<Format>) -> usize {
 /// `--size`, else hp2ps's box; a comparison's two graphs one above the other get
 /// [`COMPARE_HEIGHT`], `--members`' panels each [`MEMBER_PANEL_HEIGHT`] more.
 ///
-/// [`MEMBER_PANEL_HEIGHT`]: crate::engine::members::MEMBER_PANEL_HEIGHT
+/// [`MEMBER_PANEL_HEIGHT`]: hpgraph::engine::members::MEMBER_PANEL_HEIGHT
 fn size(args: &Args) -> (f64, f64) {
     let members = args.members.unwrap_or(0) as f64;
     args.size.unwrap_or((
-        crate::scene::WIDTH,
+        hpgraph::scene::WIDTH,
         if args.compare {
             COMPARE_HEIGHT
         } else {
-            crate::scene::HEIGHT + members * crate::engine::members::MEMBER_PANEL_HEIGHT
+            hpgraph::scene::HEIGHT + members * hpgraph::engine::members::MEMBER_PANEL_HEIGHT
         },
     ))
 }
@@ -699,9 +699,9 @@ fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
         flame: args.flame,
         members: args.members,
         direction: if args.inverted {
-            crate::select::flame::Direction::Inverted
+            hpgraph::select::flame::Direction::Inverted
         } else {
-            crate::select::flame::Direction::Callers
+            hpgraph::select::flame::Direction::Callers
         },
     }
 }

@@ -1,85 +1,83 @@
 //! Reading option values: sizes, lengths, times and the names of closed sets. Each
 //! parser says what it wants when the value is wrong; clap prints it.
 
-use clap::ValueEnum;
-use clap::builder::PossibleValue;
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 
-use crate::engine::OutputKind;
-use crate::export::SummaryStyle;
-use crate::layout::Style;
-use crate::layout::paint::Palette;
-use crate::select::Axes;
-use crate::units::{length, length_unit};
+use hpgraph::engine::OutputKind;
+use hpgraph::export::SummaryStyle;
+use hpgraph::layout::Style;
+use hpgraph::layout::paint::Palette;
+use hpgraph::select::Axes;
+use hpgraph::units::{length, length_unit};
 
-impl ValueEnum for Style {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Style::Hp2ps, Style::Modern]
-    }
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(match self {
-            Style::Hp2ps => "hp2ps",
-            Style::Modern => "modern",
-        }))
-    }
+/// A value of one of the library's closed sets, by the name the command line gives it.
+/// (clap's `ValueEnum` cannot be implemented here for the library's types, and the
+/// library knows nothing of clap: the names live with the flags.) `--help` lists the
+/// names, and clap refuses any other with the list.
+fn one_of<T>(values: Vec<(PossibleValue, T)>) -> impl TypedValueParser<Value = T>
+where
+    T: Copy + Send + Sync + 'static,
+{
+    let names: Vec<PossibleValue> = values.iter().map(|(name, _)| name.clone()).collect();
+    PossibleValuesParser::new(names).map(move |given| {
+        values
+            .iter()
+            .find(|(name, _)| name.get_name() == given)
+            .map(|&(_, value)| value)
+            .expect("PossibleValuesParser passes only the names it was given")
+    })
 }
 
-impl ValueEnum for Palette {
-    fn value_variants<'a>() -> &'a [Self] {
-        static ALL: std::sync::LazyLock<Vec<Palette>> =
-            std::sync::LazyLock::new(|| Palette::NAMES.iter().map(|&(_, p)| p).collect());
-        &ALL
-    }
-    fn to_possible_value(&self) -> Option<PossibleValue> {
+/// `--style`'s names.
+pub fn style() -> impl TypedValueParser<Value = Style> {
+    one_of(vec![
+        (PossibleValue::new("hp2ps"), Style::Hp2ps),
+        (PossibleValue::new("modern"), Style::Modern),
+    ])
+}
+
+/// `--palette`'s names: [`Palette::NAMES`].
+pub fn palette() -> impl TypedValueParser<Value = Palette> {
+    one_of(
         Palette::NAMES
             .iter()
-            .find(|(_, p)| p == self)
-            .map(|&(n, _)| PossibleValue::new(n))
-    }
+            .map(|&(name, p)| (PossibleValue::new(name), p))
+            .collect(),
+    )
 }
 
-impl ValueEnum for Axes {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[Axes::X, Axes::Y, Axes::Both]
-    }
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(match self {
-            Axes::X => PossibleValue::new("x").help("The time axis only"),
-            Axes::Y => PossibleValue::new("y").help("The value axis only"),
-            Axes::Both => PossibleValue::new("both").help("Both axes"),
-        })
-    }
+/// `--same-scale`'s axes.
+pub fn axes() -> impl TypedValueParser<Value = Axes> {
+    one_of(vec![
+        (PossibleValue::new("x").help("The time axis only"), Axes::X),
+        (PossibleValue::new("y").help("The value axis only"), Axes::Y),
+        (PossibleValue::new("both").help("Both axes"), Axes::Both),
+    ])
 }
 
-impl ValueEnum for SummaryStyle {
-    fn value_variants<'a>() -> &'a [Self] {
-        &[SummaryStyle::Text, SummaryStyle::Json, SummaryStyle::Csv]
-    }
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(match self {
-            SummaryStyle::Text => "text",
-            SummaryStyle::Json => "json",
-            SummaryStyle::Csv => "csv",
-        }))
-    }
+/// `--summary`'s and `--stats`' formats.
+pub fn summary_style() -> impl TypedValueParser<Value = SummaryStyle> {
+    one_of(vec![
+        (PossibleValue::new("text"), SummaryStyle::Text),
+        (PossibleValue::new("json"), SummaryStyle::Json),
+        (PossibleValue::new("csv"), SummaryStyle::Csv),
+    ])
 }
 
 /// `--format`'s names are the formats' extensions, in the order of
-/// [`Format::ALL`](crate::backend::Format::ALL) then
-/// [`Export::FILES`](crate::export::Export::FILES).
-impl ValueEnum for OutputKind {
-    fn value_variants<'a>() -> &'a [Self] {
-        static ALL: std::sync::LazyLock<Vec<OutputKind>> =
-            std::sync::LazyLock::new(|| OutputKind::all().collect());
-        &ALL
-    }
-    fn to_possible_value(&self) -> Option<PossibleValue> {
-        Some(PossibleValue::new(self.name()))
-    }
+/// [`Format::ALL`](hpgraph::backend::Format::ALL) then
+/// [`Export::FILES`](hpgraph::export::Export::FILES).
+pub fn output_kind() -> impl TypedValueParser<Value = OutputKind> {
+    one_of(
+        OutputKind::all()
+            .map(|k| (PossibleValue::new(k.name()), k))
+            .collect(),
+    )
 }
 
-/// `--members`'s count of panels: 1 to [`crate::engine::members::MAX_MEMBER_PANELS`].
+/// `--members`'s count of panels: 1 to [`hpgraph::engine::members::MAX_MEMBER_PANELS`].
 pub fn member_panels(text: &str) -> Result<usize, String> {
-    let most = crate::engine::members::MAX_MEMBER_PANELS;
+    let most = hpgraph::engine::members::MAX_MEMBER_PANELS;
     match text.parse::<usize>() {
         Ok(n) if (1..=most).contains(&n) => Ok(n),
         _ => Err(format!(
@@ -89,8 +87,8 @@ pub fn member_panels(text: &str) -> Result<usize, String> {
 }
 
 /// `--flame`'s census: `peak`, `end`, `mean` or a time in sample units.
-pub fn flame_when(text: &str) -> Result<crate::select::flame::When, String> {
-    use crate::select::flame::When;
+pub fn flame_when(text: &str) -> Result<hpgraph::select::flame::When, String> {
+    use hpgraph::select::flame::When;
     match text {
         "peak" => Ok(When::Peak),
         "end" => Ok(When::End),
@@ -104,10 +102,10 @@ pub fn flame_when(text: &str) -> Result<crate::select::flame::When, String> {
     }
 }
 
-/// A size in bytes ([`crate::units::size`]): a number with an optional unit, decimal
+/// A size in bytes ([`hpgraph::units::size`]): a number with an optional unit, decimal
 /// (`kB`, `MB`, `GB`, `TB`) or binary (`KiB`, `MiB`, `GiB`, `TiB`).
 pub fn bytes(text: &str) -> Result<f64, String> {
-    crate::units::size(text).ok_or_else(|| {
+    hpgraph::units::size(text).ok_or_else(|| {
         format!(
             "`{text}` is not a size: a number above 0, optionally with B, kB, MB, GB, TB, \
              KiB, MiB, GiB or TiB"
@@ -151,7 +149,7 @@ pub(crate) fn font_size(text: &str) -> Result<f64, String> {
 
 /// A band-name pattern (the `regex` crate's syntax), matched anywhere in the name.
 pub(crate) fn regex(text: &str) -> Result<regex::bytes::Regex, String> {
-    crate::profile::names::pattern(text).map_err(|e| e.to_string())
+    hpgraph::profile::names::pattern(text).map_err(|e| e.to_string())
 }
 
 /// The latest time `--from` and `--to` take: a hundred years of seconds, beyond any

@@ -1,15 +1,15 @@
 //! `--check` and `--check-report` on the command line: the conditions read once (a
 //! condition that does not read is a usage error before anything is read or written),
 //! and the run's verdicts turned into lines on stderr, the report file and the exit
-//! status. Measuring and judging is [`crate::check`]'s.
+//! status. Measuring and judging is [`hpgraph::check`]'s.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
 
-use crate::check::report::{self, Report, ReportFormat, Verdicts};
-use crate::check::{self, Check};
+use hpgraph::check::report::{self, Report, ReportFormat, Verdicts};
+use hpgraph::check::{self, Check};
 
 /// The conditions and where their report goes.
 #[derive(Debug, Clone, Default)]
@@ -86,7 +86,7 @@ pub fn finish(checks: &Checks, verdicts: Vec<Verdicts>, unjudged: bool) -> ExitC
     }
     let report = Report::of(verdicts);
     if let Some((path, format)) = &checks.report
-        && let Err(e) = crate::sink::write_file(path, |w| report::write(&report, *format, w))
+        && let Err(e) = hpgraph::sink::write_file(path, |w| report::write(&report, *format, w))
     {
         eprintln!(
             "hpgraph: {}: cannot write the check report: {e}",

@@ -1,9 +1,9 @@
 //! `--watch` and `--serve`: a profile a running program is still writing, followed by
-//! [`crate::live`], each redraw made by the engine ([`engine::prepare`], then the
+//! [`hpgraph::live`], each redraw made by the engine ([`engine::prepare`], then the
 //! picture of `-o` and the served page) and what happened said on stderr.
 //!
 //! With `--serve` each redraw is the live HTML page and the profile's JSON, handed to
-//! the [server](crate::serve) (and the file of `-o`, when given, is written as well); the
+//! the [server](hpgraph::serve) (and the file of `-o`, when given, is written as well); the
 //! server is also told when the program is waited for or has started again.
 
 use std::process::{Child, Command};
@@ -14,11 +14,11 @@ use std::time::Instant;
 use super::naming::Plan;
 use super::run::{reused_aux, say, write};
 use super::settings::Live;
-use crate::engine::{self, Drawn, Job, Said, Serve};
-use crate::input::Parsed;
-use crate::input::prof::retainers::Sets;
-use crate::live::{self, Event, Follow, View};
-use crate::serve::Server;
+use hpgraph::engine::{self, Drawn, Job, Said, Serve};
+use hpgraph::input::Parsed;
+use hpgraph::input::prof::retainers::Sets;
+use hpgraph::live::{self, Event, Follow, View};
+use hpgraph::serve::Server;
 
 /// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, until a stream ends when
 /// nothing is served, or until `stop` is set (`hpgraph run`: the program ended). A
@@ -138,7 +138,7 @@ impl View for Out<'_> {
             Event::Lost(why) => eprintln!("hpgraph: {name}: cannot connect ({why}): trying again"),
             // What ended may name a file (the program's record): terminal-safe.
             Event::Ended(what) | Event::Unreadable(what) => {
-                eprintln!("hpgraph: {name}: {}", crate::escape::terminal(what))
+                eprintln!("hpgraph: {name}: {}", hpgraph::escape::terminal(what))
             }
         }
     }
@@ -191,7 +191,7 @@ fn serve(serve: &Serve, name: &str) -> anyhow::Result<Server> {
     let server =
         (serve.start(name)).map_err(|e| anyhow::anyhow!("cannot serve on {}: {e}", serve.addr))?;
     let addr = server.addr();
-    if !crate::serve::is_loopback(&addr) {
+    if !hpgraph::serve::is_loopback(&addr) {
         eprintln!(
             "hpgraph: warning: serving on {addr}, which is not a loopback address: anyone \
              who can reach this machine on port {} can read the profile",

@@ -5,7 +5,6 @@
 use std::process::{Command, Stdio};
 
 use crate::common::{Scratch, hpgraph};
-use clap::CommandFactory;
 
 fn generated(what: &str) -> Vec<u8> {
     let dir = Scratch::new("generate");
@@ -14,19 +13,37 @@ fn generated(what: &str) -> Vec<u8> {
     out.stdout
 }
 
-/// Every long option and every alias `--help` shows (`--color` for `--colour`).
+/// Every long option and every alias `--help` shows (`--color` for `--colour`), read
+/// from the binary's own `--help`: an option line (`  -o, --output <FILE>`) and its
+/// `[alias: …]` or `[aliases: …]` lines.
 fn long_options() -> Vec<String> {
-    hpgraph::cli::Args::command()
-        .get_arguments()
-        .flat_map(|a| {
-            a.get_long()
-                .into_iter()
-                .chain(a.get_visible_aliases().into_iter().flatten())
-                .map(|l| format!("--{l}"))
-                .collect::<Vec<_>>()
-        })
-        .chain(["--help".to_string(), "--version".to_string()])
-        .collect()
+    let dir = Scratch::new("generate-help");
+    let out = hpgraph(&dir.0, &["--help"], None);
+    assert!(out.status.success());
+    let help = String::from_utf8(out.stdout).unwrap();
+    let mut options = Vec::new();
+    for line in help.lines() {
+        let line = line.trim_start();
+        let line = match line.as_bytes() {
+            [b'-', c, b',', b' ', ..] if c.is_ascii_alphanumeric() => &line[4..],
+            _ => line,
+        };
+        if let Some(rest) = line.strip_prefix("--") {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-')
+                .collect();
+            options.push(format!("--{name}"));
+        } else if let Some(aliases) = line
+            .strip_prefix("[alias: ")
+            .or_else(|| line.strip_prefix("[aliases: "))
+        {
+            let aliases = aliases.trim_end_matches(']');
+            options.extend(aliases.split(", ").map(str::to_string));
+        }
+    }
+    assert!(options.len() > 50, "{options:?}: --help lists its options");
+    options
 }
 
 fn installed(tool: &str) -> bool {
