@@ -9,22 +9,8 @@ use crate::select::aux::AuxError;
 /// Something that stopped a rendering.
 #[derive(Debug)]
 pub enum Error {
-    /// The input could not be opened or read.
-    Read {
-        /// The input, as messages name it.
-        path: String,
-        /// Why.
-        source: io::Error,
-        /// What to do about it, when there is more to say than `source` (empty if not).
-        hint: String,
-    },
-    /// The input is not a heap profile.
-    Parse {
-        /// The input, as messages name it.
-        path: String,
-        /// What is wrong, and where.
-        error: input::Error,
-    },
+    /// The input could not be opened, read or parsed.
+    Input(input::SourceError),
     /// The `.aux` file asked for with `-p` could not be opened or read.
     AuxRead {
         /// The `.aux` file.
@@ -40,24 +26,13 @@ pub enum Error {
         error: AuxError,
     },
     /// The output could not be written.
-    Write {
-        /// The output.
-        path: String,
-        /// Why.
-        source: io::Error,
-    },
+    Write(crate::sink::WriteError),
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Read { path, source, hint } if hint.is_empty() => {
-                write!(f, "{path}: cannot read: {source}")
-            }
-            Error::Read { path, source, hint } => {
-                write!(f, "{path}: cannot read: {source}; {hint}")
-            }
-            Error::Parse { path, error } => write!(f, "{path}{}", error.located()),
+            Error::Input(error) => error.fmt(f),
             Error::AuxRead { path, source } => {
                 write!(
                     f,
@@ -65,7 +40,7 @@ impl fmt::Display for Error {
                 )
             }
             Error::Aux { path, error } => write!(f, "{path}:{}: {error}", error.line),
-            Error::Write { path, source } => write!(f, "{path}: cannot write: {source}"),
+            Error::Write(error) => error.fmt(f),
         }
     }
 }
@@ -73,3 +48,15 @@ impl fmt::Display for Error {
 /// The message of every variant already includes its cause, so no `source` is given:
 /// printing the chain (`{:#}` in anyhow) would say it twice.
 impl std::error::Error for Error {}
+
+impl From<crate::sink::WriteError> for Error {
+    fn from(error: crate::sink::WriteError) -> Error {
+        Error::Write(error)
+    }
+}
+
+impl From<input::SourceError> for Error {
+    fn from(error: input::SourceError) -> Error {
+        Error::Input(error)
+    }
+}

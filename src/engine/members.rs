@@ -6,7 +6,6 @@
 //! and shows a member's sets band by band.)
 
 use super::Picture;
-use super::render::Rendered;
 use crate::analysis::members::{self, Member};
 use crate::layout::TitleSize;
 use crate::layout::compare::{Panel, compared};
@@ -27,6 +26,14 @@ pub(super) const NOT_SETS: &str = "--members: the bands are not sets of members 
     profile, +RTS -ho, or a retainer profile, -hr, with its run's report beside it): drawn \
     as usual";
 
+/// A figure of members: its scene, the whole graph's bands (what an `.aux` file beside
+/// it keeps) and the profile's count of samples.
+pub(super) struct Figure {
+    pub scene: crate::scene::Scene,
+    pub selection: Selection,
+    pub samples: usize,
+}
+
 /// The figure of `profile` with the panels of its `count` members that reach most, of
 /// `all`, its members ([`members::of`]).
 pub(super) fn figure(
@@ -34,8 +41,7 @@ pub(super) fn figure(
     profile: Profile,
     all: members::Members,
     count: usize,
-    mut notes: Vec<String>,
-) -> Rendered<'_> {
+) -> Figure {
     let count = count.min(MAX_MEMBER_PANELS);
     let shown: Vec<&Member> = all.members.iter().take(count).collect();
     // The profile without its bands, which each panel's profile is with some of them.
@@ -90,17 +96,10 @@ pub(super) fn figure(
     if let Some(column) = picture.column {
         crate::scene::reduce::reduce(&mut scene, column);
     }
-    notes.extend(super::render::repairs(picture, &scene));
-    // The whole graph's bands: what an `.aux` file beside it keeps.
-    let selection = selections[0].clone();
-    Rendered::Picture {
-        picture,
+    Figure {
         scene,
-        key: None,
-        selection,
-        page: None,
+        selection: selections[0].clone(),
         samples,
-        notes,
     }
 }
 

@@ -161,7 +161,19 @@ fn heap_picture<'a>(picture: &'a Picture, profile: Profile, aux: Option<&Aux>) -
     let html = picture.format == Format::Html;
     if let Some(count) = picture.members.filter(|_| !html) {
         match crate::analysis::members::of(&profile) {
-            Some(all) => return super::members::figure(picture, profile, all, count, notes),
+            Some(all) => {
+                let figure = super::members::figure(picture, profile, all, count);
+                notes.extend(repairs(picture, &figure.scene));
+                return Rendered::Picture {
+                    picture,
+                    scene: figure.scene,
+                    key: None,
+                    selection: figure.selection,
+                    page: None,
+                    samples: figure.samples,
+                    notes,
+                };
+            }
             None => notes.push(super::members::NOT_SETS.to_string()),
         }
     }

@@ -16,6 +16,7 @@ pub mod names;
 pub mod path;
 pub mod prof;
 pub mod source;
+pub use source::SourceError;
 pub mod stream;
 pub mod symbols;
 pub mod ticky;

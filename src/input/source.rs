@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use super::stream::Endpoint;
 use super::{Options, Parsed};
-use crate::error::Error;
 
 /// Where the profile comes from.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -62,9 +61,9 @@ impl Source {
 
     /// Reads the whole profile: a file (a FIFO or device as a stream, to its end),
     /// standard input, or one connection to a socket, to its end.
-    pub fn read(&self, options: Options) -> Result<Parsed, Error> {
+    pub fn read(&self, options: Options) -> Result<Parsed, SourceError> {
         let path = self.display();
-        let read_error = |source: std::io::Error| Error::Read {
+        let read_error = |source: std::io::Error| SourceError::Read {
             hint: self.file().map_or(String::new(), |p| read_hint(p, &source)),
             path: path.clone(),
             source,
@@ -76,9 +75,49 @@ impl Source {
                 super::read_once(endpoint.open().map_err(read_error)?, options)
             }
         };
-        result.map_err(|error| Error::Parse { path, error })
+        result.map_err(|error| SourceError::Parse { path, error })
     }
 }
+
+/// Why an input gave no profile: it could not be opened or read, or it is not a profile.
+/// (The input's own error, so that reading needs nothing above it; the library's
+/// [`crate::Error`] holds it.)
+#[derive(Debug)]
+pub enum SourceError {
+    /// The input could not be opened or read.
+    Read {
+        /// The input, as messages name it.
+        path: String,
+        /// Why.
+        source: std::io::Error,
+        /// What to do about it, when there is more to say than `source` (empty if not).
+        hint: String,
+    },
+    /// The input is not a profile.
+    Parse {
+        /// The input, as messages name it.
+        path: String,
+        /// What is wrong, and where.
+        error: super::Error,
+    },
+}
+
+impl std::fmt::Display for SourceError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SourceError::Read { path, source, hint } if hint.is_empty() => {
+                write!(f, "{path}: cannot read: {source}")
+            }
+            SourceError::Read { path, source, hint } => {
+                write!(f, "{path}: cannot read: {source}; {hint}")
+            }
+            SourceError::Parse { path, error } => write!(f, "{path}{}", error.located()),
+        }
+    }
+}
+
+/// The message already includes its cause, as [`crate::Error`]'s do.
+impl std::error::Error for SourceError {}
 
 /// What to tell a user whose input `path` could not be opened, when hp2ps's naming is
 /// the likely cause: the argument named a file or folder that exists, and hp2ps's rule

@@ -9,6 +9,8 @@
 pub mod aux;
 pub mod filter;
 pub mod flame;
+mod frames;
+mod grow;
 pub mod order;
 pub mod prune;
 pub mod samples;

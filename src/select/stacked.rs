@@ -4,7 +4,7 @@
 //! its censuses summed, each counting what was spent since the one before. Nothing that
 //! draws or writes stacks asks which it holds.
 
-use super::flame::{Census, MAX_DEPTH, When, labels, pick};
+use super::frames::{Census, MAX_DEPTH, When, labels, pick};
 use crate::profile::costs::{CostProfile, Measure};
 use crate::profile::{BandsFrom, Costs, Profile};
 

@@ -12,7 +12,7 @@
 //! (inverted, deeper, larger) each path is added as the bands' stacks are, frame by
 //! frame, and left out past the limits as they are ([`through_stacks`]).
 
-use super::flame::{
+use super::frames::{
     Census, Direction, Flame, Frame, MAX_DEPTH, MAX_GRAPH_FRAMES, Stack, When, ordered,
 };
 use crate::profile::Profile;
@@ -86,7 +86,7 @@ fn through_stacks(
     when: When,
     direction: Direction,
 ) -> Flame {
-    let mut graph = super::flame::Tree::new(direction);
+    let mut graph = super::grow::Tree::new(direction);
     let (mut total, mut deep) = (0.0, 0);
     for &path in &paths.weighed {
         deep += usize::from(paths.trie.depth[path as usize] as usize > MAX_DEPTH);

@@ -35,14 +35,32 @@ impl Output {
     pub fn write(
         &self,
         body: impl FnOnce(&mut dyn Write) -> io::Result<()>,
-    ) -> Result<(), crate::error::Error> {
+    ) -> Result<(), WriteError> {
         let (path, result) = match self {
             Output::Stdout => ("stdout".into(), write_stdout(body)),
             Output::File(path) => (path.display().to_string(), write_file(path, body)),
         };
-        result.map_err(|source| crate::error::Error::Write { path, source })
+        result.map_err(|source| WriteError { path, source })
     }
 }
+
+/// An output that could not be written: which one, and why.
+#[derive(Debug)]
+pub struct WriteError {
+    /// The output, as messages name it (`stdout` for standard output).
+    pub path: String,
+    /// Why.
+    pub source: io::Error,
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: cannot write: {}", self.path, self.source)
+    }
+}
+
+/// The message already includes its cause, as [`crate::Error`]'s do.
+impl std::error::Error for WriteError {}
 
 /// Writes `path` atomically with what `body` writes.
 ///
