@@ -113,17 +113,42 @@ pub fn stable_index(name: &[u8]) -> usize {
     (h % 1_000_003) as usize
 }
 
-/// Gives each name a paint of `palette` that no other name here has: its preferred one
-/// (its [`stable_index`] when `stable`, else the next in order) when free, else the next
-/// free one after it, deterministically. `taken` marks the palette's paints already used
-/// in the picture, and is updated. Past the palette's size paints repeat, as they must:
-/// a palette long enough for the picture's bands (see `layout::paint::Palette::extended`)
-/// makes that rare.
+/// Gives each name a paint of `palette`. When `stable` (`--stable-colours`), its own:
+/// [`stable_index`] into the palette, whatever else the picture holds, so that a name
+/// has one fill in every figure, profile and panel; two names of one picture can then
+/// share one (a palette has only so many), which the key and each band's title tell
+/// apart. Otherwise one that no other name here has ([`kept_apart`], in order). `taken`
+/// marks the palette's paints already used in the picture, and is updated.
 pub fn distinct_paints<'a>(
     names: impl IntoIterator<Item = &'a [u8]>,
     palette: &[Paint],
     taken: &mut Vec<bool>,
     stable: bool,
+) -> Vec<Paint> {
+    if !stable || palette.is_empty() {
+        return kept_apart(names, palette, taken, false);
+    }
+    taken.resize(palette.len(), false);
+    (names.into_iter())
+        .map(|name| {
+            let k = stable_index(name) % palette.len();
+            taken[k] = true;
+            palette[k]
+        })
+        .collect()
+}
+
+/// Gives each name a paint of `palette` that no other name here has: its preferred one
+/// (its [`stable_index`] when `by_name`, else the next in order) when free, else the
+/// next free one after it far enough from those taken, deterministically. `taken` marks
+/// the palette's paints already used in the picture, and is updated. Past the palette's
+/// size paints repeat, as they must: a palette long enough for the picture's bands (see
+/// `layout::paint::Palette::extended`) makes that rare.
+fn kept_apart<'a>(
+    names: impl IntoIterator<Item = &'a [u8]>,
+    palette: &[Paint],
+    taken: &mut Vec<bool>,
+    by_name: bool,
 ) -> Vec<Paint> {
     let n = palette.len();
     if n == 0 {
@@ -135,7 +160,7 @@ pub fn distinct_paints<'a>(
     names
         .into_iter()
         .map(|name| {
-            let want = if stable {
+            let want = if by_name {
                 stable_index(name) % n
             } else {
                 next % n
@@ -254,7 +279,7 @@ pub fn page_paints<'a>(
     for t in taken.iter_mut().take(drawn.len()) {
         *t = true;
     }
-    let pool = distinct_paints(pool, &variants, &mut taken, true);
+    let pool = kept_apart(pool, &variants, &mut taken, true);
     let by_name = |name: &[u8]| match variants.len() {
         0 => OTHER,
         n => variants[stable_index(name) % n],
