@@ -236,9 +236,14 @@ fn finish(
                 }
                 result
             });
-            if let Err(e) = watch::watch(&job, &live, &plan, stop, Some(finale)) {
-                drawn.code = failed(&e);
-            }
+            let conditions = &checks.conditions;
+            let last = match watch::watch(&job, &live, &plan, stop, Some(finale), conditions) {
+                Ok(last) => last,
+                Err(e) => {
+                    drawn.code = failed(&e);
+                    None
+                }
+            };
             let (ended, interrupted) = waiter.join().unwrap_or((Ok(Ended::Exited(1)), None));
             // The whole run, drawn once it has ended from its eventlog (a live view's last
             // redraw may be of what came before the program's last events, or of its .hp).
@@ -247,7 +252,10 @@ fn finish(
                     input: Source::File(keep.to_path_buf()),
                     ..plan.clone()
                 };
-                drawn.one(&job, &whole, &[], keep);
+                drawn.one(&job, &whole, conditions, keep);
+            } else {
+                // The served page's last redraw: the whole run's, once it was drawn.
+                drawn.verdicts.extend(last);
             }
             tell_if_few(&job, keep, interval, name);
             (ended, interrupted)

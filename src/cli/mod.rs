@@ -63,7 +63,14 @@ pub fn main() -> ExitCode {
     match run {
         Run::Watch { plan, live } => {
             let stop = std::sync::Arc::default();
-            judged(watch::watch(&job, &live, &plan, stop, None).map(|()| None))
+            judged(watch::watch(
+                &job,
+                &live,
+                &plan,
+                stop,
+                None,
+                &checks.conditions,
+            ))
         }
         Run::Compare(compare) => judged(run::compare(&job, &compare, &checks.conditions)),
         Run::Render { plans, same_scale } => {

@@ -237,9 +237,8 @@ impl Settings {
                 Run::Render { same_scale, plans }
             }
         };
-        let checks =
-            super::verdict::resolve(&args.check, args.check_report.as_ref(), args.compare, live)
-                .map_err(|(kind, message)| UsageError { kind, message })?;
+        let checks = super::verdict::resolve(&args.check, args.check_report.as_ref(), args.compare)
+            .map_err(|(kind, message)| UsageError { kind, message })?;
         let report = checks.report.as_ref().map(|(r, _)| r.as_path());
         let key = args.key == Some(KeyChoice::File);
         if let Some(clash) = files_clash(&run, key, args.retainer_sets.as_deref(), report) {

@@ -27,14 +27,14 @@ impl Checks {
     }
 }
 
-/// Reads `--check`'s conditions and `--check-report`'s file; `compare` and `live` say
-/// what the run is. A condition that does not read, or does not fit the run, is a usage
+/// Reads `--check`'s conditions and `--check-report`'s file; `compare` says what the
+/// run is. (A live view judges them at each redraw, and its last redraw's verdicts are
+/// the run's.) A condition that does not read, or does not fit the run, is a usage
 /// error: clap's kind and what to do.
 pub fn resolve(
     check: &[String],
     check_report: Option<&PathBuf>,
     compare: bool,
-    live: bool,
 ) -> Result<Checks, (ErrorKind, String)> {
     let bad = |message: String| (ErrorKind::ValueValidation, message);
     let mut conditions = Vec::with_capacity(check.len());
@@ -48,12 +48,6 @@ pub fn resolve(
             )));
         }
         conditions.push(c);
-    }
-    if live && !conditions.is_empty() {
-        return Err((
-            ErrorKind::ArgumentConflict,
-            "--check judges a finished run: not with --watch, --serve or --connect".into(),
-        ));
     }
     let report = match check_report {
         None => None,

@@ -1,6 +1,8 @@
 //! `--watch` and `--serve`: a profile a running program is still writing, followed by
-//! [`hpgraph::live`], each redraw made by the engine ([`engine::prepare`], then the
-//! picture of `-o` and the served page) and what happened said on stderr.
+//! [`hpgraph::live`], each redraw made by the engine ([`engine::ready`]: the profile
+//! prepared and `--check` judged as a one-shot run does, then the picture of `-o` and
+//! the served page) and what happened said on stderr. A check's verdict is said when it
+//! changes; the last redraw's verdicts are the run's, for its exit status.
 //!
 //! With `--serve` each redraw is the live HTML page and the profile's JSON, handed to
 //! the [server](hpgraph::serve) (and the file of `-o`, when given, is written as well); the
@@ -14,6 +16,7 @@ use std::time::Instant;
 use super::naming::Plan;
 use super::run::{reused_aux, say, write};
 use super::settings::Live;
+use hpgraph::check::{Check, report::Verdicts};
 use hpgraph::engine::{self, Drawn, Job, Said, Serve};
 use hpgraph::input::Parsed;
 use hpgraph::input::prof::retainers::Sets;
@@ -23,14 +26,16 @@ use hpgraph::serve::Server;
 /// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, until a stream ends when
 /// nothing is served, or until `stop` is set (`hpgraph run`: the program ended). A
 /// `finale`, once set (`hpgraph run --serve`: the program ended), is drawn and served
-/// until stopped.
+/// until stopped. `checks` are judged at each redraw; the verdicts of the last are
+/// returned (`None` without checks, or before anything was drawn).
 pub fn watch(
     job: &Job,
     live: &Live,
     plan: &Plan,
     stop: Arc<AtomicBool>,
     finale: Option<Arc<std::sync::OnceLock<live::Finale>>>,
-) -> anyhow::Result<()> {
+    checks: &[Check],
+) -> anyhow::Result<Option<Verdicts>> {
     let name = plan.input.display();
     use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
     // A closed terminal (SIGHUP) stops it as ^C does: after the redraw being written.
@@ -47,6 +52,8 @@ pub fn watch(
         input: plan,
         said_sets: false,
         children: Vec::new(),
+        checks,
+        verdicts: None,
     };
     let follow = Follow {
         source: plan.input.clone(),
@@ -57,14 +64,16 @@ pub fn watch(
         finale,
     };
     let result = live::follow(follow, &mut out).map_err(|e| anyhow::anyhow!("{name}{e}"));
-    for mut child in out.children {
+    for mut child in std::mem::take(&mut out.children) {
         let _ = child.wait();
     }
+    let verdicts = out.verdicts.take();
+    drop(out);
     stop.store(true, std::sync::atomic::Ordering::Relaxed);
     if let Some(server) = server {
         server.stop();
     }
-    result
+    result.map(|()| verdicts)
 }
 
 /// Where a watch's pictures go: the file of the plan (the `.aux` file read first with
@@ -82,6 +91,10 @@ struct Out<'a> {
     said_sets: bool,
     /// `--exec` commands still running.
     children: Vec<Child>,
+    /// `--check`'s conditions, judged at each redraw.
+    checks: &'a [Check],
+    /// The last redraw's verdicts.
+    verdicts: Option<Verdicts>,
 }
 
 impl View for Out<'_> {
@@ -169,7 +182,20 @@ impl Out<'_> {
                 sets => sets,
             },
         };
-        let profile = engine::prepare(self.job, input, &mut tell).map_err(anyhow::Error::msg)?;
+        let ready = engine::ready(self.job, input, self.checks, &mut tell);
+        let engine::Ready {
+            model: profile,
+            verdicts,
+        } = ready.map_err(anyhow::Error::msg)?;
+        if let Some(verdicts) = verdicts {
+            let before = self.verdicts.replace(verdicts);
+            say_verdicts(
+                self.name,
+                self.live.quiet,
+                self.verdicts.as_ref(),
+                before.as_ref(),
+            );
+        }
         let mut drawn = None;
         if let Some((server, serve)) = self.server {
             drawn = Some(serve.publish(server, name, profile.clone(), &mut tell)?);
@@ -183,6 +209,31 @@ impl Out<'_> {
             drawn = Some(write(plan, &ready)?);
         }
         Ok(drawn)
+    }
+}
+
+/// Says a redraw's verdicts, `now`, when which conditions hold differs from `before`
+/// (the first redraw's always): each failure, or (unless `quiet`) that every condition holds so far.
+fn say_verdicts(name: &str, quiet: bool, now: Option<&Verdicts>, before: Option<&Verdicts>) {
+    let Some(now) = now else { return };
+    // Which conditions hold, and whether any could be judged: a peak that grows past
+    // its bound is said once, not at every redraw its figure changes.
+    let state = |v: &Verdicts| {
+        let held: Vec<bool> = v.conditions.iter().map(|o| o.passed).collect();
+        (v.unjudged.is_some(), held)
+    };
+    if before.is_some_and(|b| state(b) == state(now)) {
+        return;
+    }
+    let lines: Vec<String> = now.failures().collect();
+    if lines.is_empty() {
+        if !quiet {
+            eprintln!("hpgraph: {name}: every check holds so far");
+        }
+        return;
+    }
+    for line in lines {
+        eprintln!("hpgraph: {line} (so far)");
     }
 }
 

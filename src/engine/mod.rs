@@ -139,7 +139,7 @@ pub use judge::{judge, judge_change};
 pub use live::Serve;
 pub use model::Modelled;
 pub use render::{Drawn, Rendered, Rendering, render, render_data, render_picture};
-pub use run::{Input, Said, Tell, prepare, run, run_compare};
+pub use run::{Input, Ready, Said, Tell, prepare, ready, run, run_compare};
 
 /// How one input becomes one output.
 #[derive(Debug, Clone)]

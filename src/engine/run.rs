@@ -156,17 +156,36 @@ pub fn run<'a>(
     tell: Tell,
 ) -> Result<(Rendered<'a>, Option<Verdicts>), String> {
     let name = input.name;
+    let Ready { model, verdicts } = ready(job, input, checks, tell)?;
+    let rendered = render(&job.make, model, aux);
+    for note in rendered.notes() {
+        tell(name, Said::Note(note));
+    }
+    Ok((rendered, verdicts))
+}
+
+/// The profile a job renders of an input, and its conditions' verdicts: [`ready`].
+#[derive(Debug)]
+pub struct Ready {
+    /// The profile, [`prepare`]d.
+    pub model: Model,
+    /// The verdicts of the conditions (`None` without any); each "cannot be judged"
+    /// where the input was not read whole and `--check-partial` does not accept a part.
+    pub verdicts: Option<Verdicts>,
+}
+
+/// `input` [`prepare`]d and `checks` judged on it: the first half of [`run`], which a
+/// live view makes at every redraw before it draws the page and the file (each redraw's
+/// verdicts are the run's so far; the last one's, the run's).
+pub fn ready(job: &Job, input: Input, checks: &[Check], tell: Tell) -> Result<Ready, String> {
+    let name = input.name;
     let unread = super::judge::unread(job, &input.parsed).filter(|_| !checks.is_empty());
     let model = prepare(job, input, tell)?;
     let verdicts = match unread {
         Some(why) => Some(Verdicts::unjudged(name, checks, why)),
         None => judge(job, checks, name, &model).map_err(|e| e.to_string())?,
     };
-    let rendered = render(&job.make, model, aux);
-    for note in rendered.notes() {
-        tell(name, Said::Note(note));
-    }
-    Ok((rendered, verdicts))
+    Ok(Ready { model, verdicts })
 }
 
 /// `--compare`: two runs, each prepared as one run is ([`prepare`]), `checks` judged on

@@ -399,6 +399,33 @@ fn a_failed_check_exits_1() {
 }
 
 #[test]
+fn a_live_run_judges_its_checks_and_exits_1_when_one_fails() {
+    // `hpgraph run --watch`: each redraw judged as the program runs, the whole run's
+    // record judged once it ends, and the exit status that verdict's.
+    let Some(prog) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-live-check");
+    for (check, status) in [("peak <= 1kB", 1), ("peak <= 10GB", 0)] {
+        let out = run(
+            &scratch.0,
+            &["--watch", "--check", check, "-i", "0.005"],
+            &prog,
+            &["1000000"],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(status), "{check}: {}", stderr(&out));
+        if status == 1 {
+            assert!(
+                stderr(&out).contains("check failed: peak"),
+                "{}",
+                stderr(&out)
+            );
+        }
+    }
+}
+
+#[test]
 fn what_cannot_be_run_for_a_profile_exits_2_and_leaves_nothing() {
     let Some(prog) = program(Build::NoRtsOpts) else {
         return;

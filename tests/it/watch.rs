@@ -418,3 +418,34 @@ fn a_served_eventlog_with_samples_draws_its_strip_as_it_grows() {
     );
     served.interrupt();
 }
+
+#[test]
+fn a_watched_runs_checks_are_judged_at_each_redraw_and_its_last_gives_the_exit_status() {
+    // A stream watched to its end: each redraw judged by the one-shot run's rule (GHC's
+    // own .hp: Leak-hc peaks at 71 MB), the failure said as it happens, and the status
+    // that of the last redraw: 1 when a check failed, 0 when every one held.
+    let dir = Scratch::new("watch-check");
+    let hp = fs::read(fixtures().join("profiles/Leak-hc.hp")).unwrap();
+    let watched = |check: &str| {
+        let args = ["--watch", "-", "-o", "x.svg", "--check", check];
+        common::hpgraph(&dir.0, &args, Some(&hp))
+    };
+    let one_shot = |check: &str| {
+        let args = ["-", "-o", "y.svg", "--check", check];
+        common::hpgraph(&dir.0, &args, Some(&hp))
+    };
+    for (check, status) in [("peak <= 1MB", 1), ("peak <= 1GB", 0)] {
+        let live = watched(check);
+        let said = String::from_utf8_lossy(&live.stderr).into_owned();
+        assert_eq!(live.status.code(), Some(status), "{check}: {said}");
+        assert_eq!(one_shot(check).status.code(), Some(status), "{check}");
+        match status {
+            1 => assert!(
+                said.contains("check failed: peak") && said.contains("(so far)"),
+                "{said}"
+            ),
+            _ => assert!(said.contains("every check holds so far"), "{said}"),
+        }
+        assert!(whole_svg(&fs::read(dir.path("x.svg")).unwrap()));
+    }
+}
