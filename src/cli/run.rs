@@ -31,8 +31,7 @@ pub(crate) fn render_one(
         parsed,
         sets: plan.sets(),
     };
-    let (ready, verdicts) =
-        engine::run(job, input, aux.as_ref(), checks, &mut say).map_err(anyhow::Error::msg)?;
+    let (ready, verdicts) = engine::run(job, input, aux.as_ref(), checks, &mut say)?;
     timings.lap("select and layout");
     write(plan, &ready)?;
     timings.lap("write");
@@ -109,8 +108,7 @@ pub(crate) fn compare(
     };
     let inputs = [input(0, before), input(1, after)];
     let (compared, verdicts) =
-        engine::run_compare(job, inputs, compare.normalised, checks, &mut say)
-            .map_err(anyhow::Error::msg)?;
+        engine::run_compare(job, inputs, compare.normalised, checks, &mut say)?;
     compare.output.write(|out| compared.write(out))?;
     Ok(verdicts)
 }

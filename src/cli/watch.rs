@@ -186,7 +186,7 @@ impl Out<'_> {
         let engine::Ready {
             model: profile,
             verdicts,
-        } = ready.map_err(anyhow::Error::msg)?;
+        } = ready?;
         if let Some(verdicts) = verdicts {
             let before = self.verdicts.replace(verdicts);
             say_verdicts(

@@ -72,6 +72,16 @@ pub fn compare<'a, K: Modelled>(
     window: (Option<f64>, Option<f64>),
     runs: [(String, K); 2],
     normalised: bool,
+) -> Result<Compared<'a>, super::Error> {
+    compared(make, window, runs, normalised).map_err(super::Error::Compare)
+}
+
+/// [`compare`], its refusal said in words naming the runs.
+fn compared<'a, K: Modelled>(
+    make: &'a Make,
+    window: (Option<f64>, Option<f64>),
+    runs: [(String, K); 2],
+    normalised: bool,
 ) -> Result<Compared<'a>, String> {
     let [(before_name, mut before), (after_name, mut after)] = runs;
     if let Make::Data(data) = make

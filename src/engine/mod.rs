@@ -23,6 +23,7 @@ use crate::select::filter::Filter;
 use crate::select::flame::When;
 
 mod compare;
+mod error;
 mod judge;
 mod live;
 pub mod members;
@@ -45,7 +46,7 @@ pub struct Kept<P = Model> {
 /// reads the runtime's events over its own window, the whole profile once it is known
 /// to have them. An `Err` says why nothing can be made of it: only the input says
 /// whether there is a flame graph to turn over, or a cost profile to prune.
-pub fn kept(job: &Job, model: Model) -> Result<Kept, String> {
+pub fn kept(job: &Job, model: Model) -> Result<Kept, Error> {
     model::dispatch!(model, k => k.kept(job).map(|kept| Kept {
         profile: kept.profile.into(),
         notes: kept.notes,
@@ -53,17 +54,16 @@ pub fn kept(job: &Job, model: Model) -> Result<Kept, String> {
 }
 
 /// [`kept`] of a heap profile.
-fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, String> {
+fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, Error> {
     let mut notes = Vec::new();
     if let Make::Picture(p) = &job.make
         && p.flame.is_none()
         && p.direction == crate::select::flame::Direction::Inverted
     {
-        return Err(
+        return Err(Error::unfit(
             "--inverted turns a flame graph over: use it with --flame (a heap \
-                    profile's picture is its graph over time; a .prof's is its flame graph)"
-                .into(),
-        );
+                    profile's picture is its graph over time; a .prof's is its flame graph)",
+        ));
     }
     if job.filter.min_share.is_some() {
         notes.push(
@@ -74,16 +74,16 @@ fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, String> {
     }
     let profile = match runtime_only(job, &profile)? {
         true => profile,
-        false => profile.filtered(&job.filter).map_err(|e| e.to_string())?,
+        false => profile.filtered(&job.filter).map_err(filtered)?,
     };
     Ok(Kept { profile, notes })
 }
 
 /// [`kept`] of a cost profile.
-fn kept_costs(job: &Job, costs: Costs) -> Result<Kept<Costs>, String> {
+fn kept_costs(job: &Job, costs: Costs) -> Result<Kept<Costs>, Error> {
     let costs = match runtime_only(job, &costs)? {
         true => costs,
-        false => costs.filtered(&job.filter).map_err(|e| e.to_string())?,
+        false => costs.filtered(&job.filter).map_err(filtered)?,
     };
     Ok(Kept {
         profile: costs,
@@ -93,23 +93,28 @@ fn kept_costs(job: &Job, costs: Costs) -> Result<Kept<Costs>, String> {
 
 /// Whether the job reads the runtime's events alone (`--stats`), over its own window:
 /// then the profile is kept whole, once it is known to have them.
-fn runtime_only(job: &Job, profile: &Profile) -> Result<bool, String> {
+fn runtime_only(job: &Job, profile: &Profile) -> Result<bool, Error> {
     match &job.make {
         Make::Data(data) if !data.export.reads_bands() => {
             if profile.runtime.is_empty() {
-                return Err(
+                return Err(Error::unfit(
                     "no runtime statistics here: they come from an eventlog's GC \
                             events (run the program with +RTS -l, which writes them; a .hp \
                             file, and an eventlog written with -l<classes> without g, has \
-                            none)"
-                        .into(),
-                );
+                            none)",
+                ));
             }
-            crate::analysis::stats::window_within(&profile.runtime, job.filter.from)?;
+            crate::analysis::stats::window_within(&profile.runtime, job.filter.from)
+                .map_err(Error::unfit)?;
             Ok(true)
         }
         _ => Ok(false),
     }
+}
+
+/// What the filter left empty, of an input not named yet.
+fn filtered(error: crate::select::filter::Empty) -> Error {
+    Error::Filtered { input: None, error }
 }
 
 /// `--same-scale`: the largest ranges of all `profiles` on `axes`, each as the job
@@ -135,6 +140,7 @@ pub fn same_scale(
 }
 
 pub use compare::{Compared, compare};
+pub use error::Error;
 pub use judge::{judge, judge_change};
 pub use live::Serve;
 pub use model::Modelled;

@@ -42,7 +42,7 @@ pub trait Modelled: Stacked + Judged + Clone + Into<Model> + 'static {
     fn filtered(self, filter: &Filter) -> Result<Self, Empty>;
 
     /// The filter's part of it, with what a reader should be told ([`super::kept`]).
-    fn kept(self, job: &Job) -> Result<Kept<Self>, String>;
+    fn kept(self, job: &Job) -> Result<Kept<Self>, super::Error>;
 }
 
 impl Modelled for Profile {
@@ -64,7 +64,7 @@ impl Modelled for Profile {
         filter.apply(self)
     }
 
-    fn kept(self, job: &Job) -> Result<Kept<Self>, String> {
+    fn kept(self, job: &Job) -> Result<Kept<Self>, super::Error> {
         super::kept_heap(job, self)
     }
 }
@@ -89,7 +89,7 @@ impl Modelled for Costs {
         filter.apply_costs(self)
     }
 
-    fn kept(self, job: &Job) -> Result<Kept<Self>, String> {
+    fn kept(self, job: &Job) -> Result<Kept<Self>, super::Error> {
         super::kept_costs(job, self)
     }
 }

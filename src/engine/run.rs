@@ -8,7 +8,7 @@
 use std::path::Path;
 
 use super::model::{Modelled, dispatch};
-use super::{Compared, Job, Rendered, compare, judge, judge_change, render};
+use super::{Compared, Error, Job, Rendered, compare, judge, judge_change, render};
 use crate::check::{Check, report::Verdicts};
 use crate::input::prof::retainers::Sets;
 use crate::input::symbols::{self, InfoNames};
@@ -56,7 +56,7 @@ pub type Tell<'t> = &'t mut dyn FnMut(&str, Said);
 /// not hold kept in it (every view says so), a retainer profile's sets named, the
 /// filter's part kept ([`super::kept`]). An `Err` says why nothing can be made of it,
 /// naming the input or the report at fault.
-pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Model, String> {
+pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Model, Error> {
     let Input { name, parsed, sets } = input;
     for w in &parsed.warnings {
         tell(name, Said::Warning(w));
@@ -76,7 +76,7 @@ fn prepared<K: Modelled>(
     mut model: K,
     sets: Sets,
     tell: Tell,
-) -> Result<K, String> {
+) -> Result<K, Error> {
     if let Some(binary) = &job.binary {
         name_info_tables(name, model.series_mut(), binary, tell);
     }
@@ -95,9 +95,9 @@ fn prepared<K: Modelled>(
         }
         Ok(None) => {}
         Err(e) if matches!(sets, Sets::Awaited(_)) => tell(name, Said::SetsUnread(&e)),
-        Err(e) => return Err(e),
+        Err(e) => return Err(Error::Sets(e)),
     }
-    let kept = model.kept(job).map_err(|e| format!("{name}: {e}"))?;
+    let kept = model.kept(job).map_err(|e| e.of(name))?;
     for note in &kept.notes {
         tell(name, Said::Note(note));
     }
@@ -154,7 +154,7 @@ pub fn run<'a>(
     aux: Option<&Aux>,
     checks: &[Check],
     tell: Tell,
-) -> Result<(Rendered<'a>, Option<Verdicts>), String> {
+) -> Result<(Rendered<'a>, Option<Verdicts>), Error> {
     let name = input.name;
     let Ready { model, verdicts } = ready(job, input, checks, tell)?;
     let rendered = render(&job.make, model, aux);
@@ -177,13 +177,13 @@ pub struct Ready {
 /// `input` [`prepare`]d and `checks` judged on it: the first half of [`run`], which a
 /// live view makes at every redraw before it draws the page and the file (each redraw's
 /// verdicts are the run's so far; the last one's, the run's).
-pub fn ready(job: &Job, input: Input, checks: &[Check], tell: Tell) -> Result<Ready, String> {
+pub fn ready(job: &Job, input: Input, checks: &[Check], tell: Tell) -> Result<Ready, Error> {
     let name = input.name;
     let unread = super::judge::unread(job, &input.parsed).filter(|_| !checks.is_empty());
     let model = prepare(job, input, tell)?;
     let verdicts = match unread {
         Some(why) => Some(Verdicts::unjudged(name, checks, why)),
-        None => judge(job, checks, name, &model).map_err(|e| e.to_string())?,
+        None => judge(job, checks, name, &model)?,
     };
     Ok(Ready { model, verdicts })
 }
@@ -198,7 +198,7 @@ pub fn run_compare<'a>(
     normalised: bool,
     checks: &[Check],
     tell: Tell,
-) -> Result<(Compared<'a>, Option<Verdicts>), String> {
+) -> Result<(Compared<'a>, Option<Verdicts>), Error> {
     let names = [before.name.to_string(), after.name.to_string()];
     let unread = [&before, &after]
         .iter()
@@ -236,8 +236,8 @@ fn compared<'a, K: Modelled>(
     [b, a]: [K; 2],
     normalised: bool,
     checks: &[Check],
-) -> Result<(Compared<'a>, Option<Verdicts>), String> {
-    let verdicts = judge_change(job, checks, (&bn, &b), (&an, &a)).map_err(|e| e.to_string())?;
+) -> Result<(Compared<'a>, Option<Verdicts>), Error> {
+    let verdicts = judge_change(job, checks, (&bn, &b), (&an, &a))?;
     let window = (job.filter.from, job.filter.to);
     let compared = compare(&job.make, window, [(bn, b), (an, a)], normalised)?;
     Ok((compared, verdicts))
