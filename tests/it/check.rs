@@ -522,10 +522,6 @@ fn a_condition_that_cannot_be_judged_exits_2_and_writes_nothing() {
             ],
             "would replace",
         ),
-        (
-            vec![hp, "--check", "peak <= 1GB", "--watch"],
-            "finished run",
-        ),
         (vec!["missing.hp", "--check", "peak <= 1GB"], "missing.hp"),
     ];
     for (args, said) in cases {
