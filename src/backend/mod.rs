@@ -29,10 +29,14 @@ pub struct Options {
     pub page: html::Mode,
 }
 
+/// A PNG's pixels to the inch unless asked otherwise (`--dpi`): a default figure, 9 by 6
+/// inches, is 1350 by 900 pixels.
+pub const DPI: f64 = 150.0;
+
 impl Default for Options {
     fn default() -> Self {
         Options {
-            dpi: 150.0,
+            dpi: DPI,
             text: svg::TextAs::Text,
             page: html::Mode::Static,
         }

@@ -177,7 +177,7 @@ pub struct Args {
     /// PNG: pixels to the inch
     ///
     /// A default figure is 9 x 6 in: 1350 x 900 pixels at 150.
-    #[arg(long, value_name = "N", default_value = "150", value_parser = dpi,
+    #[arg(long, value_name = "N", default_value_t = hpgraph::backend::DPI, value_parser = dpi,
           help_heading = "Output and formats")]
     pub dpi: f64,
 

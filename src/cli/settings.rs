@@ -1,12 +1,11 @@
 //! The run description: the command line read once, into what each stage is handed.
 //!
-//! [`Settings::resolve`] is the only place that reads [`Args`] for its meaning. Every
-//! default that depends on another option is applied here and nowhere else: an HTML
-//! page's style, colours and key; `--serve` implying `--watch`; which outputs get an
-//! `.aux` file; a summary going to standard output. What comes out is typed options for
-//! each stage — [`input::Options`], a [`Filter`], [`SelectOptions`], [`LayoutOptions`],
-//! a backend's or an export's options — and the runs (`run`,
-//! [`super::watch`]) pass each stage only its own.
+//! [`Settings::resolve`] is the only place that reads [`Args`] for its meaning. Each
+//! flag is mapped to one field of the library's [`Request`], whose [`Request::job`]
+//! decides every default of the job (a page's style, colours and key, the band limit,
+//! the font size); what is decided here is the command line's own: `--serve` implying
+//! `--watch`, which files are read and written, which outputs get an `.aux` file, a
+//! summary going to standard output, and which combinations of flags are refused.
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -16,17 +15,12 @@ use clap::error::ErrorKind;
 
 use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Output, Plan, Source};
-use hpgraph::analysis::page::PageOptions;
-use hpgraph::backend::{self, Format, html, svg::TextAs};
-use hpgraph::engine::OutputKind;
-use hpgraph::engine::{Data, Job, Make, Picture, Serve};
-use hpgraph::export::{Export, ExportOptions, summary::TextOptions};
-use hpgraph::input;
-use hpgraph::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palette};
-use hpgraph::scene::{Media, Orientation};
+use hpgraph::backend::Format;
+use hpgraph::engine::{Job, OutputKind, Request, Serve};
+use hpgraph::export::Export;
+use hpgraph::layout::{KeyPlacement, TitleSize};
+use hpgraph::select::NameOrder;
 use hpgraph::select::filter::Filter;
-use hpgraph::select::{NameOrder, SelectOptions, Shading};
-use hpgraph::units::ByteUnits;
 
 /// Everything a run does, resolved.
 #[derive(Debug, Clone)]
@@ -107,27 +101,6 @@ fn usage(kind: ErrorKind, message: impl Into<String>) -> UsageError {
     }
 }
 
-/// The font size when `--font-size` is not given: hp2ps's.
-const FONT_SIZE: f64 = 10.0;
-/// The modern style's smallest default font size, in points: what a journal prints a
-/// column-wide figure's labels at.
-const SMALL_FONT_SIZE: f64 = 7.0;
-
-/// The font size: `--font-size`, else hp2ps's 10 points; in the modern style, for a
-/// figure smaller than hp2ps's page, a point for every 35 points of its width or 16 of
-/// its height, whichever is less, from [`SMALL_FONT_SIZE`] (a figure is printed at its
-/// size, so its labels should read at that size: 7 points on a 8.5 cm column or a 4 cm
-/// strip, 10 from about 12.5 cm by 5.7 cm).
-fn font_size(args: &Args, format: Option<Format>) -> f64 {
-    if let Some(f) = args.font_size {
-        return f;
-    }
-    if style(args, format) != Style::Modern || args.size.is_none() {
-        return FONT_SIZE;
-    }
-    let (w, h) = size(args);
-    (w / 35.0).min(h / 16.0).clamp(SMALL_FONT_SIZE, FONT_SIZE)
-}
 /// `--key file` draws a second picture beside the first: a static one, in a file.
 fn key_file_rules(args: &Args, kind: OutputKind, live: bool) -> Result<(), UsageError> {
     let why = match kind {
@@ -147,13 +120,6 @@ fn key_file_rules(args: &Args, kind: OutputKind, live: bool) -> Result<(), Usage
     }
 }
 
-/// hp2ps's band limit: twenty bands, the last OTHER.
-const BAND_LIMIT: usize = 20;
-/// hp2ps's trace threshold, in percent.
-const THRESHOLD: f64 = 1.0;
-/// An HTML page's key is a list beside the picture, which has room for this many.
-const PAGE_KEY_ENTRIES: usize = 20;
-
 impl Settings {
     /// Reads the command line for what it asks.
     pub fn resolve(args: &Args) -> Result<Settings, UsageError> {
@@ -171,31 +137,18 @@ impl Settings {
                 format!("--from {from} is after --to {to}: give the earlier time to --from"),
             ));
         }
+        let live = args.watch || args.serve.is_some();
+        let request = request(args, kind, live);
         if kind == OutputKind::Picture(Format::Png) {
-            let (w, h) = size(args);
+            let (w, h) = request.size();
             if let Some(why) = hpgraph::backend::png::too_large(w, h, args.dpi) {
                 return Err(usage(ErrorKind::ValueValidation, why));
             }
         }
-        let live = args.watch || args.serve.is_some();
         if args.key == Some(KeyChoice::File) {
             key_file_rules(args, kind, live)?;
         }
-        let mut job = Job {
-            read: read_options(args, kind, live, live && args.serve.is_some()),
-            filter: Filter {
-                include: args.include.clone(),
-                exclude: args.exclude.clone(),
-                from: args.from,
-                to: args.to,
-                min_share: args.min_share,
-            },
-            make: make(args, kind, html::Mode::Static),
-            // Read by `cli::main` (a file, opened where files are opened).
-            binary: None,
-            judge_partial: args.check_partial,
-        };
-        job.settle_reading(!args.check.is_empty() || args.compare);
+        let job = request.job();
         let run = if args.compare {
             Run::Compare(compare(args, kind)?)
         } else {
@@ -215,7 +168,7 @@ impl Settings {
                 ));
             }
             if live {
-                let live = Box::new(live_settings(args, &plans)?);
+                let live = Box::new(live_settings(args, &request, &plans)?);
                 Run::Watch {
                     plan: plans.remove(0),
                     live,
@@ -471,243 +424,9 @@ fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
     Ok(plans)
 }
 
-/// What the input must give: marks unless they are not drawn (a data output keeps them,
-/// and so does a served profile, whose page draws them), heap lines when drawn.
-fn read_options(args: &Args, kind: OutputKind, live: bool, served: bool) -> input::Options {
-    input::Options {
-        growing: live,
-        measure: args.measure.map(Into::into),
-        // Decided once the job is: [`Job::settle_reading`].
-        bands: true,
-        runtime_reading: input::RuntimeReading::All,
-        marks: !args.no_marks || matches!(kind, OutputKind::Data(_)) || served,
-        heap: args.heap_lines,
-        // The page's runtime panel sums the collections of the window shown.
-        // --heap-lines marks each collection along the graph's bottom.
-        runtime: args.heap_lines
-            || args.compare
-            || !args.check.is_empty()
-            || matches!(
-                kind,
-                OutputKind::Data(Export::Stats(_) | Export::Summary(_))
-                    | OutputKind::Picture(Format::Html)
-            ),
-    }
-}
-
-/// How `kind` is made; `mode` says whether an HTML page is the live one.
-fn make(args: &Args, kind: OutputKind, mode: html::Mode) -> Make {
-    match kind {
-        OutputKind::Picture(format) => Make::Picture(picture(args, format, mode)),
-        OutputKind::Data(export) => Make::Data(data(args, export)),
-    }
-}
-
-fn data(args: &Args, export: Export) -> Data {
-    Data {
-        export,
-        options: ExportOptions {
-            top: args.top,
-            text: TextOptions {
-                colour: std::io::stdout().is_terminal()
-                    && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
-                units: byte_units(args),
-            },
-            window: (args.from, args.to),
-            census: args.flame,
-        },
-        // Every band, unless -m or -t ask for a selection (OTHER included): the bands
-        // the picture would draw (its colours aside).
-        select: (args.max_bands.is_some() || args.threshold.is_some())
-            .then(|| select_options(args, band_limit(args, None), Shading::Grey, false)),
-    }
-}
-
-fn byte_units(args: &Args) -> ByteUnits {
-    if args.binary_units {
-        ByteUnits::Binary
-    } else {
-        ByteUnits::Decimal
-    }
-}
-
-/// `-m`, else as many bands as the key shows (at most hp2ps's twenty).
-fn band_limit(args: &Args, format: Option<Format>) -> usize {
-    let fitting = if format == Some(Format::Html) {
-        PAGE_KEY_ENTRIES
-    } else if args.key == Some(KeyChoice::File) {
-        // A key of its own is as tall as it needs.
-        BAND_LIMIT
-    } else {
-        let key = match args.key {
-            Some(KeyChoice::Below) => KeyPlacement::Below,
-            _ => KeyPlacement::Beside,
-        };
-        style(args, format).key_entries(key, size(args).1, font_size(args, format))
-    };
-    args.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
-}
-
-/// `--size`, else hp2ps's box; a comparison's two graphs one above the other get
-/// [`COMPARE_HEIGHT`], `--members`' panels each [`MEMBER_PANEL_HEIGHT`] more.
-///
-/// [`MEMBER_PANEL_HEIGHT`]: hpgraph::engine::members::MEMBER_PANEL_HEIGHT
-fn size(args: &Args) -> (f64, f64) {
-    let members = args.members.unwrap_or(0) as f64;
-    args.size.unwrap_or((
-        hpgraph::scene::WIDTH,
-        if args.compare {
-            COMPARE_HEIGHT
-        } else {
-            hpgraph::scene::HEIGHT + members * hpgraph::engine::members::MEMBER_PANEL_HEIGHT
-        },
-    ))
-}
-
-/// The height of a comparison's picture, its width hp2ps's: 10 inches.
-const COMPARE_HEIGHT: f64 = 720.0;
-
-/// `--style`, else hp2ps's look for what hp2ps writes (PostScript, EPS: its bytes) and
-/// for the numbers' selection, and the modern one for every format hp2ps never wrote.
-fn style(args: &Args, format: Option<Format>) -> Style {
-    args.style.unwrap_or(match format {
-        Some(Format::Ps | Format::Eps) | None => Style::Hp2ps,
-        Some(Format::Svg | Format::Pdf | Format::Png | Format::Html) => Style::Modern,
-    })
-}
-
-fn select_options(
-    args: &Args,
-    band_limit: usize,
-    shading: Shading,
-    samples: bool,
-) -> SelectOptions {
-    SelectOptions {
-        threshold: args.threshold.unwrap_or(THRESHOLD),
-        by_deviation: args.sort_deviation,
-        by_growth: args.sort == Some(SortBy::Growth),
-        by_name: args.sort_name.map(|s| match s {
-            SortName::Asc => NameOrder::Ascending,
-            SortName::Desc => NameOrder::Descending,
-        }),
-        band_limit,
-        shading,
-        heap_lines: args.heap_lines,
-        min_x_range: args.x_max.unwrap_or(0.0),
-        min_y_range: args.y_max.unwrap_or(0.0),
-        reverse: args.reverse,
-        samples,
-    }
-}
-
-/// How a picture in `format` is made. An HTML page is read on a screen: the modern
-/// style, colour, tableau10 and its own key unless asked otherwise; a live one's colours
-/// follow the names, so that they stay put while the bands' order changes.
-fn picture(args: &Args, format: Format, mode: html::Mode) -> Picture {
-    let (html, modern) = (
-        format == Format::Html,
-        style(args, Some(format)) == Style::Modern,
-    );
-    let size = size(args);
-    let band_limit = band_limit(args, Some(format));
-    let shading = if args.colour || html {
-        Shading::Colour
-    } else {
-        Shading::Grey
-    };
-    // A profile's page lists its key beside the picture; a comparison's page shows the
-    // picture's own keys, one beside each run's graph.
-    let key = match (html, args.key) {
-        (true, _) if !args.compare => KeyPlacement::None,
-        (_, Some(KeyChoice::None)) => KeyPlacement::None,
-        (_, Some(KeyChoice::Below)) => KeyPlacement::Below,
-        (_, Some(KeyChoice::Right)) => KeyPlacement::Beside,
-        (_, Some(KeyChoice::File)) => KeyPlacement::Apart,
-        _ if args.multi_page || band_limit > BAND_LIMIT => KeyPlacement::SeparatePages,
-        _ if band_limit == 0 => KeyPlacement::None,
-        _ => KeyPlacement::Beside,
-    };
-    let layout = LayoutOptions {
-        title: if args.big_title {
-            TitleSize::Big
-        } else if args.small_title {
-            TitleSize::Small
-        } else {
-            TitleSize::Auto
-        },
-        key,
-        marks: !args.no_marks,
-        heap_lines: args.heap_lines,
-        // hp2ps's colours are hp2ps's look; the modern style (and so the page) takes a
-        // modern palette unless --palette says otherwise.
-        palette: args
-            .palette
-            .unwrap_or(if style(args, Some(format)) == Style::Modern {
-                Palette::Tableau10
-            } else {
-                Palette::Hp2ps
-            }),
-        // Compared runs: a band has one colour in both.
-        stable_colours: args.stable_colours || (html && mode == html::Mode::Live) || args.compare,
-        size,
-        grow: args.size.is_none(),
-        font_size: font_size(args, Some(format)),
-        style: style(args, Some(format)),
-        byte_units: byte_units(args),
-        title_text: args.title.as_ref().map(|t| t.as_bytes().to_vec()),
-        min_key_width: 0.0,
-        media: Media {
-            orientation: if args.portrait {
-                Orientation::Portrait
-            } else {
-                Orientation::Landscape
-            },
-            // EPS without -e is the drawing at its own size: 9 inches wide, or as
-            // --size says; so is PostScript with --size (a page of exactly that size).
-            eps_width: if format == Format::Eps || args.size.is_some() {
-                Some(args.eps.unwrap_or(size.0))
-            } else {
-                args.eps
-            },
-        },
-        paints: None,
-    };
-    Picture {
-        format,
-        // A modern figure (and so the page) shows the run's samples under its graph.
-        select: select_options(args, band_limit, shading, modern),
-        layout,
-        column: format.column(args.dpi).filter(|_| !args.exact),
-        backend: backend::Options {
-            dpi: args.dpi,
-            text: if args.outline_text {
-                TextAs::Outlines
-            } else {
-                TextAs::Text
-            },
-            page: mode,
-        },
-        page: html.then(|| PageOptions {
-            heap_lines: args.heap_lines,
-            units: byte_units(args),
-            rows: args.top,
-            key_entries: band_limit,
-            flame_at: args.flame,
-            flame_inverted: args.inverted,
-        }),
-        flame: args.flame,
-        members: args.members,
-        direction: if args.inverted {
-            hpgraph::select::flame::Direction::Inverted
-        } else {
-            hpgraph::select::flame::Direction::Callers
-        },
-    }
-}
-
 /// `--watch` and `--serve`: one input followed (a file, a stream or a socket), its
 /// output a file or the server.
-fn live_settings(args: &Args, plans: &[Plan]) -> Result<Live, UsageError> {
+fn live_settings(args: &Args, request: &Request, plans: &[Plan]) -> Result<Live, UsageError> {
     let [plan] = plans else {
         return Err(usage(
             ErrorKind::ArgumentConflict,
@@ -736,10 +455,72 @@ fn live_settings(args: &Args, plans: &[Plan]) -> Result<Live, UsageError> {
         exec: args.exec.clone(),
         quiet: args.quiet,
         to_file: args.serve.is_none() || args.output.is_some(),
-        serve: args.serve.map(|addr| Serve {
-            addr,
-            page: picture(args, Format::Html, html::Mode::Live),
-            data: data(args, Export::Json),
-        }),
+        serve: args.serve.map(|addr| request.served(addr)),
     })
+}
+
+/// The request the command line makes: one field for each flag, the defaults left to
+/// the library ([`Request::job`]).
+fn request(args: &Args, kind: OutputKind, live: bool) -> Request {
+    let mut r = Request::new(kind);
+    r.style = args.style;
+    r.palette = args.palette;
+    r.key = args.key.map(|k| match k {
+        KeyChoice::Right => KeyPlacement::Beside,
+        KeyChoice::Below => KeyPlacement::Below,
+        KeyChoice::None => KeyPlacement::None,
+        KeyChoice::File => KeyPlacement::Apart,
+    });
+    r.size = args.size;
+    r.font_size = args.font_size;
+    r.max_bands = args.max_bands;
+    r.threshold = args.threshold;
+    r.multi_page = args.multi_page;
+    r.by_deviation = args.sort_deviation;
+    r.by_growth = args.sort == Some(SortBy::Growth);
+    r.by_name = args.sort_name.map(|s| match s {
+        SortName::Asc => NameOrder::Ascending,
+        SortName::Desc => NameOrder::Descending,
+    });
+    r.reverse = args.reverse;
+    r.colour = args.colour;
+    r.marks = !args.no_marks;
+    r.heap_lines = args.heap_lines;
+    r.title.clone_from(&args.title);
+    r.title_size = if args.big_title {
+        TitleSize::Big
+    } else if args.small_title {
+        TitleSize::Small
+    } else {
+        TitleSize::Auto
+    };
+    r.portrait = args.portrait;
+    r.eps = args.eps;
+    r.dpi = args.dpi;
+    r.exact = args.exact;
+    r.outline_text = args.outline_text;
+    r.top = args.top;
+    r.flame = args.flame;
+    r.inverted = args.inverted;
+    r.members = args.members;
+    r.binary_units = args.binary_units;
+    r.stable_colours = args.stable_colours;
+    r.x_max = args.x_max;
+    r.y_max = args.y_max;
+    r.filter = Filter {
+        include: args.include.clone(),
+        exclude: args.exclude.clone(),
+        from: args.from,
+        to: args.to,
+        min_share: args.min_share,
+    };
+    r.measure = args.measure.map(Into::into);
+    r.judge_partial = args.check_partial;
+    r.checked = !args.check.is_empty();
+    r.compare = args.compare;
+    r.live = live;
+    r.served = args.serve.is_some();
+    r.terminal = std::io::stdout().is_terminal()
+        && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+    r
 }

@@ -7,10 +7,11 @@
 //! part kept ([`kept`]), `--check` judged ([`judge`]), and [`render`] giving a
 //! [`Rendered`] (a picture and its page, a flame graph, or the numbers); [`run_compare`]
 //! does the same for two runs, giving a [`Compared`]. Each writes itself to any
-//! [`std::io::Write`]. The engine names no file, writes none, prints nothing and decides
-//! no default: `cli` reads the command line into a `Job` (every default is applied
-//! there), opens the inputs and names the outputs; what the engine would tell a reader
-//! is handed to the caller as it happens ([`Said`]).
+//! [`std::io::Write`]. The engine names no file, writes none and prints nothing; every
+//! default is decided in one place, [`Request::job`], which the command line and a
+//! program using the library both call; the caller opens the inputs and names the
+//! outputs, and what the engine would tell a reader is handed to it as it happens
+//! ([`Said`]).
 
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format};
@@ -30,6 +31,7 @@ pub mod members;
 mod model;
 pub mod recorded;
 mod render;
+mod request;
 mod run;
 
 /// The profile a job renders, and what its reader should be told of it ([`kept`]).
@@ -145,6 +147,7 @@ pub use judge::{judge, judge_change};
 pub use live::Serve;
 pub use model::Modelled;
 pub use render::{Drawn, Rendered, Rendering, render, render_data, render_picture};
+pub use request::Request;
 pub use run::{Input, Ready, Said, Tell, prepare, ready, run, run_compare};
 
 /// How one input becomes one output.
@@ -237,8 +240,9 @@ pub struct Picture {
 
 impl Picture {
     /// A figure over time in `format` as `select` and `layout` say: every point kept, the
-    /// backend's own options, no page, no flame graph. What a program using the library
-    /// starts from; the command line sets every field.
+    /// backend's own options, no page, no flame graph: the stages' options as given,
+    /// no default decided. A program that wants the command line's defaults asks a
+    /// [`Request`] for its job instead.
     pub fn new(format: Format, select: SelectOptions, layout: LayoutOptions) -> Picture {
         Picture {
             format,

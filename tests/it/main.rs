@@ -24,6 +24,7 @@ mod interop;
 mod keys;
 mod layers;
 mod leak;
+mod library;
 mod limits;
 mod limits_reports;
 mod page;
