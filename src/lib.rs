@@ -33,7 +33,7 @@
 //! let hp = b"JOB \"demo\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\nmain\t1200\nEND_SAMPLE 1.00\n";
 //! let profile = hpgraph::input::parse(hp).unwrap().profile;
-//! let make = hpgraph::engine::Make::Picture(hpgraph::engine::Picture::new(
+//! let make = hpgraph::engine::Make::Graph(hpgraph::engine::Picture::new(
 //!     hpgraph::backend::Format::Svg,
 //!     Default::default(),
 //!     hpgraph::layout::LayoutOptions::default(),

@@ -61,7 +61,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(parsed) = whole else {
         return;
     };
-    let p = &parsed.profile;
+    let p = parsed.profile.series();
     if p.bands.names().iter().all(|n| plain(n)) && p.times.iter().all(|t| t.is_finite()) {
         let mut text = Vec::new();
         hpgraph::export::hp::write(p, &mut text).unwrap();

@@ -32,74 +32,71 @@ fuzz_target!(|data: &[u8]| {
     };
     let flags = opts[0];
     let band_limit = usize::from(opts[1] % 30);
-    let select = SelectOptions {
-        threshold: f64::from(opts[2] % 51) / 10.0,
-        by_deviation: flags & 1 != 0,
-        by_name: match (flags >> 1) & 3 {
-            1 => Some(NameOrder::Ascending),
-            2 => Some(NameOrder::Descending),
-            _ => None,
-        },
-        band_limit,
-        shading: if flags & 8 != 0 {
-            Shading::Colour
-        } else {
-            Shading::Grey
-        },
-        heap_lines: flags & 128 != 0,
-        ..Default::default()
+    let mut select = SelectOptions::default();
+    select.threshold = f64::from(opts[2] % 51) / 10.0;
+    select.by_deviation = flags & 1 != 0;
+    select.by_name = match (flags >> 1) & 3 {
+        1 => Some(NameOrder::Ascending),
+        2 => Some(NameOrder::Descending),
+        _ => None,
     };
-    let layout = LayoutOptions {
-        title: match opts[3] % 3 {
-            0 => TitleSize::Auto,
-            1 => TitleSize::Small,
-            _ => TitleSize::Big,
-        },
-        key: if flags & 16 != 0 || band_limit > 20 {
-            KeyPlacement::SeparatePages
-        } else if band_limit == 0 {
-            KeyPlacement::None
-        } else {
-            KeyPlacement::Beside
-        },
-        marks: flags & 32 != 0,
-        heap_lines: flags & 128 != 0,
-        palette: hpgraph::layout::paint::Palette::NAMES[usize::from(opts[3] / 3) % 5].1,
-        stable_colours: (opts[3] / 15) & 1 != 0,
-        // Sizes from small to large, the default among them.
-        size: [
-            (648.0, 432.0),
-            (226.77, 141.73),
-            (200.0, 600.0),
-            (1200.0, 300.0),
-        ][usize::from(opts[3] / 30) % 4],
-        // Only a flame graph grows, and this target draws none.
-        grow: false,
-        // Text from small to large, hp2ps's 10 pt most often.
-        font_size: [10.0, 10.0, 4.0, 7.5, 16.0, 72.0][usize::from(opts[1] & 7) % 6],
-        style: if opts[2] & 128 != 0 {
-            hpgraph::layout::Style::Modern
-        } else {
-            hpgraph::layout::Style::Hp2ps
-        },
-        byte_units: if opts[1] & 128 != 0 {
-            ByteUnits::Binary
-        } else {
-            ByteUnits::Decimal
-        },
-        title_text: None,
-        min_key_width: 0.0,
-        media: Media {
-            orientation: if flags & 64 != 0 {
-                Orientation::Portrait
-            } else {
-                Orientation::Landscape
-            },
-            eps_width: (flags & 128 != 0).then_some(145.0 + f64::from(opts[3]) * 4.0),
-        },
-        paints: None,
+    select.band_limit = band_limit;
+    select.shading = if flags & 8 != 0 {
+        Shading::Colour
+    } else {
+        Shading::Grey
     };
-    let make = Make::Picture(Picture::new(Format::Ps, select, layout));
+    select.heap_lines = flags & 128 != 0;
+    let mut layout = LayoutOptions::default();
+    layout.title = match opts[3] % 3 {
+        0 => TitleSize::Auto,
+        1 => TitleSize::Small,
+        _ => TitleSize::Big,
+    };
+    layout.key = if flags & 16 != 0 || band_limit > 20 {
+        KeyPlacement::SeparatePages
+    } else if band_limit == 0 {
+        KeyPlacement::None
+    } else {
+        KeyPlacement::Beside
+    };
+    layout.marks = flags & 32 != 0;
+    layout.heap_lines = flags & 128 != 0;
+    layout.palette = hpgraph::layout::paint::Palette::NAMES[usize::from(opts[3] / 3) % 5].1;
+    layout.stable_colours = (opts[3] / 15) & 1 != 0;
+    // Sizes from small to large, the default among them.
+    layout.size = [
+        (648.0, 432.0),
+        (226.77, 141.73),
+        (200.0, 600.0),
+        (1200.0, 300.0),
+    ][usize::from(opts[3] / 30) % 4];
+    // Only a flame graph grows, and this target draws none.
+    layout.grow = false;
+    // Text from small to large, hp2ps's 10 pt most often.
+    layout.font_size = [10.0, 10.0, 4.0, 7.5, 16.0, 72.0][usize::from(opts[1] & 7) % 6];
+    layout.style = if opts[2] & 128 != 0 {
+        hpgraph::layout::Style::Modern
+    } else {
+        hpgraph::layout::Style::Hp2ps
+    };
+    layout.byte_units = if opts[1] & 128 != 0 {
+        ByteUnits::Binary
+    } else {
+        ByteUnits::Decimal
+    };
+    layout.title_text = None;
+    layout.min_key_width = 0.0;
+    layout.media = Media::new(
+        if flags & 64 != 0 {
+            Orientation::Portrait
+        } else {
+            Orientation::Landscape
+        },
+        (flags & 128 != 0).then_some(145.0 + f64::from(opts[3]) * 4.0),
+    );
+    layout.paints = None;
+    let make = Make::Graph(Picture::new(Format::Ps, select, layout));
     let rendered = render(&make, parsed.profile.clone(), None);
     let (Some(selection), Some(scene)) = (rendered.selection(), rendered.scene()) else {
         panic!("a picture has a selection and a scene");

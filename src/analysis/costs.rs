@@ -65,12 +65,12 @@ pub struct CostSummary {
 /// each list; `window` is `--from`/`--to`, which samples were cut to.
 pub fn summarise(profile: &Costs, top: usize, window: (Option<f64>, Option<f64>)) -> CostSummary {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-    let stacks: Vec<(Vec<&[u8]>, f64)> = (0..profile.bands.len())
+    let stacks: Vec<(Vec<&[u8]>, f64)> = (0..profile.series().bands.len())
         .map(|k| {
-            let name = &profile.bands.names()[k];
+            let name = &profile.series().bands.names()[k];
             let (frames, _) = profile.frames(name);
             let mut value = 0.0;
-            profile.bands.series()[k].for_each(|_, v| value += v);
+            profile.series().bands.series()[k].for_each(|_, v| value += v);
             (frames, value)
         })
         .collect();
@@ -107,7 +107,7 @@ pub fn summarise(profile: &Costs, top: usize, window: (Option<f64>, Option<f64>)
     });
     let total: f64 = stacks.iter().map(|s| s.1).sum();
     CostSummary {
-        measure: text(&profile.value_unit),
+        measure: text(&profile.series().value_unit),
         total,
         report_total: report_total(profile, window).filter(|&t| t as f64 != total),
         window: (window != (None, None)).then_some(window),

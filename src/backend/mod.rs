@@ -20,6 +20,7 @@ pub const CREATOR: &str = concat!("hpgraph (version ", env!("CARGO_PKG_VERSION")
 
 /// The backends' options, resolved from the command line once.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Options {
     /// PNG: pixels to the inch (`--dpi`).
     pub dpi: f64,

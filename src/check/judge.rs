@@ -78,7 +78,7 @@ impl Judged for Costs {
                 pattern,
                 figure: super::BandFigure::Share,
                 ..
-            } => match spent(self, pattern) {
+            } => match spent(self.series(), pattern) {
                 Some(share) => Ok(Some(plain(share))),
                 None if lenient => Ok(None),
                 None => Err(no_band(check, &[run])),
@@ -92,7 +92,11 @@ impl Costs {
     /// A figure of the whole run: a report's own totals (its header's), or the runtime's
     /// where the samples came with an eventlog's.
     fn run_figure(&self, f: Figure, run: Run) -> Result<Measured, Unjudged> {
-        if let Some(report) = self.tree.as_deref().filter(|_| self.runtime.is_empty()) {
+        if let Some(report) = self
+            .tree
+            .as_deref()
+            .filter(|_| self.series().runtime.is_empty())
+        {
             return match f {
                 Figure::TotalTime => Ok(plain(report.seconds)),
                 Figure::Ticks => Ok(plain(report.total_ticks as f64)),

@@ -9,7 +9,7 @@ use super::Timings;
 use super::naming::{Output, Plan};
 use super::settings::Compare;
 use hpgraph::check::{Check, report::Verdicts};
-use hpgraph::engine::{self, Drawn, Job, Make, Rendered, Said};
+use hpgraph::engine::{self, Drawn, Job, Rendered, Said};
 use hpgraph::select::aux::{self as auxfile, Aux};
 use hpgraph::sink;
 
@@ -117,7 +117,7 @@ pub(crate) fn compare(
 /// ranges.
 pub(crate) fn reused_aux(job: &Job, plan: &Plan) -> anyhow::Result<Option<Aux>> {
     Ok(match (&plan.aux, plan.reuse_aux, &job.make) {
-        (Some(path), true, Make::Picture(_)) => Some(engine::read_aux(path)?),
+        (Some(path), true, make) if make.picture().is_some() => Some(engine::read_aux(path)?),
         _ => None,
     })
 }

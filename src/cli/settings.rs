@@ -16,11 +16,10 @@ use clap::error::ErrorKind;
 use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Output, Plan, Source};
 use hpgraph::backend::Format;
-use hpgraph::engine::{Job, OutputKind, Request, Serve};
+use hpgraph::engine::{FlameOf, Job, Make, OutputKind, Request, Serve};
 use hpgraph::export::Export;
 use hpgraph::layout::{KeyPlacement, TitleSize};
 use hpgraph::select::NameOrder;
-use hpgraph::select::filter::Filter;
 
 /// Everything a run does, resolved.
 #[derive(Debug, Clone)]
@@ -102,11 +101,11 @@ fn usage(kind: ErrorKind, message: impl Into<String>) -> UsageError {
 }
 
 /// `--key file` draws a second picture beside the first: a static one, in a file.
-fn key_file_rules(args: &Args, kind: OutputKind, live: bool) -> Result<(), UsageError> {
-    let why = match kind {
-        OutputKind::Data(_) => Some("is drawn for a picture, not the numbers"),
-        OutputKind::Picture(Format::Html) => Some("is for pictures: a page has its own key"),
-        _ if args.flame.is_some() => Some("is for the graph over time: a flame graph has none"),
+fn key_file_rules(args: &Args, make: &Make, live: bool) -> Result<(), UsageError> {
+    let why = match make {
+        Make::Data(_) => Some("is drawn for a picture, not the numbers"),
+        Make::Page(_) => Some("is for pictures: a page has its own key"),
+        Make::Flame(..) => Some("is for the graph over time: a flame graph has none"),
         _ if args.compare => Some("is for one profile's picture: --compare has one key for both"),
         _ if live => Some("is drawn once: not with --watch or --serve"),
         _ => None,
@@ -145,14 +144,14 @@ impl Settings {
                 return Err(usage(ErrorKind::ValueValidation, why));
             }
         }
-        if args.key == Some(KeyChoice::File) {
-            key_file_rules(args, kind, live)?;
-        }
         let job = request.job();
+        if args.key == Some(KeyChoice::File) {
+            key_file_rules(args, &job.make, live)?;
+        }
         let run = if args.compare {
             Run::Compare(compare(args, kind)?)
         } else {
-            let mut plans = plans(args, kind)?;
+            let mut plans = plans(args, kind, &job.make)?;
             if args.key == Some(KeyChoice::File) && plans.iter().any(|p| p.output == Output::Stdout)
             {
                 return Err(usage(
@@ -357,15 +356,11 @@ fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
 }
 
 /// The files of every rendering, and the rules they must keep.
-fn plans(args: &Args, kind: OutputKind) -> Result<Vec<Plan>, UsageError> {
-    // A flame graph is named apart from the graph over time: `prog.flame.svg`.
-    let ext = match args.flame {
-        Some(_)
-            if kind != OutputKind::Picture(Format::Html)
-                && !matches!(kind, OutputKind::Data(e) if e.writes_stacks()) =>
-        {
-            format!("flame.{}", kind.extension())
-        }
+fn plans(args: &Args, kind: OutputKind, make: &Make) -> Result<Vec<Plan>, UsageError> {
+    // A flame graph of a census is named apart from the graph over time:
+    // `prog.flame.svg`.
+    let ext = match make {
+        Make::Flame(_, FlameOf { at: Some(_), .. }) => format!("flame.{}", kind.extension()),
         _ => kind.extension().to_string(),
     };
     let ext = ext.as_str();
@@ -507,13 +502,11 @@ fn request(args: &Args, kind: OutputKind, live: bool) -> Request {
     r.stable_colours = args.stable_colours;
     r.x_max = args.x_max;
     r.y_max = args.y_max;
-    r.filter = Filter {
-        include: args.include.clone(),
-        exclude: args.exclude.clone(),
-        from: args.from,
-        to: args.to,
-        min_share: args.min_share,
-    };
+    r.filter.include.clone_from(&args.include);
+    r.filter.exclude.clone_from(&args.exclude);
+    r.filter.from = args.from;
+    r.filter.to = args.to;
+    r.filter.min_share = args.min_share;
     r.measure = args.measure.map(Into::into);
     r.judge_partial = args.check_partial;
     r.checked = !args.check.is_empty();

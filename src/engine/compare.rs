@@ -7,11 +7,10 @@ use std::io::{self, Write};
 use super::{Data, Make, Modelled, Picture};
 use crate::analysis::compare::{self as cmp, Comparison, Totals};
 use crate::analysis::stats::{self, Stats};
-use crate::backend::Format;
 use crate::export::{Export, SummaryStyle};
 use crate::profile::Profile;
 use crate::scene::{Plot, Scene};
-use crate::select::flame::{Stacked, When};
+use crate::select::flame::{Direction, Stacked, When};
 
 /// Two runs made ready to be written: [`compare()`]'s result.
 pub enum Compared<'a> {
@@ -119,11 +118,20 @@ fn compared<'a, K: Modelled>(
     }
     // Two cost-centre profiles (reports, samples) have one stretch of time each: what
     // changed is the differential flame graph, as one report's picture is its flame graph.
-    if let Make::Picture(picture) = make
-        && let Some(when) = picture.flame.or(K::FLAME)
-        && picture.format != Format::Html
-    {
-        let scene = Box::new(differential_flame(&before, &after, when, picture));
+    let flame = match make {
+        Make::Flame(picture, flame) => flame
+            .at
+            .or(K::FLAME)
+            .map(|at| (picture, at, flame.direction)),
+        Make::Graph(picture) | Make::Members(picture, _) => {
+            K::FLAME.map(|at| (picture, at, Direction::Callers))
+        }
+        Make::Page(_) | Make::Data(_) => None,
+    };
+    if let Some((picture, when, direction)) = flame {
+        let scene = Box::new(differential_flame(
+            &before, &after, when, direction, picture,
+        ));
         return Ok(Compared::Flame { picture, scene });
     }
     let comparison = cmp::compare(
@@ -134,15 +142,19 @@ fn compared<'a, K: Modelled>(
     )
     .map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
     let comparison = Box::new(comparison);
-    let picture = match make {
+    let (picture, flame) = match make {
         Make::Data(data) => return Ok(Compared::Data { data, comparison }),
-        Make::Picture(picture) => picture,
+        // The page shows what changed by stack too, drawn as --flame draws it.
+        Make::Page(page) => {
+            let flame = page.flame();
+            let when = flame.at.unwrap_or(When::Peak);
+            let scene = differential_flame(&before, &after, when, flame.direction, &page.graph);
+            (&page.graph, Some(Box::new(scene)))
+        }
+        Make::Graph(picture) | Make::Flame(picture, _) | Make::Members(picture, _) => {
+            (picture, None)
+        }
     };
-    // The page shows what changed by stack too, drawn as --flame draws it.
-    let flame = (picture.format == Format::Html).then(|| {
-        let when = picture.flame.unwrap_or(When::Peak);
-        Box::new(differential_flame(&before, &after, when, picture))
-    });
     let (before, after) = (before.into_series(), after.into_series());
     let (before, after) = if normalised {
         (cmp::normalised(before), cmp::normalised(after))
@@ -168,8 +180,14 @@ fn compared<'a, K: Modelled>(
 
 /// What changed between two runs as a flame graph of `when`'s stacks, laid out for
 /// `picture`: its own output with `--flame`, or under a comparison page's table.
-fn differential_flame<S: Stacked>(before: &S, after: &S, when: When, picture: &Picture) -> Scene {
-    let flame = crate::select::flame::differential(before, after, when, picture.direction);
+fn differential_flame<S: Stacked>(
+    before: &S,
+    after: &S,
+    when: When,
+    direction: Direction,
+    picture: &Picture,
+) -> Scene {
+    let flame = crate::select::flame::differential(before, after, when, direction);
     crate::layout::flame::layout(&flame, &picture.layout)
 }
 

@@ -106,7 +106,7 @@ mod tests {
         let mut job = Job {
             read: Default::default(),
             filter: Default::default(),
-            make: Make::Picture(picture),
+            make: Make::Graph(picture),
             binary: None,
             judge_partial: false,
         };

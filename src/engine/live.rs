@@ -4,23 +4,29 @@
 
 use std::net::SocketAddr;
 
-use super::{Data, Drawn, Picture, Said, Tell, render_data, render_picture};
+use super::{Data, Drawn, PageView, Said, Tell, render_data, render_page};
 use crate::backend::html;
 use crate::profile::Model;
 use crate::serve::Server;
 
 /// What `--serve` serves, and where.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Serve {
     /// Where.
     pub addr: SocketAddr,
     /// The live page.
-    pub page: Picture,
+    pub page: PageView,
     /// `/profile.json`.
     pub data: Data,
 }
 
 impl Serve {
+    /// Serves `page`, and `data` as `/profile.json`, at `addr`.
+    pub fn new(addr: SocketAddr, page: PageView, data: Data) -> Serve {
+        Serve { addr, page, data }
+    }
+
     /// Starts the server, its page saying it waits for `name` until the first redraw.
     pub fn start(&self, name: &str) -> std::io::Result<Server> {
         let mut waiting = Vec::new();
@@ -38,7 +44,7 @@ impl Serve {
         tell: Tell,
     ) -> std::io::Result<Drawn> {
         let json = render_data(&self.data, profile.clone()).bytes()?;
-        let page = render_picture(&self.page, profile, None);
+        let page = render_page(&self.page, profile, None);
         for note in page.notes() {
             tell(name, Said::Note(note));
         }

@@ -58,10 +58,7 @@ pub fn kept(job: &Job, model: Model) -> Result<Kept, Error> {
 /// [`kept`] of a heap profile.
 fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, Error> {
     let mut notes = Vec::new();
-    if let Make::Picture(p) = &job.make
-        && p.flame.is_none()
-        && p.direction == crate::select::flame::Direction::Inverted
-    {
+    if let Make::Flame(_, FlameOf { at: None, .. }) = &job.make {
         return Err(Error::unfit(
             "--inverted turns a flame graph over: use it with --flame (a heap \
                     profile's picture is its graph over time; a .prof's is its flame graph)",
@@ -83,7 +80,7 @@ fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, Error> {
 
 /// [`kept`] of a cost profile.
 fn kept_costs(job: &Job, costs: Costs) -> Result<Kept<Costs>, Error> {
-    let costs = match runtime_only(job, &costs)? {
+    let costs = match runtime_only(job, costs.series())? {
         true => costs,
         false => costs.filtered(&job.filter).map_err(filtered)?,
     };
@@ -128,11 +125,11 @@ pub fn same_scale(
     axes: crate::select::Axes,
 ) {
     let select = match &mut job.make {
-        Make::Picture(p) => &mut p.select,
         Make::Data(Data {
             select: Some(s), ..
         }) => s,
         Make::Data(_) => return,
+        make => &mut make.picture_mut().expect("a view draws a picture").select,
     };
     for profile in profiles {
         if let Ok(profile) = job.filter.apply(profile) {
@@ -146,12 +143,13 @@ pub use error::Error;
 pub use judge::{judge, judge_change};
 pub use live::Serve;
 pub use model::Modelled;
-pub use render::{Drawn, Rendered, Rendering, render, render_data, render_picture};
+pub use render::{Drawn, Rendered, Rendering, render, render_data, render_page};
 pub use request::Request;
 pub use run::{Input, Ready, Said, Tell, prepare, ready, run, run_compare};
 
 /// How one input becomes one output.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Job {
     /// What the reader keeps.
     pub read: input::Options,
@@ -168,6 +166,19 @@ pub struct Job {
 }
 
 impl Job {
+    /// A job that makes `make` of a profile read as [`input::Options`]' defaults say,
+    /// nothing filtered: the stages' options as given. [`Request::job`] is the job the
+    /// command line would run, every default decided.
+    pub fn new(make: Make) -> Job {
+        Job {
+            read: input::Options::default(),
+            filter: Filter::default(),
+            make,
+            binary: None,
+            judge_partial: false,
+        }
+    }
+
     /// Whether what the job makes of a cost-centre report reads its stacks as bands:
     /// everything does but a figure of the whole report, which is its flame graph, read
     /// from the tree ([`crate::select::flame::shaped`]). A page lists the stacks; a filter
@@ -175,8 +186,10 @@ impl Job {
     /// (`checked`: the caller judges the run, or compares it with another).
     pub fn reads_bands(&self, checked: bool) -> bool {
         match &self.make {
-            Make::Picture(p) => checked || p.format == Format::Html || !self.filter.is_empty(),
-            Make::Data(_) => true,
+            Make::Graph(_) | Make::Flame(..) | Make::Members(..) => {
+                checked || !self.filter.is_empty()
+            }
+            Make::Page(_) | Make::Data(_) => true,
         }
     }
 
@@ -203,17 +216,86 @@ impl Job {
     }
 }
 
-/// A picture or the numbers.
+/// What a job makes: one view of the profile — its graph over time, a census's flame
+/// graph, a root or retainer profile's members, a page of views — or its numbers. Each
+/// view is rendered by its own step ([`render`]), so nothing downstream asks which
+/// format a picture is in to know what it draws.
 #[derive(Debug, Clone)]
 pub enum Make {
-    /// A figure, through the select and layout stages and a backend.
-    Picture(Picture),
+    /// The graph over time in a drawing format (a cost-centre profile's graph is its
+    /// flame graph: it has one stretch of time).
+    Graph(Picture),
+    /// A census as a flame graph (`--flame`, `--inverted`).
+    Flame(Picture, FlameOf),
+    /// A root or retainer profile's graph with this many members' panels under it
+    /// (`--members`); another profile's graph, said so.
+    Members(Picture, usize),
+    /// An HTML page: a view of views — its graph, the flame graph it opens under it and
+    /// its tables.
+    Page(Box<PageView>),
     /// A data output, written from the profile (or its selection).
     Data(Data),
 }
 
-/// How a picture is made.
+impl Make {
+    /// The picture a view draws; `None` for the numbers.
+    pub fn picture(&self) -> Option<&Picture> {
+        match self {
+            Make::Graph(p) | Make::Flame(p, _) | Make::Members(p, _) => Some(p),
+            Make::Page(page) => Some(&page.graph),
+            Make::Data(_) => None,
+        }
+    }
+
+    /// [`Make::picture`], to change.
+    pub fn picture_mut(&mut self) -> Option<&mut Picture> {
+        match self {
+            Make::Graph(p) | Make::Flame(p, _) | Make::Members(p, _) => Some(p),
+            Make::Page(page) => Some(&mut page.graph),
+            Make::Data(_) => None,
+        }
+    }
+}
+
+/// Which census a flame graph draws and which way it grows.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[non_exhaustive]
+pub struct FlameOf {
+    /// The census (`--flame`); `None`: the profile's own, for a cost-centre profile,
+    /// which has one census (a heap profile has none to offer).
+    pub at: Option<When>,
+    /// `--inverted`: from the innermost frames.
+    pub direction: crate::select::flame::Direction,
+}
+
+/// An HTML page of views: its graph over time (the figure its backend writes), the flame
+/// graph it opens under it ([`PageView::flame`]), and what it lists.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct PageView {
+    /// The graph, drawn for the page.
+    pub graph: Picture,
+    /// What the page shows beside its graph, its flame graph's census among them.
+    pub options: PageOptions,
+}
+
+impl PageView {
+    /// The flame graph the page opens under its graph.
+    pub fn flame(&self) -> FlameOf {
+        FlameOf {
+            at: self.options.flame_at,
+            direction: if self.options.flame_inverted {
+                crate::select::flame::Direction::Inverted
+            } else {
+                crate::select::flame::Direction::Callers
+            },
+        }
+    }
+}
+
+/// How a picture is made: what every view shares.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Picture {
     /// Its format, which picks the backend.
     pub format: Format,
@@ -226,23 +308,13 @@ pub struct Picture {
     pub column: Option<f64>,
     /// The backend's options.
     pub backend: backend::Options,
-    /// What an HTML page shows beside its picture (`None` for other formats).
-    pub page: Option<PageOptions>,
-    /// `--flame`: the census drawn as a flame graph instead of the graph over time (an
-    /// HTML page draws its graph and opens that census's flame graph under it).
-    pub flame: Option<When>,
-    /// `--inverted`: the flame graph grows from the innermost frames.
-    pub direction: crate::select::flame::Direction,
-    /// `--members`: a root or retainer profile's figure with this many members' panels
-    /// under its graph ([`members`]); a page lists every member whatever it says.
-    pub members: Option<usize>,
 }
 
 impl Picture {
-    /// A figure over time in `format` as `select` and `layout` say: every point kept, the
-    /// backend's own options, no page, no flame graph: the stages' options as given,
-    /// no default decided. A program that wants the command line's defaults asks a
-    /// [`Request`] for its job instead.
+    /// A figure in `format` as `select` and `layout` say: every point kept, the
+    /// backend's own options: the stages' options as given, no default decided. A
+    /// program that wants the command line's defaults asks a [`Request`] for its job
+    /// instead.
     pub fn new(format: Format, select: SelectOptions, layout: LayoutOptions) -> Picture {
         Picture {
             format,
@@ -250,16 +322,13 @@ impl Picture {
             layout,
             column: None,
             backend: backend::Options::default(),
-            page: None,
-            flame: None,
-            direction: Default::default(),
-            members: None,
         }
     }
 }
 
 /// How a data output is made.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Data {
     /// The format.
     pub export: Export,
@@ -267,6 +336,24 @@ pub struct Data {
     pub options: ExportOptions,
     /// With `-m` or `-t`: the selection's bands (OTHER included) rather than all.
     pub select: Option<SelectOptions>,
+}
+
+impl Data {
+    /// `export`'s numbers, with its default options, of every band.
+    pub fn new(export: Export) -> Data {
+        Data {
+            export,
+            options: ExportOptions::default(),
+            select: None,
+        }
+    }
+}
+
+impl PageView {
+    /// A page of `graph` showing what `options` say beside it.
+    pub fn new(graph: Picture, options: PageOptions) -> PageView {
+        PageView { graph, options }
+    }
 }
 
 /// What a run writes: a picture (through a backend) or the data (an export); the

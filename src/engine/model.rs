@@ -73,7 +73,7 @@ impl Modelled for Costs {
     const FLAME: Option<When> = Some(When::Peak);
 
     fn series_mut(&mut self) -> &mut Profile {
-        self
+        self.series_mut()
     }
 
     fn into_series(self) -> Profile {

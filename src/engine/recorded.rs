@@ -47,7 +47,7 @@ pub fn fuller_hp(
 pub fn censuses(read: input::Options, path: &Path) -> Option<(usize, bool)> {
     let file = std::fs::File::open(path).ok()?;
     let parsed = input::read_file(&file, read).ok()?;
-    let heap: &crate::profile::Profile = &parsed.profile;
+    let heap: &crate::profile::Profile = parsed.profile.series();
     let n = if heap.bands.is_empty() {
         0
     } else {

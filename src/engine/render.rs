@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 
 use super::model::{Modelled, dispatch};
-use super::{Data, Make, Picture};
+use super::{Data, FlameOf, Make, PageView, Picture};
 use crate::analysis::page::{PageData, PageOptions};
 use crate::backend::Format;
 use crate::export::Table;
@@ -78,10 +78,14 @@ pub enum Rendered<'a> {
 }
 
 /// Selects and lays out a (filtered) profile as `make` says, or keeps it for a data
-/// output. `aux` is an earlier run's `.aux` (`-p`).
+/// output. `aux` is an earlier run's `.aux` (`-p`). Each view is its model's own step
+/// ([`Rendering`]).
 pub fn render<'a>(make: &'a Make, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
     match make {
-        Make::Picture(picture) => render_picture(picture, model, aux),
+        Make::Graph(picture) => dispatch!(model, k => k.graph(picture, aux)),
+        Make::Flame(picture, flame) => dispatch!(model, k => k.flame_graph(picture, *flame)),
+        Make::Members(picture, count) => dispatch!(model, k => k.members(picture, *count, aux)),
+        Make::Page(page) => render_page(page, model, aux),
         Make::Data(data) => render_data(data, model),
     }
 }
@@ -91,18 +95,28 @@ pub fn render_data(data: &Data, model: Model) -> Rendered<'_> {
     dispatch!(model, k => k.render_data(data))
 }
 
-/// Selects and lays out a profile for a picture, with the HTML page's numbers.
-pub fn render_picture<'a>(picture: &'a Picture, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
-    dispatch!(model, k => k.render_picture(picture, aux))
+/// Selects and lays out a profile for an HTML page, with the page's numbers.
+pub fn render_page<'a>(page: &'a PageView, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
+    dispatch!(model, k => k.page(page, aux))
 }
 
-/// How each model is rendered: the rendering's steps written once per model.
+/// How each model is rendered in each view: the rendering's steps written once per
+/// model.
 pub trait Rendering: Modelled {
     /// Kept for a data output.
     fn render_data(self, data: &Data) -> Rendered<'_>;
 
-    /// Selected and laid out for a picture (with an HTML page's numbers).
-    fn render_picture<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a>;
+    /// Its graph over time.
+    fn graph<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a>;
+
+    /// A census's flame graph.
+    fn flame_graph(self, picture: &Picture, flame: FlameOf) -> Rendered<'_>;
+
+    /// Its graph with `count` members' panels.
+    fn members<'a>(self, picture: &'a Picture, count: usize, aux: Option<&Aux>) -> Rendered<'a>;
+
+    /// An HTML page of it.
+    fn page<'a>(self, page: &'a PageView, aux: Option<&Aux>) -> Rendered<'a>;
 }
 
 impl Rendering for Profile {
@@ -110,8 +124,46 @@ impl Rendering for Profile {
         heap_data(data, self)
     }
 
-    fn render_picture<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a> {
-        heap_picture(picture, self, aux)
+    fn graph<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a> {
+        let notes = heap_lines(picture, &self).into_iter().collect();
+        figure(picture, self, aux, notes, None::<PageOf<Profile>>)
+    }
+
+    /// `--flame`'s census ([`super::kept`] refuses a heap profile's flame graph at no
+    /// census: `--inverted` alone).
+    fn flame_graph(self, picture: &Picture, flame: FlameOf) -> Rendered<'_> {
+        let notes = heap_lines(picture, &self).into_iter().collect();
+        let when = flame.at.unwrap_or(When::Peak);
+        flame_of(picture, &self, when, flame.direction, notes)
+    }
+
+    fn members<'a>(self, picture: &'a Picture, count: usize, aux: Option<&Aux>) -> Rendered<'a> {
+        let mut notes: Vec<String> = heap_lines(picture, &self).into_iter().collect();
+        let Some(all) = crate::analysis::members::of(&self) else {
+            notes.push(super::members::NOT_SETS.to_string());
+            return figure(picture, self, aux, notes, None::<PageOf<Profile>>);
+        };
+        let figure = super::members::figure(picture, self, all, count);
+        notes.extend(repairs(picture, &figure.scene));
+        Rendered::Picture {
+            picture,
+            scene: figure.scene,
+            key: None,
+            selection: figure.selection,
+            page: None,
+            samples: figure.samples,
+            notes,
+        }
+    }
+
+    /// Its graph, the page opening a census's flame graph under it.
+    fn page<'a>(self, page: &'a PageView, aux: Option<&Aux>) -> Rendered<'a> {
+        let notes = heap_lines(&page.graph, &self).into_iter().collect();
+        let opts = page.options;
+        let data = move |p: &Profile, selection: &Selection| {
+            crate::analysis::page::data(p, selection, &opts)
+        };
+        figure(&page.graph, self, aux, notes, Some(data))
     }
 }
 
@@ -120,10 +172,42 @@ impl Rendering for Costs {
         costs_data(data, self)
     }
 
-    fn render_picture<'a>(self, picture: &'a Picture, aux: Option<&Aux>) -> Rendered<'a> {
-        costs_picture(picture, self, aux)
+    /// A cost profile's graph is its flame graph: it has one stretch of time.
+    fn graph<'a>(self, picture: &'a Picture, _: Option<&Aux>) -> Rendered<'a> {
+        self.flame_graph(picture, FlameOf::default())
+    }
+
+    fn flame_graph(self, picture: &Picture, flame: FlameOf) -> Rendered<'_> {
+        let notes = heap_lines(picture, self.series()).into_iter().collect();
+        let when = flame.at.or(Costs::FLAME).unwrap_or(When::Peak);
+        flame_of(picture, &self, when, flame.direction, notes)
+    }
+
+    /// A cost profile has no members: its flame graph.
+    fn members<'a>(self, picture: &'a Picture, _: usize, aux: Option<&Aux>) -> Rendered<'a> {
+        self.graph(picture, aux)
+    }
+
+    /// What its stacks spent over the run (or the window), their censuses summed into
+    /// one as a report's one census is, kept as they were for its strip of samples over
+    /// time.
+    fn page<'a>(self, page: &'a PageView, aux: Option<&Aux>) -> Rendered<'a> {
+        let notes = heap_lines(&page.graph, self.series()).into_iter().collect();
+        let over_time = (self.series().samples() > 1).then(|| self.clone());
+        let summed = self.one_census();
+        let opts = PageOptions {
+            flame_at: page.options.flame_at.or(Costs::FLAME),
+            ..page.options
+        };
+        let data = move |c: &Costs, selection: &Selection| {
+            crate::analysis::page::costs_data(c, selection, &opts, over_time.as_ref())
+        };
+        figure(&page.graph, summed, aux, notes, Some(data))
     }
 }
+
+/// What a page takes of a model and its selection: its numbers.
+type PageOf<K> = fn(&K, &Selection) -> PageData;
 
 /// [`render_data`] of a heap profile.
 fn heap_data(data: &Data, profile: Profile) -> Rendered<'_> {
@@ -154,53 +238,6 @@ fn costs_data(data: &Data, costs: Costs) -> Rendered<'_> {
     }
 }
 
-/// [`render_picture`] of a heap profile: its graph over time, or with `--flame` a
-/// census's flame graph (which a page opens under its graph).
-fn heap_picture<'a>(picture: &'a Picture, profile: Profile, aux: Option<&Aux>) -> Rendered<'a> {
-    let mut notes: Vec<String> = heap_lines(picture, &profile).into_iter().collect();
-    let html = picture.format == Format::Html;
-    if let Some(count) = picture.members.filter(|_| !html) {
-        match crate::analysis::members::of(&profile) {
-            Some(all) => {
-                let figure = super::members::figure(picture, profile, all, count);
-                notes.extend(repairs(picture, &figure.scene));
-                return Rendered::Picture {
-                    picture,
-                    scene: figure.scene,
-                    key: None,
-                    selection: figure.selection,
-                    page: None,
-                    samples: figure.samples,
-                    notes,
-                };
-            }
-            None => notes.push(super::members::NOT_SETS.to_string()),
-        }
-    }
-    match picture.flame {
-        Some(when) if !html => flame(picture, &profile, when, notes),
-        _ => figure(picture, profile, aux, notes, |p, selection, opts| {
-            crate::analysis::page::data(p, selection, opts)
-        }),
-    }
-}
-
-/// [`render_picture`] of a cost profile: its flame graph; a page shows what its stacks
-/// spent over the run (or the window), their censuses summed into one as a report's one
-/// census is, kept as they were for its strip of samples over time.
-fn costs_picture<'a>(picture: &'a Picture, costs: Costs, aux: Option<&Aux>) -> Rendered<'a> {
-    let notes = heap_lines(picture, &costs).into_iter().collect();
-    if picture.format != Format::Html {
-        let when = picture.flame.or(Costs::FLAME).unwrap_or(When::Peak);
-        return flame(picture, &costs, when, notes);
-    }
-    let over_time = (costs.samples() > 1).then(|| costs.clone());
-    let summed = costs.one_census();
-    figure(picture, summed, aux, notes, |c, selection, opts| {
-        crate::analysis::page::costs_data(c, selection, opts, over_time.as_ref())
-    })
-}
-
 /// `--heap-lines` of a profile without them: said.
 fn heap_lines(picture: &Picture, profile: &Profile) -> Option<String> {
     (picture.layout.heap_lines && profile.heap.size.is_empty() && profile.heap.live.is_empty())
@@ -211,14 +248,15 @@ fn heap_lines(picture: &Picture, profile: &Profile) -> Option<String> {
         })
 }
 
-/// The flame graph of `profile` at `when`.
-fn flame<'a, S: Stacked>(
+/// The flame graph of `profile` at `when`, growing in `direction`.
+fn flame_of<'a, S: Stacked>(
     picture: &'a Picture,
     profile: &S,
     when: When,
+    direction: crate::select::flame::Direction,
     mut notes: Vec<String>,
 ) -> Rendered<'a> {
-    let flame = crate::select::flame::shaped(profile, when, picture.direction);
+    let flame = crate::select::flame::shaped(profile, when, direction);
     notes.extend(crate::select::flame::advice(&flame));
     let scene = crate::layout::flame::layout(&flame, &picture.layout);
     notes.extend(repairs(picture, &scene));
@@ -231,13 +269,13 @@ fn flame<'a, S: Stacked>(
     }
 }
 
-/// A figure over time of `model`, with its page's numbers (`page`) for HTML.
+/// A figure over time of `model`, with a page's numbers (`page`) for a page.
 fn figure<'a, K: Modelled>(
     picture: &'a Picture,
     model: K,
     aux: Option<&Aux>,
     mut notes: Vec<String>,
-    page: impl FnOnce(&K, &Selection, &PageOptions) -> PageData,
+    page: Option<impl FnOnce(&K, &Selection) -> PageData>,
 ) -> Rendered<'a> {
     let profile = model.series();
     let samples = profile.samples();
@@ -253,13 +291,7 @@ fn figure<'a, K: Modelled>(
     let selection = crate::layout::selected(profile, aux, &picture.select, &picture.layout);
     // The HTML page carries the numbers behind its picture; they are taken before the
     // layout consumes the profile.
-    let page = picture.page.as_ref().map(|opts| {
-        let opts = PageOptions {
-            flame_at: picture.flame.or(K::FLAME),
-            ..*opts
-        };
-        Box::new(page(&model, &selection, &opts))
-    });
+    let page = page.map(|page| Box::new(page(&model, &selection)));
     let key = (picture.layout.key == crate::layout::KeyPlacement::Apart).then(|| {
         Box::new(crate::layout::key_figure(
             model.series(),
@@ -407,8 +439,8 @@ impl Rendered<'_> {
                 bands: *frames,
             },
             Rendered::CostData { costs, .. } => Drawn {
-                samples: costs.samples(),
-                bands: costs.bands.len(),
+                samples: costs.series().samples(),
+                bands: costs.series().bands.len(),
             },
             Rendered::Data {
                 profile, selection, ..

@@ -8,7 +8,7 @@
 //! [`Request::job`], as a program using the library does, so both make the same bytes
 //! for the same request (`examples/svg.rs`, and the test beside it, hold that).
 
-use super::{Data, Job, Make, OutputKind, Picture, Serve};
+use super::{Data, FlameOf, Job, Make, OutputKind, PageView, Picture, Serve};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
 use crate::export::{Export, ExportOptions, summary::TextOptions};
@@ -37,7 +37,8 @@ pub struct Request {
     pub key: Option<KeyPlacement>,
     /// `--size`, in points; `None`: hp2ps's box (taller for panels or a comparison).
     pub size: Option<(f64, f64)>,
-    /// `--font-size`, in points; `None`: see [`Request::font_size`].
+    /// `--font-size`, in points; `None`: hp2ps's 10, or in the modern style a size that
+    /// reads at the figure's size (from 7 points on a column-wide figure).
     pub font_size: Option<f64>,
     /// `-m`: at most this many bands; `None`: as many as the key shows, at most twenty.
     pub max_bands: Option<usize>,
@@ -107,6 +108,15 @@ pub struct Request {
     pub terminal: bool,
 }
 
+/// What a picture is drawn on: a figure in a drawing format, or an HTML page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum On {
+    /// A figure in this format.
+    Figure(Format),
+    /// An HTML page, static or live.
+    Page(html::Mode),
+}
+
 /// The font size when `--font-size` is not given: hp2ps's.
 pub const FONT_SIZE: f64 = 10.0;
 /// The modern style's smallest default font size, in points: what a journal prints a
@@ -170,15 +180,11 @@ impl Request {
 
     /// The job the request asks for, every default decided.
     pub fn job(&self) -> Job {
+        let make = self.view();
         let mut job = Job {
-            read: self.read_options(),
+            read: self.read_options(&make),
             filter: self.filter.clone(),
-            make: match self.output {
-                OutputKind::Picture(format) => {
-                    Make::Picture(self.picture(format, html::Mode::Static))
-                }
-                OutputKind::Data(export) => Make::Data(self.data(export)),
-            },
+            make,
             binary: None,
             judge_partial: self.judge_partial,
         };
@@ -190,13 +196,62 @@ impl Request {
     pub fn served(&self, addr: std::net::SocketAddr) -> Serve {
         Serve {
             addr,
-            page: self.picture(Format::Html, html::Mode::Live),
+            page: self.page(html::Mode::Live),
             data: self.data(Export::Json),
         }
     }
 
+    /// The view the request asks for: the one place that asks whether the output is a
+    /// page. A page lists every member and opens the flame graph under its graph;
+    /// elsewhere `--members` draws the members' panels, `--flame` (or `--inverted`,
+    /// which turns a flame graph over) a census's flame graph, and otherwise the graph.
+    fn view(&self) -> Make {
+        let format = match self.output {
+            OutputKind::Data(export) => return Make::Data(self.data(export)),
+            OutputKind::Picture(Format::Html) => {
+                return Make::Page(Box::new(self.page(html::Mode::Static)));
+            }
+            OutputKind::Picture(format) => format,
+        };
+        let picture = self.picture(On::Figure(format));
+        match (self.members, self.flame) {
+            (Some(count), _) => Make::Members(picture, count),
+            (None, at) if at.is_some() || self.inverted => Make::Flame(
+                picture,
+                FlameOf {
+                    at,
+                    direction: self.direction(),
+                },
+            ),
+            (None, _) => Make::Graph(picture),
+        }
+    }
+
+    /// An HTML page of views, static or live (`mode`).
+    fn page(&self, mode: html::Mode) -> PageView {
+        PageView {
+            graph: self.picture(On::Page(mode)),
+            options: PageOptions {
+                heap_lines: self.heap_lines,
+                units: self.byte_units(),
+                rows: self.top,
+                key_entries: self.band_limit(Some(On::Page(mode))),
+                flame_at: self.flame,
+                flame_inverted: self.inverted,
+            },
+        }
+    }
+
+    fn direction(&self) -> Direction {
+        if self.inverted {
+            Direction::Inverted
+        } else {
+            Direction::Callers
+        }
+    }
+
     /// `--size`, else hp2ps's box; a comparison's two graphs one above the other get
-    /// [`COMPARE_HEIGHT`], `--members`' panels each [`MEMBER_PANEL_HEIGHT`] more.
+    /// `COMPARE_HEIGHT`, `--members`' panels each [`MEMBER_PANEL_HEIGHT`] more.
     ///
     /// [`MEMBER_PANEL_HEIGHT`]: super::members::MEMBER_PANEL_HEIGHT
     pub fn size(&self) -> (f64, f64) {
@@ -214,10 +269,10 @@ impl Request {
     /// `--style`, else hp2ps's look for what hp2ps writes (PostScript, EPS: its bytes)
     /// and for the numbers' selection, and the modern one for every format hp2ps never
     /// wrote.
-    fn style(&self, format: Option<Format>) -> Style {
-        self.style.unwrap_or(match format {
-            Some(Format::Ps | Format::Eps) | None => Style::Hp2ps,
-            Some(Format::Svg | Format::Pdf | Format::Png | Format::Html) => Style::Modern,
+    fn style(&self, on: Option<On>) -> Style {
+        self.style.unwrap_or(match on {
+            Some(On::Figure(Format::Ps | Format::Eps)) | None => Style::Hp2ps,
+            Some(On::Figure(_) | On::Page(_)) => Style::Modern,
         })
     }
 
@@ -226,11 +281,11 @@ impl Request {
     /// of its height, whichever is less, from [`SMALL_FONT_SIZE`] (a figure is printed
     /// at its size, so its labels should read at that size: 7 points on a 8.5 cm column
     /// or a 4 cm strip, 10 from about 12.5 cm by 5.7 cm).
-    fn font_size(&self, format: Option<Format>) -> f64 {
+    fn font_size(&self, on: Option<On>) -> f64 {
         if let Some(f) = self.font_size {
             return f;
         }
-        if self.style(format) != Style::Modern || self.size.is_none() {
+        if self.style(on) != Style::Modern || self.size.is_none() {
             return FONT_SIZE;
         }
         let (w, h) = self.size();
@@ -238,8 +293,8 @@ impl Request {
     }
 
     /// `-m`, else as many bands as the key shows (at most hp2ps's twenty).
-    fn band_limit(&self, format: Option<Format>) -> usize {
-        let fitting = if format == Some(Format::Html) {
+    fn band_limit(&self, on: Option<On>) -> usize {
+        let fitting = if let Some(On::Page(_)) = on {
             PAGE_KEY_ENTRIES
         } else if self.key == Some(KeyPlacement::Apart) {
             // A key of its own is as tall as it needs.
@@ -249,8 +304,8 @@ impl Request {
                 Some(KeyPlacement::Below) => KeyPlacement::Below,
                 _ => KeyPlacement::Beside,
             };
-            self.style(format)
-                .key_entries(key, self.size().1, self.font_size(format))
+            self.style(on)
+                .key_entries(key, self.size().1, self.font_size(on))
         };
         self.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
     }
@@ -265,7 +320,7 @@ impl Request {
 
     /// What the input must give: marks unless they are not drawn (a data output keeps
     /// them, and so does a served profile, whose page draws them), heap lines when drawn.
-    fn read_options(&self) -> input::Options {
+    fn read_options(&self, make: &Make) -> input::Options {
         let data = matches!(self.output, OutputKind::Data(_));
         input::Options {
             growing: self.live,
@@ -281,9 +336,11 @@ impl Request {
                 || self.compare
                 || self.checked
                 || matches!(
-                    self.output,
-                    OutputKind::Data(Export::Stats(_) | Export::Summary(_))
-                        | OutputKind::Picture(Format::Html)
+                    make,
+                    Make::Data(Data {
+                        export: Export::Stats(_) | Export::Summary(_),
+                        ..
+                    }) | Make::Page(_)
                 ),
         }
     }
@@ -323,22 +380,26 @@ impl Request {
         }
     }
 
-    /// How a picture in `format` is made. An HTML page is read on a screen: the modern
-    /// style, colour, tableau10 and its own key unless asked otherwise; a live one's
-    /// colours follow the names, so that they stay put while the bands' order changes.
-    fn picture(&self, format: Format, mode: html::Mode) -> Picture {
-        let style = self.style(Some(format));
-        let html = format == Format::Html;
+    /// How a picture in `format` is drawn. An HTML page's is read on a screen: the
+    /// modern style, colour, tableau10 and the page's own key unless asked otherwise; a
+    /// live one's colours follow the names, so that they stay put while the bands' order
+    /// changes.
+    fn picture(&self, on: On) -> Picture {
+        let (format, page) = match on {
+            On::Figure(format) => (format, false),
+            On::Page(_) => (Format::Html, true),
+        };
+        let style = self.style(Some(on));
         let size = self.size();
-        let band_limit = self.band_limit(Some(format));
-        let shading = if self.colour || html {
+        let band_limit = self.band_limit(Some(on));
+        let shading = if self.colour || page {
             Shading::Colour
         } else {
             Shading::Grey
         };
         // A profile's page lists its key beside the picture; a comparison's page shows
         // the picture's own keys, one beside each run's graph.
-        let key = match (html, self.key) {
+        let key = match (page, self.key) {
             (true, _) if !self.compare => KeyPlacement::None,
             (_, Some(key)) => key,
             _ if self.multi_page || band_limit > BAND_LIMIT => KeyPlacement::SeparatePages,
@@ -357,12 +418,10 @@ impl Request {
                 Style::Hp2ps => Palette::Hp2ps,
             }),
             // Compared runs: a band has one colour in both.
-            stable_colours: self.stable_colours
-                || (html && mode == html::Mode::Live)
-                || self.compare,
+            stable_colours: self.stable_colours || on == On::Page(html::Mode::Live) || self.compare,
             size,
             grow: self.size.is_none(),
-            font_size: self.font_size(Some(format)),
+            font_size: self.font_size(Some(on)),
             style,
             byte_units: self.byte_units(),
             title_text: self.title.as_ref().map(|t| t.as_bytes().to_vec()),
@@ -397,22 +456,10 @@ impl Request {
                 } else {
                     TextAs::Text
                 },
-                page: mode,
-            },
-            page: html.then(|| PageOptions {
-                heap_lines: self.heap_lines,
-                units: self.byte_units(),
-                rows: self.top,
-                key_entries: band_limit,
-                flame_at: self.flame,
-                flame_inverted: self.inverted,
-            }),
-            flame: self.flame,
-            members: self.members,
-            direction: if self.inverted {
-                Direction::Inverted
-            } else {
-                Direction::Callers
+                page: match on {
+                    On::Page(mode) => mode,
+                    On::Figure(_) => html::Mode::Static,
+                },
             },
         }
     }

@@ -167,7 +167,7 @@ pub fn write_summary_csv(
 /// output is ([`super::csv::field`]).
 pub fn write_tree_csv(profile: &crate::profile::Costs, out: &mut dyn Write) -> io::Result<()> {
     let rows = crate::analysis::costs::tree(profile);
-    let unit = String::from_utf8_lossy(&profile.value_unit);
+    let unit = String::from_utf8_lossy(&profile.series().value_unit);
     let mut out = io::BufWriter::new(out);
     write!(
         out,
@@ -214,7 +214,7 @@ pub fn write_tree_json(profile: &crate::profile::Costs, out: &mut dyn Write) -> 
     let doc = Doc {
         format: TREE_FORMAT,
         version: 1,
-        measure: String::from_utf8_lossy(&profile.value_unit).into_owned(),
+        measure: String::from_utf8_lossy(&profile.series().value_unit).into_owned(),
         total: (frames.iter())
             .filter(|f| f.parent.is_none())
             .map(|f| f.inherited)

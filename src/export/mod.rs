@@ -58,6 +58,7 @@ pub enum SummaryStyle {
 
 /// Choices the data outputs take from the command line.
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct ExportOptions {
     /// `--top N`: the summary lists the N largest bands.
     pub top: Option<usize>,
@@ -254,11 +255,11 @@ impl Export {
                     SummaryStyle::Csv => costs::write_summary_csv(&s, out),
                 }
             }
-            Export::Hp => hp::write(c, out),
+            Export::Hp => hp::write(c.series(), out),
             Export::Pprof => pprof::write(c, census, out),
             Export::Folded => stacks::write_folded(c, census, out),
             Export::Callgrind => callgrind::write(c, census, out),
-            Export::Stats(style) => write_stats(c, style, opts, out),
+            Export::Stats(style) => write_stats(c.series(), style, opts, out),
         }
     }
 }

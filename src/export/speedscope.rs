@@ -147,7 +147,7 @@ fn censuses_within(p: &Profile, profiles: usize, samples: usize) -> Vec<usize> {
 /// written instead.
 fn in_time_order(p: &Costs) -> Option<Vec<Stack<'_>>> {
     let mut points = Vec::new();
-    for (band, series) in p.bands.series().iter().enumerate() {
+    for (band, series) in p.series().bands.series().iter().enumerate() {
         series.for_each(|census, v| {
             if v != 0.0 {
                 points.push((census, band, v));

@@ -8,6 +8,7 @@ use crate::units::ByteUnits;
 
 /// How the table is printed.
 #[derive(Debug, Clone, Copy, Default)]
+#[non_exhaustive]
 pub struct TextOptions {
     /// ANSI colours and bold (a terminal that wants them).
     pub colour: bool,

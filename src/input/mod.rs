@@ -203,6 +203,7 @@ impl From<eventlog::Error> for Error {
 /// blocks are passed over whole, and otherwise only the blocks that can hold what is
 /// needed are read event by event.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct Options {
     /// Read user markers (drawn as marks).
     pub marks: bool,
@@ -252,6 +253,15 @@ pub enum RuntimeReading {
 impl Default for Options {
     /// Everything.
     fn default() -> Self {
+        Options::new()
+    }
+}
+
+impl Options {
+    /// Everything but the runtime's collections, of a finished input ([`Default`]); a
+    /// constant, so that a caller can name a reading of its own with the `with_`
+    /// methods.
+    pub const fn new() -> Options {
         Options {
             marks: true,
             heap: true,
@@ -261,6 +271,36 @@ impl Default for Options {
             runtime_reading: RuntimeReading::All,
             growing: false,
         }
+    }
+
+    /// With [`Options::marks`] as given.
+    pub const fn with_marks(mut self, marks: bool) -> Options {
+        self.marks = marks;
+        self
+    }
+
+    /// With [`Options::heap`] as given.
+    pub const fn with_heap(mut self, heap: bool) -> Options {
+        self.heap = heap;
+        self
+    }
+
+    /// With [`Options::runtime`] as given.
+    pub const fn with_runtime(mut self, runtime: bool) -> Options {
+        self.runtime = runtime;
+        self
+    }
+
+    /// With [`Options::runtime_reading`] as given.
+    pub const fn with_runtime_reading(mut self, reading: RuntimeReading) -> Options {
+        self.runtime_reading = reading;
+        self
+    }
+
+    /// With [`Options::growing`] as given.
+    pub const fn with_growing(mut self, growing: bool) -> Options {
+        self.growing = growing;
+        self
     }
 }
 
@@ -636,10 +676,10 @@ pub fn read_once(r: impl Read, options: Options) -> Result<Parsed, Error> {
     if parsed.runtime_only {
         warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
     } else {
-        parsed.profile.runtime = Default::default();
+        parsed.profile.series_mut().runtime = Default::default();
         (parsed.warnings).retain(|w| !matches!(w.kind, WarningKind::InconsistentCollections(_)));
         if !options.heap {
-            parsed.profile.heap = Default::default();
+            parsed.profile.series_mut().heap = Default::default();
             parsed
                 .warnings
                 .retain(|w| w.kind != WarningKind::HeapLinesMerged);

@@ -123,6 +123,7 @@ fn below_room(height: f64, title: f64, em: f64) -> f64 {
 
 /// Layout choices. The default is hp2ps's: landscape, key beside the graph, marks, greys.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct LayoutOptions {
     /// The title box (`-b`, `-s`).
     pub title: TitleSize,

@@ -117,7 +117,7 @@ pub fn stable_index(name: &[u8]) -> usize {
 /// [`stable_index`] into the palette, whatever else the picture holds, so that a name
 /// has one fill in every figure, profile and panel; two names of one picture can then
 /// share one (a palette has only so many), which the key and each band's title tell
-/// apart. Otherwise one that no other name here has ([`kept_apart`], in order). `taken`
+/// apart. Otherwise one that no other name here has (`kept_apart`, in order). `taken`
 /// marks the palette's paints already used in the picture, and is updated.
 pub fn distinct_paints<'a>(
     names: impl IntoIterator<Item = &'a [u8]>,

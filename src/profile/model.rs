@@ -4,7 +4,6 @@
 //! stacks named frame by frame. The reader decides which once, by what it read; every
 //! stage after it takes the type it works on, so none asks which it holds.
 
-use std::ops::{Deref, DerefMut};
 use std::sync::Arc;
 
 use super::costs::{CostProfile, Measure, Pruned};
@@ -21,6 +20,23 @@ pub enum Model {
 }
 
 impl Model {
+    /// The censuses, whichever the model: read alike for both.
+    pub fn series(&self) -> &Profile {
+        match self {
+            Model::Heap(p) => p,
+            Model::Costs(c) => &c.series,
+        }
+    }
+
+    /// The censuses, to change: a cost profile's bands are then its own
+    /// ([`Costs::series_mut`]).
+    pub fn series_mut(&mut self) -> &mut Profile {
+        match self {
+            Model::Heap(p) => p,
+            Model::Costs(c) => c.series_mut(),
+        }
+    }
+
     /// The censuses, whichever the model: what a stage that reads bands over time alike
     /// for both (a live view's status, `--same-scale`) takes.
     pub fn into_series(self) -> Profile {
@@ -46,26 +62,6 @@ impl From<Profile> for Model {
 impl From<Costs> for Model {
     fn from(c: Costs) -> Model {
         Model::Costs(c)
-    }
-}
-
-/// Both models' censuses are read alike ([`Model::into_series`]).
-impl Deref for Model {
-    type Target = Profile;
-    fn deref(&self) -> &Profile {
-        match self {
-            Model::Heap(p) => p,
-            Model::Costs(c) => &c.series,
-        }
-    }
-}
-
-impl DerefMut for Model {
-    fn deref_mut(&mut self) -> &mut Profile {
-        match self {
-            Model::Heap(p) => p,
-            Model::Costs(c) => c,
-        }
     }
 }
 
@@ -118,6 +114,19 @@ impl Costs {
         }
     }
 
+    /// The censuses.
+    pub fn series(&self) -> &Profile {
+        &self.series
+    }
+
+    /// The censuses, to change: bands read as the tree's are then their own
+    /// ([`Costs::bands_changed`]), so that no change goes unseen by a flame graph read
+    /// from the tree.
+    pub fn series_mut(&mut self) -> &mut Profile {
+        self.bands_changed();
+        &mut self.series
+    }
+
     /// The censuses summed into one at the last time (what a stretch of them weighs,
     /// [`crate::select::flame::Stacked::weights`]), for what shows one census: a
     /// report's page. A profile with one census is returned as it is.
@@ -126,7 +135,7 @@ impl Costs {
         if n < 2 {
             return self;
         }
-        let p = &mut *self;
+        let p = self.series_mut();
         for series in p.bands.series_mut() {
             let mut w = 0.0;
             series.for_each(|_, v| w += v);
@@ -137,19 +146,5 @@ impl Costs {
         }
         p.times = vec![p.times[n - 1]];
         self
-    }
-}
-
-impl Deref for Costs {
-    type Target = Profile;
-    fn deref(&self) -> &Profile {
-        &self.series
-    }
-}
-
-impl DerefMut for Costs {
-    fn deref_mut(&mut self) -> &mut Profile {
-        self.bands_changed();
-        &mut self.series
     }
 }

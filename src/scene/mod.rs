@@ -83,11 +83,22 @@ pub enum Orientation {
 
 /// The output size and placement.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct Media {
     /// Placement on a printer page.
     pub orientation: Orientation,
     /// Width of an encapsulated figure in points (`-e`); the drawing box is scaled to it.
     pub eps_width: Option<f64>,
+}
+
+impl Media {
+    /// A figure placed as `orientation` says, `eps_width` points wide when encapsulated.
+    pub fn new(orientation: Orientation, eps_width: Option<f64>) -> Media {
+        Media {
+            orientation,
+            eps_width,
+        }
+    }
 }
 
 impl Scene {

@@ -12,6 +12,7 @@ use crate::profile::{Costs, HeapSeries, Mark, Profile, Series};
 
 /// What to keep of a profile.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Filter {
     /// A band is kept when its name matches one of these (all bands when there are none).
     pub include: Vec<Regex>,

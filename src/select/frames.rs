@@ -104,13 +104,13 @@ pub struct Frame {
     pub own: f64,
     /// GHC cut the name at `-L` here: the callers beyond it are unknown.
     pub cut: bool,
-    /// In a differential graph ([`differential`]): what the frame held in the run
+    /// In a differential graph ([`differential`](super::flame::differential)): what the frame held in the run
     /// before (0 otherwise, or where that run had no such frame).
     pub before: f64,
     /// Likewise, what its stack held itself before.
     pub own_before: f64,
     /// Frames of a stack GHC cut at `-L` that was placed under the frame its kept name
-    /// begins ([`placements`]): where it stands is inferred, not read.
+    /// begins ([`placements`](super::flame::placements)): where it stands is inferred, not read.
     pub placed: bool,
 }
 
@@ -168,7 +168,7 @@ pub struct Flame {
     /// run's, each with what it held before.
     pub before: Option<Census>,
     /// Stacks GHC cut at `-L`: how many were placed under their caller, and how many
-    /// stand alone ([`placements`]).
+    /// stand alone ([`placements`](super::flame::placements)).
     pub cuts: (usize, usize),
     /// Stacks whose deeper frames were left out as one [`ELIDED`] frame, the graph
     /// having [`MAX_GRAPH_FRAMES`] already.
@@ -257,7 +257,7 @@ pub const MAX_GRAPH_FRAMES: usize = 1 << 19;
 /// callers are unknown): the pictures' titles and the page say it alike.
 pub const CUT_NOTE: &str = " (GHC cut this name at -L: its callers are unknown)";
 
-/// What a frame's description adds when GHC cut its stack and [`placements`] placed it.
+/// What a frame's description adds when GHC cut its stack and [`placements`](super::flame::placements) placed it.
 pub const PLACED_NOTE: &str =
     " (GHC cut this stack at -L: placed under the frame its kept name begins)";
 

@@ -34,6 +34,7 @@ pub enum NameOrder {
 
 /// How to select and order bands.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct SelectOptions {
     /// Trace threshold in percent (`-t`): the smallest bands whose cumulative share of
     /// the total stays below it are dropped.
@@ -239,7 +240,7 @@ pub fn select(profile: &Profile, aux: Option<&Aux>, opts: &SelectOptions) -> Sel
     // The samples' panel spans every sample, before the first census and after the last.
     let beside = (profile.cost_samples.as_deref()).filter(|_| opts.samples);
     let (mut first, mut last) = profile.span();
-    if let Some((a, b)) = beside.and_then(|s| samples::span(s)) {
+    if let Some((a, b)) = beside.and_then(|s| samples::span(s.series())) {
         (first, last) = (first.min(a), last.max(b));
     }
     let x_range = nonzero(fmax(fmax(last - first, aux_x), opts.min_x_range));

@@ -16,7 +16,7 @@ pub use crate::profile::costs::Pruned;
 /// `profile` with every frame under `min_share` percent of the whole joined into its
 /// caller's [`OTHER`].
 pub fn prune(profile: Costs, min_share: f64) -> Costs {
-    let weights: Vec<f64> = (profile.bands.series().iter())
+    let weights: Vec<f64> = (profile.series().bands.series().iter())
         .map(|s| {
             let mut w = 0.0;
             s.for_each(|_, v| w += v);
@@ -33,7 +33,7 @@ pub fn prune(profile: Costs, min_share: f64) -> Costs {
     let mut nodes: FxMap<(u32, u32), u32> = FxMap::default();
     let mut inclusive: Vec<f64> = vec![total];
     let mut paths: Vec<Vec<u32>> = Vec::with_capacity(weights.len());
-    for (name, &w) in profile.bands.names().iter().zip(&weights) {
+    for (name, &w) in profile.series().bands.names().iter().zip(&weights) {
         let frames = &profile.stacks[name];
         let mut at = 0;
         let mut path = Vec::with_capacity(frames.len());
@@ -201,7 +201,7 @@ mod tests {
     fn frames_under_the_share_join_their_callers_other() {
         let p = prune(report(), 5.0);
         assert_eq!(
-            weighed(&p),
+            weighed(p.series()),
             [
                 ("(other)/M.small/M.main".to_string(), 4.0),
                 ("M.big/M.main".to_string(), 90.0),
@@ -224,6 +224,9 @@ mod tests {
         assert_eq!(prune(p.clone(), 0.5), p);
         // Everything but the root under 100%: all of it is the root's other.
         let all = prune(report(), 100.0);
-        assert_eq!(weighed(&all), [("(other)/M.main".to_string(), 100.0)]);
+        assert_eq!(
+            weighed(all.series()),
+            [("(other)/M.main".to_string(), 100.0)]
+        );
     }
 }

@@ -39,7 +39,7 @@ pub fn span(samples: &Profile) -> Option<(f64, f64)> {
 /// The panel of `samples` over `first` to `last` (the graph's time axis, which spans
 /// every sample's census); `None` without a sample in it.
 pub fn panel(samples: &Costs, first: f64, last: f64) -> Option<SamplesPanel> {
-    let times = &samples.times;
+    let times = &samples.series().times;
     if times.is_empty() || last.partial_cmp(&first) != Some(std::cmp::Ordering::Greater) {
         return None;
     }
@@ -55,7 +55,7 @@ pub fn panel(samples: &Costs, first: f64, last: f64) -> Option<SamplesPanel> {
     let mut index: crate::profile::hash::FxMap<&[u8], usize> = Default::default();
     let mut centres: Vec<(&[u8], Vec<f64>, f64)> = Vec::new();
     let mut totals = vec![0.0; n];
-    for (name, series) in samples.bands.iter() {
+    for (name, series) in samples.series().bands.iter() {
         let (frames, _) = samples.frames(name);
         let Some(&running) = frames.last() else {
             continue;
@@ -107,7 +107,7 @@ mod tests {
             for &(k, v) in *points {
                 s.push(k, v);
             }
-            c.bands.push(name.as_bytes().into(), s);
+            c.series_mut().bands.push(name.as_bytes().into(), s);
         }
         c
     }

@@ -65,18 +65,18 @@ impl Stacked for Costs {
     fn frames<'p>(&'p self, name: &'p [u8]) -> (Vec<&'p [u8]>, bool) {
         match self.stacks.get(name) {
             Some(frames) => (frames.iter().map(|f| &**f).take(MAX_DEPTH).collect(), false),
-            None => labels(name, self.breakdown),
+            None => labels(name, self.series().breakdown),
         }
     }
 
     /// A stretch weighs the censuses' sum, whatever `when`: each counts what was spent
     /// since the one before (a report has one, the run's).
     fn weights(&self, when: When) -> (Census, Vec<f64>) {
-        let mut weights = vec![0.0; self.bands.names().len()];
-        for (w, series) in weights.iter_mut().zip(self.bands.series()) {
+        let mut weights = vec![0.0; self.series().bands.names().len()];
+        for (w, series) in weights.iter_mut().zip(self.series().bands.series()) {
             series.for_each(|_, v| *w += v);
         }
-        let census = Census::whole_run(when, &self.times, weights.iter().sum());
+        let census = Census::whole_run(when, &self.series().times, weights.iter().sum());
         (census, weights)
     }
 

@@ -232,7 +232,7 @@ mod tests {
                 let costs = report(path, measure, true);
                 let left_out = report(path, measure, false);
                 assert!(
-                    left_out.bands.is_empty() && !costs.bands.is_empty(),
+                    left_out.series().bands.is_empty() && !costs.series().bands.is_empty(),
                     "{path}"
                 );
                 for direction in [Direction::Callers, Direction::Inverted] {
@@ -259,7 +259,7 @@ mod tests {
         let filtered = shaped(&kept, When::Peak, Direction::Callers);
         assert!(filtered.census.total < whole.census.total);
         let mut touched = costs.clone();
-        touched.bands.names_mut()[0] = b"renamed".to_vec().into();
+        touched.series_mut().bands.names_mut()[0] = b"renamed".to_vec().into();
         assert!(touched.whole_tree().is_none());
     }
 

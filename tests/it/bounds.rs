@@ -44,7 +44,7 @@ fn distinct_marks_past_the_bound_are_thinned_across_the_run() {
         hp += &format!("MARK {}\n", k as f64 / n as f64);
     }
     let parsed = hpgraph::input::parse(hp.as_bytes()).unwrap();
-    let marks = &parsed.profile.marks;
+    let marks = &parsed.profile.series().marks;
     assert!(marks.len() <= MAX_MARKS && marks.len() > MAX_MARKS / 4);
     // Spread over the run: the first mark stays, and some come from its last tenth.
     assert_eq!(marks[0].time, 0.0);

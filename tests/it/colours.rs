@@ -51,16 +51,12 @@ fn band_paints(file: &Path, palette: Palette, stable: bool, limit: usize) -> Vec
     )
     .unwrap()
     .profile;
-    let select = hpgraph::select::SelectOptions {
-        band_limit: limit,
-        ..Default::default()
-    };
-    let selection = hpgraph::select::select(&profile, None, &select);
-    let layout = hpgraph::layout::LayoutOptions {
-        palette,
-        stable_colours: stable,
-        ..Default::default()
-    };
+    let mut select = hpgraph::select::SelectOptions::default();
+    select.band_limit = limit;
+    let selection = hpgraph::select::select(profile.series(), None, &select);
+    let mut layout = hpgraph::layout::LayoutOptions::default();
+    layout.palette = palette;
+    layout.stable_colours = stable;
     let scene = hpgraph::layout::layout(profile.into_series(), &selection, &layout);
     scene.pages[0]
         .items

@@ -9,7 +9,7 @@ use std::process::Command;
 
 use crate::common::eventlog::{self as ev, Writer};
 use crate::common::{Scratch, fixtures, hpgraph, without_creator};
-use hpgraph::input::{self, RuntimeReading, WarningKind, eventlog, hp};
+use hpgraph::input::{self, WarningKind, eventlog, hp};
 use hpgraph::profile::Profile;
 
 fn files(dir: &str, ext: &str) -> Vec<PathBuf> {
@@ -166,10 +166,14 @@ fn each_fixture_eventlog_gives_the_non_empty_samples_of_its_runs_hp() {
             // empty first and last samples, and so does the eventlog's profile.
             let parsed = eventlog::parse(&bytes).unwrap();
             let p = &parsed.profile;
-            assert!(p.bands.is_empty(), "{}", path.display());
-            assert_eq!(p.times.len(), 2, "{}", path.display());
-            assert_eq!(p.times[0], 0.0);
-            assert!(p.times[1] > 0.0 && p.times[1] < 1.0, "{:?}", p.times);
+            assert!(p.series().bands.is_empty(), "{}", path.display());
+            assert_eq!(p.series().times.len(), 2, "{}", path.display());
+            assert_eq!(p.series().times[0], 0.0);
+            assert!(
+                p.series().times[1] > 0.0 && p.series().times[1] < 1.0,
+                "{:?}",
+                p.series().times
+            );
             assert_eq!(
                 parsed.warnings.iter().map(|w| &w.kind).collect::<Vec<_>>(),
                 [&WarningKind::NoCensus]
@@ -179,7 +183,7 @@ fn each_fixture_eventlog_gives_the_non_empty_samples_of_its_runs_hp() {
         let from_eventlog = eventlog::parse(&bytes)
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
             .profile;
-        let got = samples(&from_eventlog);
+        let got = samples(from_eventlog.series());
         assert_eq!(
             got.len(),
             want.len(),
@@ -195,7 +199,12 @@ fn each_fixture_eventlog_gives_the_non_empty_samples_of_its_runs_hp() {
                 shown(g)
             );
         }
-        assert_eq!(from_eventlog.job, from_hp.job, "{}: JOB", path.display());
+        assert_eq!(
+            from_eventlog.series().job,
+            from_hp.job,
+            "{}: JOB",
+            path.display()
+        );
         compared += 1;
     }
     assert!(compared >= 60, "only {compared} runs compared");
@@ -216,10 +225,13 @@ fn every_view_of_an_eventlog_starts_where_its_runs_hp_does() {
         let hp = hp::parse(&std::fs::read(path.with_extension("hp")).unwrap()).unwrap();
         let starts = hp.profile.times[0];
         let log = eventlog::parse(&std::fs::read(&path).unwrap()).unwrap();
-        if log.profile.bands.is_empty() {
+        if log.profile.series().bands.is_empty() {
             continue; // no census: nothing before one
         }
-        let (first, last) = (log.profile.times[0], *log.profile.times.last().unwrap());
+        let (first, last) = (
+            log.profile.series().times[0],
+            *log.profile.series().times.last().unwrap(),
+        );
         if first == last {
             // A biographical run (-hb) writes every census out at its exit, at one time:
             // its views span its censuses, none placed in the run.
@@ -308,7 +320,7 @@ fn the_public_eventlogs_heap_events_are_ghc_events_reading_of_them() {
             let err = parsed.unwrap_err();
             assert_eq!(err.kind, eventlog::ErrorKind::NoHeapSamples);
         } else {
-            assert!(parsed.unwrap().profile.samples() > 0);
+            assert!(parsed.unwrap().profile.series().samples() > 0);
             with_samples += 1;
         }
     }
@@ -486,7 +498,7 @@ fn an_eventlog_cut_anywhere_gives_its_complete_samples_or_the_clear_error() {
         let Ok(full) = eventlog::parse(&bytes).map(|p| p.profile) else {
             continue; // no census (Quick): every cut fails as the whole does
         };
-        let full_samples = samples(&full);
+        let full_samples = samples(full.series());
         // Evenly over the file, and densely near its end, where the runtime's heap events
         // land (they are written in blocks, the last one at exit).
         let len = bytes.len();
@@ -497,7 +509,7 @@ fn an_eventlog_cut_anywhere_gives_its_complete_samples_or_the_clear_error() {
             cuts += 1;
             match eventlog::parse(&bytes[..at]) {
                 Ok(parsed) => {
-                    let got = samples(&parsed.profile);
+                    let got = samples(parsed.profile.series());
                     assert!(got.len() <= full_samples.len());
                     assert_eq!(
                         &full_samples[..got.len()],
@@ -505,7 +517,10 @@ fn an_eventlog_cut_anywhere_gives_its_complete_samples_or_the_clear_error() {
                         "{} cut at {at}",
                         path.display()
                     );
-                    assert_eq!(&full.times[..got.len()], &parsed.profile.times[..]);
+                    assert_eq!(
+                        &full.series().times[..got.len()],
+                        &parsed.profile.series().times[..]
+                    );
                     if got.len() < full_samples.len() {
                         partial += 1;
                         // Cut after the last complete sample or inside a later one:
@@ -566,12 +581,14 @@ fn fed_in_pieces_an_eventlog_reads_as_a_whole() {
 fn a_cut_eventlog_warns_as_a_cut_hp_does() {
     let dir = Scratch::new("cut-eventlog");
     let bytes = std::fs::read(fixtures().join("eventlog/Leak-hc.eventlog")).unwrap();
-    let all = eventlog::parse(&bytes).unwrap().profile.samples();
+    let all = eventlog::parse(&bytes).unwrap().profile.series().samples();
     // The runtime writes heap events in blocks, late in the file: cut inside the last
     // sample's events, found from the end.
     let cut = (0..bytes.len())
         .rev()
-        .find(|&at| eventlog::parse(&bytes[..at]).is_ok_and(|p| p.profile.samples() == all - 1))
+        .find(|&at| {
+            eventlog::parse(&bytes[..at]).is_ok_and(|p| p.profile.series().samples() == all - 1)
+        })
         .unwrap();
     std::fs::write(dir.path("cut.eventlog"), &bytes[..cut]).unwrap();
     let out = hpgraph(&dir.0, &["cut.eventlog"], None);
@@ -597,17 +614,17 @@ fn labels_are_bytes_and_markers_keep_their_text() {
         .end(2_000_000_002)
         .done();
     let p = eventlog::parse(&log).unwrap().profile;
-    assert_eq!(p.bands.names()[0].as_ref(), b"caf\xe9 \xff\xfe");
-    assert_eq!(p.times, vec![1.0, 2.0]);
-    let times: Vec<f64> = p.marks.iter().map(|m| m.time).collect();
+    assert_eq!(p.series().bands.names()[0].as_ref(), b"caf\xe9 \xff\xfe");
+    assert_eq!(p.series().times, vec![1.0, 2.0]);
+    let times: Vec<f64> = p.series().marks.iter().map(|m| m.time).collect();
     assert_eq!(times, vec![5e-9, 1.5]);
     assert_eq!(
-        p.marks[0].text.as_deref(),
+        p.series().marks[0].text.as_deref(),
         Some("phase \u{2713}".as_bytes())
     );
     // Without the RTS identifier or cost centres nothing says the runtime profiles: the
     // JOB of a non-profiling runtime is the program's name alone.
-    assert_eq!(p.job, b"prog");
+    assert_eq!(p.series().job, b"prog");
     let dir = Scratch::new("bytes");
     std::fs::write(dir.path("odd.eventlog"), &log).unwrap();
     let out = hpgraph(&dir.0, &["odd.eventlog", "-o", "odd.hp"], None);
@@ -706,11 +723,15 @@ fn ipe_events_declared_longer_than_written_are_read_as_ghc_reads_them() {
             .unwrap_or_else(|e| panic!("declared {extra} longer: {e}"))
             .profile;
         assert_eq!(
-            p.bands.names()[0].as_ref(),
+            p.series().bands.names()[0].as_ref(),
             b"main (T.hs:5:1-30)",
             "{extra}"
         );
-        assert_eq!(p.bands.names()[1].as_ref(), b"f (T.hs:7:1)", "{extra}");
+        assert_eq!(
+            p.series().bands.names()[1].as_ref(),
+            b"f (T.hs:7:1)",
+            "{extra}"
+        );
     }
 }
 
@@ -734,24 +755,20 @@ fn info_table_samples_are_named_by_their_provenance() {
         .end(13)
         .done();
     let p = eventlog::parse(&log).unwrap().profile;
-    assert_eq!(p.bands.names()[0].as_ref(), b"main (Test.hs:5:1-30)");
     assert_eq!(
-        p.bands.names()[1].as_ref(),
+        p.series().bands.names()[0].as_ref(),
+        b"main (Test.hs:5:1-30)"
+    );
+    assert_eq!(
+        p.series().bands.names()[1].as_ref(),
         b"0x999",
         "no provenance: the address stays"
     );
 }
 
 fn read_with(bytes: &[u8], marks: bool, heap: bool) -> Profile {
-    let mut p = eventlog::Parser::with_options(input::Options {
-        marks,
-        heap,
-        runtime: false,
-        measure: None,
-        bands: true,
-        runtime_reading: RuntimeReading::All,
-        growing: false,
-    });
+    let mut p =
+        eventlog::Parser::with_options(input::Options::new().with_marks(marks).with_heap(heap));
     p.feed(bytes, true).unwrap();
     p.finish().unwrap().profile.into_series()
 }
@@ -864,20 +881,19 @@ fn a_large_eventlog_file_reads_as_its_bytes_do() {
     std::fs::write(dir.path("big.eventlog"), &bytes).unwrap();
     let file = std::fs::File::open(dir.path("big.eventlog")).unwrap();
     for (marks, heap) in [(true, false), (false, false), (true, true)] {
-        let options = input::Options {
-            marks,
-            heap,
-            runtime: false,
-            measure: None,
-            bands: true,
-            runtime_reading: RuntimeReading::All,
-            growing: false,
-        };
+        let options = input::Options::new().with_marks(marks).with_heap(heap);
         let mapped = input::read_file(&file, options).unwrap();
         let whole = read_with(&bytes, marks, heap);
-        assert_eq!(*mapped.profile, whole, "marks {marks}, heap {heap}");
-        assert_eq!(mapped.profile.times.len(), 300);
-        assert_eq!(mapped.profile.marks.len(), if marks { 9 } else { 0 });
+        assert_eq!(
+            *mapped.profile.series(),
+            whole,
+            "marks {marks}, heap {heap}"
+        );
+        assert_eq!(mapped.profile.series().times.len(), 300);
+        assert_eq!(
+            mapped.profile.series().marks.len(),
+            if marks { 9 } else { 0 }
+        );
     }
     // Cut inside the large block: the samples before it, and the warning of a cut file.
     std::fs::write(dir.path("cut.eventlog"), &bytes[..bytes.len() / 2]).unwrap();

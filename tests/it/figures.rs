@@ -362,6 +362,7 @@ fn in_svg_each_band_is_a_path_titled_with_its_full_name() {
     // The .hp cuts this stack at 25 characters; the eventlog has it whole.
     assert!(
         bands
+            .series()
             .bands
             .names()
             .iter()

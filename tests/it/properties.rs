@@ -70,61 +70,58 @@ fn well_formed_postscript(ps: &[u8]) -> Result<(), String> {
 }
 
 fn options(bits: u8, limit: usize, threshold: f64) -> (SelectOptions, LayoutOptions) {
-    let select = SelectOptions {
-        threshold,
-        by_deviation: bits & 1 != 0,
-        by_name: match (bits >> 1) & 3 {
-            1 => Some(NameOrder::Ascending),
-            2 => Some(NameOrder::Descending),
-            _ => None,
-        },
-        band_limit: limit,
-        shading: if bits & 8 != 0 {
-            hpgraph::select::Shading::Colour
-        } else {
-            hpgraph::select::Shading::Grey
-        },
-        heap_lines: false,
-        ..Default::default()
+    let mut select = SelectOptions::default();
+    select.threshold = threshold;
+    select.by_deviation = bits & 1 != 0;
+    select.by_name = match (bits >> 1) & 3 {
+        1 => Some(NameOrder::Ascending),
+        2 => Some(NameOrder::Descending),
+        _ => None,
     };
-    let layout = LayoutOptions {
-        title: [TitleSize::Auto, TitleSize::Small, TitleSize::Big][usize::from(bits >> 6) % 3],
-        key: if bits & 16 != 0 || limit > 20 {
-            KeyPlacement::SeparatePages
-        } else if limit == 0 {
-            KeyPlacement::None
-        } else {
-            KeyPlacement::Beside
-        },
-        marks: bits & 32 != 0,
-        heap_lines: false,
-        palette: Default::default(),
-        stable_colours: false,
-        size: (hpgraph::scene::WIDTH, hpgraph::scene::HEIGHT),
-        grow: false,
-        font_size: 10.0,
-        style: if bits & 128 != 0 {
-            hpgraph::layout::Style::Modern
-        } else {
-            Default::default()
-        },
-        byte_units: if bits & 64 != 0 {
-            hpgraph::units::ByteUnits::Binary
-        } else {
-            hpgraph::units::ByteUnits::Decimal
-        },
-        title_text: None,
-        min_key_width: 0.0,
-        media: Media {
-            orientation: if bits & 4 != 0 {
-                Orientation::Portrait
-            } else {
-                Orientation::Landscape
-            },
-            eps_width: (bits & 2 != 0).then_some(400.0),
-        },
-        paints: None,
+    select.band_limit = limit;
+    select.shading = if bits & 8 != 0 {
+        hpgraph::select::Shading::Colour
+    } else {
+        hpgraph::select::Shading::Grey
     };
+    select.heap_lines = false;
+    let mut layout = LayoutOptions::default();
+    layout.title = [TitleSize::Auto, TitleSize::Small, TitleSize::Big][usize::from(bits >> 6) % 3];
+    layout.key = if bits & 16 != 0 || limit > 20 {
+        KeyPlacement::SeparatePages
+    } else if limit == 0 {
+        KeyPlacement::None
+    } else {
+        KeyPlacement::Beside
+    };
+    layout.marks = bits & 32 != 0;
+    layout.heap_lines = false;
+    layout.palette = Default::default();
+    layout.stable_colours = false;
+    layout.size = (hpgraph::scene::WIDTH, hpgraph::scene::HEIGHT);
+    layout.grow = false;
+    layout.font_size = 10.0;
+    layout.style = if bits & 128 != 0 {
+        hpgraph::layout::Style::Modern
+    } else {
+        Default::default()
+    };
+    layout.byte_units = if bits & 64 != 0 {
+        hpgraph::units::ByteUnits::Binary
+    } else {
+        hpgraph::units::ByteUnits::Decimal
+    };
+    layout.title_text = None;
+    layout.min_key_width = 0.0;
+    layout.media = Media::new(
+        if bits & 4 != 0 {
+            Orientation::Portrait
+        } else {
+            Orientation::Landscape
+        },
+        (bits & 2 != 0).then_some(400.0),
+    );
+    layout.paints = None;
     (select, layout)
 }
 
@@ -167,7 +164,7 @@ fn well_formed_svg(svg: &[u8]) -> Result<(), String> {
 fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> {
     let parsed = parse(hp).ok()?;
     let (select, layout) = options(bits, limit, threshold);
-    let make = hpgraph::engine::Make::Picture(hpgraph::engine::Picture::new(
+    let make = hpgraph::engine::Make::Graph(hpgraph::engine::Picture::new(
         hpgraph::backend::Format::Ps,
         select,
         layout,

@@ -58,17 +58,12 @@ fn compared_runs_and_library_callers_name_the_sets() {
         let parsed = hpgraph::input::parse(&bytes).unwrap();
         let mut layout = hpgraph::layout::LayoutOptions::default();
         layout.style = hpgraph::layout::Style::Modern;
-        let job = hpgraph::engine::Job {
-            read: Default::default(),
-            filter: Default::default(),
-            make: hpgraph::engine::Make::Picture(hpgraph::engine::Picture::new(
+        let job =
+            hpgraph::engine::Job::new(hpgraph::engine::Make::Graph(hpgraph::engine::Picture::new(
                 hpgraph::backend::Format::Svg,
                 Default::default(),
                 layout,
-            )),
-            binary: None,
-            judge_partial: false,
-        };
+            )));
         let mut said = Vec::new();
         let input = hpgraph::engine::Input {
             name: "r.hp",

@@ -435,24 +435,24 @@ fn past_the_sample_bound_neighbours_are_merged_keeping_each_peak() {
     .unwrap();
     let p = &parsed.profile;
     assert!(
-        p.times.len() <= MAX_SAMPLES && p.times.len() > MAX_SAMPLES / 2,
+        p.series().times.len() <= MAX_SAMPLES && p.series().times.len() > MAX_SAMPLES / 2,
         "{}",
-        p.times.len()
+        p.series().times.len()
     );
     assert!(
-        p.times.windows(2).all(|w| w[0] < w[1]),
+        p.series().times.windows(2).all(|w| w[0] < w[1]),
         "times out of order"
     );
-    assert_eq!(p.times[0], 0.0);
-    assert!(*p.times.last().unwrap() > (samples - 10) as f64);
+    assert_eq!(p.series().times[0], 0.0);
+    assert!(*p.series().times.last().unwrap() > (samples - 10) as f64);
     // Every peak survives the merging: 1500 of them in the samples read, each still 5000.
-    let peaks = p.bands.series()[0]
+    let peaks = p.series().bands.series()[0]
         .points()
         .filter(|&(_, v)| v == 5000.0)
         .count();
     assert_eq!(peaks, samples / 1000);
     assert!(
-        p.bands.series()[0]
+        p.series().bands.series()[0]
             .points()
             .all(|(_, v)| v == 100.0 || v == 5000.0)
     );
@@ -482,17 +482,17 @@ fn past_the_band_bound_the_smallest_are_merged_on_reading() {
     }
     let parsed = hpgraph::input::parse(hp.as_bytes()).unwrap();
     let p = &parsed.profile;
-    assert_eq!(p.bands.len(), MAX_BANDS);
+    assert_eq!(p.series().bands.len(), MAX_BANDS);
     let merged = "OTHER (51 bands merged on reading)";
     assert_eq!(
-        &*p.bands.names()[0],
+        &*p.series().bands.names()[0],
         merged.as_bytes(),
         "in the first merged band's place"
     );
-    assert_eq!(&*p.bands.names()[1], b"b51");
+    assert_eq!(&*p.series().bands.names()[1], b"b51");
     let sum: f64 = (1..=51).map(f64::from).sum();
     assert_eq!(
-        p.bands.series()[0].points().collect::<Vec<_>>(),
+        p.series().bands.series()[0].points().collect::<Vec<_>>(),
         [(0, sum), (1, sum)]
     );
     assert!(
@@ -503,6 +503,7 @@ fn past_the_band_bound_the_smallest_are_merged_on_reading() {
     );
     // The whole still adds up.
     let total: f64 = p
+        .series()
         .bands
         .series()
         .iter()
@@ -540,14 +541,15 @@ fn a_live_stream_of_new_names_is_bounded_as_it_is_read() {
         let end = (pos + (1 << 16)).min(bytes.len());
         pos += reader.feed(&bytes[pos..end], false).unwrap();
         if let Ok(snap) = reader.snapshot() {
-            assert!(snap.profile.bands.len() <= MAX_BANDS);
+            assert!(snap.profile.series().bands.len() <= MAX_BANDS);
         }
     }
     let snap = reader.snapshot().unwrap();
     let p = &snap.profile;
-    assert_eq!(p.bands.len(), MAX_BANDS);
+    assert_eq!(p.series().bands.len(), MAX_BANDS);
     // One OTHER band, counting every band merged, and nothing lost.
     let others: Vec<_> = p
+        .series()
         .bands
         .names()
         .iter()
@@ -560,6 +562,7 @@ fn a_live_stream_of_new_names_is_bounded_as_it_is_read() {
         format!("OTHER ({merged} bands merged on reading)")
     );
     let total: f64 = p
+        .series()
         .bands
         .series()
         .iter()

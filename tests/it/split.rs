@@ -24,28 +24,14 @@ fn in_two(bytes: &[u8], options: Options, middle: usize) -> Option<Result<Parsed
     Some(read.map_err(|e| format!("{:?}", input::Error::from(e))))
 }
 
-const RUNTIME: Options = Options {
-    marks: true,
-    heap: false,
-    runtime: true,
-    measure: None,
-    bands: true,
-    runtime_reading: RuntimeReading::All,
-    growing: false,
-};
+const RUNTIME: Options = Options::new().with_heap(false).with_runtime(true);
 
 /// What `--stats` alone has read: the runtime's account, without marks or heap readings.
-const STATS_ALONE: Options = Options {
-    runtime_reading: RuntimeReading::Account,
-    ..RUNTIME
-};
+const STATS_ALONE: Options = RUNTIME.with_runtime_reading(RuntimeReading::Account);
 
 /// What `--stats` of the whole run has read: as [`STATS_ALONE`], and each capability's
 /// last allocation reading rather than every one.
-const STATS_TOTALS: Options = Options {
-    runtime_reading: RuntimeReading::Totals,
-    ..RUNTIME
-};
+const STATS_TOTALS: Options = RUNTIME.with_runtime_reading(RuntimeReading::Totals);
 
 /// Every split of `bytes` at a tenth of its length after another gives the one pass's
 /// result; how many were split.
@@ -96,7 +82,7 @@ fn every_fixture_eventlog_reads_the_same_in_two_parts() {
         let bytes = std::fs::read(&path).unwrap();
         let name = path.display().to_string();
         for heap in [false, true] {
-            splits += agrees_at_every_tenth(&name, &bytes, Options { heap, ..RUNTIME });
+            splits += agrees_at_every_tenth(&name, &bytes, RUNTIME.with_heap(heap));
         }
         splits += agrees_at_every_tenth(&name, &bytes, STATS_ALONE);
         splits += agrees_at_every_tenth(&name, &bytes, STATS_TOTALS);
@@ -189,14 +175,17 @@ fn the_runtime_read_alone_is_a_whole_readings_and_keeps_no_mark_or_heap_line() {
         let name = path.display();
         match (one_pass(&bytes, RUNTIME), one_pass(&bytes, STATS_ALONE)) {
             (Ok(whole), Ok(alone)) => {
-                assert!(alone.profile.runtime == whole.profile.runtime, "{name}");
-                let heap = &alone.profile.heap;
-                assert!(heap.size.is_empty() && heap.live.is_empty(), "{name}");
                 assert!(
-                    heap.blocks.is_empty() && alone.profile.marks.is_empty(),
+                    alone.profile.series().runtime == whole.profile.series().runtime,
                     "{name}"
                 );
-                read += usize::from(!whole.profile.heap.size.is_empty());
+                let heap = &alone.profile.series().heap;
+                assert!(heap.size.is_empty() && heap.live.is_empty(), "{name}");
+                assert!(
+                    heap.blocks.is_empty() && alone.profile.series().marks.is_empty(),
+                    "{name}"
+                );
+                read += usize::from(!whole.profile.series().heap.size.is_empty());
             }
             (Err(a), Err(b)) => assert_eq!(a, b, "{name}"),
             (a, b) => panic!("{name}: {:?} and {:?}", a.err(), b.err()),
@@ -216,7 +205,10 @@ fn the_whole_runs_figures_read_alone_are_those_of_every_reading() {
         let name = path.display();
         match (one_pass(&bytes, RUNTIME), one_pass(&bytes, STATS_TOTALS)) {
             (Ok(every), Ok(totals)) => {
-                let (every, totals) = (&every.profile.runtime, &totals.profile.runtime);
+                let (every, totals) = (
+                    &every.profile.series().runtime,
+                    &totals.profile.series().runtime,
+                );
                 assert_eq!(totals.is_empty(), every.is_empty(), "{name}");
                 assert!(
                     stats(totals, None, None) == stats(every, None, None),
@@ -254,16 +246,10 @@ fn the_whole_runs_figures_read_alone_are_those_of_every_reading() {
 fn past_the_events_a_second_part_may_leave_the_first_reads_on_alone() {
     let past = eventlog::split::MAX_LEFT * 2 + 100_000;
     let bytes = blocks_with(past);
-    for options in [
-        RUNTIME,
-        Options {
-            heap: true,
-            ..RUNTIME
-        },
-    ] {
+    for options in [RUNTIME, RUNTIME.with_heap(true)] {
         let whole = one_pass(&bytes, options);
         let parsed = whole.as_ref().expect("a runtime's account");
-        assert!(parsed.profile.runtime.gcs.len() == 1000);
+        assert!(parsed.profile.series().runtime.gcs.len() == 1000);
         assert!(in_two(&bytes, options, bytes.len() / 2) == Some(whole.clone()));
         // Within the bound, the second part is taken in.
         let within = blocks_with(eventlog::split::MAX_LEFT / 2);
@@ -333,22 +319,14 @@ fn a_collection_cut_by_the_parts_anywhere_is_read_whole() {
     for per_block in 1..=7 {
         let bytes = two_capabilities(per_block);
         let whole = one_pass(&bytes, RUNTIME).expect("a runtime's account");
-        let rt = &whole.profile.runtime;
+        let rt = &whole.profile.series().runtime;
         assert_eq!((rt.gcs.len(), rt.syncs.len()), (60, 12));
         assert!(
             rt.gcs
                 .iter()
                 .all(|g| g.end > g.start && g.heap_size.is_some())
         );
-        for options in [
-            RUNTIME,
-            Options {
-                heap: true,
-                ..RUNTIME
-            },
-            STATS_ALONE,
-            STATS_TOTALS,
-        ] {
+        for options in [RUNTIME, RUNTIME.with_heap(true), STATS_ALONE, STATS_TOTALS] {
             agrees_at_every_block(&format!("{per_block} a block"), &bytes, options);
         }
         // Cut short, within a collection's events.
@@ -383,7 +361,10 @@ fn collections_ending_before_they_start_are_left_out_of_the_totals_too() {
     let bytes = w.done();
     let every = one_pass(&bytes, RUNTIME).expect("a runtime's account");
     let totals = one_pass(&bytes, STATS_TOTALS).expect("a runtime's account");
-    let (a, b) = (&every.profile.runtime, &totals.profile.runtime);
+    let (a, b) = (
+        &every.profile.series().runtime,
+        &totals.profile.series().runtime,
+    );
     assert_eq!((a.gcs.len(), a.inconsistent), (26, 4));
     assert_eq!(b.inconsistent, 4);
     assert_eq!(every.warnings, totals.warnings);

@@ -466,23 +466,15 @@ fn heap_lines_draw_the_share_of_time_in_gc_under_the_graph() {
     use hpgraph::scene::{Item, PathRole};
     for (log, s) in runs().into_iter().step_by(2) {
         let want = read_s(&s);
-        let options = hpgraph::input::Options {
-            heap: true,
-            runtime: true,
-            ..Default::default()
-        };
+        let options = hpgraph::input::Options::new().with_runtime(true);
         let parsed =
             hpgraph::input::read_file(&std::fs::File::open(&log).unwrap(), options).unwrap();
         let profile = parsed.profile;
-        let select = hpgraph::select::SelectOptions {
-            heap_lines: true,
-            ..Default::default()
-        };
-        let selection = hpgraph::select::select(&profile, None, &select);
-        let layout = hpgraph::layout::LayoutOptions {
-            heap_lines: true,
-            ..Default::default()
-        };
+        let mut select = hpgraph::select::SelectOptions::default();
+        select.heap_lines = true;
+        let selection = hpgraph::select::select(profile.series(), None, &select);
+        let mut layout = hpgraph::layout::LayoutOptions::default();
+        layout.heap_lines = true;
         let scene = hpgraph::layout::layout(profile.into_series(), &selection, &layout);
         let plot = scene.plot.expect("a graph");
         let bars: Vec<&hpgraph::scene::Path> = scene.pages[0]

@@ -455,6 +455,7 @@ pub const PAGE_RATE_COLUMNS: usize = 2000;
 
 /// What the page shows beyond the picture, resolved from the command line.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
+#[non_exhaustive]
 pub struct PageOptions {
     /// Heap size and live bytes (`--heap-lines`).
     pub heap_lines: bool,
@@ -533,12 +534,12 @@ pub fn costs_data(
     // Eventlog samples: what they spent over the run (or the window), summed as a
     // report's one census is.
     data.samples_span = costs.tree.is_none().then(|| {
-        let times = &over_time.unwrap_or(costs).times;
+        let times = &over_time.unwrap_or(costs).series().times;
         (times[0], times[times.len() - 1])
     });
     // Samples summed into one census: the stretch read is the samples'.
-    if let (Some(loss), Some((from, to))) = (&costs.loss, data.samples_span) {
-        let time = |t| super::summary::time_text(costs.units.time, &data.sample_unit, t);
+    if let (Some(loss), Some((from, to))) = (&costs.series().loss, data.samples_span) {
+        let time = |t| super::summary::time_text(costs.series().units.time, &data.sample_unit, t);
         data.loss = Some(loss.sentence(Some((&time(from), &time(to)))));
     }
     data.lay_out_flames();
@@ -657,7 +658,7 @@ fn of<'p>(
 fn samples_beside(profile: &Profile, opts: &PageOptions) -> Option<PageData> {
     let over_time = profile.cost_samples.as_deref()?;
     let summed = over_time.clone().one_census();
-    let selection = crate::select::select(&summed, None, &Default::default());
+    let selection = crate::select::select(summed.series(), None, &Default::default());
     let opts = PageOptions {
         heap_lines: false,
         flame_at: None,

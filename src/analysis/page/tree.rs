@@ -135,7 +135,7 @@ pub(super) fn of(
     over_time: Option<&Profile>,
 ) -> PageTree {
     let measure = profile.measure;
-    let whole = profile.dropped_names.is_empty() && profile.pruned.is_none();
+    let whole = profile.series().dropped_names.is_empty() && profile.pruned.is_none();
     let (nodes, leaves, measures, estimated) = match &profile.tree {
         Some(tree) if whole => (
             from_report(tree, frames),
@@ -144,13 +144,13 @@ pub(super) fn of(
             !tree.exact(),
         ),
         _ => {
-            let (nodes, leaves) = from_bands(profile, frames);
+            let (nodes, leaves) = from_bands(profile.series(), frames);
             (nodes, leaves, vec![measure], false)
         }
     };
     let chosen = measures.iter().position(|&m| m == measure).unwrap_or(0);
     let parents: Vec<Option<u32>> = nodes.iter().map(|n| n.parent).collect();
-    let (mut tree, row_of) = finish(profile, nodes, &measures, chosen, estimated, units);
+    let (mut tree, row_of) = finish(profile.series(), nodes, &measures, chosen, estimated, units);
     tree.sources = (tree.rows.iter())
         .map(|&(label, _, _)| {
             let name = frames.labels[label as usize].as_bytes();

@@ -694,15 +694,17 @@ impl Builder {
             return Some(Err(super::ErrorKind::SamplesWeighTime(m)));
         }
         let mut costs = self.samples_profile();
-        costs.runtime = runtime.clone().unwrap_or_default();
-        costs.marks = std::mem::take(&mut self.profile.marks);
-        costs.heap = std::mem::take(&mut self.profile.heap);
-        costs.heap.sort();
+        costs.series_mut().runtime = runtime.clone().unwrap_or_default();
+        costs.series_mut().marks = std::mem::take(&mut self.profile.marks);
+        costs.series_mut().heap = std::mem::take(&mut self.profile.heap);
+        costs.series_mut().heap.sort();
         // The header's strings as for a heap profile; the units and break-down are
         // the samples'.
         costs.series = self.dress(std::mem::take(&mut costs.series));
-        costs.set_units(b"seconds".to_vec(), b"ticks".to_vec());
-        costs.breakdown = crate::profile::Breakdown::CostCentreStacks;
+        costs
+            .series_mut()
+            .set_units(b"seconds".to_vec(), b"ticks".to_vec());
+        costs.series_mut().breakdown = crate::profile::Breakdown::CostCentreStacks;
         Some(Ok(Parsed {
             profile: Model::Costs(costs),
             warnings: std::mem::take(&mut self.warnings),

@@ -100,7 +100,8 @@ impl Samples {
             measure: Measure::Time,
             ..Costs::default()
         };
-        p.set_units(b"seconds".to_vec(), b"ticks".to_vec());
+        p.series_mut()
+            .set_units(b"seconds".to_vec(), b"ticks".to_vec());
         let mut frames_of: FxMap<u32, std::sync::Arc<[u8]>> = FxMap::default();
         let mut frame = |id: u32| {
             frames_of
@@ -132,13 +133,13 @@ impl Samples {
                     .collect()
             };
             let band = crate::profile::band_name(&frames);
-            let b = match index.get(p.bands.names(), &band) {
+            let b = match index.get(p.series().bands.names(), &band) {
                 Some(b) => b,
                 None => {
                     let kept = index.kept(&band);
                     p.stacks.insert(kept.clone(), budget.kept(frames));
-                    let b = p.bands.push(kept, Series::default());
-                    index.insert(p.bands.names(), b);
+                    let b = p.series_mut().bands.push(kept, Series::default());
+                    index.insert(p.series().bands.names(), b);
                     b
                 }
             };
@@ -151,7 +152,7 @@ impl Samples {
         let per = self.taken.len().div_ceil(MAX_SAMPLE_CENSUSES).max(1);
         let mut counts: FxMap<u32, f64> = FxMap::default();
         for chunk in self.taken.chunks(per) {
-            let census = p.times.len() as u32;
+            let census = p.series().times.len() as u32;
             for &(_, stack) in chunk {
                 let band = bands[(stack as usize).min(bands.len() - 1)];
                 *counts.entry(band).or_default() += 1.0;
@@ -159,17 +160,18 @@ impl Samples {
             let mut kept: Vec<(u32, f64)> = counts.drain().collect();
             kept.sort_unstable_by_key(|&(b, _)| b);
             for (b, ticks) in kept {
-                p.bands.series_mut()[b as usize].push(census, ticks);
+                p.series_mut().bands.series_mut()[b as usize].push(census, ticks);
             }
-            p.times
+            p.series_mut()
+                .times
                 .push(super::format::seconds(chunk[chunk.len() - 1].0));
         }
         // The band of stacks past the limit, when none fell in it, is not a band.
         if !self.others {
-            let last = p.bands.len() - 1;
-            if p.bands.series()[last].is_empty() {
+            let last = p.series().bands.len() - 1;
+            if p.series().bands.series()[last].is_empty() {
                 p.stacks.remove(&p.series.bands.names()[last]);
-                p.bands.truncate(last);
+                p.series_mut().bands.truncate(last);
             }
         }
         p
@@ -203,12 +205,19 @@ mod tests {
         s.push(1_000, &ids(&[2, 1]));
         s.push(2_000, &ids(&[3]));
         let p = s.profile(name, &mut Vec::new());
-        assert_eq!(p.times, [1e-6, 2e-6, 3e-6]);
-        assert_eq!(p.bands.names().len(), 2);
-        assert_eq!(&*p.bands.names()[0], b"M.f2/M.f1", "innermost first");
-        let frames: Vec<&[u8]> = p.stacks[&p.bands.names()[0]].iter().map(|f| &**f).collect();
+        assert_eq!(p.series().times, [1e-6, 2e-6, 3e-6]);
+        assert_eq!(p.series().bands.names().len(), 2);
+        assert_eq!(
+            &*p.series().bands.names()[0],
+            b"M.f2/M.f1",
+            "innermost first"
+        );
+        let frames: Vec<&[u8]> = p.stacks[&p.series().bands.names()[0]]
+            .iter()
+            .map(|f| &**f)
+            .collect();
         assert_eq!(frames, [&b"M.f1"[..], b"M.f2"], "outermost first");
-        assert_eq!(ticks(&p), 3.0);
+        assert_eq!(ticks(p.series()), 3.0);
     }
 
     #[test]
@@ -218,12 +227,12 @@ mod tests {
             s.push(t * 1000, &ids(&[(t % 4) as u32, 9]));
         }
         let p = s.profile(name, &mut Vec::new());
-        assert_eq!(p.times.len(), 50);
+        assert_eq!(p.series().times.len(), 50);
         let when = crate::select::flame::When::Peak;
         use crate::select::flame::Stacked;
         let (census, before) = p.weights(when);
         let one = p.one_census();
-        assert_eq!(one.times.len(), 1);
+        assert_eq!(one.series().times.len(), 1);
         let (_, after) = one.weights(when);
         assert_eq!(before, after);
         assert_eq!(census.total, 50.0);
@@ -237,8 +246,8 @@ mod tests {
             s.push(t, &ids(&[(t % 3) as u32]));
         }
         let p = s.profile(name, &mut Vec::new());
-        assert!(p.times.len() <= MAX_SAMPLE_CENSUSES);
-        assert_eq!(ticks(&p), n as f64, "every sample counted");
+        assert!(p.series().times.len() <= MAX_SAMPLE_CENSUSES);
+        assert_eq!(ticks(p.series()), n as f64, "every sample counted");
     }
 
     #[test]
@@ -250,17 +259,22 @@ mod tests {
         let p = s.profile(name, &mut Vec::new());
         assert!(p.stacks.contains_key(NO_CENTRE));
         assert!(
-            p.bands.names().iter().all(|n| &n[..] != OTHER_STACKS),
+            p.series()
+                .bands
+                .names()
+                .iter()
+                .all(|n| &n[..] != OTHER_STACKS),
             "no bucket: no stack was past the limit"
         );
         let k = p
+            .series()
             .bands
             .names()
             .iter()
             .position(|n| &n[..] == NO_CENTRE)
             .unwrap();
         let mut held = 0.0;
-        p.bands.series()[k].for_each(|_, v| held += v);
+        p.series().bands.series()[k].for_each(|_, v| held += v);
         assert_eq!(held, 2.0, "both empty samples");
     }
 
@@ -272,10 +286,10 @@ mod tests {
         }
         let mut warnings = Vec::new();
         let p = s.profile(name, &mut warnings);
-        assert_eq!(p.bands.names().len(), MAX_SAMPLE_STACKS + 1);
-        assert!(p.bands.names().len() <= crate::profile::MAX_BANDS);
+        assert_eq!(p.series().bands.names().len(), MAX_SAMPLE_STACKS + 1);
+        assert!(p.series().bands.names().len() <= crate::profile::MAX_BANDS);
         assert!(p.stacks.contains_key(OTHER_STACKS));
-        assert_eq!(ticks(&p), (MAX_SAMPLE_STACKS + 10) as f64);
+        assert_eq!(ticks(p.series()), (MAX_SAMPLE_STACKS + 10) as f64);
         assert!(matches!(warnings[0].kind, WarningKind::SampleStacksMerged));
     }
 
@@ -288,7 +302,7 @@ mod tests {
         }
         let mut warnings = Vec::new();
         let p = s.profile(name, &mut warnings);
-        assert_eq!(ticks(&p), MAX_SAMPLES as f64);
+        assert_eq!(ticks(p.series()), MAX_SAMPLES as f64);
         assert!(matches!(warnings[0].kind, WarningKind::SamplesDropped(5)));
     }
 }

@@ -212,15 +212,15 @@ pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> 
         if band == NONE {
             let (name, cut) = paths.name(node, index.limit(), &names);
             index.cut |= cut;
-            band = match index.get(p.bands.names(), &name) {
+            band = match index.get(p.series().bands.names(), &name) {
                 Some(b) => b,
                 None => {
                     let depth = paths.trie.depth[node as usize] as usize;
                     let frames = paths.frames(node, budget.limit(), &names);
                     p.stacks.insert(name.clone(), budget.keep(frames, depth));
                     values.push(0.0);
-                    let b = p.bands.push(name, Series::default());
-                    index.insert(p.bands.names(), b);
+                    let b = p.series_mut().bands.push(name, Series::default());
+                    index.insert(p.series().bands.names(), b);
                     b
                 }
             };
@@ -229,7 +229,7 @@ pub(super) fn profile_and_cut(costs: &CostProfile, measure: Option<Measure>) -> 
         values[band as usize] += value;
     }
     for (b, value) in values.into_iter().enumerate() {
-        p.bands.series_mut()[b].push(0, value);
+        p.series_mut().bands.series_mut()[b].push(0, value);
     }
     let p = Costs {
         bands_from: BandsFrom::Tree,
