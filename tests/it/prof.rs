@@ -211,12 +211,18 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
         let out =
             std::env::temp_dir().join(format!("hpgraph-prof-{}-{flag}.folded", std::process::id()));
         let measure = if flag == "--ticks" { "time" } else { "alloc" };
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .arg(dir.join(name))
-            .args(["--measure", measure, "-o"])
-            .arg(&out)
-            .status()
-            .unwrap();
+        let status = common::hpgraph(
+            Path::new("."),
+            &[
+                dir.join(name).to_str().unwrap(),
+                "--measure",
+                measure,
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            None,
+        )
+        .status;
         assert!(status.success());
         let cli = folded_map(&std::fs::read_to_string(&out).unwrap());
         std::fs::remove_file(&out).unwrap();
@@ -303,12 +309,18 @@ fn pprof_reads_a_reports_stacks_with_its_totals() {
             "hpgraph-prof-{}-{measure}.pb.gz",
             std::process::id()
         ));
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .arg(&report)
-            .args(["--measure", measure, "-o"])
-            .arg(&out)
-            .status()
-            .unwrap();
+        let status = common::hpgraph(
+            Path::new("."),
+            &[
+                report.to_str().unwrap(),
+                "--measure",
+                measure,
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            None,
+        )
+        .status;
         assert!(status.success());
         let raw = std::process::Command::new("go")
             .args(["tool", "pprof", "-raw"])
@@ -356,11 +368,16 @@ fn the_summary_of_a_report_is_ghcs_own_table() {
     let table = ghcs_table(&dir.join("MapFib-P.prof"));
     assert!(table.len() >= 3, "{table:?}");
     for (measure, column) in [("time", 1), ("alloc", 2)] {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .arg(dir.join("MapFib-P.prof"))
-            .args(["--summary=json", "--measure", measure])
-            .output()
-            .unwrap();
+        let out = common::hpgraph(
+            Path::new("."),
+            &[
+                dir.join("MapFib-P.prof").to_str().unwrap(),
+                "--summary=json",
+                "--measure",
+                measure,
+            ],
+            None,
+        );
         assert!(out.status.success());
         let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         for row in &table {
@@ -458,12 +475,18 @@ fn callgrind_annotate_reads_the_callgrind_export_with_ghcs_totals() {
         assert!(table.len() >= 3, "{table:?}");
         for (measure, total) in [("time", p.total_ticks), ("alloc", p.total_bytes)] {
             let out = scratch.join(format!("callgrind.out.{measure}"));
-            let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-                .arg(&report)
-                .args(["--measure", measure, "-o"])
-                .arg(&out)
-                .status()
-                .unwrap();
+            let status = common::hpgraph(
+                Path::new("."),
+                &[
+                    report.to_str().unwrap(),
+                    "--measure",
+                    measure,
+                    "-o",
+                    out.to_str().unwrap(),
+                ],
+                None,
+            )
+            .status;
             assert!(status.success());
             let (totals, functions) = annotated(&out, false);
             assert_eq!(totals, total, "{ghc} {measure}: the header's total");
@@ -493,12 +516,12 @@ fn callgrind_annotate_reads_the_callgrind_export_with_ghcs_totals() {
             .filter(|l| l.starts_with("sample\t"))
             .count() as u64;
         let out = scratch.join("callgrind.out.samples");
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .arg(&eventlog)
-            .arg("-o")
-            .arg(&out)
-            .status()
-            .unwrap();
+        let status = common::hpgraph(
+            Path::new("."),
+            &[eventlog.to_str().unwrap(), "-o", out.to_str().unwrap()],
+            None,
+        )
+        .status;
         assert!(status.success());
         assert_eq!(annotated(&out, false).0, n, "{ghc}: the samples");
     }
@@ -560,11 +583,16 @@ fn pruning_hides_what_ghcs_tree_weighs_under_the_share() {
                 })
                 .map(|k| rows[k].1)
                 .sum();
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-                .arg(&report)
-                .args(["--summary=json", "--min-share", &share.to_string()])
-                .output()
-                .unwrap();
+            let out = common::hpgraph(
+                Path::new("."),
+                &[
+                    report.to_str().unwrap(),
+                    "--summary=json",
+                    "--min-share",
+                    &share.to_string(),
+                ],
+                None,
+            );
             assert!(out.status.success());
             let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(
@@ -605,13 +633,18 @@ fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
     let scratch = std::env::temp_dir().join(format!("hpgraph-cmp-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let compare = |out: &Path| {
-        let status = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .arg("--compare")
-            .args([&a, &b])
-            .arg("-o")
-            .arg(out)
-            .status()
-            .unwrap();
+        let status = common::hpgraph(
+            Path::new("."),
+            &[
+                "--compare",
+                a.to_str().unwrap(),
+                b.to_str().unwrap(),
+                "-o",
+                out.to_str().unwrap(),
+            ],
+            None,
+        )
+        .status;
         assert!(status.success(), "--compare -o {}", out.display());
     };
     let out = scratch.join("d.folded");
@@ -701,11 +734,11 @@ fn the_csv_of_a_report_is_ghcs_tree() {
             }
         }
         want.retain(|_, v| v.2 > 0);
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .arg(&report)
-            .args(["--format", "csv", "-o", "-"])
-            .output()
-            .unwrap();
+        let out = common::hpgraph(
+            Path::new("."),
+            &[report.to_str().unwrap(), "--format", "csv", "-o", "-"],
+            None,
+        );
         assert!(
             out.status.success(),
             "{}",
