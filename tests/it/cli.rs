@@ -8,18 +8,10 @@ use crate::common;
 
 use std::fs;
 
-use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok, without_creator};
+use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok, profile, stderr, without_creator};
 
 fn golden(profile: &str, tag: &str, ext: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("golden/{profile}/{tag}.{ext}"))).unwrap()
-}
-
-fn profile(name: &str) -> Vec<u8> {
-    fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 #[test]

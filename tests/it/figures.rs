@@ -8,15 +8,9 @@ use crate::common;
 
 use std::fs;
 
-use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok, svg_texts, titled_fills};
-
-fn profile(name: &str) -> Vec<u8> {
-    fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use crate::common::{
+    Scratch, fixtures, hpgraph, hpgraph_ok, profile, stderr, svg_texts, titled_fills,
+};
 
 #[test]
 fn every_format_gives_the_same_bytes_twice() {

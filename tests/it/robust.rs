@@ -7,19 +7,11 @@ use std::fs;
 use std::time::{Duration, Instant};
 
 use crate::common::eventlog::{self as ev, Writer};
-use crate::common::{Scratch, fixtures, hpgraph, without_creator};
+use crate::common::{Scratch, fixtures, hpgraph, profile, stderr, without_creator};
 use hpgraph::input::hp::{WarningKind, parse};
-
-fn profile(name: &str) -> Vec<u8> {
-    fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
-}
 
 fn golden(profile: &str, tag: &str) -> Vec<u8> {
     fs::read(fixtures().join(format!("golden/{profile}/{tag}.ps"))).unwrap()
-}
-
-fn stderr(o: &std::process::Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
 fn lines(b: &[u8]) -> Vec<&[u8]> {

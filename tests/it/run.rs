@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use std::time::Duration;
 
 use crate::common::served::{Listener, Served, get, wait_until};
-use crate::common::{Scratch, hpgraph};
+use crate::common::{Scratch, hpgraph, stderr};
 
 /// The three builds of the test program.
 #[derive(Clone, Copy)]
@@ -163,10 +163,6 @@ fn own_copy(program: &Path, bin: &Scratch) -> PathBuf {
     let copy = bin.path(program.file_name().unwrap().to_str().unwrap());
     std::fs::copy(program, &copy).unwrap();
     copy
-}
-
-fn stderr(out: &std::process::Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

@@ -17,6 +17,16 @@ pub fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures")
 }
 
+/// The bytes of `fixtures/profiles/NAME.hp`: the real programs' `.hp` files.
+pub fn profile(name: &str) -> Vec<u8> {
+    std::fs::read(fixtures().join(format!("profiles/{name}.hp"))).unwrap()
+}
+
+/// What a run of the binary said on standard error.
+pub fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
 /// A scratch folder, removed when dropped.
 pub struct Scratch(pub PathBuf);
 
