@@ -123,6 +123,22 @@ impl Settings {
     /// Reads the command line for what it asks.
     pub fn resolve(args: &Args) -> Result<Settings, UsageError> {
         let kind = output_kind(args)?;
+        // `--flame peak` reads `peak` as a profile: its census goes after `=`.
+        if args.flame.is_some()
+            && let Some(word) = (args.files.iter().filter_map(|f| f.to_str())).find(|f| {
+                // hp2ps's rule: NAME reads NAME.hp (naming.rs).
+                let named = [f.to_string(), format!("{f}.hp")];
+                super::values::flame_when(f).is_ok() && !named.iter().any(|n| Path::new(n).exists())
+            })
+        {
+            return Err(usage(
+                ErrorKind::ValueValidation,
+                format!(
+                    "`{word}` is read as a profile, and there is no such file: --flame takes \
+                     its census after `=`, as --flame={word}"
+                ),
+            ));
+        }
         // A cost-centre profile's picture is its flame graph without --flame: whether
         // --inverted has one to turn over is known once the input is read (cli::run).
         if args.flame.is_some() || args.inverted || args.members.is_some() {

@@ -820,3 +820,26 @@ fn frame_labels_read_on_their_boxes() {
         assert!(labels >= 10, "{palette}: {labels} labels on boxes");
     }
 }
+
+/// `--flame` takes its census after `=`: `--flame peak` reads `peak` as a second profile.
+/// That is said as what it is, with the spelling that works, and nothing is written.
+#[test]
+fn a_census_given_apart_from_flame_is_told_to_join_it_with_equals() {
+    let dir = Scratch::new("flame-apart");
+    let hp = fixtures().join("eventlog/Leak-hc.hp");
+    let hp = hp.to_str().unwrap();
+    for (args, word) in [
+        (vec![hp, "--flame", "peak", "-o", "x.svg"], "peak"),
+        (vec![hp, "--flame", "2.5", "-o", "x.svg"], "2.5"),
+        (vec![hp, "--flame", "mean"], "mean"),
+    ] {
+        let out = hpgraph(&dir.0, &args, None);
+        let err = common::stderr(&out);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(&format!("--flame={word}")), "{args:?}: {err}");
+        assert_eq!(std::fs::read_dir(&dir.0).unwrap().count(), 0, "{args:?}");
+    }
+    // NAME.hp, which hp2ps's rule reads for NAME, is a profile, as named.
+    std::fs::copy(hp, dir.path("peak.hp")).unwrap();
+    common::assert_ok(&hpgraph(&dir.0, &["peak", "--flame", "-o", "x.svg"], None));
+}
