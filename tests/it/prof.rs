@@ -28,6 +28,19 @@ const RUNS: [(&str, &str); 4] = [
     ("pandoc-ghc-9.0.2", "Pandoc"),
 ];
 
+/// Writes `report` weighed by `measure` to `out`, the format by `out`'s name, as
+/// `hpgraph REPORT --measure MEASURE -o OUT` does.
+fn export(report: &Path, measure: &str, out: &Path) {
+    let args = [
+        report.to_str().unwrap(),
+        "--measure",
+        measure,
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    common::hpgraph_ok(Path::new("."), &args);
+}
+
 fn dir(ghc: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/prof")
@@ -211,19 +224,7 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
         let out =
             std::env::temp_dir().join(format!("hpgraph-prof-{}-{flag}.folded", std::process::id()));
         let measure = if flag == "--ticks" { "time" } else { "alloc" };
-        let status = common::hpgraph(
-            Path::new("."),
-            &[
-                dir.join(name).to_str().unwrap(),
-                "--measure",
-                measure,
-                "-o",
-                out.to_str().unwrap(),
-            ],
-            None,
-        )
-        .status;
-        assert!(status.success());
+        export(&dir.join(name), measure, &out);
         let cli = folded_map(&std::fs::read_to_string(&out).unwrap());
         std::fs::remove_file(&out).unwrap();
         assert_eq!(
@@ -309,19 +310,7 @@ fn pprof_reads_a_reports_stacks_with_its_totals() {
             "hpgraph-prof-{}-{measure}.pb.gz",
             std::process::id()
         ));
-        let status = common::hpgraph(
-            Path::new("."),
-            &[
-                report.to_str().unwrap(),
-                "--measure",
-                measure,
-                "-o",
-                out.to_str().unwrap(),
-            ],
-            None,
-        )
-        .status;
-        assert!(status.success());
+        export(&report, measure, &out);
         let raw = std::process::Command::new("go")
             .args(["tool", "pprof", "-raw"])
             .arg(&out)
@@ -475,19 +464,7 @@ fn callgrind_annotate_reads_the_callgrind_export_with_ghcs_totals() {
         assert!(table.len() >= 3, "{table:?}");
         for (measure, total) in [("time", p.total_ticks), ("alloc", p.total_bytes)] {
             let out = scratch.join(format!("callgrind.out.{measure}"));
-            let status = common::hpgraph(
-                Path::new("."),
-                &[
-                    report.to_str().unwrap(),
-                    "--measure",
-                    measure,
-                    "-o",
-                    out.to_str().unwrap(),
-                ],
-                None,
-            )
-            .status;
-            assert!(status.success());
+            export(&report, measure, &out);
             let (totals, functions) = annotated(&out, false);
             assert_eq!(totals, total, "{ghc} {measure}: the header's total");
             for (name, ticks, bytes) in &table {
@@ -516,13 +493,10 @@ fn callgrind_annotate_reads_the_callgrind_export_with_ghcs_totals() {
             .filter(|l| l.starts_with("sample\t"))
             .count() as u64;
         let out = scratch.join("callgrind.out.samples");
-        let status = common::hpgraph(
+        common::hpgraph_ok(
             Path::new("."),
             &[eventlog.to_str().unwrap(), "-o", out.to_str().unwrap()],
-            None,
-        )
-        .status;
-        assert!(status.success());
+        );
         assert_eq!(annotated(&out, false).0, n, "{ghc}: the samples");
     }
     std::fs::remove_dir_all(&scratch).ok();
@@ -633,7 +607,7 @@ fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
     let scratch = std::env::temp_dir().join(format!("hpgraph-cmp-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let compare = |out: &Path| {
-        let status = common::hpgraph(
+        common::hpgraph_ok(
             Path::new("."),
             &[
                 "--compare",
@@ -642,10 +616,7 @@ fn two_reports_compare_stack_by_stack_as_inferno_folds_each() {
                 "-o",
                 out.to_str().unwrap(),
             ],
-            None,
-        )
-        .status;
-        assert!(status.success(), "--compare -o {}", out.display());
+        );
     };
     let out = scratch.join("d.folded");
     compare(&out);
