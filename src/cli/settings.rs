@@ -125,17 +125,19 @@ impl Settings {
         let kind = output_kind(args)?;
         // `--flame peak` reads `peak` as a profile: its census goes after `=`.
         if args.flame.is_some()
-            && let Some(word) = (args.files.iter().filter_map(|f| f.to_str())).find(|f| {
-                // hp2ps's rule: NAME reads NAME.hp (naming.rs).
-                let named = [f.to_string(), format!("{f}.hp")];
-                super::values::flame_when(f).is_ok() && !named.iter().any(|n| Path::new(n).exists())
+            && let Some(word) = args.files.iter().find(|f| {
+                // The file hp2ps's naming rule reads for it (NAME reads NAME.hp).
+                let read = naming::plan(Some(f.as_os_str()), None, "ps").input;
+                super::values::flame_when(&f.to_string_lossy()).is_ok()
+                    && !read.file().is_some_and(Path::exists)
             })
         {
             return Err(usage(
                 ErrorKind::ValueValidation,
                 format!(
                     "`{word}` is read as a profile, and there is no such file: --flame takes \
-                     its census after `=`, as --flame={word}"
+                     its census after `=`, as --flame={word}",
+                    word = word.to_string_lossy()
                 ),
             ));
         }
