@@ -35,15 +35,30 @@ fn ticks_every(first: f64, last: f64, step: f64) -> Vec<(f64, String)> {
 /// A time axis's ticks from `first` to `last`, about `target` of them, labelled as the
 /// modern pictures and the page label them: where `seconds` (the profile's times are
 /// seconds), a run of many minutes as a clock (`1h 30m`, [`clock_ticks`]), steps under
-/// a hundredth of a second as milliseconds (`20 ms`, shorter than `0.02 s`), else
-/// seconds (`0.25 s`); other units bare (the axis's legend names them). The page's
+/// a hundredth of a second and axes that end before [`MILLISECOND_AXIS`] as
+/// milliseconds (`20 ms`, shorter than `0.02 s`), else seconds (`0.25 s`); other units
+/// bare (the axis's legend names them). The page's
 /// `figures.js` `timeAxis` follows it step for step (a test holds the two equal).
 pub fn time_axis(first: f64, last: f64, target: f64, seconds: bool) -> Vec<(f64, String)> {
     if let Some(ticks) = seconds.then(|| clock_ticks(first, last, target)).flatten() {
         return ticks;
     }
-    let ms = seconds && ceil_125((last - first) / target).is_some_and(|step| step < 0.009);
+    let ms = seconds
+        && ceil_125((last - first) / target)
+            .is_some_and(|step| in_milliseconds(first, last, step));
     in_unit(first, last, seconds, ms, |a, b, _| time_ticks(a, b, target))
+}
+
+/// An axis in seconds whose every label is under this many reads in milliseconds
+/// whatever its step: a 40 ms run is `0 ms 10 ms 20 ms` at every width and zoom, not
+/// `0 ms 5 ms` in a narrow figure and `0.00 s 0.01 s` in a wide one.
+pub const MILLISECOND_AXIS: f64 = 0.1;
+
+/// Whether an axis in seconds from `first` to `last` at `step` is labelled in
+/// milliseconds: a step under a hundredth of a second (`20 ms`, shorter than `0.02 s`), or
+/// every label under [`MILLISECOND_AXIS`].
+fn in_milliseconds(first: f64, last: f64, step: f64) -> bool {
+    step < 0.009 || first.abs().max(last.abs()) < MILLISECOND_AXIS
 }
 
 /// `ticks` (from `first` to `last` times `k`, and `k`) made in the time axis's unit and
@@ -76,7 +91,7 @@ pub fn time_axis_in_fours(first: f64, last: f64, seconds: bool) -> Option<Vec<(f
     if !(step.is_finite() && step > 0.0) || (seconds && step >= 50.0) {
         return None;
     }
-    let ms = seconds && step < 0.009;
+    let ms = seconds && in_milliseconds(first, last, step);
     let ticks = in_unit(first, last, seconds, ms, |a, b, k| {
         ticks_every(a, b, step * k)
     });

@@ -159,6 +159,16 @@ fn the_pages_time_labels_are_the_pictures() {
         (label(0.0, 7200.0), label(0.0312, 0.0318)),
         ("2h".into(), "31.8 ms".into())
     );
+    // The 40 ms run reads in milliseconds at every width, the page's and the figure's:
+    // not `0.00 s 0.01 s` where its step is a hundredth.
+    for k in 0..=50 {
+        let target = 2.0 + f64::from(k) / 10.0;
+        let labels = time_axis(0.0, 0.04, target, true);
+        assert!(
+            labels.iter().all(|t| t.1.ends_with(" ms")),
+            "{target}: {labels:?}"
+        );
+    }
 }
 
 #[test]

@@ -155,7 +155,9 @@ var hpgraphFigures = (function () {
     return out;
   }
   function timeAxis(a, b, target, seconds) {
-    var want = (b - a) / target, out = [], k, f = seconds && ceil125(want) < 0.009 ? 1e3 : 1, step = seconds && want >= 50 && ([60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400].find(function (s) { return s >= want; }) || Math.ceil(want / 86400) * 86400);
+    // Milliseconds for a step under a hundredth of a second or an axis that ends before a
+    // tenth (modern.rs `in_milliseconds`, MILLISECOND_AXIS).
+    var want = (b - a) / target, out = [], k, c = ceil125(want), f = seconds && c && (c < 0.009 || Math.max(Math.abs(a), Math.abs(b)) < 0.1) ? 1e3 : 1, step = seconds && want >= 50 && ([60, 120, 300, 600, 900, 1200, 1800, 3600, 7200, 10800, 21600, 43200, 86400].find(function (s) { return s >= want; }) || Math.ceil(want / 86400) * 86400);
     var clock = function (t) { var m = Math.round(t / 60), h = Math.floor(m / 60); m %= 60; return h ? h + "h" + (m ? " " + m + "m" : "") : m ? m + "m" : "0"; };
     for (k = Math.ceil(a / step); step && k * step <= b + step * 1e-9 && out.length <= 1000; k++) out.push([k * step, clock(k * step)]);
     return step ? out : timeTicks(a * f, b * f, target).map(function (t) { return [t[0] / f, t[1] + (seconds ? (f > 1 ? " ms" : " s") : "")]; });
