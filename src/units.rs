@@ -192,6 +192,8 @@ pub fn unit_for(v: f64, scale: Scale) -> (f64, &'static str) {
 /// `v` in the largest unit it reaches with three significant digits: `12.3 MB`,
 /// `512 B`, `1.20 GB`; on a plain scale `12.3k` for counts that are not bytes.
 pub fn human(v: f64, scale: Scale) -> String {
+    // -0 (a difference of equal values, a negated 0) is written as 0, not `-0 B`.
+    let v = v + 0.0;
     let (unit, name) = unit_for(v, scale);
     let bytes = scale != Scale::Plain;
     let x = v / unit;
@@ -209,6 +211,7 @@ pub fn human(v: f64, scale: Scale) -> String {
 
 /// A time in seconds with enough decimals for its size: `0.052 s`, `2.50 s`, `125 s`.
 pub fn seconds(t: f64) -> String {
+    let t = t + 0.0;
     let decimals = if t.abs() >= 100.0 {
         0
     } else if t.abs() >= 10.0 {

@@ -44,8 +44,7 @@ pub fn time_axis(first: f64, last: f64, target: f64, seconds: bool) -> Vec<(f64,
         return ticks;
     }
     let ms = seconds
-        && ceil_125((last - first) / target)
-            .is_some_and(|step| in_milliseconds(first, last, step));
+        && ceil_125((last - first) / target).is_some_and(|step| in_milliseconds(first, last, step));
     in_unit(first, last, seconds, ms, |a, b, _| time_ticks(a, b, target))
 }
 

@@ -28,6 +28,7 @@ mod library;
 mod limits;
 mod limits_reports;
 mod page;
+mod page_figures;
 mod page_ticks;
 mod partial;
 mod prof;

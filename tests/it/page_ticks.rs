@@ -81,7 +81,7 @@ fn windows(cases: &mut Cases) -> Vec<(f64, f64, f64, bool)> {
 
 /// Runs `script` in Node with `figures.js` loaded as `F` and `cases` as `C`; its output
 /// is JSON.
-fn node(script: &str, cases: &Value) -> Value {
+pub(crate) fn node(script: &str, cases: &Value) -> Value {
     let figures = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/backend/html/figures.js");
     let dir = crate::common::Scratch::new("page-ticks");
     let input = dir.path("cases.json");

@@ -114,9 +114,10 @@ var hpgraphCosts = (function () {
 
   // The strip of samples over time `S` (the tree's `strip`) in `svg`, `width` wide: a bar per
   // stretch, stacked from the bottom by the rows the library chose (`S.coloured`), each in its
-  // colour and named on hover (`paint(row)`: [fill, name]), the rest grey on top; time labels from `ticks` written by `time`;
-  // dragging across it calls `chosen(b0, b1)` with the stretches covered, a double-click `chosen(null)`.
-  function strip(S, svg, el, width, ticks, time, chosen, paint) {
+  // colour and named on hover (`paint(row)`: [fill, name]), the rest grey on top; its time axis
+  // `axis(t0, t1, n)` ([time, label] pairs, the library's labelling); dragging across it calls
+  // `chosen(b0, b1)` with the stretches covered, a double-click `chosen(null)`.
+  function strip(S, svg, el, width, axis, chosen, paint) {
     var B = S.totals.length, H = 48, peak = Math.max.apply(null, S.totals) || 1, w = width / B, drag = null, pick = null, parts = S.totals.map(function () { return []; });
     var t0 = S.edges[0], t1 = S.edges[B], X = function (t) { return (t - t0) / (t1 - t0) * width; };
     svg.setAttribute("viewBox", "0 0 " + width + " " + (H + 16));
@@ -130,9 +131,9 @@ var hpgraphCosts = (function () {
       bar(rest, ["#777", "other stacks"], -1);
     });
     el("path", { d: "M0 " + H + "H" + width, stroke: "#000", "stroke-width": 0.6 }, svg);
-    ticks(t0, t1, Math.max(2, Math.floor(width / 90))).forEach(function (t) {
+    axis(t0, t1, Math.max(2, Math.floor(width / 90))).forEach(function (t) {
       el("path", { d: "M" + X(t[0]) + " " + H + "v3", stroke: "#000" }, svg);
-      el("text", { x: X(t[0]), y: H + 13, "font-size": 10, "text-anchor": "middle" }, svg, time(t[0]));
+      el("text", { x: X(t[0]), y: H + 13, "font-size": 10, "text-anchor": "middle" }, svg, t[1]);
     });
     var shade = el("rect", { class: "chosen", y: 0, height: H, x: 0, width: 0, fill: "rgba(0,90,200,0.18)", "pointer-events": "none" }, svg);
     var binAt = function (ev) { var r = svg.getBoundingClientRect(); return Math.max(0, Math.min(B - 1, Math.floor((ev.clientX - r.left) / r.width * B))); };

@@ -123,7 +123,7 @@ var hpgraphFigures = (function () {
   // `gcs` ([start, end, generation]), at most 1, and whether a major one falls in it
   // (profile/mod.rs `Runtime::gc_shares`).
   function gcShares(gcs, a, b, n) {
-    var step = (b - a) / n, out = Array.from({ length: n }, function () { return [0, false]; });
+    var step = (b - a) / n, out = Array.from({ length: step > 0 ? n : 0 }, function () { return [0, false]; });
     var col = function (t) { return Math.min(n - 1, Math.max(0, Math.floor((t - a) / step))); };
     if (step > 0) gcs.forEach(function (g) {
       if (g[0] > b || g[1] < a) return;
@@ -182,11 +182,12 @@ var hpgraphFigures = (function () {
     return { top: best.top * u[0], ticks: out };
   }
   // A stack's mean over the samples i0..i1 by trapezoids, each sample's value counting for
-  // half the time to the sample before it and half to the one after, in sample order.
-  function windowMean(T, v, i0, i1) {
-    if (!(i1 > i0) || !(T[i1] > T[i0])) return v[i0];
+  // half the time to the sample before it and half to the one after, in sample order; over
+  // no time, its value at the first of the highest censuses (stacked.rs `heap_weights`).
+  function windowMean(T, totals, v, i0, i1) {
+    if (!(i1 > i0) || !(T[i1] > T[i0])) return v[i0 + peakOf(totals, i0, i1)[0]];
     for (var span = T[i1] - T[i0], w = 0, s = i0; s <= i1; s++) if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
     return w;
   }
-  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeTicks: timeTicks, timeAxis: timeAxis, valueTicks: valueTicks, rateAxis: rateAxis, fixed: fixed };
+  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeAxis: timeAxis, valueTicks: valueTicks, rateAxis: rateAxis, fixed: fixed };
 })();

@@ -316,7 +316,7 @@
     byId("table-window").textContent = w.empty ? "no census in the window " + sec(range[0]) + " to " + sec(range[1]) :
       (view ? "the window " + sec(range[0]) + " to " + sec(range[1]) : "the whole run") + narrowedText() + " · " + r.list.length +
       " bands · " + (!win.judged ? "too few censuses for a trend (" + win.body + " before the exit and teardown, " + D.trend.least + " needed; censuses more often, +RTS -i, give more): none is judged" :
-      "trend over its last " + Math.round(D.trend.window * 100) + "%" + (win.teardownFrom === null ? "" : " before the teardown from " + sec(win.teardownFrom)) + ", " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + win.needed.toFixed(2) + " of the movement");
+      "trend over its last " + Math.round(D.trend.window * 100) + "%" + (win.teardownFrom === null ? "" : " before the teardown from " + sec(win.teardownFrom)) + ", " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + W.r2(win.needed) + " of the movement");
     table.querySelectorAll("th[data-sort]").forEach(function (th) { th.setAttribute("aria-sort", th.dataset.sort !== k ? "none" : sortBy.down ? "descending" : "ascending"); });
   }
   // ---- the pointer ----
@@ -406,7 +406,7 @@
     // A cost profile's flame graph is its table's rows in the measure chosen.
     if (costs) costs.weigh(own, inverted ? 1 : 0, function (name) { return !filter || filter.test(name); });
     else individuals.concat(!narrowed() && D.rest ? [D.rest[1]] : []).forEach(function (s) {
-      var v = !passes(s) ? 0 : mean ? F.windowMean(D.times, s.values, w.i0, w.i1) : s.values[index];
+      var v = !passes(s) ? 0 : mean ? F.windowMean(D.times, D.totals, s.values, w.i0, w.i1) : s.values[index];
       if (v > 0) own[s.leaf[inverted ? 1 : 0]] += v;
     });
     var shown = span || D.samples_span;
@@ -432,7 +432,7 @@
     measureChoice.parentNode.hidden = T.measures.length < 2;
     // Samples over time: a stretch dragged on the strip weighs the table and flame graph.
     var stripBox = byId("strip");
-    if (stripBox && !(stripBox.hidden = !T.strip)) samples = hpgraphCosts.strip(T.strip, byId("strip-svg"), el, Math.max(300, stripBox.clientWidth), F.timeTicks, W.time, stretch, function (r) { return [D.frame_fills[T.rows[r][0]], costs.stackName(r)]; });
+    if (stripBox && !(stripBox.hidden = !T.strip)) samples = hpgraphCosts.strip(T.strip, byId("strip-svg"), el, Math.max(300, stripBox.clientWidth), function (a, b, n) { return F.timeAxis(a, b, n, T.measures[0].scale.seconds); }, stretch, function (r) { return [D.frame_fills[T.rows[r][0]], costs.stackName(r)]; });
     // One census, the whole run's: no view over time, no window's mean, nothing to close.
     ["view", "flame-mean", "flame-close"].forEach(function (id) { var e = byId(id); (e.closest("label") || e).hidden = true; });
     setMeasure(Math.min(k, T.measures.length - 1));
