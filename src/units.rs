@@ -211,6 +211,7 @@ pub fn human(v: f64, scale: Scale) -> String {
 
 /// A time in seconds with enough decimals for its size: `0.052 s`, `2.50 s`, `125 s`.
 pub fn seconds(t: f64) -> String {
+    // -0 is written as 0, as in [`human`].
     let t = t + 0.0;
     let decimals = if t.abs() >= 100.0 {
         0

@@ -65,6 +65,24 @@ fn every_rule_the_script_hands_the_page_is_held_by_vectors() {
         exported, held,
         "a function figures.js hands the page has no vectors here (or one held here is gone)"
     );
+    // Each is called, in Node, by the test named beside it.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/it");
+    for (function, test) in HELD {
+        let (file, test) = match test.split_once("::") {
+            Some((module, test)) => (format!("{module}.rs"), test),
+            None => ("page_figures.rs".into(), test),
+        };
+        let text = std::fs::read_to_string(dir.join(&file)).unwrap();
+        let body = text
+            .split_once(&format!("fn {test}() {{"))
+            .unwrap_or_else(|| panic!("{file} has no test {test}"))
+            .1;
+        let body = body.split("\n#[test]").next().unwrap();
+        assert!(
+            body.contains(&format!("F.{function}(")),
+            "{file}'s {test} does not call figures.js's {function}"
+        );
+    }
 }
 
 /// A generated run as a `.hp` of `bands` bands, its header and each sample's lines: its
@@ -177,12 +195,9 @@ fn bits(what: &str, ours: f64, theirs: &Value) {
 
 /// The area under `values` by trapezoids, from its definition (docs/inspect.md).
 fn area(times: &[f64], values: &[f64]) -> f64 {
-    match times.len() {
-        1 => values[0],
-        _ => (1..times.len())
-            .map(|i| (times[i] - times[i - 1]) * (values[i] + values[i - 1]) / 2.0)
-            .sum(),
-    }
+    (1..times.len())
+        .map(|i| (times[i] - times[i - 1]) * (values[i] + values[i - 1]) / 2.0)
+        .sum()
 }
 
 #[test]
