@@ -193,6 +193,15 @@ pub(crate) fn eps_width(text: &str) -> Result<f64, String> {
         return Err("the width must be a finite number".into());
     }
     if w <= 144.0 {
+        // hp2ps reads any other ending as points: `8.5cm` is 8.5pt. Say so rather than
+        // that 8.5 cm is under 2 inches.
+        if text.trim().ends_with("cm") {
+            return Err(format!(
+                "-e reads in, mm or points, as hp2ps does: {text} reads as {w}pt; \
+                 give the width in mm ({}mm)",
+                w * 10.0
+            ));
+        }
         return Err("the width must be more than 2in (144pt)".into());
     }
     Ok(w)
@@ -233,6 +242,15 @@ mod tests {
         assert!(super::figure_size("1inx1in").is_err());
         assert!(super::figure_size("8cm").is_err());
         assert!(super::figure_size("axb").is_err());
+    }
+
+    #[test]
+    fn an_eps_width_in_centimetres_is_told_to_be_millimetres() {
+        assert_eq!(super::eps_width("120mm").map(f64::round), Ok(340.0));
+        let e = super::eps_width("8.5cm").unwrap_err();
+        assert!(e.contains("8.5pt") && e.contains("85mm"), "{e}");
+        let e = super::eps_width("1in").unwrap_err();
+        assert!(e.contains("more than 2in"), "{e}");
     }
 
     #[test]
