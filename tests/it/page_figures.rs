@@ -35,7 +35,7 @@ const HELD: [(&str, &str); 10] = [
     ("fixed", "numbers_are_written_as_the_library_writes_them"),
     ("writer", "numbers_are_written_as_the_library_writes_them"),
     ("windowFigures", "a_windows_figures_are_the_librarys"),
-    ("cumulative", "a_windows_figures_are_the_librarys"),
+    ("windowKey", "a_zooms_key_ranks_as_the_summary"),
     ("windowMean", "a_windows_mean_stack_is_the_flame_graphs"),
     (
         "runtimeFigures",
@@ -193,13 +193,6 @@ fn bits(what: &str, ours: f64, theirs: &Value) {
     );
 }
 
-/// The area under `values` by trapezoids, from its definition (docs/inspect.md).
-fn area(times: &[f64], values: &[f64]) -> f64 {
-    (1..times.len())
-        .map(|i| (times[i] - times[i - 1]) * (values[i] + values[i - 1]) / 2.0)
-        .sum()
-}
-
 #[test]
 fn a_windows_figures_are_the_librarys() {
     let mut rng = Rng(0x5851_f42d_4c95_7f2d);
@@ -228,8 +221,7 @@ fn a_windows_figures_are_the_librarys() {
         .collect();
     let script = "C.cases.map(c => c.ranges.map(([i0, i1]) => { \
         const w = F.windowFigures(c.T, c.totals, i0, i1, C.rule); \
-        const cum = c.bands.map(v => F.cumulative(c.T, v)); \
-        return { w: w, bands: c.bands.map(v => w.figures(v)), areas: cum.map(a => a[i1] - a[i0]) }; }))";
+        return { w: w, bands: c.bands.map(v => w.figures(v)) }; }))";
     let got = node(
         script,
         &json!({"rule": serde_json::to_value(TrendRule::LIBRARY).unwrap(), "cases": input}),
@@ -267,17 +259,6 @@ fn a_windows_figures_are_the_librarys() {
                 bits(&format!("{what}: R²"), f.r2, &t["r2"]);
                 assert_eq!(f.trend.word(), t["trend"], "{what}: trend");
                 trends.insert(f.trend.word());
-                // The key ranks a zoom's bands by their area there, a difference of
-                // running sums: the trapezoids' area but for rounding.
-                if i0 < i1 {
-                    let theirs = number(&theirs["areas"][b]);
-                    let want = area(&s.times[i0..=i1], &values[i0..=i1]);
-                    let scale = area(&s.times[..=i1], &values[..=i1]);
-                    assert!(
-                        (theirs - want).abs() <= 1e-12 * scale + 1e-300,
-                        "{what}: area {theirs:e}, by its definition {want:e}"
-                    );
-                }
             }
         }
     }
@@ -285,6 +266,98 @@ fn a_windows_figures_are_the_librarys() {
         trends.len(),
         4,
         "every verdict among the windows (growing, flat, shrinking, unjudged): {trends:?}"
+    );
+}
+
+/// A zoom's key is the window's summary (`--summary --from --to`): the bands the page
+/// shows there, in the summary's order, and as many on their own as select's band limit
+/// keeps before it merges the rest into OTHER, the page's smaller bands (`extra`) counted
+/// as one band beside them.
+#[test]
+fn a_zooms_key_ranks_as_the_summary() {
+    use hpgraph::analysis::{summarise, table::Table};
+    use hpgraph::select::{SelectOptions, select};
+    let mut rng = Rng(0x94d0_49bb_1331_11eb);
+    let rooms = [1, 2, 3, 5, 8, 20, 0];
+    let (mut input, mut ours) = (Vec::new(), Vec::new());
+    while input.len() < 1000 {
+        let n = 1 + (rng.unit() * 80.0) as usize;
+        let bands = 1 + (rng.unit() * 30.0) as usize;
+        let r = run(&mut rng, n, bands);
+        let whole = samples(&r.hp(0..=n - 1));
+        let i0 = (rng.unit() * n as f64) as usize;
+        let i1 = (i0 + (rng.unit() * (n - i0) as f64) as usize).min(n - 1);
+        let Ok(parsed) = hpgraph::input::parse(r.hp(i0..=i1).as_bytes()) else {
+            continue; // no band in the window: no key to rank
+        };
+        let window = parsed.profile.series();
+        let summary = summarise(&Table::all(window), None, (None, None));
+        // The page shows a zoom's bands with something in it, in the window's order.
+        let shown: Vec<String> = (window.bands.names().iter())
+            .map(|name| String::from_utf8_lossy(name).into_owned())
+            .filter(|name| {
+                summary
+                    .bands
+                    .iter()
+                    .any(|b| &b.name == name && b.peak > 0.0)
+            })
+            .collect();
+        let ranked: Vec<&String> = (summary.bands.iter())
+            .map(|b| &b.name)
+            .filter(|name| shown.contains(name))
+            .collect();
+        let (room, extra) = (rooms[input.len() % rooms.len()], input.len() / 7 % 2);
+        // The band limit's own count, from select on those bands and the extra one.
+        let mut hp = r.header.clone();
+        for i in i0..=i1 {
+            let t = whole.times[i];
+            hp += &format!("BEGIN_SAMPLE {t}\n");
+            for (name, values) in whole.bands.iter().filter(|b| shown.contains(&b.0)) {
+                hp += &format!("{name}\t{}\n", values[i]);
+            }
+            hp += ["", "rest\t1\n"][extra];
+            hp += &format!("END_SAMPLE {t}\n");
+        }
+        let limited = hpgraph::input::parse(hp.as_bytes()).unwrap().profile;
+        let mut options = SelectOptions::default();
+        (options.threshold, options.band_limit) = (0.0, room);
+        let bands = select(limited.series(), None, &options).bands;
+        let other = bands.iter().any(|b| &b.name[..] == b"OTHER");
+        let own = bands.len() - if other { 1 } else { extra };
+        let values: Vec<&Vec<f64>> = (shown.iter())
+            .map(|name| &whole.bands.iter().find(|b| &b.0 == name).unwrap().1)
+            .collect();
+        input.push(
+            json!({"T": whole.times, "totals": whole.totals, "bands": values,
+            "i0": i0, "i1": i1, "room": room, "extra": extra}),
+        );
+        ours.push((shown, ranked.into_iter().cloned().collect::<Vec<_>>(), own));
+    }
+    let got = node(
+        "C.cases.map(c => { const w = F.windowFigures(c.T, c.totals, c.i0, c.i1, C.rule); \
+            return F.windowKey(c.bands.map(v => w.figures(v).share), c.room || Infinity, c.extra); })",
+        &json!({"rule": serde_json::to_value(TrendRule::LIBRARY).unwrap(), "cases": input}),
+    );
+    let (mut merged, mut all_merged) = (0, 0);
+    for (k, (shown, ranked, own)) in ours.iter().enumerate() {
+        let key = &got[k];
+        let order: Vec<&String> = (key["order"].as_array().unwrap().iter())
+            .map(|i| &shown[number(i) as usize])
+            .collect();
+        let what = format!("case {k}: {} bands, room {}", shown.len(), input[k]["room"]);
+        assert_eq!(
+            order,
+            ranked.iter().collect::<Vec<_>>(),
+            "{what}: the order"
+        );
+        assert_eq!(number(&key["own"]) as usize, *own, "{what}: on their own");
+        merged += usize::from(*own < shown.len());
+        all_merged += usize::from(ranked.len() > 1 && *own == 0);
+    }
+    assert!(merged > 300, "many keys merge bands into OTHER: {merged}");
+    assert!(
+        all_merged > 10,
+        "some keys hold no band on its own: {all_merged}"
     );
 }
 

@@ -2,7 +2,7 @@
 // with the library's rules, handed over in the page's data (the units as parsed, the
 // trend's thresholds). Each repeats a Rust function bit for bit (the same sums in the same
 // order; browser tests hold them to the command line's output):
-// `windowFigures` src/analysis/window.rs, `fixed`/`writer` src/units.rs (three significant
+// `windowFigures` src/analysis/window.rs, `windowKey` src/analysis/summary.rs, `fixed`/`writer` src/units.rs (three significant
 // digits, ties to even), `windowMean` src/select/flame.rs `weights`, `runtimeFigures`
 // src/analysis/stats.rs, the ticks src/layout/ticks.rs and modern.rs (1, 2 or 5 times a
 // power of ten, 2.5 too for time).
@@ -53,12 +53,6 @@ var hpgraphFigures = (function () {
     for (var s = -0, i = i0; i < i1; i++) s += (T[i + 1] - T[i]) * (v[i] + v[i + 1]) / 2;
     return s;
   }
-  // The area up to each sample: a window's area (what ranks it) is a difference.
-  function cumulative(T, v) {
-    var out = new Float64Array(T.length);
-    for (var i = 1; i < T.length; i++) out[i] = out[i - 1] + (T[i] - T[i - 1]) * (v[i - 1] + v[i]) / 2;
-    return out;
-  }
   // src/select/mod.rs `slope`: the least-squares slope and its R².
   function slope(T, v, j0, j1) {
     var n = j1 - j0 + 1, i, st = -0, sv = -0, num = 0, den = 0, vv = 0;
@@ -99,6 +93,14 @@ var hpgraphFigures = (function () {
         };
       }
     };
+  }
+  // A window's key: its bands' indices as the summary ranks them (summary.rs `summarise`:
+  // largest share first, equal shares in their order) and how many the key's `room` holds
+  // on their own: with more bands than room (`extra` beside them, the page's smaller bands
+  // as one), one fewer, the rest merged into OTHER as select.rs `limit_bands` merges.
+  function windowKey(shares, room, extra) {
+    var order = shares.map(function (s, i) { return i; }).sort(function (i, j) { return shares[j] - shares[i]; });
+    return { order: order, own: order.length + extra > room ? room - 1 : order.length };
   }
   // ---- the runtime's figures over a window, as `hpgraph --stats --from a --to b` takes
   // it: the collections that start in it, GC time up to its end, allocation as the
@@ -189,5 +191,5 @@ var hpgraphFigures = (function () {
     for (var span = T[i1] - T[i0], w = 0, s = i0; s <= i1; s++) if (v[s] !== 0) w += v[s] * ((T[Math.min(s + 1, i1)] - T[Math.max(s - 1, i0)]) / 2 / span);
     return w;
   }
-  return { cumulative: cumulative, writer: writer, windowFigures: windowFigures, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeAxis: timeAxis, valueTicks: valueTicks, rateAxis: rateAxis, fixed: fixed };
+  return { writer: writer, windowFigures: windowFigures, windowKey: windowKey, windowMean: windowMean, runtimeFigures: runtimeFigures, gcShares: gcShares, timeAxis: timeAxis, valueTicks: valueTicks, rateAxis: rateAxis, fixed: fixed };
 })();

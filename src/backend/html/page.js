@@ -46,21 +46,15 @@
     individuals.forEach(function (s) { var st = !w.empty && passes(s) && win.figures(s.values); if (st && (!view || st.peak > 0)) list.push(Object.assign(st, { s: s, name: s.name })); });
     return (rowsFor = want, rows = { range: range, w: w, win: win, list: list });
   }
-  // Bottom first. Unzoomed and unfiltered, the picture's selection; else the bands ranked by area
-  // there (the summary's share; a difference of running sums), the key's worth, the rest OTHER.
+  // Bottom first. Unzoomed and unfiltered, the picture's selection; else the window's bands as
+  // its table ranks them (figures.js windowKey), those past the key's room OTHER.
   function series() {
     if (!view && !narrowed()) return D.bands;
-    var range = view || fullRange(), w = windowOf(range[0], range[1]), ranked = [], out = [];
-    individuals.forEach(function (s) {
-      var c = s.cum || (s.cum = F.cumulative(D.times, s.values)), area = w.i1 > w.i0 ? c[w.i1] - c[w.i0] : s.values[w.i0];
-      if (!w.empty && passes(s) && (area > 0 || !view)) ranked.push({ s: s, area: area });
-    });
-    ranked.sort(function (x, y) { return y.area - x.area; });
-    var room = D.key_entries > 0 ? D.key_entries : Infinity, rest = !narrowed() && D.rest ? [D.rest[1]] : [];
-    var merged = ranked.length + rest.length > room ? ranked.splice(room - 1).map(function (r) { return r.s; }).concat(rest) : rest, sum = new Float64Array(D.times.length);
+    var list = windowRows().list, rest = !narrowed() && D.rest ? [D.rest[1]] : [], sum = new Float64Array(D.times.length);
+    var k = F.windowKey(list.map(function (r) { return r.share; }), D.key_entries > 0 ? D.key_entries : Infinity, rest.length), over = k.own < k.order.length;
+    var band = function (i) { return list[i].s; }, merged = k.order.slice(k.own).map(band).concat(rest);
     merged.forEach(function (s) { s.values.forEach(function (v, i) { sum[i] += v; }); });
-    if (merged.length) out.push({ name: merged === rest ? rest[0].name : "OTHER", fill: D.other_fill, values: sum, other: true, count: merged === rest ? 0 : merged.length });
-    return out.concat(ranked.reverse().map(function (r) { return r.s; }));
+    return (merged.length ? [{ name: over ? "OTHER" : rest[0].name, fill: D.other_fill, values: sum, other: true, count: over ? merged.length : 0 }] : []).concat(k.order.slice(0, k.own).reverse().map(band));
   }
   // ---- drawing ----
   // The columns drawn in [a, b], `px` at most: the finest level that fits; values interpolated at the edges.
