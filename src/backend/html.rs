@@ -18,11 +18,12 @@ use crate::scene::Scene;
 mod compare;
 pub use compare::ComparePage;
 
-/// The figures a page's script computes for a view, with the library's rules: the first
-/// part of every page's script.
-const FIGURES: &str = include_str!("html/figures.js");
-/// The page's script: the figures, then the page itself.
+/// What every page's script starts with: its ways with the document (`dom.js`), then the
+/// figures it computes for a view with the library's rules (`figures.js`).
+const SHARED: &str = concat!(include_str!("html/dom.js"), include_str!("html/figures.js"));
+/// The page's script: the shared part, then the page's own parts.
 const SCRIPT: &str = concat!(
+    include_str!("html/dom.js"),
     include_str!("html/figures.js"),
     include_str!("html/costs.js"),
     include_str!("html/flame.js"),

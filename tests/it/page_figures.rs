@@ -279,11 +279,24 @@ fn a_zooms_key_ranks_as_the_summary() {
     use hpgraph::select::{SelectOptions, select};
     let mut rng = Rng(0x94d0_49bb_1331_11eb);
     let rooms = [1, 2, 3, 5, 8, 20, 0];
-    let (mut input, mut ours) = (Vec::new(), Vec::new());
+    let (mut input, mut ours, mut ties) = (Vec::new(), Vec::new(), 0);
     while input.len() < 1000 {
         let n = 1 + (rng.unit() * 80.0) as usize;
         let bands = 1 + (rng.unit() * 30.0) as usize;
-        let r = run(&mut rng, n, bands);
+        let mut r = run(&mut rng, n, bands);
+        // Every third run has a twin of its first band: equal shares, which the summary
+        // ranks in the profile's order whatever order the page holds them in.
+        if input.len() % 3 == 0 {
+            for s in &mut r.samples {
+                let value = s
+                    .lines()
+                    .find_map(|l| l.strip_prefix("b0\t"))
+                    .map(str::to_owned);
+                if let (Some(v), Some(end)) = (value, s.rfind("END_SAMPLE")) {
+                    s.insert_str(end, &format!("twin\t{v}\n"));
+                }
+            }
+        }
         let whole = samples(&r.hp(0..=n - 1));
         let i0 = (rng.unit() * n as f64) as usize;
         let i1 = (i0 + (rng.unit() * (n - i0) as f64) as usize).min(n - 1);
@@ -324,18 +337,26 @@ fn a_zooms_key_ranks_as_the_summary() {
         let bands = select(limited.series(), None, &options).bands;
         let other = bands.iter().any(|b| &b.name[..] == b"OTHER");
         let own = bands.len() - if other { 1 } else { extra };
-        let values: Vec<&Vec<f64>> = (shown.iter())
-            .map(|name| &whole.bands.iter().find(|b| &b.0 == name).unwrap().1)
+        // The page holds the bands in an order of its own (the picture's, then its pool),
+        // each with its place in the profile (`PageBand::id`).
+        let mut held: Vec<usize> = (0..shown.len()).collect();
+        for k in (1..held.len()).rev() {
+            held.swap(k, (rng.unit() * (k + 1) as f64) as usize);
+        }
+        let values: Vec<&Vec<f64>> = (held.iter())
+            .map(|&p| &whole.bands.iter().find(|b| b.0 == shown[p]).unwrap().1)
             .collect();
+        ties += usize::from(["b0", "twin"].iter().all(|t| shown.iter().any(|s| s == t)));
         input.push(
-            json!({"T": whole.times, "totals": whole.totals, "bands": values,
+            json!({"T": whole.times, "totals": whole.totals, "bands": values, "ids": held,
             "i0": i0, "i1": i1, "room": room, "extra": extra}),
         );
+        let shown: Vec<String> = held.iter().map(|&p| shown[p].clone()).collect();
         ours.push((shown, ranked.into_iter().cloned().collect::<Vec<_>>(), own));
     }
     let got = node(
         "C.cases.map(c => { const w = F.windowFigures(c.T, c.totals, c.i0, c.i1, C.rule); \
-            return F.windowKey(c.bands.map(v => w.figures(v).share), c.room || Infinity, c.extra); })",
+            return F.windowKey(c.bands.map(v => w.figures(v).share), c.ids, c.room || Infinity, c.extra); })",
         &json!({"rule": serde_json::to_value(TrendRule::LIBRARY).unwrap(), "cases": input}),
     );
     let (mut merged, mut all_merged) = (0, 0);
@@ -355,6 +376,7 @@ fn a_zooms_key_ranks_as_the_summary() {
         all_merged += usize::from(ranked.len() > 1 && *own == 0);
     }
     assert!(merged > 300, "many keys merge bands into OTHER: {merged}");
+    assert!(ties > 100, "many keys rank two equal shares: {ties}");
     assert!(
         all_merged > 10,
         "some keys hold no band on its own: {all_merged}"

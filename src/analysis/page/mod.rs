@@ -74,8 +74,9 @@ pub struct PageBand {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub set: Option<String>,
     /// The profile's band it is (not for `OTHER` or the rest's sum): what a member's
-    /// view ([`lists::PageMembers`]) finds it by.
-    #[serde(skip)]
+    /// view ([`lists::PageMembers`]) finds it by, and what puts a zoom's equal shares in
+    /// the summary's order (`figures.js` `windowKey`).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub id: Option<u32>,
 }
 

@@ -2,21 +2,13 @@
 // runs' totals there and the band under the pointer named, and a filter box for bands. Text only through textContent.
 (function () {
   "use strict";
-  var D = JSON.parse(document.getElementById("hpgraph-data").textContent), W = hpgraphFigures.writer(D.scale);
+  var D = JSON.parse(document.getElementById("hpgraph-data").textContent), W = hpgraphFigures.writer(D.scale), H = hpgraphDom;
   var box = document.getElementById("chart"), svg = box.querySelector("svg"), tip = document.getElementById("tooltip");
   var filter = document.getElementById("filter"), note = document.getElementById("filter-note");
   // A vertical line per graph, hidden until the pointer is over one.
-  var lines = D.panels.map(function (p) {
-    var l = svg.appendChild(document.createElementNS("http://www.w3.org/2000/svg", "line"));
-    [["y1", p.y], ["y2", p.y + p.h], ["stroke", "#c00"], ["stroke-width", "0.75"], ["class", "cursor"]].forEach(function (a) { l.setAttribute(a[0], a[1]); });
-    l.style.display = "none"; return l;
-  });
+  var lines = D.panels.map(function (p) { return H.el("line", { y1: p.y, y2: p.y + p.h, stroke: "#c00", "stroke-width": "0.75", class: "cursor", style: "display: none" }, svg); });
   // The total at the last sample at or before t (none before the first).
-  function at(p, t) {
-    var lo = 0, hi = p.times.length;
-    while (lo < hi) { var mid = (lo + hi) >> 1; if (p.times[mid] <= t) lo = mid + 1; else hi = mid; }
-    return lo ? p.totals[lo - 1] : null;
-  }
+  function at(p, t) { var i = H.bisect(p.times, t, null, true); return i ? p.totals[i - 1] : null; }
   function hide() { tip.hidden = true; lines.forEach(function (l) { l.style.display = "none"; }); }
   svg.addEventListener("mousemove", function (ev) {
     var q = svg.createSVGPoint(), t = null;
@@ -32,22 +24,15 @@
       rows.push((k === 0 ? "before: " : "after: ") + (v === null ? "not yet sampled" : W.value(v)));
     });
     if (band) rows.push("band: " + band.getAttribute("data-band"));
-    tip.replaceChildren.apply(tip, rows.map(function (r) { var d = document.createElement("div"); d.textContent = r; return d; }));
+    tip.replaceChildren.apply(tip, rows.map(function (r) { return H.el("#div", {}, null, r); }));
     tip.hidden = false;
-    var r = box.getBoundingClientRect();
-    tip.style.left = Math.min(ev.clientX - r.left + 14, r.width - tip.offsetWidth) + "px";
-    tip.style.top = (ev.clientY - r.top + 14) + "px";
+    H.place(tip, box, ev);
   });
   svg.addEventListener("mouseleave", hide);
   // The filter box: rows and bands whose name it does not match are hidden.
   filter.addEventListener("input", function () {
-    var re = null, shown = 0;
-    try { re = filter.value ? new RegExp(filter.value) : null; } catch (e) {
-      filter.setAttribute("aria-invalid", "true");
-      note.textContent = "not a regular expression";
-      return;
-    }
-    filter.removeAttribute("aria-invalid");
+    var re = H.pattern(filter, note), shown = 0;
+    if (re === undefined) return;
     document.querySelectorAll("#comparison tbody tr[data-band]").forEach(function (tr) { shown += (tr.hidden = re && !re.test(tr.getAttribute("data-band"))) ? 0 : 1; });
     svg.querySelectorAll("[data-band]").forEach(function (e) { e.style.visibility = !re || re.test(e.getAttribute("data-band")) ? "" : "hidden"; });
     note.textContent = re ? shown + (shown === 1 ? " band" : " bands") : "";

@@ -55,7 +55,7 @@ struct Data<'a> {
 }
 
 fn script_text() -> String {
-    format!("\n{}{SCRIPT}", super::FIGURES)
+    format!("\n{}{SCRIPT}", super::SHARED)
 }
 
 impl super::super::Backend for ComparePage<'_> {

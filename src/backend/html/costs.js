@@ -10,11 +10,11 @@ var hpgraphCosts = (function () {
   // Rows whose inherited share of the measure chosen is at least this open at first.
   var OPEN_SHARE = 0.05;
   // Deeper rows are indented no further (their depth is in their tooltip).
-  var MAX_INDENT = 40;
+  var MAX_INDENT = 40, el = hpgraphDom.el;
 
-  // The table of `T` (the page data's `tree`) over `frames`, drawn with `el` into the
-  // table `table`; `shareOf` writes a fraction.
-  function table(T, frames, el, shareOf, table) {
+  // The table of `T` (the page data's `tree`) over `frames`, drawn into the table `table`;
+  // `shareOf` writes a fraction.
+  function table(T, frames, shareOf, table) {
     var n = T.rows.length, callees = T.callees, open = new Uint8Array(n), sortBy = null, measure = T.chosen;
     // The figures shown: the whole profile's, or a stretch's samples (measure 0).
     var cur = { own: T.own.slice(), inherited: T.inherited.slice(), totals: T.measures.map(function (m) { return m.total; }) };
@@ -36,8 +36,7 @@ var hpgraphCosts = (function () {
     function order(list) {
       var c = sortBy ? columns[sortBy.column] : null, down = sortBy ? sortBy.down : true;
       var key = c ? c.value : function (r) { return cur.inherited[measure][r]; };
-      var cmp = function (p, q) { return typeof p === "string" ? (p < q ? -1 : p > q ? 1 : 0) : p - q; };
-      return list.slice().sort(function (a, b) { var d = cmp(key(a), key(b)); return (down ? -d : d) || a - b; });
+      return list.slice().sort(function (a, b) { var d = hpgraphDom.compare(key(a), key(b)); return (down ? -d : d) || a - b; });
     }
     function head() {
       var tr = el("#tr", {});
@@ -117,7 +116,7 @@ var hpgraphCosts = (function () {
   // colour and named on hover (`paint(row)`: [fill, name]), the rest grey on top; its time axis
   // `axis(t0, t1, n)` ([time, label] pairs, the library's labelling); dragging across it calls
   // `chosen(b0, b1)` with the stretches covered, a double-click `chosen(null)`.
-  function strip(S, svg, el, width, axis, chosen, paint) {
+  function strip(S, svg, width, axis, chosen, paint) {
     var B = S.totals.length, H = 48, peak = Math.max.apply(null, S.totals) || 1, w = width / B, drag = null, pick = null, parts = S.totals.map(function () { return []; });
     var t0 = S.edges[0], t1 = S.edges[B], X = function (t) { return (t - t0) / (t1 - t0) * width; };
     svg.setAttribute("viewBox", "0 0 " + width + " " + (H + 16));

@@ -1,7 +1,7 @@
 // hpgraph's figures for a view: the one part of a page's script that computes numbers,
 // with the library's rules, handed over in the page's data (the units as parsed, the
 // trend's thresholds). Each repeats a Rust function bit for bit (the same sums in the same
-// order; browser tests hold them to the command line's output):
+// order; tests/it/page_figures.rs and page_ticks.rs hold them to it by vectors both ways):
 // `windowFigures` src/analysis/window.rs, `windowKey` src/analysis/summary.rs, `fixed`/`writer` src/units.rs (three significant
 // digits, ties to even), `windowMean` src/select/flame.rs `weights`, `runtimeFigures`
 // src/analysis/stats.rs, the ticks src/layout/ticks.rs and modern.rs (1, 2 or 5 times a
@@ -95,11 +95,11 @@ var hpgraphFigures = (function () {
     };
   }
   // A window's key: its bands' indices as the summary ranks them (summary.rs `summarise`:
-  // largest share first, equal shares in their order) and how many the key's `room` holds
-  // on their own: with more bands than room (`extra` beside them, the page's smaller bands
-  // as one), one fewer, the rest merged into OTHER as select.rs `limit_bands` merges.
-  function windowKey(shares, room, extra) {
-    var order = shares.map(function (s, i) { return i; }).sort(function (i, j) { return shares[j] - shares[i]; });
+  // largest share first, equal shares in the profile's order, `ids`) and how many the key's
+  // `room` holds on their own: with more bands than room (`extra` beside them, the page's
+  // smaller bands as one), one fewer, the rest merged into OTHER as select.rs `limit_bands` merges.
+  function windowKey(shares, ids, room, extra) {
+    var order = shares.map(function (s, i) { return i; }).sort(function (i, j) { return shares[j] - shares[i] || ids[i] - ids[j]; });
     return { order: order, own: order.length + extra > room ? room - 1 : order.length };
   }
   // ---- the runtime's figures over a window, as `hpgraph --stats --from a --to b` takes

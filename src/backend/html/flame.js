@@ -6,11 +6,11 @@
 // page only as text.
 var hpgraphFlame = (function () {
   "use strict";
-  var ROW = 18;
+  var ROW = 18, el = hpgraphDom.el, attrs = hpgraphDom.attrs;
 
   // A flame graph drawn in `parts.svg`, titled in `parts.title`, a hovered frame said in
-  // `parts.info`; `el` makes elements.
-  function view(parts, el) {
+  // `parts.info`.
+  function view(parts) {
     var f = null, svg = parts.svg;
     // Shows `g`: the nodes `N` and each one's own weight `own`; `S` has the frames' labels,
     // fills and inks (`frames`, `frame_fills`, `frame_inks`, `other_fill`) and the notes
@@ -66,7 +66,6 @@ var hpgraphFlame = (function () {
       // Callees narrower than half a pixel are one grey box per caller, after the others.
       narrow.forEach(function (s, k) { frame({ narrow: true, name: s.count + " narrower parts", stack: s.count + " narrower parts", bytes: s.bytes, own: s.bytes }, x[k], s.bytes * scale, N[k][4] + 1); });
     }
-    function attrs(e, map) { for (var k in map) e.setAttribute(k, map[k]); }
     // A node's stack as GHC writes it, innermost first.
     function stackOf(k) {
       for (var out = [], N = f.N; k; k = N[k][1]) out.push(f.S.frames[N[k][0]]);

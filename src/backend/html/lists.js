@@ -4,12 +4,13 @@
 // cell as text. The members' rows are buttons: choosing one shows the bands of its sets.
 var hpgraphLists = (function () {
   "use strict";
+  var el = hpgraphDom.el, attrs = hpgraphDom.attrs;
 
   // A sortable table in `table` of `rows`: `columns` are [heading, field, write, sort
   // key], the first the name; `limit` rows at most, `more` said under them when there
   // are more; `pick(k)` (optional) when a row (its index in `rows`) is chosen, its row
   // then pressed, or `pick(null)` when chosen again.
-  function table(el, table, columns, rows, limit, more, pick) {
+  function table(table, columns, rows, limit, more, pick) {
     var sortBy = { k: 1, down: true }, chosen = null, order = rows.map(function (r, k) { return k; });
     var head = el("#tr", {});
     columns.forEach(function (c, i) {
@@ -22,8 +23,7 @@ var hpgraphLists = (function () {
     function draw() {
       var f = columns[sortBy.k][1], sign = sortBy.down ? -1 : 1, body = el("#tbody", {});
       order.sort(function (x, y) {
-        var p = rows[x][f], q = rows[y][f];
-        return (typeof p === "string" ? sign * (p < q ? -1 : p > q ? 1 : 0) : sign * (p - q)) || x - y;
+        return sign * hpgraphDom.compare(rows[x][f], rows[y][f]) || x - y;
       });
       order.slice(0, limit).forEach(function (k) {
         var tr = el("#tr", { "data-row": k }, body);
@@ -49,16 +49,15 @@ var hpgraphLists = (function () {
     draw();
     return { draw: draw, choose: function (k) { chosen = k; draw(); pick(k); }, chosen: function () { return chosen; } };
   }
-  function attrs(e, map) { for (var k in map) e.setAttribute(k, map[k]); return e; }
 
   // The members' table (D.members) in the section `box`; `pick(k)` shows member k's view.
-  function members(el, box, M, W, limit, pick) {
+  function members(box, M, W, limit, pick) {
     box.hidden = false;
     box.querySelector("h2").textContent = M.roots ? "Roots: the bytes each holds" : "Retainers: the bytes each holds";
     var notes = [];
     if (M.left_out) notes.push(M.left_out + " members past the page's limit, not weighed");
     if (M.unknown_sets) notes.push(M.unknown_sets + " bands whose set the run's report does not list, counted for no member");
-    return table(el, box.querySelector("table"), [
+    return table(box.querySelector("table"), [
       [M.roots ? "root" : "retainer", "name", String],
       ["reachable at its peak", "reachable_peak", W.value],
       ["alone at its peak", "alone_peak", W.value],
@@ -67,10 +66,10 @@ var hpgraphLists = (function () {
   }
 
   // The ticky counters' table (D.ticky) in the section `box`.
-  function ticky(el, box, C, limit) {
+  function ticky(box, C, limit) {
     box.hidden = false;
     var count = function (n) { return n.toLocaleString("en-US"); };
-    return table(el, box.querySelector("table"), [
+    return table(box.querySelector("table"), [
       ["counter", "name", String],
       ["Alloc: bytes its code allocated", "allocs", count],
       ["Alloc'd: bytes allocated of it", "allocd", count],

@@ -6,31 +6,19 @@
 // reaches the page only as text. A `--serve` page (body[data-live]) swaps in each new page.
 (function () {
   "use strict";
-  var NS = "http://www.w3.org/2000/svg", F = hpgraphFigures, byId = document.getElementById.bind(document);
+  var F = hpgraphFigures, H = hpgraphDom, el = H.el, attrs = H.attrs, bisect = H.bisect, byId = document.getElementById.bind(document);
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
   var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1, rateTop = 1, rateBottom = 1, samplesBottom = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
   var member = null, lists = null, costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
-  // An element: SVG, or HTML when its name starts with "#"; its text, if any, as text.
-  function el(name, map, parent, text) {
-    var e = attrs(name.charAt(0) === "#" ? document.createElement(name.slice(1)) : document.createElementNS(NS, name), map);
-    if (text !== undefined) e.textContent = text;
-    return parent ? parent.appendChild(e) : e;
-  }
   function titled(name, map, parent, title) { var e = el(name, map, parent); el("title", {}, e, title); return e; }
-  function attrs(e, map) { for (var k in map) e.setAttribute(k, map[k]); return e; }
   function fullRange() { return [P.t0, P.t0 + P.xr]; }
   function num(v) { return Math.round(v * 100) / 100; }
-  // The first index of the sorted `list` whose key is at least (`after`: more than) `t`.
-  function bisect(list, t, keyOf, after) {
-    for (var lo = 0, hi = list.length, m, k; lo < hi;) { m = (lo + hi) >> 1; k = keyOf(list[m]); if (after ? k <= t : k < t) lo = m + 1; else hi = m; }
-    return lo;
-  }
-  var same = function (t) { return t; }, first = function (p) { return p[0]; };
+  var first = function (p) { return p[0]; };
   // The samples within [a, b]; `empty` when none is (i0 is then the one after).
   function windowOf(a, b) {
-    var T = D.times, i0 = bisect(T, a, same), i1 = bisect(T, b, same, true) - 1, j = Math.max(0, Math.min(i0, T.length - 1));
+    var T = D.times, i0 = bisect(T, a), i1 = bisect(T, b, null, true) - 1, j = Math.max(0, Math.min(i0, T.length - 1));
     return i1 < i0 ? { i0: j, i1: j, empty: true } : { i0: i0, i1: i1, empty: false };
   }
   // A band is shown when it matches the filter and, with a member chosen in the members' table,
@@ -51,7 +39,7 @@
   function series() {
     if (!view && !narrowed()) return D.bands;
     var list = windowRows().list, rest = !narrowed() && D.rest ? [D.rest[1]] : [], sum = new Float64Array(D.times.length);
-    var k = F.windowKey(list.map(function (r) { return r.share; }), D.key_entries > 0 ? D.key_entries : Infinity, rest.length), over = k.own < k.order.length;
+    var k = F.windowKey(list.map(function (r) { return r.share; }), list.map(function (r) { return r.s.id; }), D.key_entries > 0 ? D.key_entries : Infinity, rest.length), over = k.own < k.order.length;
     var band = function (i) { return list[i].s; }, merged = k.order.slice(k.own).map(band).concat(rest);
     merged.forEach(function (s) { s.values.forEach(function (v, i) { sum[i] += v; }); });
     return (merged.length ? [{ name: over ? "OTHER" : rest[0].name, fill: D.other_fill, values: sum, other: true, count: over ? merged.length : 0 }] : []).concat(k.order.slice(0, k.own).reverse().map(band));
@@ -66,7 +54,7 @@
     var level = D.levels.find(function (l) { return n * 2 / l.bin <= px; }) || D.levels[D.levels.length - 1];
     if (n <= px || !level) for (i = w.i0; i <= w.i1; i++) cols.push(at(T[i], i, i));
     else {
-      var S = level.samples, q = bisect(S, w.i0, same), end = bisect(S, w.i1, same, true);
+      var S = level.samples, q = bisect(S, w.i0), end = bisect(S, w.i1, null, true);
       if (S[q] !== w.i0) cols.push(at(T[w.i0], w.i0, w.i0));
       for (; q < end; q++) cols.push(at(T[S[q]], S[q], S[q]));
       if (S[end - 1] !== w.i1) cols.push(at(T[w.i1], w.i1, w.i1));
@@ -156,7 +144,7 @@
   function centre(path, bb, xs, U, L, Y, room) {
     var best = null, xmin = (bb.x1 + room.x0) / 2, xmax = (bb.x + room.x1) / 2, ymin = (bb.y1 + room.y0) / 2, ymax = (bb.y + room.y1) / 2;
     for (var q = 0; q <= 16 && xmin <= xmax && xs.length > 1; q++) {
-      var x = xmin + (xmax - xmin) * q / 16, hi = bisect(xs, x, same), lo = hi - 1;
+      var x = xmin + (xmax - xmin) * q / 16, hi = bisect(xs, x), lo = hi - 1;
       if (hi === 0 || hi >= xs.length || xs[hi] <= xs[lo]) continue;
       var f = (x - xs[lo]) / (xs[hi] - xs[lo]), from = Math.max(Y(U[lo] * (1 - f) + U[hi] * f), ymin), to = Math.min(Y(L[lo] * (1 - f) + L[hi] * f), ymax);
       if (to > from && (!best || to - from > best[2])) best = [x, (from + to) / 2, to - from];
@@ -190,11 +178,7 @@
   // The rate panel's ticks and its name (with the window's peak where it fits), as the picture's.
   function drawRateAxis(panel, name) {
     var font = P.font || 10, em = font / 10;
-    panel.ticks.forEach(function (t) {
-      var y = rateBottom - t[0] / panel.top * P.rate;
-      el("path", { class: "tick", d: "M" + left + " " + num(y) + "h-4", fill: "none" }, layer);
-      el("text", { class: "tick-label", x: left - 5, y: num(y + 3.5 * em), "font-size": font, "text-anchor": "end", stroke: "none", fill: "black" }, layer, t[1]);
-    });
+    panel.ticks.forEach(function (t) { var y = rateBottom - t[0] / panel.top * P.rate; tick("M" + left + " " + num(y) + "h-4", left - 5, num(y + 3.5 * em), "end", t[1]); });
     var label = el("text", { class: "panel-label", x: left + 2 * em, y: num(rateTop - 3.5 * em), "font-size": font, stroke: "none", fill: "black" }, layer, name);
     if (label.getComputedTextLength && label.getComputedTextLength() > width - 2 * em) label.textContent = "allocation rate";
   }
@@ -224,13 +208,14 @@
     for (var k = 0, x, w, y, c; S && k + 1 < E.length; k++) for (x = X(Math.max(E[k], a)), w = X(Math.min(E[k + 1], b)) - x, y = samplesBottom, c = 0; w > 0 && c < S.bars.length; c++) if ((n = S.bars[c][2][k]) > 0)
       titled("rect", { class: "sample", x: num(x), width: num(w), y: num(y -= n * h), height: num(n * h), fill: S.bars[c][1], "data-from": E[k], "data-to": E[k + 1], "data-samples": n }, g, S.bars[c][0] + ": " + n + " samples");
   }
+  // A tick (its path `d`) and its label at (x, y).
+  function tick(d, x, y, anchor, label) {
+    el("path", { class: "tick", d: d, fill: "none" }, layer);
+    el("text", { class: "tick-label", x: x, y: y, "font-size": P.font || 10, "text-anchor": anchor, stroke: "none", fill: "black" }, layer, label);
+  }
   // Ticks and labels at round values of the range in view.
   function drawAxes(ymax, X, Y, a, b) {
-    var clamp = function (v) { return Math.max(2, Math.min(7, v)); }, font = P.font || 10, em = font / 10;
-    var tick = function (d, x, y, anchor, label) {
-      el("path", { class: "tick", d: d, fill: "none" }, layer);
-      el("text", { class: "tick-label", x: x, y: y, "font-size": font, "text-anchor": anchor, stroke: "none", fill: "black" }, layer, label);
-    };
+    var clamp = function (v) { return Math.max(2, Math.min(7, v)); }, em = (P.font || 10) / 10;
     // Each time label says its unit, as the pictures' do (`0.25 s`, `20 ms`, `1h 30m`); another unit is the axis's legend.
     F.timeAxis(a, b, clamp(width / (70 * em)), D.scale.seconds).forEach(function (t) { if (X(t[0]) - left < width - P.x_legend) tick("M" + X(t[0]) + " " + axis + "v4", X(t[0]), axis + 20 * em - 5, "middle", t[1]); });
     (mode === "share" ? [0, 0.25, 0.5, 0.75, 1].map(function (f) { return [f, 100 * f + "%"]; }) : F.valueTicks(ymax, clamp(height / (40 * em)), W))
@@ -294,7 +279,7 @@
     if (!table || [rowsFor, k, sign].join("|") === tableFor) return;
     tableFor = [rowsFor, k, sign].join("|");
     var field = function (x) { return x[k] === undefined ? (x.s.ipe || {})[k] || "" : x[k]; };
-    r.list.slice().sort(function (x, y) { var p = field(x), q = field(y); return typeof p === "string" ? sign * (p < q ? -1 : p > q ? 1 : 0) : sign * (p - q) || (y.share - x.share); })
+    r.list.slice().sort(function (x, y) { var p = field(x), q = field(y); return sign * H.compare(p, q) || (y.share - x.share); })
       .forEach(function (r) {
       var tr = el("#tr", { class: r.trend, "data-band": r.name }, body);
       el("#td", { class: "spark" }, tr).appendChild(sparkline(r.s.values, w, r.peak));
@@ -317,14 +302,13 @@
   function svgPoint(ev) { var m = svg && svg.getScreenCTM(); return m && new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse()); }
   function inside(p) { return p && p.x >= left && p.x <= left + width && p.y >= top && p.y <= bottom; }
   function timeAt(x) { return geometry.a + (x - left) / width * (geometry.b - geometry.a); }
-  function nearest(t) { var T = D.times, i = Math.min(bisect(T, t, same), T.length - 1); return i > 0 && Math.abs(T[i - 1] - t) <= Math.abs(T[i] - t) ? i - 1 : i; }
+  function nearest(t) { var T = D.times, i = Math.min(bisect(T, t), T.length - 1); return i > 0 && Math.abs(T[i - 1] - t) <= Math.abs(T[i] - t) ? i - 1 : i; }
   // The tooltip: its lines, the first in bold when `bold`; each reaches the page as text.
   function showTip(ev, lines, bold, data) {
     tip.replaceChildren();
     lines.forEach(function (line, k) { if (k) el("#br", {}, tip); tip.appendChild(k === 0 && bold ? el("#b", {}, null, line) : document.createTextNode(line)); });
     tip.hidden = false;
-    var r = box.getBoundingClientRect(), x = ev.clientX - r.left + 14;
-    tip.style.left = (x + tip.offsetWidth > r.width ? Math.max(0, x - tip.offsetWidth - 28) : x) + "px"; tip.style.top = ev.clientY - r.top + 14 + "px";
+    H.place(tip, box, ev);
     for (var k in data) tip.dataset[k] = data[k];
   }
   function move(ev) {
@@ -379,11 +363,9 @@
   filterBox.addEventListener("input", function () { setFilter(filterBox.value); });
   function setFilter(text) {
     filterBox.value = text;
-    try { filter = text ? new RegExp(text, "i") : null; } catch (e) {
-      filterNote.textContent = "not a regular expression: " + e.message;
-      return filterBox.setAttribute("aria-invalid", "true");
-    }
-    filterBox.removeAttribute("aria-invalid");
+    var re = H.pattern(filterBox, filterNote);
+    if (re === undefined) return;
+    filter = re;
     filterNote.textContent = filter ? individuals.filter(passes).length + " of " + individuals.length + " bands match" : "";
     draw();
   }
@@ -393,7 +375,7 @@
   });
   // ---- the flame graph of a census or of the window's mean: the library laid out its frames
   // (D.flame); each band's value goes to its leaf, and flame.js sums, places and draws ----
-  var heapFlame = hpgraphFlame.view({ svg: flameSvg, title: byId("flame-title"), info: byId("flame-info") }, el);
+  var heapFlame = hpgraphFlame.view({ svg: flameSvg, title: byId("flame-title"), info: byId("flame-info") });
   function openFlame(index, mean) {
     var inverted = byId("flame-inverted").checked, range = view || fullRange(), w = windowOf(range[0], range[1]);
     var N = (inverted ? D.flame.inverted : D.flame.tree).nodes, own = new Float64Array(N.length);
@@ -420,13 +402,13 @@
   var measureChoice = byId("measure");
   function installCosts() {
     var T = D.tree, table = byId("costs"), k = costs ? costs.chosen() : T && T.chosen;
-    costs = T && table ? hpgraphCosts.table(T, D.frames, el, W.share, table) : null;
+    costs = T && table ? hpgraphCosts.table(T, D.frames, W.share, table) : null;
     if (!costs) return;
     measureChoice.replaceChildren.apply(measureChoice, T.measures.map(function (m, j) { return el("#option", { value: j }, null, m.name + " (" + m.counts + ")"); }));
     measureChoice.parentNode.hidden = T.measures.length < 2;
     // Samples over time: a stretch dragged on the strip weighs the table and flame graph.
     var stripBox = byId("strip");
-    if (stripBox && !(stripBox.hidden = !T.strip)) samples = hpgraphCosts.strip(T.strip, byId("strip-svg"), el, Math.max(300, stripBox.clientWidth), function (a, b, n) { return F.timeAxis(a, b, n, T.measures[0].scale.seconds); }, stretch, function (r) { return [D.frame_fills[T.rows[r][0]], costs.stackName(r)]; });
+    if (stripBox && !(stripBox.hidden = !T.strip)) samples = hpgraphCosts.strip(T.strip, byId("strip-svg"), Math.max(300, stripBox.clientWidth), function (a, b, n) { return F.timeAxis(a, b, n, T.measures[0].scale.seconds); }, stretch, function (r) { return [D.frame_fills[T.rows[r][0]], costs.stackName(r)]; });
     // One census, the whole run's: no view over time, no window's mean, nothing to close.
     ["view", "flame-mean", "flame-close"].forEach(function (id) { var e = byId(id); (e.closest("label") || e).hidden = true; });
     setMeasure(Math.min(k, T.measures.length - 1));
@@ -454,15 +436,15 @@
     beside = null;
     if (!part || (part.hidden = !T)) return;
     if (!samplesFlame) {
-      samplesFlame = hpgraphFlame.view({ svg: byId("samples-flame-svg"), title: byId("samples-title"), info: byId("samples-info") }, el);
+      samplesFlame = hpgraphFlame.view({ svg: byId("samples-flame-svg"), title: byId("samples-title"), info: byId("samples-info") });
       byId("samples-inverted").addEventListener("change", drawSamples);
     }
-    beside = { S: S, W: F.writer(T.measures[0].scale), E: E, table: hpgraphCosts.table(T, S.frames, el, F.writer(T.measures[0].scale).share, byId("samples-costs")), at: null };
+    beside = { S: S, W: F.writer(T.measures[0].scale), E: E, table: hpgraphCosts.table(T, S.frames, F.writer(T.measures[0].scale).share, byId("samples-costs")), at: null };
   }
   function followWindow() {
     if (!beside) return;
     var E = beside.E, B = E ? E.length - 1 : 0, b0 = null, b1 = null;
-    if (view && E) { b0 = Math.max(0, bisect(E, view[0], same, true) - 1); b1 = Math.min(B - 1, bisect(E, view[1], same) - 1); }
+    if (view && E) { b0 = Math.max(0, bisect(E, view[0], null, true) - 1); b1 = Math.min(B - 1, bisect(E, view[1]) - 1); }
     if ([b0, b1].join() === beside.at) return;
     beside.at = [b0, b1].join();
     beside.b = [b0, b1];
@@ -485,8 +467,8 @@
     if (!byId("members")) return; // a report's page has neither
     byId("members").hidden = !M; byId("ticky").hidden = !C;
     member = null;
-    lists = M ? hpgraphLists.members(el, byId("members"), M, W, D.table_rows, setMember) : null;
-    if (C) hpgraphLists.ticky(el, byId("ticky"), C, D.table_rows);
+    lists = M ? hpgraphLists.members(byId("members"), M, W, D.table_rows, setMember) : null;
+    if (C) hpgraphLists.ticky(byId("ticky"), C, D.table_rows);
     // A live page keeps the member chosen.
     var again = M && was !== null ? M.list.findIndex(function (m) { return m.name === was; }) : -1;
     if (again >= 0) lists.choose(again); else memberNote();
