@@ -496,7 +496,7 @@ fn the_rough_edges_a_new_user_meets() {
 #[test]
 fn a_reader_that_closes_standard_output_early_ends_the_run_quietly() {
     use std::io::Read;
-    use std::process::{Command, Stdio};
+    use std::process::Stdio;
     let dir = Scratch::new("cli-pipe");
     // Large enough in every format to outgrow a pipe's buffer (64 kB on Linux), so that
     // hpgraph is still writing when the reader goes.
@@ -518,8 +518,7 @@ fn a_reader_that_closes_standard_output_early_ends_the_run_quietly() {
             whole.stdout.len()
         );
         for _ in 0..3 {
-            let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-                .current_dir(&dir.0)
+            let mut child = crate::common::command(&dir.0)
                 .args(["p.hp", "-o", "-", "--format", format])
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped())
@@ -556,8 +555,7 @@ fn no_arguments_on_a_terminal_print_usage_and_exit_2() {
     let (leader, follower) =
         unsafe { (OwnedFd::from_raw_fd(leader), OwnedFd::from_raw_fd(follower)) };
     let dir = Scratch::new("cli-terminal");
-    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut child = crate::common::command(&dir.0)
         .stdin(std::process::Stdio::from(follower))
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())

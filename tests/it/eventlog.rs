@@ -5,7 +5,6 @@
 use crate::common;
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use crate::common::eventlog::{self as ev, Writer};
 use crate::common::{Scratch, fixtures, hpgraph, without_creator};
@@ -389,8 +388,7 @@ fn an_eventlog_renders_as_its_name_says_and_from_standard_input() {
 }
 
 fn run_tz(dir: &Path, tz: &str, args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(dir)
+    crate::common::command(dir)
         .env("TZ", tz)
         .args(args)
         .output()

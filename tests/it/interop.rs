@@ -14,7 +14,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn hpgraph() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+    crate::common::command(env!("CARGO_MANIFEST_DIR"))
 }
 
 /// GHC's `-hc` runs of three GHCs, each with the `.hp` GHC wrote and the eventlog of the

@@ -337,8 +337,7 @@ fn values_past_64_bits_are_clamped_with_a_warning() {
 
 /// Starts hpgraph in `dir`, its output and errors to `out()`.
 fn spawn(dir: &Path, args: &[&str], out: fn() -> Stdio) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(dir)
+    crate::common::command(dir)
         .args(args)
         .stdin(Stdio::null())
         .stdout(out())
@@ -435,7 +434,7 @@ fn no_output_replaces_another_or_an_input() {
     within_limits(&m, "a 254-byte output name");
     assert!(dir.path(&long).exists());
     // Help that cannot be written is a failure.
-    let full = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+    let full = crate::common::command(env!("CARGO_MANIFEST_DIR"))
         .arg("--help")
         .stdout(std::fs::File::create("/dev/full").unwrap())
         .status()
@@ -691,8 +690,7 @@ fn reports_past_the_depth_limit_are_errors_naming_where() {
 fn a_report_past_the_byte_bound_is_refused_as_it_passes_it() {
     let limit = hpgraph::input::prof::MAX_GATHERED;
     let dir = Scratch::new("long-report");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut child = crate::common::command(&dir.0)
         .args(["-", "-o", "long.svg"])
         .stdin(Stdio::piped())
         .stdout(Stdio::null())

@@ -105,7 +105,7 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
             })
             .collect();
         assert!(listed.len() >= 5, "{ghc}: {listed:?}");
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        let out = crate::common::command(env!("CARGO_MANIFEST_DIR"))
             .arg(&hp)
             .arg("--summary=json")
             .output()
@@ -178,7 +178,7 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
             "30cmx20cm",
             "-o",
         ];
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        let out = crate::common::command(env!("CARGO_MANIFEST_DIR"))
             .args(args)
             .arg(&svg)
             .output()
@@ -190,7 +190,7 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
             .map(|t| t.text)
             .collect();
         let page = scratch.path("k.html");
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+        let out = crate::common::command(env!("CARGO_MANIFEST_DIR"))
             .arg(&hp)
             .arg("-o")
             .arg(&page)
@@ -226,8 +226,7 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
 fn retainer_sets_from_a_report_of_another_name() {
     let scratch = common::Scratch::new("retainer-sets");
     let run = |args: &[&str]| {
-        std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .current_dir(&scratch.0)
+        crate::common::command(&scratch.0)
             .args(args)
             .output()
             .unwrap()

@@ -465,8 +465,7 @@ fn what_cannot_be_run_for_a_profile_exits_2_and_leaves_nothing() {
 
 /// hpgraph, started and left running (its messages read when it has ended).
 fn started(dir: &Path, args: &[&str]) -> std::process::Child {
-    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(dir)
+    crate::common::command(dir)
         .args(args)
         .stdin(Stdio::null())
         .stdout(Stdio::null())

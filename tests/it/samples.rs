@@ -82,7 +82,7 @@ fn samples_weigh_each_stack_as_ghc_events_reads_them_over_the_run_and_a_window()
             // The summary says which stretch it weighs, and what ghc-events counts in it.
             let mut summary = vec![eventlog.to_str().unwrap(), "--summary=json"];
             summary.extend(&args);
-            let out = std::process::Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+            let out = crate::common::command(env!("CARGO_MANIFEST_DIR"))
                 .args(&summary)
                 .output()
                 .unwrap();

@@ -10,7 +10,7 @@ use std::process::Command;
 use crate::common::rts::{number, read_s};
 
 fn hpgraph() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_hpgraph"))
+    crate::common::command(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn runs() -> Vec<(PathBuf, PathBuf)> {

@@ -49,8 +49,7 @@ fn reference(dir: &Path, bytes: &[u8], format: &str) -> Vec<u8> {
 fn watching_standard_input_draws_as_it_arrives_and_once_more_at_its_end() {
     let dir = Scratch::new("stream-stdin");
     let log = fixture("eventlog/Leak-hT.eventlog");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut child = crate::common::command(&dir.0)
         .args(["--watch", "-", "-o", "live.svg", "--interval", "0.05"])
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
@@ -250,8 +249,7 @@ fn a_socket_is_followed_through_drops_and_restarts() {
 fn serving_standard_input_keeps_the_last_picture_after_the_stream_ends() {
     let dir = Scratch::new("stream-serve-stdin");
     let log = fixture("eventlog/Leak-hc.eventlog");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut child = crate::common::command(&dir.0)
         .args(["--serve", "-", "--interval", "0.05"])
         .stdin(Stdio::piped())
         .stderr(Stdio::piped())
@@ -312,8 +310,7 @@ fn a_ghc_program_writing_into_a_fifo_is_followed() {
         String::from_utf8_lossy(&built.stderr)
     );
     mkfifo(&dir.path("ev"));
-    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut watcher = crate::common::command(&dir.0)
         .args(["--watch", "ev", "-o", "live.svg", "--interval", "0.1", "-q"])
         .stderr(Stdio::piped())
         .spawn()
@@ -390,8 +387,7 @@ fn a_connection_cut_inside_the_eventlog_header_is_connected_again() {
     let socket = dir.path("ghc.sock");
     let replay = Replay::bind(&socket);
     let target = format!("unix:{}", socket.display());
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut child = crate::common::command(&dir.0)
         .args([
             "--connect",
             &target,

@@ -7,7 +7,7 @@ use crate::common;
 
 use std::fs;
 use std::io::Write;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::common::eventlog::Writer;
@@ -59,8 +59,7 @@ fn whole_svg(bytes: &[u8]) -> bool {
 }
 
 fn one_shot(dir: &std::path::Path, name: &str) -> Vec<u8> {
-    let out = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(dir)
+    let out = crate::common::command(dir)
         .args([name, "-o", "-", "--format", "svg"])
         .output()
         .unwrap();
@@ -81,8 +80,7 @@ fn watching_a_growing_profile_gives_whole_pictures_and_follows_restarts() {
     let dir = Scratch::new("watch");
     let live = dir.path("live.hp");
     let out = dir.path("live.svg");
-    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut watcher = crate::common::command(&dir.0)
         .args([
             "--watch",
             "--interval",
@@ -157,8 +155,7 @@ fn watching_a_growing_profile_gives_whole_pictures_and_follows_restarts() {
 #[test]
 fn a_file_that_does_not_exist_yet_is_waited_for() {
     let dir = Scratch::new("watch");
-    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut watcher = crate::common::command(&dir.0)
         .args(["--watch", "--interval", "0.1", "later.hp", "-o", "later.ps"])
         .stderr(Stdio::piped())
         .spawn()
@@ -193,8 +190,7 @@ fn watch_needs_a_file_in_and_a_file_out() {
         &["--watch", "x.hp", "-o", "-"],
         &["--watch", "a.hp", "b.hp"],
     ] {
-        let out = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .current_dir(&dir.0)
+        let out = crate::common::command(&dir.0)
             .args(args)
             .stdin(Stdio::null())
             .output()
@@ -207,8 +203,7 @@ fn watch_needs_a_file_in_and_a_file_out() {
 fn watching_a_growing_eventlog_waits_for_partly_written_events() {
     let dir = Scratch::new("watch-eventlog");
     let live = dir.path("live.eventlog");
-    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut watcher = crate::common::command(&dir.0)
         .args([
             "--watch",
             "--interval",
@@ -287,8 +282,7 @@ fn a_watched_or_served_retainer_profile_names_its_sets() {
         .unwrap();
     }
     // The one-shot picture's set texts: what every path must show.
-    let one = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let one = crate::common::command(&dir.0)
         .args(["r.hp", "--style", "modern", "-o", "-", "--format", "svg"])
         .output()
         .unwrap();
@@ -301,8 +295,7 @@ fn a_watched_or_served_retainer_profile_names_its_sets() {
             .collect()
     };
     assert!(!sets(&one).is_empty(), "the one-shot key names a set");
-    let mut watcher = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let mut watcher = crate::common::command(&dir.0)
         .args([
             "--watch",
             "--interval",
@@ -346,8 +339,7 @@ fn a_watched_or_served_retainer_profile_names_its_sets() {
         sets.sort();
         sets
     };
-    let html = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-        .current_dir(&dir.0)
+    let html = crate::common::command(&dir.0)
         .args(["r.hp", "-o", "-", "--format", "html"])
         .output()
         .unwrap();

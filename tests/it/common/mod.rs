@@ -54,13 +54,19 @@ impl Drop for Scratch {
     }
 }
 
+/// The binary, to run in `dir` with nothing on its standard input: the one way every
+/// test starts hpgraph (a test that needs a pipe, a signal or a file for an output
+/// stream sets it on this).
+pub fn command(dir: impl AsRef<Path>) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hpgraph"));
+    cmd.current_dir(dir).stdin(Stdio::null());
+    cmd
+}
+
 /// Runs hpgraph in `dir` with `args`, optionally feeding `stdin`.
 pub fn hpgraph(dir: &Path, args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_hpgraph"));
-    cmd.current_dir(dir)
-        .args(args)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
+    let mut cmd = command(dir);
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
     cmd.stdin(if stdin.is_some() {
         Stdio::piped()
     } else {

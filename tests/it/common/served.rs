@@ -4,7 +4,7 @@
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Stdio};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -17,10 +17,8 @@ pub struct Served {
 
 impl Served {
     pub fn start(dir: &Path, args: &[&str]) -> Served {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hpgraph"))
-            .current_dir(dir)
+        let mut child = super::command(dir)
             .args(args)
-            .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
