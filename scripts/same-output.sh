@@ -4,10 +4,11 @@
 # every output format with several sets of options with both binaries, and compares
 # the bytes. Exits 1 and lists what differs, if anything does.
 #
-#   scripts/same-output.sh [REV] [--quick] [--old-binary FILE] [--new-binary FILE]
+#   scripts/same-output.sh [REV] [--quick] [--old-binary FILE] [--new-binary FILE] [--list FILE]
 #
 # --quick takes every fifth fixture; --old-binary compares with a binary already built
-# (of REV) instead of building REV, --new-binary with one built of the change. For a restructuring that must not change
+# (of REV) instead of building REV, --new-binary with one built of the change; --list
+# writes every run that differs to FILE. For a restructuring that must not change
 # behaviour: run it before committing, against the commit the change started from.
 set -euo pipefail
 
@@ -15,12 +16,14 @@ rev=HEAD
 quick=0
 old_binary=
 new_binary=
+list=
 while (($#)); do
     case "$1" in
         --quick) quick=1 ;;
         --old-binary) old_binary=$2; shift ;;
         --new-binary) new_binary=$2; shift ;;
-        -h|--help) sed -n '2,13p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        --list) list=$2; shift ;;
+        -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         *) rev=$1 ;;
     esac
     shift
@@ -105,6 +108,11 @@ done
 printf '\r\033[K' >&2
 echo "$compared runs compared (${#inputs[@]} profiles x ${#optsets[@]} option sets x every output; --stats of the eventlogs): $differ differ"
 if ((differ)); then
-    sed 's/^/  differs: /' "$fail_list" | head -50
+    # By output (a change to the page's script differs in every page), then up to ten of each.
+    awk '{print $NF}' "$fail_list" | sort | uniq -c | sed 's/^/  /'
+    for kind in $(awk '{print $NF}' "$fail_list" | sort -u); do
+        awk -v k="$kind" '$NF == k && n++ < 10 { print "  differs: " $0 }' "$fail_list"
+    done
+    [[ -n $list ]] && cp "$fail_list" "$list"
     exit 1
 fi
