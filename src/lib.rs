@@ -33,12 +33,12 @@
 //! let hp = b"JOB \"demo\"\nDATE \"today\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n\
 //!            BEGIN_SAMPLE 0.00\nEND_SAMPLE 0.00\nBEGIN_SAMPLE 1.00\nmain\t1200\nEND_SAMPLE 1.00\n";
 //! let profile = hpgraph::input::parse(hp).unwrap().profile;
-//! let make = hpgraph::engine::Make::Graph(hpgraph::engine::Picture::new(
+//! let view = hpgraph::engine::View::Graph(hpgraph::engine::Picture::new(
 //!     hpgraph::backend::Format::Svg,
 //!     Default::default(),
 //!     hpgraph::layout::LayoutOptions::default(),
 //! ));
-//! let rendered = hpgraph::render(&make, profile, None);
+//! let rendered = hpgraph::render(&view, profile, None);
 //! assert_eq!(rendered.selection().unwrap().bands.len(), 1);
 //! assert_eq!(rendered.scene().unwrap().pages.len(), 1);
 //! let svg = rendered.bytes().unwrap();

@@ -1,5 +1,5 @@
 //! The live view's reading: a profile a running program is still writing, followed and
-//! handed to a [`View`] each time it has grown by a sample or a mark (at most once per
+//! handed to a [`Viewer`] each time it has grown by a sample or a mark (at most once per
 //! interval). What the view makes of it (the engine's picture, the served page) and what
 //! it says of what happened ([`Event`]) are the caller's: `--watch` and `--serve` are one
 //! [`follow`] and one view.
@@ -95,7 +95,7 @@ impl Event<'_> {
 }
 
 /// What a follow hands what it reads to.
-pub trait View {
+pub trait Viewer {
     /// The profile as read so far; its warnings are the ones not handed before in this
     /// reading.
     fn redraw(&mut self, parsed: Parsed);
@@ -106,7 +106,7 @@ pub trait View {
 /// Follows `follow`'s source until its stop flag is set, or until a pipe ends when
 /// nothing is served. An `Err` (`: what` or `:LINE: what`, to follow the input's name)
 /// is a pipe whose profile does not read: it fails as the same file would.
-pub fn follow(follow: Follow, view: &mut dyn View) -> Result<(), String> {
+pub fn follow(follow: Follow, view: &mut dyn Viewer) -> Result<(), String> {
     let again = follow.server.is_some();
     let (tx, rx) = stream::channel();
     match &follow.source {
@@ -173,7 +173,7 @@ impl Tail {
 
     /// Feeds the bytes appended to the file since the last call. Returns whether
     /// anything was read.
-    fn catch_up(&mut self, path: &Path, view: &mut dyn View) -> bool {
+    fn catch_up(&mut self, path: &Path, view: &mut dyn Viewer) -> bool {
         if self.failed {
             return false;
         }
@@ -230,7 +230,7 @@ impl Tail {
 }
 
 /// Follows a file that a program writes, until asked to stop.
-fn follow_file(path: &Path, follow: &Follow, view: &mut dyn View) {
+fn follow_file(path: &Path, follow: &Follow, view: &mut dyn Viewer) {
     let (wake, woken) = mpsc::channel::<()>();
     let _watcher = notify_on_change(path, wake);
     let mut follower = Follower::new(follow);
@@ -265,7 +265,7 @@ fn follow_stream(
     rx: mpsc::Receiver<stream::Event>,
     kind: Kind,
     follow: &Follow,
-    view: &mut dyn View,
+    view: &mut dyn Viewer,
 ) -> Result<(), String> {
     let mut follower = Follower::new(follow);
     let mut lost_said = false;
@@ -363,7 +363,7 @@ impl<'a> Follower<'a> {
 
     /// Looks at the file: waits for it, starts the reading over when it was replaced or
     /// cut short, and reads what was appended.
-    fn look(&mut self, path: &Path, view: &mut dyn View) {
+    fn look(&mut self, path: &Path, view: &mut dyn Viewer) {
         let meta = match std::fs::metadata(path) {
             Ok(meta) => meta,
             Err(_) => {
@@ -411,7 +411,7 @@ impl<'a> Follower<'a> {
     }
 
     /// Redraws when the input grew by a sample or a mark and the interval has passed.
-    fn redraw_if_due(&mut self, view: &mut dyn View) {
+    fn redraw_if_due(&mut self, view: &mut dyn Viewer) {
         let due = (self.last_redraw).is_none_or(|at| at.elapsed() >= self.follow.interval);
         if !(self.changed && due) {
             return;
@@ -453,7 +453,7 @@ impl<'a> Follower<'a> {
     /// The program hpgraph ran has ended: its record is read whole, as a one-shot run
     /// reads it, and drawn whatever the interval; the page says how the program ended
     /// and that it shows the whole run.
-    fn finish(&mut self, finale: &Finale, view: &mut dyn View) {
+    fn finish(&mut self, finale: &Finale, view: &mut dyn Viewer) {
         // Read as a one-shot run reads its input.
         let read = Source::File(finale.record.clone()).read(self.follow.read);
         let file = (finale.record.file_name()).map_or_else(
@@ -481,7 +481,7 @@ impl<'a> Follower<'a> {
     /// A stream's end: the last redraw, the status, and for a pipe not served, the end
     /// of the follow (`Ok(true)`), failing as the same file would where it gave no
     /// profile.
-    fn stream_ended(&mut self, kind: Kind, view: &mut dyn View) -> Result<bool, String> {
+    fn stream_ended(&mut self, kind: Kind, view: &mut dyn Viewer) -> Result<bool, String> {
         if let Some(t) = self.tail.as_mut().filter(|t| !t.failed) {
             if let Err(e) = t.end() {
                 // A connection cut anywhere, its header included, is connected

@@ -14,7 +14,7 @@ use hpgraph::backend::{
     ps::PostScript,
     svg::{Svg, TextAs},
 };
-use hpgraph::engine::{Make, Picture};
+use hpgraph::engine::{View, Picture};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Item, Media, Orientation, Point, Scene};
 use hpgraph::select::{NameOrder, SelectOptions, Shading, aux as auxfile};
@@ -96,7 +96,7 @@ fuzz_target!(|data: &[u8]| {
         (flags & 128 != 0).then_some(145.0 + f64::from(opts[3]) * 4.0),
     );
     layout.paints = None;
-    let make = Make::Graph(Picture::new(Format::Ps, select, layout));
+    let make = View::Graph(Picture::new(Format::Ps, select, layout));
     let rendered = render(&make, parsed.profile.clone(), None);
     let (Some(selection), Some(scene)) = (rendered.selection(), rendered.scene()) else {
         panic!("a picture has a selection and a scene");

@@ -214,7 +214,7 @@ pub struct TreeRow {
 /// inherited measure, and its entries from the report where there is one. The flame
 /// graph's frames (the root `all` left out), so a frame is a stack of the tree.
 pub fn tree(profile: &Costs) -> Vec<TreeRow> {
-    let flame = crate::select::flame::flame(profile, crate::select::flame::When::Peak);
+    let flame = crate::select::flame::flame(profile, crate::select::flame::WhichCensus::Peak);
     let entries = (profile.tree.as_deref()).map(|t| entries_by_frame(t, &flame));
     (flame.frames.iter().enumerate().skip(1))
         .map(|(k, f)| TreeRow {

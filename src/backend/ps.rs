@@ -87,7 +87,7 @@ impl super::Backend for PostScript<'_> {
 /// Output in a byte buffer handed to the writer in large blocks: most of a long
 /// profile's PostScript is `%f %f lineto` lines, and `write!` per number cost more than
 /// everything else together.
-struct Out<'w> {
+struct PsBuffer<'w> {
     buf: Vec<u8>,
     w: &'w mut dyn Write,
     /// Formatted x coordinates of the bands.
@@ -166,7 +166,7 @@ fn point_line(buf: &mut Vec<u8>, xs: &CurveText, ys: &CurveText, i: usize, op: &
 
 const BLOCK: usize = 256 * 1024;
 
-impl Out<'_> {
+impl PsBuffer<'_> {
     fn b(&mut self, bytes: &[u8]) -> &mut Self {
         self.buf.extend_from_slice(bytes);
         self
@@ -202,7 +202,7 @@ impl Out<'_> {
 }
 
 fn write_ps(scene: &Scene, creator: &str, encapsulated: bool, w: &mut dyn Write) -> io::Result<()> {
-    let mut o = Out {
+    let mut o = PsBuffer {
         buf: Vec::with_capacity(BLOCK + 4096),
         w,
         xs: CurveText::default(),
@@ -266,7 +266,7 @@ fn write_ps(scene: &Scene, creator: &str, encapsulated: bool, w: &mut dyn Write)
     o.finish()
 }
 
-fn orientation(o: &mut Out<'_>, orientation: Orientation) {
+fn orientation(o: &mut PsBuffer<'_>, orientation: Orientation) {
     match orientation {
         Orientation::Landscape => o
             .b(b"-90 rotate\n")
@@ -278,7 +278,7 @@ fn orientation(o: &mut Out<'_>, orientation: Orientation) {
     };
 }
 
-fn paint(o: &mut Out<'_>, p: Paint, gray_decimals: usize) {
+fn paint(o: &mut PsBuffer<'_>, p: Paint, gray_decimals: usize) {
     match p {
         Paint::Gray(g) if gray_decimals == 6 => o.f(g).b(b" setgray\n"),
         Paint::Gray(g) => o.b(format!("{g:.gray_decimals$} setgray\n").as_bytes()),
@@ -286,7 +286,7 @@ fn paint(o: &mut Out<'_>, p: Paint, gray_decimals: usize) {
     };
 }
 
-fn fill_and_stroke(o: &mut Out<'_>, fill: Option<Paint>, decimals: usize) {
+fn fill_and_stroke(o: &mut PsBuffer<'_>, fill: Option<Paint>, decimals: usize) {
     if let Some(p) = fill {
         o.b(b"gsave\n");
         paint(o, p, decimals);
@@ -295,7 +295,7 @@ fn fill_and_stroke(o: &mut Out<'_>, fill: Option<Paint>, decimals: usize) {
     o.b(b"stroke\n");
 }
 
-fn write_path(o: &mut Out<'_>, p: &Path) {
+fn write_path(o: &mut PsBuffer<'_>, p: &Path) {
     let st = style(p.role);
     if st.newpath {
         o.b(b"newpath\n");
@@ -336,7 +336,7 @@ fn write_path(o: &mut Out<'_>, p: &Path) {
 
 /// An area (a band drawn at the output's resolution, which hp2ps's flags never ask for)
 /// as bands are drawn: outline, fill, stroke.
-fn write_area(o: &mut Out<'_>, a: &Area) {
+fn write_area(o: &mut PsBuffer<'_>, a: &Area) {
     for (k, p) in a.outline.iter().enumerate() {
         o.f(p.x).b(b" ").f(p.y);
         o.b(if k == 0 { b" moveto\n" } else { b" lineto\n" });
@@ -347,7 +347,7 @@ fn write_area(o: &mut Out<'_>, a: &Area) {
 }
 
 /// The band's outline (see [`Band::outline`]) from cached curve texts.
-fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
+fn write_band(o: &mut PsBuffer<'_>, b: &Band) -> io::Result<()> {
     if !o.xs.holds(&b.xs) {
         o.xs.fill(&b.xs);
     }
@@ -381,7 +381,7 @@ fn write_band(o: &mut Out<'_>, b: &Band) -> io::Result<()> {
 /// A band's fill and outline: hp2ps's black outline as hp2ps writes it, or (the modern
 /// style) a thin separator in its own colour and width, leaving the graphics state as
 /// it was.
-fn band_fill_and_stroke(o: &mut Out<'_>, fill: Paint, stroke: Paint, width: f64) {
+fn band_fill_and_stroke(o: &mut PsBuffer<'_>, fill: Paint, stroke: Paint, width: f64) {
     if stroke == Paint::BLACK {
         fill_and_stroke(o, Some(fill), 6);
         return;
@@ -521,7 +521,7 @@ pub fn repairs(scene: &Scene) -> Vec<Repair> {
 
 /// A text in its ink: black text as hp2ps writes it, in the current colour (black);
 /// another ink (white on a dark flame frame) set within a `gsave`.
-fn write_text(o: &mut Out<'_>, t: &Text) {
+fn write_text(o: &mut PsBuffer<'_>, t: &Text) {
     if t.ink == Paint::BLACK {
         return write_black_text(o, t);
     }
@@ -533,7 +533,7 @@ fn write_text(o: &mut Out<'_>, t: &Text) {
 ");
 }
 
-fn write_black_text(o: &mut Out<'_>, t: &Text) {
+fn write_black_text(o: &mut PsBuffer<'_>, t: &Text) {
     let font: &[u8] = match t.size.points() {
         10 => b"HE10",
         _ => b"HE12",

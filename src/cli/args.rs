@@ -304,7 +304,7 @@ pub struct Args {
     #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
           default_missing_value = "peak", value_parser = flame_when,
           help_heading = "Data and inspection")]
-    pub flame: Option<hpgraph::select::flame::When>,
+    pub flame: Option<hpgraph::select::flame::WhichCensus>,
 
     /// With --flame: the graph rooted at the innermost frames, their callers above
     ///

@@ -18,7 +18,7 @@ use clap::CommandFactory;
 
 use super::naming::{Output, Plan, Source};
 use super::settings::{Run, Settings};
-use super::{Args, failed, parse_args, read_binary, run, usage_exit, verdict, watch};
+use super::{Args, failed, oneshot, parse_args, read_binary, usage_exit, verdict, watch};
 use hpgraph::check::report::Verdicts;
 use hpgraph::engine::Job;
 use hpgraph::program::child::{self, Ended, Running};
@@ -349,7 +349,7 @@ impl Drawing {
             self.code = ExitCode::FAILURE;
             return;
         }
-        match run::render_one(job, plan, checks) {
+        match oneshot::render_one(job, plan, checks) {
             Ok(v) => {
                 self.verdicts.extend(v);
                 if let Output::File(out) = &plan.output {

@@ -9,7 +9,7 @@ pub mod argv;
 mod generate;
 mod launch;
 pub mod naming;
-mod run;
+mod oneshot;
 pub mod settings;
 pub mod values;
 pub mod verdict;
@@ -72,13 +72,13 @@ pub fn main() -> ExitCode {
                 &checks.conditions,
             ))
         }
-        Run::Compare(compare) => judged(run::compare(&job, &compare, &checks.conditions)),
+        Run::Compare(compare) => judged(oneshot::compare(&job, &compare, &checks.conditions)),
         Run::Render { plans, same_scale } => {
             if let Some(axes) = same_scale {
-                run::same_scale(&mut job, &plans, axes);
+                oneshot::same_scale(&mut job, &plans, axes);
             }
             for plan in &plans {
-                judged(run::render_one(&job, plan, &checks.conditions));
+                judged(oneshot::render_one(&job, plan, &checks.conditions));
             }
         }
     }

@@ -16,7 +16,7 @@ use clap::error::ErrorKind;
 use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Output, Plan, Source};
 use hpgraph::backend::Format;
-use hpgraph::engine::{FlameOf, Job, Make, OutputKind, Request, Serve};
+use hpgraph::engine::{FlameOf, Job, OutputKind, Request, Serve, View};
 use hpgraph::export::Export;
 use hpgraph::layout::{KeyPlacement, TitleSize};
 use hpgraph::select::NameOrder;
@@ -101,11 +101,11 @@ fn usage(kind: ErrorKind, message: impl Into<String>) -> UsageError {
 }
 
 /// `--key file` draws a second picture beside the first: a static one, in a file.
-fn key_file_rules(args: &Args, make: &Make, live: bool) -> Result<(), UsageError> {
-    let why = match make {
-        Make::Data(_) => Some("is drawn for a picture, not the numbers"),
-        Make::Page(_) => Some("is for pictures: a page has its own key"),
-        Make::Flame(..) => Some("is for the graph over time: a flame graph has none"),
+fn key_file_rules(args: &Args, view: &View, live: bool) -> Result<(), UsageError> {
+    let why = match view {
+        View::Data(_) => Some("is drawn for a picture, not the numbers"),
+        View::Page(_) => Some("is for pictures: a page has its own key"),
+        View::Flame(..) => Some("is for the graph over time: a flame graph has none"),
         _ if args.compare => Some("is for one profile's picture: --compare has one key for both"),
         _ if live => Some("is drawn once: not with --watch or --serve"),
         _ => None,
@@ -142,7 +142,7 @@ impl Settings {
             ));
         }
         // A cost-centre profile's picture is its flame graph without --flame: whether
-        // --inverted has one to turn over is known once the input is read (cli::run).
+        // --inverted has one to turn over is known once the input is read (cli::oneshot).
         if args.flame.is_some() || args.inverted || args.members.is_some() {
             flame_rules(args, kind)?;
         }
@@ -164,12 +164,12 @@ impl Settings {
         }
         let job = request.job();
         if args.key == Some(KeyChoice::File) {
-            key_file_rules(args, &job.make, live)?;
+            key_file_rules(args, &job.view, live)?;
         }
         let run = if args.compare {
             Run::Compare(compare(args, kind)?)
         } else {
-            let mut plans = plans(args, kind, &job.make)?;
+            let mut plans = plans(args, kind, &job.view)?;
             if args.key == Some(KeyChoice::File) && plans.iter().any(|p| p.output == Output::Stdout)
             {
                 return Err(usage(
@@ -374,11 +374,11 @@ fn output_kind(args: &Args) -> Result<OutputKind, UsageError> {
 }
 
 /// The files of every rendering, and the rules they must keep.
-fn plans(args: &Args, kind: OutputKind, make: &Make) -> Result<Vec<Plan>, UsageError> {
+fn plans(args: &Args, kind: OutputKind, view: &View) -> Result<Vec<Plan>, UsageError> {
     // A flame graph of a census is named apart from the graph over time:
     // `prog.flame.svg`.
-    let ext = match make {
-        Make::Flame(_, FlameOf { at: Some(_), .. }) => format!("flame.{}", kind.extension()),
+    let ext = match view {
+        View::Flame(_, FlameOf { at: Some(_), .. }) => format!("flame.{}", kind.extension()),
         _ => kind.extension().to_string(),
     };
     let ext = ext.as_str();

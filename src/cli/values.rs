@@ -87,14 +87,14 @@ pub fn member_panels(text: &str) -> Result<usize, String> {
 }
 
 /// `--flame`'s census: `peak`, `end`, `mean` or a time in sample units.
-pub fn flame_when(text: &str) -> Result<hpgraph::select::flame::When, String> {
-    use hpgraph::select::flame::When;
+pub fn flame_when(text: &str) -> Result<hpgraph::select::flame::WhichCensus, String> {
+    use hpgraph::select::flame::WhichCensus;
     match text {
-        "peak" => Ok(When::Peak),
-        "end" => Ok(When::End),
-        "mean" => Ok(When::Mean),
+        "peak" => Ok(WhichCensus::Peak),
+        "end" => Ok(WhichCensus::End),
+        "mean" => Ok(WhichCensus::Mean),
         _ => match text.trim_end_matches('s').parse::<f64>() {
-            Ok(t) if t.is_finite() => Ok(When::At(t)),
+            Ok(t) if t.is_finite() => Ok(WhichCensus::At(t)),
             _ => Err(format!(
                 "`{text}` is not a census: peak, end, mean or a time in seconds (2.5)"
             )),

@@ -14,13 +14,13 @@ use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use super::naming::Plan;
-use super::run::{reused_aux, say, write};
+use super::oneshot::{reused_aux, say, write};
 use super::settings::Live;
 use hpgraph::check::{Check, report::Verdicts};
-use hpgraph::engine::{self, Drawn, Job, Said, Serve};
+use hpgraph::engine::{self, Job, Notice, Serve, Tally};
 use hpgraph::input::Parsed;
 use hpgraph::input::prof::retainers::Sets;
-use hpgraph::live::{self, Event, Follow, View};
+use hpgraph::live::{self, Event, Follow, Viewer};
 use hpgraph::serve::Server;
 
 /// Watches `plan`'s input until SIGINT, SIGTERM or SIGHUP, until a stream ends when
@@ -43,7 +43,7 @@ pub fn watch(
         signal_hook::flag::register(signal, Arc::clone(&stop))?;
     }
     let server = (live.serve.as_ref()).map(|s| serve(s, &name)).transpose()?;
-    let mut out = Out {
+    let mut out = Destinations {
         job,
         live,
         name: &name,
@@ -79,7 +79,7 @@ pub fn watch(
 /// Where a watch's pictures go: the file of the plan (the `.aux` file read first with
 /// `-p`), the live server, or both; the job says how the file's output is made, and
 /// filters the server's profile too.
-struct Out<'a> {
+struct Destinations<'a> {
     job: &'a Job,
     live: &'a Live,
     name: &'a str,
@@ -97,7 +97,7 @@ struct Out<'a> {
     verdicts: Option<Verdicts>,
 }
 
-impl View for Out<'_> {
+impl Viewer for Destinations<'_> {
     fn redraw(&mut self, parsed: Parsed) {
         let start = Instant::now();
         let name = self.name;
@@ -157,18 +157,18 @@ impl View for Out<'_> {
     }
 }
 
-impl Out<'_> {
+impl Destinations<'_> {
     /// The engine's redraw: the profile prepared once, then the served page and the
     /// picture of `-o`. What was drawn, `None` where nothing was.
-    fn draw(&mut self, parsed: Parsed) -> anyhow::Result<Option<Drawn>> {
+    fn draw(&mut self, parsed: Parsed) -> anyhow::Result<Option<Tally>> {
         let name = self.name;
         // A retainer profile's sets, as a one-shot run names them, read again at each
         // redraw (GHC writes the report when the run ends); which report named them, or
         // why none could, said once.
         let said_sets = &mut self.said_sets;
-        let mut tell = |name: &str, said: Said| match said {
-            Said::SetsNamed { .. } | Said::SetsUnread(_) if *said_sets => {}
-            Said::SetsNamed { .. } | Said::SetsUnread(_) => {
+        let mut tell = |name: &str, said: Notice| match said {
+            Notice::SetsNamed { .. } | Notice::SetsUnread(_) if *said_sets => {}
+            Notice::SetsNamed { .. } | Notice::SetsUnread(_) => {
                 say(name, said);
                 *said_sets = true;
             }
@@ -202,9 +202,9 @@ impl Out<'_> {
         }
         if let Some(plan) = self.file {
             let aux = reused_aux(self.job, plan)?;
-            let ready = engine::render(&self.job.make, profile, aux.as_ref());
+            let ready = engine::render(&self.job.view, profile, aux.as_ref());
             for note in ready.notes() {
-                tell(name, Said::Note(note));
+                tell(name, Notice::Note(note));
             }
             drawn = Some(write(plan, &ready)?);
         }

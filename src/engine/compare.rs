@@ -4,13 +4,13 @@
 
 use std::io::{self, Write};
 
-use super::{Data, Make, Modelled, Picture};
+use super::{Data, Picture, ProfileKind, View};
 use crate::analysis::compare::{self as cmp, Comparison, Totals};
 use crate::analysis::stats::{self, Stats};
 use crate::export::{Export, SummaryStyle};
 use crate::profile::Profile;
 use crate::scene::{Plot, Scene};
-use crate::select::flame::{Direction, Stacked, When};
+use crate::select::flame::{Direction, Stacked, WhichCensus};
 
 /// Two runs made ready to be written: [`compare()`]'s result.
 pub enum Compared<'a> {
@@ -19,7 +19,7 @@ pub enum Compared<'a> {
         /// The runs, their bands named alike.
         runs: Box<[Box<dyn Stacked>; 2]>,
         /// Where each run's stacks are weighed.
-        when: When,
+        when: WhichCensus,
     },
     /// What changed by stack, as AFTER's flame graph coloured by change.
     Flame {
@@ -62,28 +62,28 @@ pub enum Compared<'a> {
     },
 }
 
-/// Compares two runs as `make` says: `runs` are their names and profiles, before then
+/// Compares two runs as `view` says: `runs` are their names and profiles, before then
 /// after, filtered as the job says, except for `--stats`, which reads the runtime's
 /// events over `window` (`--from`, `--to`) itself. `normalised` puts both on 0-100% of
 /// their time. An `Err` says which runs cannot be compared, and why.
-pub fn compare<'a, K: Modelled>(
-    make: &'a Make,
+pub fn compare<'a, K: ProfileKind>(
+    view: &'a View,
     window: (Option<f64>, Option<f64>),
     runs: [(String, K); 2],
     normalised: bool,
 ) -> Result<Compared<'a>, super::Error> {
-    compared(make, window, runs, normalised).map_err(super::Error::Compare)
+    compared(view, window, runs, normalised).map_err(super::Error::Compare)
 }
 
 /// [`compare`], its refusal said in words naming the runs.
-fn compared<'a, K: Modelled>(
-    make: &'a Make,
+fn compared<'a, K: ProfileKind>(
+    view: &'a View,
     window: (Option<f64>, Option<f64>),
     runs: [(String, K); 2],
     normalised: bool,
 ) -> Result<Compared<'a>, String> {
     let [(before_name, mut before), (after_name, mut after)] = runs;
-    if let Make::Data(data) = make
+    if let View::Data(data) = view
         && let Export::Stats(style) = data.export
     {
         let (from, to) = data.options.window;
@@ -109,24 +109,24 @@ fn compared<'a, K: Modelled>(
     cmp::same_units(before.series(), after.series())
         .map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
     cmp::matched(before.series_mut(), after.series_mut());
-    if let Make::Data(data) = make
+    if let View::Data(data) = view
         && data.export == Export::Folded
     {
-        let when = data.options.census.unwrap_or(When::Peak);
+        let when = data.options.census.unwrap_or(WhichCensus::Peak);
         let runs: Box<[Box<dyn Stacked>; 2]> = Box::new([Box::new(before), Box::new(after)]);
         return Ok(Compared::Folded { runs, when });
     }
     // Two cost-centre profiles (reports, samples) have one stretch of time each: what
     // changed is the differential flame graph, as one report's picture is its flame graph.
-    let flame = match make {
-        Make::Flame(picture, flame) => flame
+    let flame = match view {
+        View::Flame(picture, flame) => flame
             .at
             .or(K::FLAME)
             .map(|at| (picture, at, flame.direction)),
-        Make::Graph(picture) | Make::Members(picture, _) => {
+        View::Graph(picture) | View::Members(picture, _) => {
             K::FLAME.map(|at| (picture, at, Direction::Callers))
         }
-        Make::Page(_) | Make::Data(_) => None,
+        View::Page(_) | View::Data(_) => None,
     };
     if let Some((picture, when, direction)) = flame {
         let scene = Box::new(differential_flame(
@@ -142,16 +142,16 @@ fn compared<'a, K: Modelled>(
     )
     .map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
     let comparison = Box::new(comparison);
-    let (picture, flame) = match make {
-        Make::Data(data) => return Ok(Compared::Data { data, comparison }),
+    let (picture, flame) = match view {
+        View::Data(data) => return Ok(Compared::Data { data, comparison }),
         // The page shows what changed by stack too, drawn as --flame draws it.
-        Make::Page(page) => {
+        View::Page(page) => {
             let flame = page.flame();
-            let when = flame.at.unwrap_or(When::Peak);
+            let when = flame.at.unwrap_or(WhichCensus::Peak);
             let scene = differential_flame(&before, &after, when, flame.direction, &page.graph);
             (&page.graph, Some(Box::new(scene)))
         }
-        Make::Graph(picture) | Make::Flame(picture, _) | Make::Members(picture, _) => {
+        View::Graph(picture) | View::Flame(picture, _) | View::Members(picture, _) => {
             (picture, None)
         }
     };
@@ -183,7 +183,7 @@ fn compared<'a, K: Modelled>(
 fn differential_flame<S: Stacked>(
     before: &S,
     after: &S,
-    when: When,
+    when: WhichCensus,
     direction: Direction,
     picture: &Picture,
 ) -> Scene {

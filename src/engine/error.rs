@@ -92,7 +92,7 @@ impl From<Unjudged> for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Input, Job, Make, Picture};
+    use crate::engine::{Input, Job, Picture, View};
 
     #[test]
     fn a_library_caller_is_told_which_input_and_what_in_a_variant_it_can_match() {
@@ -106,7 +106,7 @@ mod tests {
         let mut job = Job {
             read: Default::default(),
             filter: Default::default(),
-            make: Make::Graph(picture),
+            view: View::Graph(picture),
             binary: None,
             judge_partial: false,
         };

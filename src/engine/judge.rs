@@ -3,11 +3,11 @@
 //! the filter's part of it, as `--summary` would.
 
 use super::model::dispatch;
-use super::{Job, Make, Modelled};
+use super::{Job, ProfileKind, View};
 use crate::check::{self, Check, Judged, Unjudged, report::Verdicts};
 use crate::profile::Model;
 
-/// `checks` judged on `profile` (made ready for `job` by [`super::kept`]), named `name`;
+/// `checks` judged on `profile` (made ready for `job` by [`super::subject`]), named `name`;
 /// `None` without any.
 pub fn judge(
     job: &Job,
@@ -18,8 +18,8 @@ pub fn judge(
     if checks.is_empty() {
         return Ok(None);
     }
-    let cut = match &job.make {
-        Make::Data(d) if !d.export.reads_bands() => {
+    let cut = match &job.view {
+        View::Data(d) if !d.export.reads_bands() => {
             dispatch!(model, k => k.clone().filtered(&job.filter).ok().map(Model::from))
         }
         _ => None,

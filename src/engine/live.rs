@@ -4,7 +4,7 @@
 
 use std::net::SocketAddr;
 
-use super::{Data, Drawn, PageView, Said, Tell, render_data, render_page};
+use super::{Data, Notice, OnNotice, PageView, Tally, render_data, render_page};
 use crate::backend::html;
 use crate::profile::Model;
 use crate::serve::Server;
@@ -41,12 +41,12 @@ impl Serve {
         server: &Server,
         name: &str,
         profile: Model,
-        tell: Tell,
-    ) -> std::io::Result<Drawn> {
+        tell: OnNotice,
+    ) -> std::io::Result<Tally> {
         let json = render_data(&self.data, profile.clone()).bytes()?;
         let page = render_page(&self.page, profile, None);
         for note in page.notes() {
-            tell(name, Said::Note(note));
+            tell(name, Notice::Note(note));
         }
         let drawn = page.drawn();
         server.publish(page.bytes()?, json, drawn.samples);

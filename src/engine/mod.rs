@@ -4,14 +4,14 @@
 //!
 //! A [`Job`] says how one profile becomes one output. [`run`] is the whole job for one
 //! input as read: a retainer profile's sets named from the run's report, the filter's
-//! part kept ([`kept`]), `--check` judged ([`judge`]), and [`render`] giving a
+//! part kept ([`subject`]), `--check` judged ([`judge`]), and [`render`] giving a
 //! [`Rendered`] (a picture and its page, a flame graph, or the numbers); [`run_compare`]
 //! does the same for two runs, giving a [`Compared`]. Each writes itself to any
 //! [`std::io::Write`]. The engine names no file, writes none and prints nothing; every
 //! default is decided in one place, [`Request::job`], which the command line and a
 //! program using the library both call; the caller opens the inputs and names the
 //! outputs, and what the engine would tell a reader is handed to it as it happens
-//! ([`Said`]).
+//! ([`Notice`]).
 
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format};
@@ -21,7 +21,7 @@ use crate::layout::LayoutOptions;
 use crate::profile::{Costs, Model, Profile};
 use crate::select::SelectOptions;
 use crate::select::filter::Filter;
-use crate::select::flame::When;
+use crate::select::flame::WhichCensus;
 
 mod compare;
 mod error;
@@ -34,9 +34,9 @@ mod render;
 mod request;
 mod run;
 
-/// The profile a job renders, and what its reader should be told of it ([`kept`]).
+/// The profile a job renders, and what its reader should be told of it ([`subject`]).
 #[derive(Debug)]
-pub struct Kept<P = Model> {
+pub struct Subject<P = Model> {
     /// The filter's part of the profile.
     pub profile: P,
     /// Options that do nothing for this profile, said rather than refused.
@@ -48,17 +48,17 @@ pub struct Kept<P = Model> {
 /// reads the runtime's events over its own window, the whole profile once it is known
 /// to have them. An `Err` says why nothing can be made of it: only the input says
 /// whether there is a flame graph to turn over, or a cost profile to prune.
-pub fn kept(job: &Job, model: Model) -> Result<Kept, Error> {
-    model::dispatch!(model, k => k.kept(job).map(|kept| Kept {
+pub fn subject(job: &Job, model: Model) -> Result<Subject, Error> {
+    model::dispatch!(model, k => k.subject(job).map(|kept| Subject {
         profile: kept.profile.into(),
         notes: kept.notes,
     }))
 }
 
-/// [`kept`] of a heap profile.
-fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, Error> {
+/// [`subject`] of a heap profile.
+fn subject_heap(job: &Job, profile: Profile) -> Result<Subject<Profile>, Error> {
     let mut notes = Vec::new();
-    if let Make::Flame(_, FlameOf { at: None, .. }) = &job.make {
+    if let View::Flame(_, FlameOf { at: None, .. }) = &job.view {
         return Err(Error::unfit(
             "--inverted turns a flame graph over: use it with --flame (a heap \
                     profile's picture is its graph over time; a .prof's is its flame graph)",
@@ -75,16 +75,16 @@ fn kept_heap(job: &Job, profile: Profile) -> Result<Kept<Profile>, Error> {
         true => profile,
         false => profile.filtered(&job.filter).map_err(filtered)?,
     };
-    Ok(Kept { profile, notes })
+    Ok(Subject { profile, notes })
 }
 
-/// [`kept`] of a cost profile.
-fn kept_costs(job: &Job, costs: Costs) -> Result<Kept<Costs>, Error> {
+/// [`subject`] of a cost profile.
+fn subject_costs(job: &Job, costs: Costs) -> Result<Subject<Costs>, Error> {
     let costs = match runtime_only(job, costs.series())? {
         true => costs,
         false => costs.filtered(&job.filter).map_err(filtered)?,
     };
-    Ok(Kept {
+    Ok(Subject {
         profile: costs,
         notes: Vec::new(),
     })
@@ -93,8 +93,8 @@ fn kept_costs(job: &Job, costs: Costs) -> Result<Kept<Costs>, Error> {
 /// Whether the job reads the runtime's events alone (`--stats`), over its own window:
 /// then the profile is kept whole, once it is known to have them.
 fn runtime_only(job: &Job, profile: &Profile) -> Result<bool, Error> {
-    match &job.make {
-        Make::Data(data) if !data.export.reads_bands() => {
+    match &job.view {
+        View::Data(data) if !data.export.reads_bands() => {
             if profile.runtime.is_empty() {
                 return Err(Error::unfit(
                     "no runtime statistics here: they come from an eventlog's GC \
@@ -124,12 +124,12 @@ pub fn same_scale(
     profiles: impl Iterator<Item = Profile>,
     axes: crate::select::Axes,
 ) {
-    let select = match &mut job.make {
-        Make::Data(Data {
+    let select = match &mut job.view {
+        View::Data(Data {
             select: Some(s), ..
         }) => s,
-        Make::Data(_) => return,
-        make => &mut make.picture_mut().expect("a view draws a picture").select,
+        View::Data(_) => return,
+        view => &mut view.picture_mut().expect("a view draws a picture").select,
     };
     for profile in profiles {
         if let Ok(profile) = job.filter.apply(profile) {
@@ -142,10 +142,10 @@ pub use compare::{Compared, compare};
 pub use error::Error;
 pub use judge::{judge, judge_change};
 pub use live::Serve;
-pub use model::Modelled;
-pub use render::{Drawn, Rendered, Rendering, render, render_data, render_page};
+pub use model::ProfileKind;
+pub use render::{Rendered, Tally, ViewSteps, render, render_data, render_page};
 pub use request::Request;
-pub use run::{Input, Ready, Said, Tell, prepare, ready, run, run_compare};
+pub use run::{Input, Notice, OnNotice, Ready, prepare, ready, run, run_compare};
 
 /// How one input becomes one output.
 #[derive(Debug, Clone)]
@@ -156,7 +156,7 @@ pub struct Job {
     /// The bands and times kept, before anything else.
     pub filter: Filter,
     /// What is made of the filtered profile.
-    pub make: Make,
+    pub view: View,
     /// `--binary`: the program's symbols, naming a `-hi` profile's info tables that are
     /// only addresses (read once, for every redraw).
     pub binary: Option<std::sync::Arc<input::symbols::InfoNames>>,
@@ -166,14 +166,14 @@ pub struct Job {
 }
 
 impl Job {
-    /// A job that makes `make` of a profile read as [`input::Options`]' defaults say,
+    /// A job that makes `view` of a profile read as [`input::Options`]' defaults say,
     /// nothing filtered: the stages' options as given. [`Request::job`] is the job the
     /// command line would run, every default decided.
-    pub fn new(make: Make) -> Job {
+    pub fn new(view: View) -> Job {
         Job {
             read: input::Options::default(),
             filter: Filter::default(),
-            make,
+            view,
             binary: None,
             judge_partial: false,
         }
@@ -185,11 +185,11 @@ impl Job {
     /// keeps some of them; an export reads them, and so do `--check` and `--compare`
     /// (`checked`: the caller judges the run, or compares it with another).
     pub fn reads_bands(&self, checked: bool) -> bool {
-        match &self.make {
-            Make::Graph(_) | Make::Flame(..) | Make::Members(..) => {
+        match &self.view {
+            View::Graph(_) | View::Flame(..) | View::Members(..) => {
                 checked || !self.filter.is_empty()
             }
-            Make::Page(_) | Make::Data(_) => true,
+            View::Page(_) | View::Data(_) => true,
         }
     }
 
@@ -199,8 +199,8 @@ impl Job {
     /// run's figures.
     pub fn runtime_reading(&self, checked: bool) -> input::RuntimeReading {
         use input::RuntimeReading;
-        match &self.make {
-            Make::Data(d) if !checked && !d.export.reads_bands() => match d.options.window {
+        match &self.view {
+            View::Data(d) if !checked && !d.export.reads_bands() => match d.options.window {
                 (None, None) => RuntimeReading::Totals,
                 _ => RuntimeReading::Account,
             },
@@ -221,7 +221,7 @@ impl Job {
 /// view is rendered by its own step ([`render`]), so nothing downstream asks which
 /// format a picture is in to know what it draws.
 #[derive(Debug, Clone)]
-pub enum Make {
+pub enum View {
     /// The graph over time in a drawing format (a cost-centre profile's graph is its
     /// flame graph: it has one stretch of time).
     Graph(Picture),
@@ -237,22 +237,22 @@ pub enum Make {
     Data(Data),
 }
 
-impl Make {
+impl View {
     /// The picture a view draws; `None` for the numbers.
     pub fn picture(&self) -> Option<&Picture> {
         match self {
-            Make::Graph(p) | Make::Flame(p, _) | Make::Members(p, _) => Some(p),
-            Make::Page(page) => Some(&page.graph),
-            Make::Data(_) => None,
+            View::Graph(p) | View::Flame(p, _) | View::Members(p, _) => Some(p),
+            View::Page(page) => Some(&page.graph),
+            View::Data(_) => None,
         }
     }
 
-    /// [`Make::picture`], to change.
+    /// [`View::picture`], to change.
     pub fn picture_mut(&mut self) -> Option<&mut Picture> {
         match self {
-            Make::Graph(p) | Make::Flame(p, _) | Make::Members(p, _) => Some(p),
-            Make::Page(page) => Some(&mut page.graph),
-            Make::Data(_) => None,
+            View::Graph(p) | View::Flame(p, _) | View::Members(p, _) => Some(p),
+            View::Page(page) => Some(&mut page.graph),
+            View::Data(_) => None,
         }
     }
 }
@@ -263,7 +263,7 @@ impl Make {
 pub struct FlameOf {
     /// The census (`--flame`); `None`: the profile's own, for a cost-centre profile,
     /// which has one census (a heap profile has none to offer).
-    pub at: Option<When>,
+    pub at: Option<WhichCensus>,
     /// `--inverted`: from the innermost frames.
     pub direction: crate::select::flame::Direction,
 }

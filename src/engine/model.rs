@@ -1,14 +1,14 @@
 //! A job's steps that each model takes its own way. [`crate::profile::Model`] is matched
 //! in one place, [`dispatch`]; every step after it is written once for each model, as a
-//! method of [`Modelled`] (and of [`super::render::Rendering`]), and nothing downstream
+//! method of [`ProfileKind`] (and of [`super::render::ViewSteps`]), and nothing downstream
 //! asks which model it holds.
 
-use super::{Job, Kept};
+use super::{Job, Subject};
 use crate::check::Judged;
 use crate::input::prof::retainers::{self, Named, Sets};
 use crate::profile::{Costs, Model, Profile};
 use crate::select::filter::{Empty, Filter};
-use crate::select::flame::{Stacked, When};
+use crate::select::flame::{Stacked, WhichCensus};
 
 /// `$body` run on the model `$model` holds, bound to `$k` as its own type: the one
 /// place the engine asks which it is.
@@ -23,10 +23,10 @@ macro_rules! dispatch {
 pub(super) use dispatch;
 
 /// A model as the engine runs a job on it.
-pub trait Modelled: Stacked + Judged + Clone + Into<Model> + 'static {
+pub trait ProfileKind: Stacked + Judged + Clone + Into<Model> + 'static {
     /// What its picture is without `--flame`: a cost profile's is its flame graph (of the
     /// whole run), a heap profile's its graph over time.
-    const FLAME: Option<When>;
+    const FLAME: Option<WhichCensus>;
 
     /// Its censuses, to change in place.
     fn series_mut(&mut self) -> &mut Profile;
@@ -41,12 +41,12 @@ pub trait Modelled: Stacked + Judged + Clone + Into<Model> + 'static {
     /// `--min-share` pruned.
     fn filtered(self, filter: &Filter) -> Result<Self, Empty>;
 
-    /// The filter's part of it, with what a reader should be told ([`super::kept`]).
-    fn kept(self, job: &Job) -> Result<Kept<Self>, super::Error>;
+    /// The filter's part of it, with what a reader should be told ([`super::subject`]).
+    fn subject(self, job: &Job) -> Result<Subject<Self>, super::Error>;
 }
 
-impl Modelled for Profile {
-    const FLAME: Option<When> = None;
+impl ProfileKind for Profile {
+    const FLAME: Option<WhichCensus> = None;
 
     fn series_mut(&mut self) -> &mut Profile {
         self
@@ -64,13 +64,13 @@ impl Modelled for Profile {
         filter.apply(self)
     }
 
-    fn kept(self, job: &Job) -> Result<Kept<Self>, super::Error> {
-        super::kept_heap(job, self)
+    fn subject(self, job: &Job) -> Result<Subject<Self>, super::Error> {
+        super::subject_heap(job, self)
     }
 }
 
-impl Modelled for Costs {
-    const FLAME: Option<When> = Some(When::Peak);
+impl ProfileKind for Costs {
+    const FLAME: Option<WhichCensus> = Some(WhichCensus::Peak);
 
     fn series_mut(&mut self) -> &mut Profile {
         self.series_mut()
@@ -89,7 +89,7 @@ impl Modelled for Costs {
         filter.apply_costs(self)
     }
 
-    fn kept(self, job: &Job) -> Result<Kept<Self>, super::Error> {
-        super::kept_costs(job, self)
+    fn subject(self, job: &Job) -> Result<Subject<Self>, super::Error> {
+        super::subject_costs(job, self)
     }
 }

@@ -3,8 +3,8 @@
 
 use std::io::{self, Write};
 
-use super::model::{Modelled, dispatch};
-use super::{Data, FlameOf, Make, PageView, Picture};
+use super::model::{ProfileKind, dispatch};
+use super::{Data, FlameOf, PageView, Picture, View};
 use crate::analysis::page::{PageData, PageOptions};
 use crate::backend::Format;
 use crate::export::Table;
@@ -12,11 +12,11 @@ use crate::profile::{Costs, Model, Profile};
 use crate::scene::Scene;
 use crate::select::Selection;
 use crate::select::aux::Aux;
-use crate::select::flame::{Stacked, When};
+use crate::select::flame::{Stacked, WhichCensus};
 
 /// What one rendering drew: for a live view's status line.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Drawn {
+pub struct Tally {
     /// The profile's samples.
     pub samples: usize,
     /// Bands drawn (frames, for a flame graph; bands written, for the numbers).
@@ -77,16 +77,16 @@ pub enum Rendered<'a> {
     },
 }
 
-/// Selects and lays out a (filtered) profile as `make` says, or keeps it for a data
+/// Selects and lays out a (filtered) profile as `view` says, or keeps it for a data
 /// output. `aux` is an earlier run's `.aux` (`-p`). Each view is its model's own step
-/// ([`Rendering`]).
-pub fn render<'a>(make: &'a Make, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
-    match make {
-        Make::Graph(picture) => dispatch!(model, k => k.graph(picture, aux)),
-        Make::Flame(picture, flame) => dispatch!(model, k => k.flame_graph(picture, *flame)),
-        Make::Members(picture, count) => dispatch!(model, k => k.members(picture, *count, aux)),
-        Make::Page(page) => render_page(page, model, aux),
-        Make::Data(data) => render_data(data, model),
+/// ([`ViewSteps`]).
+pub fn render<'a>(view: &'a View, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
+    match view {
+        View::Graph(picture) => dispatch!(model, k => k.graph(picture, aux)),
+        View::Flame(picture, flame) => dispatch!(model, k => k.flame_graph(picture, *flame)),
+        View::Members(picture, count) => dispatch!(model, k => k.members(picture, *count, aux)),
+        View::Page(page) => render_page(page, model, aux),
+        View::Data(data) => render_data(data, model),
     }
 }
 
@@ -102,7 +102,7 @@ pub fn render_page<'a>(page: &'a PageView, model: Model, aux: Option<&Aux>) -> R
 
 /// How each model is rendered in each view: the rendering's steps written once per
 /// model.
-pub trait Rendering: Modelled {
+pub trait ViewSteps: ProfileKind {
     /// Kept for a data output.
     fn render_data(self, data: &Data) -> Rendered<'_>;
 
@@ -119,7 +119,7 @@ pub trait Rendering: Modelled {
     fn page<'a>(self, page: &'a PageView, aux: Option<&Aux>) -> Rendered<'a>;
 }
 
-impl Rendering for Profile {
+impl ViewSteps for Profile {
     fn render_data(self, data: &Data) -> Rendered<'_> {
         heap_data(data, self)
     }
@@ -129,11 +129,11 @@ impl Rendering for Profile {
         figure(picture, self, aux, notes, None::<PageOf<Profile>>)
     }
 
-    /// `--flame`'s census ([`super::kept`] refuses a heap profile's flame graph at no
+    /// `--flame`'s census ([`super::subject`] refuses a heap profile's flame graph at no
     /// census: `--inverted` alone).
     fn flame_graph(self, picture: &Picture, flame: FlameOf) -> Rendered<'_> {
         let notes = heap_lines(picture, &self).into_iter().collect();
-        let when = flame.at.unwrap_or(When::Peak);
+        let when = flame.at.unwrap_or(WhichCensus::Peak);
         flame_of(picture, &self, when, flame.direction, notes)
     }
 
@@ -167,7 +167,7 @@ impl Rendering for Profile {
     }
 }
 
-impl Rendering for Costs {
+impl ViewSteps for Costs {
     fn render_data(self, data: &Data) -> Rendered<'_> {
         costs_data(data, self)
     }
@@ -179,7 +179,7 @@ impl Rendering for Costs {
 
     fn flame_graph(self, picture: &Picture, flame: FlameOf) -> Rendered<'_> {
         let notes = heap_lines(picture, self.series()).into_iter().collect();
-        let when = flame.at.or(Costs::FLAME).unwrap_or(When::Peak);
+        let when = flame.at.or(Costs::FLAME).unwrap_or(WhichCensus::Peak);
         flame_of(picture, &self, when, flame.direction, notes)
     }
 
@@ -252,7 +252,7 @@ fn heap_lines(picture: &Picture, profile: &Profile) -> Option<String> {
 fn flame_of<'a, S: Stacked>(
     picture: &'a Picture,
     profile: &S,
-    when: When,
+    when: WhichCensus,
     direction: crate::select::flame::Direction,
     mut notes: Vec<String>,
 ) -> Rendered<'a> {
@@ -270,7 +270,7 @@ fn flame_of<'a, S: Stacked>(
 }
 
 /// A figure over time of `model`, with a page's numbers (`page`) for a page.
-fn figure<'a, K: Modelled>(
+fn figure<'a, K: ProfileKind>(
     picture: &'a Picture,
     model: K,
     aux: Option<&Aux>,
@@ -424,27 +424,27 @@ impl Rendered<'_> {
     }
 
     /// What was drawn.
-    pub fn drawn(&self) -> Drawn {
+    pub fn drawn(&self) -> Tally {
         match self {
             Rendered::Picture {
                 selection, samples, ..
-            } => Drawn {
+            } => Tally {
                 samples: *samples,
                 bands: selection.bands.len(),
             },
             Rendered::Flame {
                 samples, frames, ..
-            } => Drawn {
+            } => Tally {
                 samples: *samples,
                 bands: *frames,
             },
-            Rendered::CostData { costs, .. } => Drawn {
+            Rendered::CostData { costs, .. } => Tally {
                 samples: costs.series().samples(),
                 bands: costs.series().bands.len(),
             },
             Rendered::Data {
                 profile, selection, ..
-            } => Drawn {
+            } => Tally {
                 samples: profile.samples(),
                 bands: selection
                     .as_ref()

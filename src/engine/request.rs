@@ -8,7 +8,7 @@
 //! [`Request::job`], as a program using the library does, so both make the same bytes
 //! for the same request (`examples/svg.rs`, and the test beside it, hold that).
 
-use super::{Data, FlameOf, Job, Make, OutputKind, PageView, Picture, Serve};
+use super::{Data, FlameOf, Job, OutputKind, PageView, Picture, Serve, View};
 use crate::analysis::page::PageOptions;
 use crate::backend::{self, Format, html, svg::TextAs};
 use crate::export::{Export, ExportOptions, summary::TextOptions};
@@ -17,7 +17,7 @@ use crate::layout::{KeyPlacement, LayoutOptions, Style, TitleSize, paint::Palett
 use crate::profile::costs::Measure;
 use crate::scene::{Media, Orientation};
 use crate::select::filter::Filter;
-use crate::select::flame::{Direction, When};
+use crate::select::flame::{Direction, WhichCensus};
 use crate::select::{NameOrder, SelectOptions, Shading};
 use crate::units::ByteUnits;
 
@@ -77,7 +77,7 @@ pub struct Request {
     /// `--top`: rows a summary or page lists.
     pub top: Option<usize>,
     /// `--flame`: a census drawn as a flame graph.
-    pub flame: Option<When>,
+    pub flame: Option<WhichCensus>,
     /// `--inverted`: the flame graph grows from the innermost frames.
     pub inverted: bool,
     /// `--members`: a root or retainer profile's members' panels.
@@ -180,11 +180,11 @@ impl Request {
 
     /// The job the request asks for, every default decided.
     pub fn job(&self) -> Job {
-        let make = self.view();
+        let view = self.view();
         let mut job = Job {
-            read: self.read_options(&make),
+            read: self.read_options(&view),
             filter: self.filter.clone(),
-            make,
+            view,
             binary: None,
             judge_partial: self.judge_partial,
         };
@@ -205,25 +205,25 @@ impl Request {
     /// page. A page lists every member and opens the flame graph under its graph;
     /// elsewhere `--members` draws the members' panels, `--flame` (or `--inverted`,
     /// which turns a flame graph over) a census's flame graph, and otherwise the graph.
-    fn view(&self) -> Make {
+    fn view(&self) -> View {
         let format = match self.output {
-            OutputKind::Data(export) => return Make::Data(self.data(export)),
+            OutputKind::Data(export) => return View::Data(self.data(export)),
             OutputKind::Picture(Format::Html) => {
-                return Make::Page(Box::new(self.page(html::Mode::Static)));
+                return View::Page(Box::new(self.page(html::Mode::Static)));
             }
             OutputKind::Picture(format) => format,
         };
         let picture = self.picture(On::Figure(format));
         match (self.members, self.flame) {
-            (Some(count), _) => Make::Members(picture, count),
-            (None, at) if at.is_some() || self.inverted => Make::Flame(
+            (Some(count), _) => View::Members(picture, count),
+            (None, at) if at.is_some() || self.inverted => View::Flame(
                 picture,
                 FlameOf {
                     at,
                     direction: self.direction(),
                 },
             ),
-            (None, _) => Make::Graph(picture),
+            (None, _) => View::Graph(picture),
         }
     }
 
@@ -320,7 +320,7 @@ impl Request {
 
     /// What the input must give: marks unless they are not drawn (a data output keeps
     /// them, and so does a served profile, whose page draws them), heap lines when drawn.
-    fn read_options(&self, make: &Make) -> input::Options {
+    fn read_options(&self, view: &View) -> input::Options {
         let data = matches!(self.output, OutputKind::Data(_));
         input::Options {
             growing: self.live,
@@ -336,11 +336,11 @@ impl Request {
                 || self.compare
                 || self.checked
                 || matches!(
-                    make,
-                    Make::Data(Data {
+                    view,
+                    View::Data(Data {
                         export: Export::Stats(_) | Export::Summary(_),
                         ..
-                    }) | Make::Page(_)
+                    }) | View::Page(_)
                 ),
         }
     }

@@ -3,11 +3,11 @@
 //! what the job makes of it in one call ([`run`], [`run_compare`]): the retainer sets
 //! named from the run's report, the filter's part kept, the conditions judged, the
 //! output rendered. What a reader should be told is handed to the caller as it happens
-//! ([`Said`]); what to print, and where the output goes, is the caller's.
+//! ([`Notice`]); what to print, and where the output goes, is the caller's.
 
 use std::path::Path;
 
-use super::model::{Modelled, dispatch};
+use super::model::{ProfileKind, dispatch};
 use super::{Compared, Error, Job, Rendered, compare, judge, judge_change, render};
 use crate::check::{Check, report::Verdicts};
 use crate::input::prof::retainers::Sets;
@@ -29,7 +29,7 @@ pub struct Input<'a> {
 
 /// What the engine tells a reader of an input, as it happens.
 #[derive(Debug)]
-pub enum Said<'a> {
+pub enum Notice<'a> {
     /// The reader's warning (with its line where it has one).
     Warning(&'a Warning),
     /// An option that does nothing for this profile, or a limit reached: said rather
@@ -50,16 +50,16 @@ pub enum Said<'a> {
 }
 
 /// Someone told what the engine says of an input: the input's name and what.
-pub type Tell<'t> = &'t mut dyn FnMut(&str, Said);
+pub type OnNotice<'t> = &'t mut dyn FnMut(&str, Notice);
 
 /// The profile a job renders of `input`: its warnings said, what of the input it does
 /// not hold kept in it (every view says so), a retainer profile's sets named, the
-/// filter's part kept ([`super::kept`]). An `Err` says why nothing can be made of it,
+/// filter's part kept ([`super::subject`]). An `Err` says why nothing can be made of it,
 /// naming the input or the report at fault.
-pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Model, Error> {
+pub fn prepare(job: &Job, input: Input, tell: OnNotice) -> Result<Model, Error> {
     let Input { name, parsed, sets } = input;
     for w in &parsed.warnings {
-        tell(name, Said::Warning(w));
+        tell(name, Notice::Warning(w));
     }
     let loss = parsed.loss();
     dispatch!(parsed.profile, k => {
@@ -70,12 +70,12 @@ pub fn prepare(job: &Job, input: Input, tell: Tell) -> Result<Model, Error> {
 }
 
 /// [`prepare`] of one model.
-fn prepared<K: Modelled>(
+fn prepared<K: ProfileKind>(
     job: &Job,
     name: &str,
     mut model: K,
     sets: Sets,
-    tell: Tell,
+    tell: OnNotice,
 ) -> Result<K, Error> {
     if let Some(binary) = &job.binary {
         name_info_tables(name, model.series_mut(), binary, tell);
@@ -86,7 +86,7 @@ fn prepared<K: Modelled>(
             let (report, count) = (&named.report, named.count);
             tell(
                 name,
-                Said::SetsNamed {
+                Notice::SetsNamed {
                     report,
                     count,
                     bands,
@@ -94,19 +94,19 @@ fn prepared<K: Modelled>(
             );
         }
         Ok(None) => {}
-        Err(e) if matches!(sets, Sets::Awaited(_)) => tell(name, Said::SetsUnread(&e)),
+        Err(e) if matches!(sets, Sets::Awaited(_)) => tell(name, Notice::SetsUnread(&e)),
         Err(e) => return Err(Error::Sets(e)),
     }
-    let kept = model.kept(job).map_err(|e| e.of(name))?;
+    let kept = model.subject(job).map_err(|e| e.of(name))?;
     for note in &kept.notes {
-        tell(name, Said::Note(note));
+        tell(name, Notice::Note(note));
     }
     Ok(kept.profile)
 }
 
 /// `--binary`: a `-hi` profile's address bands named from the program's symbols
 /// ([`symbols::name_bands`]), and what could not be named said.
-fn name_info_tables(name: &str, profile: &mut Profile, binary: &InfoNames, tell: Tell) {
+fn name_info_tables(name: &str, profile: &mut Profile, binary: &InfoNames, tell: OnNotice) {
     let program = binary.path.display();
     if binary.is_empty() {
         let note = format!(
@@ -114,7 +114,7 @@ fn name_info_tables(name: &str, profile: &mut Profile, binary: &InfoNames, tell:
              addresses; give the program as built, before strip, or build with \
              -finfo-table-map (GHC 9.2 on) for names in the eventlog itself"
         );
-        return tell(name, Said::Note(&note));
+        return tell(name, Notice::Note(&note));
     }
     if binary.cut {
         let note = format!(
@@ -122,7 +122,7 @@ fn name_info_tables(name: &str, profile: &mut Profile, binary: &InfoNames, tell:
              tables among them stay addresses",
             symbols::MAX_SYMBOLS
         );
-        tell(name, Said::Note(&note));
+        tell(name, Notice::Note(&note));
     }
     let named = symbols::name_bands(profile, binary);
     let note = match named {
@@ -142,7 +142,7 @@ fn name_info_tables(name: &str, profile: &mut Profile, binary: &InfoNames, tell:
              that code), {left} left as addresses (no symbol near them)"
         ),
     };
-    tell(name, Said::Note(&note));
+    tell(name, Notice::Note(&note));
 }
 
 /// `input` made into what `job` asks, with `checks` judged on it first (a condition that
@@ -153,13 +153,13 @@ pub fn run<'a>(
     input: Input,
     aux: Option<&Aux>,
     checks: &[Check],
-    tell: Tell,
+    tell: OnNotice,
 ) -> Result<(Rendered<'a>, Option<Verdicts>), Error> {
     let name = input.name;
     let Ready { model, verdicts } = ready(job, input, checks, tell)?;
-    let rendered = render(&job.make, model, aux);
+    let rendered = render(&job.view, model, aux);
     for note in rendered.notes() {
-        tell(name, Said::Note(note));
+        tell(name, Notice::Note(note));
     }
     Ok((rendered, verdicts))
 }
@@ -177,7 +177,7 @@ pub struct Ready {
 /// `input` [`prepare`]d and `checks` judged on it: the first half of [`run`], which a
 /// live view makes at every redraw before it draws the page and the file (each redraw's
 /// verdicts are the run's so far; the last one's, the run's).
-pub fn ready(job: &Job, input: Input, checks: &[Check], tell: Tell) -> Result<Ready, Error> {
+pub fn ready(job: &Job, input: Input, checks: &[Check], tell: OnNotice) -> Result<Ready, Error> {
     let name = input.name;
     let unread = super::judge::unread(job, &input.parsed).filter(|_| !checks.is_empty());
     let model = prepare(job, input, tell)?;
@@ -197,7 +197,7 @@ pub fn run_compare<'a>(
     [before, after]: [Input; 2],
     normalised: bool,
     checks: &[Check],
-    tell: Tell,
+    tell: OnNotice,
 ) -> Result<(Compared<'a>, Option<Verdicts>), Error> {
     let names = [before.name.to_string(), after.name.to_string()];
     let unread = [&before, &after]
@@ -230,7 +230,7 @@ pub fn run_compare<'a>(
 }
 
 /// [`run_compare`] of two runs of one model.
-fn compared<'a, K: Modelled>(
+fn compared<'a, K: ProfileKind>(
     job: &'a Job,
     [bn, an]: [String; 2],
     [b, a]: [K; 2],
@@ -239,6 +239,6 @@ fn compared<'a, K: Modelled>(
 ) -> Result<(Compared<'a>, Option<Verdicts>), Error> {
     let verdicts = judge_change(job, checks, (&bn, &b), (&an, &a))?;
     let window = (job.filter.from, job.filter.to);
-    let compared = compare(&job.make, window, [(bn, b), (an, a)], normalised)?;
+    let compared = compare(&job.view, window, [(bn, b), (an, a)], normalised)?;
     Ok((compared, verdicts))
 }

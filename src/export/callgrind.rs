@@ -16,7 +16,7 @@ use std::io::{self, Write};
 
 use crate::escape::callgrind_name;
 use crate::profile::costs::Measure;
-use crate::select::flame::{Stacked, When, flame};
+use crate::select::flame::{Stacked, WhichCensus, flame};
 
 /// A name's number in callgrind's name compression (`fn=(3) name` once, `fn=(3)`
 /// after): each name is written in full once.
@@ -61,7 +61,7 @@ struct Function {
 }
 
 /// Writes `p`'s stacks at `when` (a cost profile's whole run or window).
-pub fn write<S: Stacked + ?Sized>(s: &S, when: When, out: &mut dyn Write) -> io::Result<()> {
+pub fn write<S: Stacked + ?Sized>(s: &S, when: WhichCensus, out: &mut dyn Write) -> io::Result<()> {
     let graph = flame(s, when);
     let p = s.series();
     let entries = (s.tree())

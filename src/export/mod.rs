@@ -18,7 +18,7 @@ use std::io::{self, Write};
 
 pub use crate::analysis::Table;
 use crate::profile::Costs;
-use crate::select::flame::{Stacked, When};
+use crate::select::flame::{Stacked, WhichCensus};
 
 /// The data formats.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,7 +69,7 @@ pub struct ExportOptions {
     pub window: (Option<f64>, Option<f64>),
     /// `--flame`'s WHEN: the census (or mean) the stack exports weigh at. Without it,
     /// pprof and folded stacks take the peak census and speedscope every census.
-    pub census: Option<crate::select::flame::When>,
+    pub census: Option<crate::select::flame::WhichCensus>,
 }
 
 impl Export {
@@ -168,9 +168,15 @@ impl Export {
     /// stack's); and folded stacks too long to write whole ([`stacks::MAX_FOLDED_STACK`])
     /// at `census` (the peak unless given). `None` when they fit, or the format writes
     /// numbers as they are.
-    pub fn caveat<S: Stacked + ?Sized>(self, profile: &S, census: Option<When>) -> Option<String> {
+    pub fn caveat<S: Stacked + ?Sized>(
+        self,
+        profile: &S,
+        census: Option<WhichCensus>,
+    ) -> Option<String> {
         let overflow = self.overflow(profile.series());
-        if self == Export::Folded && stacks::folded_cut(profile, census.unwrap_or(When::Peak)) {
+        if self == Export::Folded
+            && stacks::folded_cut(profile, census.unwrap_or(WhichCensus::Peak))
+        {
             let cut = stacks::cut_note();
             return Some(overflow.map_or(cut.clone(), |o| format!("{o}; {cut}")));
         }
@@ -209,7 +215,7 @@ impl Export {
 
     /// Writes a heap profile's table in this format.
     pub fn write(self, table: &Table, opts: ExportOptions, out: &mut dyn Write) -> io::Result<()> {
-        let (p, census) = (table.profile, opts.census.unwrap_or(When::Peak));
+        let (p, census) = (table.profile, opts.census.unwrap_or(WhichCensus::Peak));
         match self {
             Export::Csv => csv::write(table, out),
             Export::Json => json::write(table, out),
@@ -238,7 +244,7 @@ impl Export {
         opts: ExportOptions,
         out: &mut dyn Write,
     ) -> io::Result<()> {
-        let census = opts.census.unwrap_or(When::Peak);
+        let census = opts.census.unwrap_or(WhichCensus::Peak);
         match self {
             Export::Csv => costs::write_tree_csv(c, out),
             Export::Json => costs::write_tree_json(c, out),

@@ -15,7 +15,7 @@ use std::io::{self, Write};
 use prost::Message;
 
 use super::stacks::{FrameIndex, weighed};
-use crate::select::flame::{Stacked, When, stacks};
+use crate::select::flame::{Stacked, WhichCensus, stacks};
 
 /// `perftools.profiles.Profile`, the fields hpgraph writes.
 #[derive(Clone, PartialEq, Message)]
@@ -142,7 +142,7 @@ impl Strings {
 }
 
 /// The profile's stacks at `when` as pprof's message.
-pub fn profile<S: Stacked + ?Sized>(s: &S, when: When) -> PprofProfile {
+pub fn profile<S: Stacked + ?Sized>(s: &S, when: WhichCensus) -> PprofProfile {
     let (census, stacks) = stacks(s, when);
     let p = s.series();
     let mut strings = Strings::new();
@@ -206,13 +206,13 @@ pub fn profile<S: Stacked + ?Sized>(s: &S, when: When) -> PprofProfile {
             "hpgraph: the samples from {:.3} to {:.3} {unit}",
             census.from, census.to
         ),
-        When::Mean => format!(
+        WhichCensus::Mean => format!(
             "hpgraph: each stack's mean from {:.3} to {:.3} {unit}",
             census.from, census.to
         ),
-        When::Peak => format!("hpgraph: the peak census, at {:.3} {unit}", census.from),
-        When::End => format!("hpgraph: the last census, at {:.3} {unit}", census.from),
-        When::At(_) => format!("hpgraph: the census at {:.3} {unit}", census.from),
+        WhichCensus::Peak => format!("hpgraph: the peak census, at {:.3} {unit}", census.from),
+        WhichCensus::End => format!("hpgraph: the last census, at {:.3} {unit}", census.from),
+        WhichCensus::At(_) => format!("hpgraph: the census at {:.3} {unit}", census.from),
     };
     let comment = vec![
         strings.get(&at),
@@ -237,7 +237,7 @@ pub fn profile<S: Stacked + ?Sized>(s: &S, when: When) -> PprofProfile {
 }
 
 /// Writes the gzip'd profile.
-pub fn write<S: Stacked + ?Sized>(s: &S, when: When, out: &mut dyn Write) -> io::Result<()> {
+pub fn write<S: Stacked + ?Sized>(s: &S, when: WhichCensus, out: &mut dyn Write) -> io::Result<()> {
     let bytes = profile(s, when).encode_to_vec();
     let mut gz = flate2::write::GzEncoder::new(out, flate2::Compression::default());
     gz.write_all(&bytes)?;
@@ -258,7 +258,7 @@ mod tests {
         .unwrap()
         .profile;
         let mut gz = Vec::new();
-        write(&p, When::Peak, &mut gz).unwrap();
+        write(&p, WhichCensus::Peak, &mut gz).unwrap();
         let mut raw = Vec::new();
         std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut raw).unwrap();
         let back = PprofProfile::decode(&raw[..]).unwrap();

@@ -14,7 +14,7 @@ use serde::Serialize;
 use super::stacks::{FrameIndex, weighed};
 use crate::profile::costs::Measure;
 use crate::profile::{Costs, Profile};
-use crate::select::flame::{Stack, Stacked, When, stack_of, stacks, weights_at};
+use crate::select::flame::{Stack, Stacked, WhichCensus, stack_of, stacks, weights_at};
 
 /// At most this many censuses become profiles.
 pub const MAX_PROFILES: usize = 300;
@@ -123,7 +123,7 @@ fn censuses_within(p: &Profile, profiles: usize, samples: usize) -> Vec<usize> {
     let n = p.samples();
     let bands = p.bands.names().len().max(1);
     let k = (samples / bands).clamp(1, profiles).min(n);
-    let peak = crate::select::flame::census(p, When::Peak);
+    let peak = crate::select::flame::census(p, WhichCensus::Peak);
     let mut picked: Vec<usize> = if k == 1 {
         vec![peak]
     } else {
@@ -167,19 +167,19 @@ fn in_time_order(p: &Costs) -> Option<Vec<Stack<'_>>> {
 }
 
 /// Writes the file of a heap profile: `when`'s census, or censuses through the run.
-pub fn write(p: &Profile, when: Option<When>, out: &mut dyn Write) -> io::Result<()> {
+pub fn write(p: &Profile, when: Option<WhichCensus>, out: &mut dyn Write) -> io::Result<()> {
     write_with(p, when, None, out)
 }
 
 /// Writes the file of a cost profile: its stacks in time order where they are few
 /// enough, else as [`write()`] does.
-pub fn write_costs(c: &Costs, when: Option<When>, out: &mut dyn Write) -> io::Result<()> {
+pub fn write_costs(c: &Costs, when: Option<WhichCensus>, out: &mut dyn Write) -> io::Result<()> {
     write_with(c, when, in_time_order(c), out)
 }
 
 fn write_with<S: Stacked + ?Sized>(
     s: &S,
-    when: Option<When>,
+    when: Option<WhichCensus>,
     ordered: Option<Vec<Stack<'_>>>,
     out: &mut dyn Write,
 ) -> io::Result<()> {
@@ -197,16 +197,16 @@ fn write_with<S: Stacked + ?Sized>(
         Some(when) => {
             let (census, stacks) = stacks(s, when);
             let name = match when {
-                When::Mean => format!("mean, {:.3} to {:.3} {unit}", census.from, census.to),
-                When::Peak => format!("peak census, {:.3} {unit}", census.from),
-                When::End => format!("last census, {:.3} {unit}", census.from),
-                When::At(_) => format!("census at {:.3} {unit}", census.from),
+                WhichCensus::Mean => format!("mean, {:.3} to {:.3} {unit}", census.from, census.to),
+                WhichCensus::Peak => format!("peak census, {:.3} {unit}", census.from),
+                WhichCensus::End => format!("last census, {:.3} {unit}", census.from),
+                WhichCensus::At(_) => format!("census at {:.3} {unit}", census.from),
             };
             profiles.push(frames.profile(s, name, &stacks));
         }
         None => {
             let picked = censuses(p);
-            let peak = crate::select::flame::census(p, When::Peak);
+            let peak = crate::select::flame::census(p, WhichCensus::Peak);
             let weights = weights_at(p, &picked);
             for (&k, w) in picked.iter().zip(&weights) {
                 let stacks: Vec<Stack<'_>> = (w.iter().enumerate())
@@ -282,7 +282,7 @@ mod tests {
     fn frames_are_shared_and_outermost_first() {
         let p = profile(2);
         let mut out = Vec::new();
-        write(&p, Some(When::Peak), &mut out).unwrap();
+        write(&p, Some(WhichCensus::Peak), &mut out).unwrap();
         let v: serde_json::Value = serde_json::from_slice(&out).unwrap();
         let frames: Vec<&str> = (v["shared"]["frames"].as_array().unwrap().iter())
             .map(|f| f["name"].as_str().unwrap())

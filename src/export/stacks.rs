@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::io::{self, Write};
 
 use crate::profile::Profile;
-use crate::select::flame::{Stack, Stacked, When, stacks};
+use crate::select::flame::{Stack, Stacked, WhichCensus, stacks};
 
 /// A source file and a line in it.
 pub type Place = (String, u32);
@@ -134,7 +134,7 @@ pub fn cut_note() -> String {
 }
 
 /// Whether [`write_folded`] of `profile` at `when` cuts a stack's field.
-pub fn folded_cut<S: Stacked + ?Sized>(profile: &S, when: When) -> bool {
+pub fn folded_cut<S: Stacked + ?Sized>(profile: &S, when: WhichCensus) -> bool {
     let mut keys = FoldedKeys::default();
     for stack in &stacks(profile, when).1 {
         keys.key(stack);
@@ -156,7 +156,7 @@ pub fn whole_bytes(v: f64) -> u64 {
 /// numbers are dropped) are one line, their bytes added.
 pub fn write_folded<S: Stacked + ?Sized>(
     profile: &S,
-    when: When,
+    when: WhichCensus,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let (_, stacks) = stacks(profile, when);
@@ -188,7 +188,7 @@ pub fn write_folded<S: Stacked + ?Sized>(
 /// none. The runs' bands are named alike already ([`crate::analysis::compare::matched`]).
 pub fn write_differential<S: Stacked + ?Sized>(
     runs: [&S; 2],
-    when: When,
+    when: WhichCensus,
     out: &mut dyn Write,
 ) -> io::Result<()> {
     let mut order: Vec<String> = Vec::new();
@@ -232,7 +232,7 @@ mod tests {
              END_SAMPLE 0\n",
         );
         let mut out = Vec::new();
-        write_folded(&p, When::Peak, &mut out).unwrap();
+        write_folded(&p, WhichCensus::Peak, &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "Main.CAF;main;go 30\nMAIN 5\nMain.CAF;main;x_y 2\n"
@@ -244,7 +244,7 @@ mod tests {
         let a = profile("BEGIN_SAMPLE 0\n(1)go/main\t30\n(2)MAIN\t5\nEND_SAMPLE 0\n");
         let b = profile("BEGIN_SAMPLE 0\n(7)go/main\t10\n(8)f/main\t4\nEND_SAMPLE 0\n");
         let mut out = Vec::new();
-        write_differential([&a, &b], When::Peak, &mut out).unwrap();
+        write_differential([&a, &b], WhichCensus::Peak, &mut out).unwrap();
         assert_eq!(
             String::from_utf8(out).unwrap(),
             "main;go 30 10\nMAIN 5 0\nmain;f 0 4\n"

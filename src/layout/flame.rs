@@ -10,7 +10,7 @@
 use crate::scene::{
     Anchor, FontSize, Item, Page, Paint, Path, PathRole, Point, Scene, Text, TextRole,
 };
-use crate::select::flame::{Direction, Flame, When};
+use crate::select::flame::{Direction, Flame, WhichCensus};
 use crate::units::{Scale, human};
 
 use super::LayoutOptions;
@@ -191,10 +191,10 @@ fn heading(
             "the samples from {:.2} to {:.2} {unit}, by {measure}",
             c.from, c.to
         ),
-        When::Peak => format!("the peak census, at {:.2} {unit}", c.from),
-        When::End => format!("the last census, at {:.2} {unit}", c.from),
-        When::At(_) => format!("the census at {:.2} {unit}", c.from),
-        When::Mean => format!("the mean from {:.2} to {:.2} {unit}", c.from, c.to),
+        WhichCensus::Peak => format!("the peak census, at {:.2} {unit}", c.from),
+        WhichCensus::End => format!("the last census, at {:.2} {unit}", c.from),
+        WhichCensus::At(_) => format!("the census at {:.2} {unit}", c.from),
+        WhichCensus::Mean => format!("the mean from {:.2} to {:.2} {unit}", c.from, c.to),
     };
     let mut about = format!(
         "{}: {} in {} frames",
@@ -643,7 +643,7 @@ mod tests {
         let f = crate::select::flame::differential(
             &before,
             &after,
-            When::Peak,
+            WhichCensus::Peak,
             crate::select::flame::Direction::Callers,
         );
         let scene = layout(&f, &LayoutOptions::default());
@@ -668,7 +668,7 @@ mod tests {
             "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"s\"\nVALUE_UNIT \"bytes\"\n{lines}END_SAMPLE 0\n"
         );
         let p = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
-        let f = flame(&p, When::Peak);
+        let f = flame(&p, WhichCensus::Peak);
         let s = layout(&f, &LayoutOptions::default());
         (f, s)
     }

@@ -15,7 +15,7 @@ use crate::profile::Profile;
 pub(crate) use super::frames::labels;
 pub use super::frames::{
     CUT_NOTE, Census, Direction, ELIDED, Flame, Frame, MAX_DEPTH, MAX_GRAPH_FRAMES, PLACED_NOTE,
-    Stack, When, census, cut_stem, unnumbered,
+    Stack, WhichCensus, census, cut_stem, unnumbered,
 };
 pub(super) use super::grow::Tree;
 pub use super::stacked::Stacked;
@@ -55,7 +55,7 @@ pub fn stack_of<S: Stacked + ?Sized>(profile: &S, band: usize, bytes: f64) -> St
 
 /// Every band's stack with its bytes at `when`, bands without any left out, in the
 /// profile's band order.
-pub fn stacks<S: Stacked + ?Sized>(profile: &S, when: When) -> (Census, Vec<Stack<'_>>) {
+pub fn stacks<S: Stacked + ?Sized>(profile: &S, when: WhichCensus) -> (Census, Vec<Stack<'_>>) {
     let (census, weights) = profile.weights(when);
     let stacks = (weights.into_iter().enumerate())
         .filter(|(_, w)| *w != 0.0)
@@ -65,12 +65,12 @@ pub fn stacks<S: Stacked + ?Sized>(profile: &S, when: When) -> (Census, Vec<Stac
 }
 
 /// The flame graph of the census `when` picks (or of the mean over the profile's time).
-pub fn flame<S: Stacked + ?Sized>(profile: &S, when: When) -> Flame {
+pub fn flame<S: Stacked + ?Sized>(profile: &S, when: WhichCensus) -> Flame {
     shaped(profile, when, Direction::Callers)
 }
 
 /// [`flame`], growing either way.
-pub fn shaped<S: Stacked + ?Sized>(profile: &S, when: When, direction: Direction) -> Flame {
+pub fn shaped<S: Stacked + ?Sized>(profile: &S, when: WhichCensus, direction: Direction) -> Flame {
     if let Some((tree, measure)) = profile.whole_tree() {
         return super::tree::flame(tree, measure, profile.series(), when, direction);
     }
@@ -91,7 +91,7 @@ pub fn shaped<S: Stacked + ?Sized>(profile: &S, when: When, direction: Direction
 pub fn differential<S: Stacked + ?Sized>(
     before: &S,
     after: &S,
-    when: When,
+    when: WhichCensus,
     direction: Direction,
 ) -> Flame {
     let (was, old) = stacks(before, when);
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn frames_nest_outermost_first_and_own_bytes_add_up() {
-        let f = flame(&profile(TWO), When::Peak);
+        let f = flame(&profile(TWO), WhichCensus::Peak);
         assert_eq!(
             (f.census.sample, f.census.from, f.census.total),
             (Some(1), 1.0, 52.0)
@@ -316,7 +316,7 @@ mod tests {
 
     #[test]
     fn siblings_are_in_name_order() {
-        let f = flame(&profile(TWO), When::At(0.9));
+        let f = flame(&profile(TWO), WhichCensus::At(0.9));
         assert_eq!(f.census.sample, Some(1));
         let roots: Vec<&Frame> = f.frames.iter().filter(|x| x.depth == 1).collect();
         let names: Vec<&[u8]> = roots.iter().map(|x| &x.name[..]).collect();
@@ -333,10 +333,10 @@ mod tests {
     fn end_and_times_pick_their_census() {
         let p = profile(TWO);
         let at = |w| flame(&p, w).census.sample;
-        assert_eq!(at(When::End), Some(2));
-        assert_eq!(at(When::At(-5.0)), Some(0));
-        assert_eq!(at(When::At(1.6)), Some(2));
-        assert_eq!(at(When::At(99.0)), Some(2));
+        assert_eq!(at(WhichCensus::End), Some(2));
+        assert_eq!(at(WhichCensus::At(-5.0)), Some(0));
+        assert_eq!(at(WhichCensus::At(1.6)), Some(2));
+        assert_eq!(at(WhichCensus::At(99.0)), Some(2));
     }
 
     #[test]
@@ -358,7 +358,7 @@ mod tests {
         assert_eq!(path(3), Some((b"Main.CAF/main/g/k".to_vec(), 2)));
         assert_eq!(path(4), None);
         assert_eq!((path(0), path(1)), (None, None));
-        let f = flame(&p, When::Peak);
+        let f = flame(&p, WhichCensus::Peak);
         assert_eq!(f.cuts, (2, 1));
         let h = f.frames.iter().position(|x| x.name == b"h").unwrap();
         assert!(f.frames[h].placed && f.stack(h) == b"h/g/main/Main.CAF");
@@ -390,7 +390,7 @@ mod tests {
     fn the_mean_integrates_between_censuses() {
         // Samples at 0, 1, 2. main/Main.CAF: 10, 10, 1: trapezoids (10 + 10) / 2 +
         // (10 + 1) / 2 = 15.5 over 2 s. go: 0, 30, 0: 30 over 2 s.
-        let f = flame(&profile(TWO), When::Mean);
+        let f = flame(&profile(TWO), WhichCensus::Mean);
         assert_eq!(f.census.sample, None);
         assert_eq!((f.census.from, f.census.to), (0.0, 2.0));
         let find = |name: &[u8]| f.frames.iter().position(|x| x.name == name).unwrap();
@@ -405,7 +405,7 @@ mod tests {
     fn other_break_downs_are_one_level() {
         let mut p = profile(TWO);
         p.breakdown = Breakdown::Other;
-        let f = flame(&p, When::Peak);
+        let f = flame(&p, WhichCensus::Peak);
         assert_eq!(f.depth, 1);
         assert!(f.frames.iter().any(|x| x.name == b"(2)go/main/Main.CAF"));
     }
@@ -418,7 +418,7 @@ mod tests {
             "BEGIN_SAMPLE 0\n{}\t8\nEND_SAMPLE 0\n",
             name.join("/")
         ));
-        let f = flame(&p, When::Peak);
+        let f = flame(&p, WhichCensus::Peak);
         assert_eq!(f.depth, MAX_DEPTH);
         let leaf = f.frames.last().unwrap();
         assert_eq!((leaf.own, &leaf.name[..]), (8.0, &b"f0"[..]));

@@ -1,5 +1,5 @@
 //! What a flame graph is made of, and the rules that name its parts: the census it is
-//! weighed at ([`When`], [`Census`]), its frames and their order, the limits on its
+//! weighed at ([`WhichCensus`], [`Census`]), its frames and their order, the limits on its
 //! size, and how a band's name splits into frames. The graph is built from bands in
 //! [`super::flame`] and from a report's tree in [`super::tree`]; both, and every stack
 //! export ([`super::stacked`]), speak these words, so they live below all of them.
@@ -25,7 +25,7 @@ pub fn cut_stem(name: &[u8]) -> Option<&[u8]> {
 
 /// Which census a flame graph shows.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum When {
+pub enum WhichCensus {
     /// The census with the most bytes (the first of equals).
     Peak,
     /// The last census that holds anything: GHC's `.hp` ends with an empty one, written
@@ -44,7 +44,7 @@ pub enum When {
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Census {
     /// What was asked for.
-    pub when: When,
+    pub when: WhichCensus,
     /// The census's index among the profile's samples (`None` for the mean).
     pub sample: Option<usize>,
     /// The census's time, or where the mean's stretch starts (sample units).
@@ -63,7 +63,7 @@ pub struct Census {
 
 impl Census {
     /// A cost profile's whole run (or its stretch of samples, `times`), holding `total`.
-    pub fn whole_run(when: When, times: &[f64], total: f64) -> Census {
+    pub fn whole_run(when: WhichCensus, times: &[f64], total: f64) -> Census {
         Census {
             when,
             sample: None,
@@ -216,19 +216,19 @@ impl Flame {
 
 /// The census `when` picks (the profile has at least one sample); for the mean, the
 /// peak census.
-pub fn census(profile: &Profile, when: When) -> usize {
+pub fn census(profile: &Profile, when: WhichCensus) -> usize {
     pick(profile, &profile.totals(), when)
 }
 
-pub(super) fn pick(profile: &Profile, totals: &[f64], when: When) -> usize {
+pub(super) fn pick(profile: &Profile, totals: &[f64], when: WhichCensus) -> usize {
     let n = profile.samples();
     match when {
-        When::End => (0..n).rev().find(|&i| totals[i] != 0.0).unwrap_or(n - 1),
+        WhichCensus::End => (0..n).rev().find(|&i| totals[i] != 0.0).unwrap_or(n - 1),
         // The first of equal highest totals.
-        When::Peak | When::Mean => {
+        WhichCensus::Peak | WhichCensus::Mean => {
             (0..n).fold(0, |best, i| if totals[i] > totals[best] { i } else { best })
         }
-        When::At(t) => {
+        WhichCensus::At(t) => {
             let after = profile.times.partition_point(|&x| x < t).min(n - 1);
             if after > 0 && (t - profile.times[after - 1]).abs() <= (profile.times[after] - t).abs()
             {

@@ -4,7 +4,7 @@
 //! its censuses summed, each counting what was spent since the one before. Nothing that
 //! draws or writes stacks asks which it holds.
 
-use super::frames::{Census, MAX_DEPTH, When, labels, pick};
+use super::frames::{Census, MAX_DEPTH, WhichCensus, labels, pick};
 use crate::profile::costs::{CostProfile, Measure};
 use crate::profile::{BandsFrom, Costs, Profile};
 
@@ -18,7 +18,7 @@ pub trait Stacked {
 
     /// Each band's weight at `when`, with the census (or stretch) it is taken at. The one
     /// rule the flame graph and every stack export weigh by.
-    fn weights(&self, when: When) -> (Census, Vec<f64>);
+    fn weights(&self, when: WhichCensus) -> (Census, Vec<f64>);
 
     /// What a weight counts, where it is not bytes held: a cost profile's measure.
     fn measure(&self) -> Option<Measure> {
@@ -52,7 +52,7 @@ impl Stacked for Profile {
         labels(name, self.breakdown)
     }
 
-    fn weights(&self, when: When) -> (Census, Vec<f64>) {
+    fn weights(&self, when: WhichCensus) -> (Census, Vec<f64>) {
         heap_weights(self, when)
     }
 }
@@ -71,7 +71,7 @@ impl Stacked for Costs {
 
     /// A stretch weighs the censuses' sum, whatever `when`: each counts what was spent
     /// since the one before (a report has one, the run's).
-    fn weights(&self, when: When) -> (Census, Vec<f64>) {
+    fn weights(&self, when: WhichCensus) -> (Census, Vec<f64>) {
         let mut weights = vec![0.0; self.series().bands.names().len()];
         for (w, series) in weights.iter_mut().zip(self.series().bands.series()) {
             series.for_each(|_, v| *w += v);
@@ -99,11 +99,11 @@ impl Stacked for Costs {
 }
 
 /// A heap profile's bands at the census `when` picks, or their mean over its time.
-fn heap_weights(profile: &Profile, when: When) -> (Census, Vec<f64>) {
+fn heap_weights(profile: &Profile, when: WhichCensus) -> (Census, Vec<f64>) {
     let n = profile.samples();
     let times = &profile.times;
     let mut weights = vec![0.0; profile.bands.names().len()];
-    if when == When::Mean && n > 1 && times[n - 1] > times[0] {
+    if when == WhichCensus::Mean && n > 1 && times[n - 1] > times[0] {
         // Trapezoids over sparse series: each sample's value counts for half the time
         // to the sample before it and half to the one after, so a band is summed over
         // its own points without a dense copy.

@@ -13,7 +13,7 @@
 //! frame, and left out past the limits as they are ([`through_stacks`]).
 
 use super::frames::{
-    Census, Direction, Flame, Frame, MAX_DEPTH, MAX_GRAPH_FRAMES, Stack, When, ordered,
+    Census, Direction, Flame, Frame, MAX_DEPTH, MAX_GRAPH_FRAMES, Stack, WhichCensus, ordered,
 };
 use crate::profile::Profile;
 use crate::profile::costs::{self, CostProfile, Measure};
@@ -65,7 +65,7 @@ pub fn flame(
     tree: &CostProfile,
     measure: Measure,
     series: &Profile,
-    when: When,
+    when: WhichCensus,
     direction: Direction,
 ) -> Flame {
     let (names, name_of) = tree.frame_names();
@@ -83,7 +83,7 @@ fn through_stacks(
     paths: &Paths,
     names: &[Name],
     series: &Profile,
-    when: When,
+    when: WhichCensus,
     direction: Direction,
 ) -> Flame {
     let mut graph = super::grow::Tree::new(direction);
@@ -118,7 +118,7 @@ fn through_stacks(
 /// The graph grown from the outermost frames, each path one frame: `None` past
 /// [`MAX_DEPTH`] or [`MAX_GRAPH_FRAMES`], where frames are left out as the bands'
 /// graph leaves them ([`through_stacks`]).
-fn callers(paths: &Paths, names: &[Name], series: &Profile, when: When) -> Option<Flame> {
+fn callers(paths: &Paths, names: &[Name], series: &Profile, when: WhichCensus) -> Option<Flame> {
     if paths.trie.depth.iter().any(|&d| d as usize > MAX_DEPTH) {
         return None;
     }
@@ -209,7 +209,7 @@ mod tests {
     fn of_bands(costs: &Costs, direction: Direction) -> Flame {
         let mut bands = costs.clone();
         bands.bands_from = crate::profile::BandsFrom::Own;
-        shaped(&bands, When::Peak, direction)
+        shaped(&bands, WhichCensus::Peak, direction)
     }
 
     #[test]
@@ -236,11 +236,15 @@ mod tests {
                     "{path}"
                 );
                 for direction in [Direction::Callers, Direction::Inverted] {
-                    let drawn = shaped(&costs, When::Peak, direction);
+                    let drawn = shaped(&costs, WhichCensus::Peak, direction);
                     assert!(drawn.frames.len() > 2, "{path}");
                     let said = format!("{path} {measure:?} {direction:?}");
                     assert_eq!(drawn, of_bands(&costs, direction), "{said}");
-                    assert_eq!(shaped(&left_out, When::Peak, direction), drawn, "{said}");
+                    assert_eq!(
+                        shaped(&left_out, WhichCensus::Peak, direction),
+                        drawn,
+                        "{said}"
+                    );
                 }
             }
         }
@@ -255,8 +259,8 @@ mod tests {
         };
         let kept = filter.apply_costs(costs.clone()).unwrap();
         assert!(kept.whole_tree().is_none());
-        let whole = shaped(&costs, When::Peak, Direction::Callers);
-        let filtered = shaped(&kept, When::Peak, Direction::Callers);
+        let whole = shaped(&costs, WhichCensus::Peak, Direction::Callers);
+        let filtered = shaped(&kept, WhichCensus::Peak, Direction::Callers);
         assert!(filtered.census.total < whole.census.total);
         let mut touched = costs.clone();
         touched.series_mut().bands.names_mut()[0] = b"renamed".to_vec().into();
@@ -320,10 +324,10 @@ mod tests {
             let (tree, m) = costs.whole_tree().unwrap();
             let (names, name_of) = tree.frame_names();
             let paths = Paths::of(tree, m, &name_of);
-            let direct = callers(&paths, &names, &costs.series, When::Peak);
+            let direct = callers(&paths, &names, &costs.series, WhichCensus::Peak);
             let within = depth <= MAX_DEPTH && wide + 2 <= MAX_GRAPH_FRAMES;
             assert_eq!(direct.is_some(), within, "{depth} {wide}");
-            let drawn = shaped(&costs, When::Peak, Direction::Callers);
+            let drawn = shaped(&costs, WhichCensus::Peak, Direction::Callers);
             assert_eq!(drawn.deep, usize::from(depth > MAX_DEPTH));
             let bands = Flame {
                 deep: drawn.deep,

@@ -8,7 +8,7 @@ use crate::common;
 use std::path::{Path, PathBuf};
 
 use crate::common::{Scratch, fixtures, hpgraph, hpgraph_ok};
-use hpgraph::select::flame::{When, flame, unnumbered};
+use hpgraph::select::flame::{WhichCensus, flame, unnumbered};
 
 /// Every `-hc` run of every GHC the fixtures hold: `(eventlog, its .hp)`.
 fn hc_runs() -> Vec<(PathBuf, PathBuf)> {
@@ -61,7 +61,11 @@ fn the_frames_own_bytes_add_up_to_ghcs_census() {
             if totals.iter().all(|&t| t == 0.0) {
                 continue;
             }
-            for when in [When::Peak, When::End, When::At(profile.times[1])] {
+            for when in [
+                WhichCensus::Peak,
+                WhichCensus::End,
+                WhichCensus::At(profile.times[1]),
+            ] {
                 let f = flame(&profile, when);
                 let want = totals[f.census.sample.unwrap()];
                 let own: f64 = f.frames.iter().map(|x| x.own).sum();
@@ -77,14 +81,14 @@ fn the_frames_own_bytes_add_up_to_ghcs_census() {
                 }
             }
             // The peak is GHC's largest census.
-            let peak = flame(&profile, When::Peak);
+            let peak = flame(&profile, WhichCensus::Peak);
             let most = totals.iter().cloned().fold(f64::MIN, f64::max);
             assert_eq!(peak.census.total, most, "{}", input.display());
         }
         // From the eventlog every stack of the census is a path of frames, named as the
         // .hp names it (GHC cuts the .hp's names at -L; those must begin the path).
         let profile = profile_of(&eventlog);
-        let f = flame(&profile, When::Peak);
+        let f = flame(&profile, WhichCensus::Peak);
         let skip = (all.len() - profile.samples()) / 2;
         let stacks: Vec<Vec<u8>> = (1..f.frames.len())
             .filter(|&k| f.frames[k].own > 0.0)

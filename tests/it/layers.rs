@@ -541,7 +541,7 @@ fn the_graph_finds_circles_and_arrows_up_through_other_modules() {
 
 #[test]
 fn the_runs_take_the_resolved_description_not_the_command_line() {
-    for file in ["run.rs", "watch.rs"] {
+    for file in ["oneshot.rs", "watch.rs"] {
         let path = Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("src/cli")
             .join(file);

@@ -12,7 +12,7 @@ use std::path::Path;
 use hpgraph::analysis::page::{PageScale, TrendRule};
 use hpgraph::analysis::stats::stats;
 use hpgraph::analysis::window::Window;
-use hpgraph::select::flame::{When, stacks};
+use hpgraph::select::flame::{WhichCensus, stacks};
 use hpgraph::units::{ByteUnits, Scale, TimeUnit, ValueUnit, human, seconds};
 use serde_json::{Value, json};
 
@@ -395,7 +395,7 @@ fn a_windows_mean_stack_is_the_flame_graphs() {
         let i1 = (i0 + (rng.unit() * (n - i0) as f64) as usize).min(n - 1);
         // The window as a profile of its own: the flame graph of its mean.
         let parsed = hpgraph::input::parse(r.hp(i0..=i1).as_bytes()).unwrap();
-        let (_, stacks) = stacks(parsed.profile.series(), When::Mean);
+        let (_, stacks) = stacks(parsed.profile.series(), WhichCensus::Mean);
         let means: Vec<f64> = (s.bands.iter())
             .map(|(name, _)| {
                 (stacks.iter())

@@ -164,7 +164,7 @@ fn well_formed_svg(svg: &[u8]) -> Result<(), String> {
 fn render(hp: &[u8], bits: u8, limit: usize, threshold: f64) -> Option<Vec<u8>> {
     let parsed = parse(hp).ok()?;
     let (select, layout) = options(bits, limit, threshold);
-    let make = hpgraph::engine::Make::Graph(hpgraph::engine::Picture::new(
+    let make = hpgraph::engine::View::Graph(hpgraph::engine::Picture::new(
         hpgraph::backend::Format::Ps,
         select,
         layout,

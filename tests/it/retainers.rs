@@ -59,7 +59,7 @@ fn compared_runs_and_library_callers_name_the_sets() {
         let mut layout = hpgraph::layout::LayoutOptions::default();
         layout.style = hpgraph::layout::Style::Modern;
         let job =
-            hpgraph::engine::Job::new(hpgraph::engine::Make::Graph(hpgraph::engine::Picture::new(
+            hpgraph::engine::Job::new(hpgraph::engine::View::Graph(hpgraph::engine::Picture::new(
                 hpgraph::backend::Format::Svg,
                 Default::default(),
                 layout,
@@ -70,7 +70,7 @@ fn compared_runs_and_library_callers_name_the_sets() {
             parsed,
             sets: hpgraph::input::prof::retainers::Sets::Beside(&path),
         };
-        let mut tell = |_: &str, s: hpgraph::engine::Said| said.push(format!("{s:?}"));
+        let mut tell = |_: &str, s: hpgraph::engine::Notice| said.push(format!("{s:?}"));
         let (rendered, _) = hpgraph::engine::run(&job, input, None, &[], &mut tell).unwrap();
         let svg = String::from_utf8(rendered.bytes().unwrap()).unwrap();
         assert_eq!(set_texts(&svg), sets, "{ghc}: the library's picture");

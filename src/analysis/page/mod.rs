@@ -467,7 +467,7 @@ pub struct PageOptions {
     /// How many entries the key shows, `OTHER` included (the band limit).
     pub key_entries: usize,
     /// `--flame`'s census, opened under the chart.
-    pub flame_at: Option<crate::select::flame::When>,
+    pub flame_at: Option<crate::select::flame::WhichCensus>,
     /// `--inverted`: that flame graph inverted.
     pub flame_inverted: bool,
 }
@@ -614,7 +614,7 @@ fn of<'p>(
         totals: keep.iter().map(|&i| heap[i]).collect(),
         frames: frames.labels,
         flame_at,
-        flame_mean: opts.flame_at == Some(crate::select::flame::When::Mean),
+        flame_mean: opts.flame_at == Some(crate::select::flame::WhichCensus::Mean),
         flame_inverted: opts.flame_inverted,
         ipe: !profile.provenance.is_empty(),
         report: false,

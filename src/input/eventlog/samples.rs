@@ -228,7 +228,7 @@ mod tests {
         }
         let p = s.profile(name, &mut Vec::new());
         assert_eq!(p.series().times.len(), 50);
-        let when = crate::select::flame::When::Peak;
+        let when = crate::select::flame::WhichCensus::Peak;
         use crate::select::flame::Stacked;
         let (census, before) = p.weights(when);
         let one = p.one_census();

@@ -9,7 +9,7 @@ use super::Timings;
 use super::naming::{Output, Plan};
 use super::settings::Compare;
 use hpgraph::check::{Check, report::Verdicts};
-use hpgraph::engine::{self, Drawn, Job, Rendered, Said};
+use hpgraph::engine::{self, Job, Notice, Rendered, Tally};
 use hpgraph::select::aux::{self as auxfile, Aux};
 use hpgraph::sink;
 
@@ -41,14 +41,16 @@ pub(crate) fn render_one(
 /// Prints what the engine says of an input: a warning as `hpgraph: warning: FILE:LINE:
 /// what`, a note as `hpgraph: warning: FILE: what`, and which report named a retainer
 /// profile's sets.
-pub(crate) fn say(name: &str, said: Said) {
+pub(crate) fn say(name: &str, said: Notice) {
     match said {
-        Said::Warning(w) => match w.line {
+        Notice::Warning(w) => match w.line {
             Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
             None => eprintln!("hpgraph: warning: {name}: {w}"),
         },
-        Said::Note(note) | Said::SetsUnread(note) => eprintln!("hpgraph: warning: {name}: {note}"),
-        Said::SetsNamed {
+        Notice::Note(note) | Notice::SetsUnread(note) => {
+            eprintln!("hpgraph: warning: {name}: {note}")
+        }
+        Notice::SetsNamed {
             report,
             count,
             bands,
@@ -62,7 +64,7 @@ pub(crate) fn say(name: &str, said: Said) {
 
 /// Writes what the engine made as `plan` says: the output, then `--key file`'s key
 /// beside a picture, then the `.aux` file.
-pub(crate) fn write(plan: &Plan, ready: &Rendered) -> anyhow::Result<Drawn> {
+pub(crate) fn write(plan: &Plan, ready: &Rendered) -> anyhow::Result<Tally> {
     plan.output.write(|w| ready.write(w))?;
     if let (Output::File(picture), Some(key)) = (&plan.output, ready.key()) {
         let path = super::naming::key_file(picture);
@@ -116,8 +118,8 @@ pub(crate) fn compare(
 /// `-p`: the `.aux` file of an earlier run, read for a picture's order, shades and
 /// ranges.
 pub(crate) fn reused_aux(job: &Job, plan: &Plan) -> anyhow::Result<Option<Aux>> {
-    Ok(match (&plan.aux, plan.reuse_aux, &job.make) {
-        (Some(path), true, make) if make.picture().is_some() => Some(engine::read_aux(path)?),
+    Ok(match (&plan.aux, plan.reuse_aux, &job.view) {
+        (Some(path), true, view) if view.picture().is_some() => Some(engine::read_aux(path)?),
         _ => None,
     })
 }
