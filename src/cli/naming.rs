@@ -159,7 +159,7 @@ pub fn compressed(input: &Source) -> Option<hpgraph::input::compressed::Compress
 
 /// What `plan` writes of its input, for [`hpgraph::sink::apart`]: its picture (or data),
 /// with `key` (`--key file`) the key beside the picture, and its `.aux`.
-pub fn writes(plan: &Plan, key: bool) -> hpgraph::sink::apart::Writes<'_> {
+pub fn writes(plan: &Plan, key: bool) -> hpgraph::sink::collisions::Writes<'_> {
     let mut files = Vec::new();
     if let Output::File(p) = &plan.output {
         files.push(p.clone());
@@ -168,7 +168,7 @@ pub fn writes(plan: &Plan, key: bool) -> hpgraph::sink::apart::Writes<'_> {
         }
     }
     files.extend(plan.aux.clone());
-    hpgraph::sink::apart::Writes {
+    hpgraph::sink::collisions::Writes {
         input: plan.input.display(),
         file: plan.input.file(),
         files,

@@ -226,7 +226,7 @@ fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>)
         Run::Render { plans, .. } => plans.iter().map(|p| naming::writes(p, key)).collect(),
         Run::Watch { plan, .. } => vec![naming::writes(plan, key)],
         Run::Compare(c) => (c.inputs.iter().zip([Some(&c.output), None]))
-            .map(|(input, output)| hpgraph::sink::apart::Writes {
+            .map(|(input, output)| hpgraph::sink::collisions::Writes {
                 input: input.display(),
                 file: input.file(),
                 files: match output {
@@ -240,7 +240,7 @@ fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>)
         .map(|s| (s, "--retainer-sets' report"))
         .into_iter()
         .collect();
-    hpgraph::sink::apart::check(&writes, &others, report).err()
+    hpgraph::sink::collisions::check(&writes, &others, report).err()
 }
 
 /// `--flame` draws a census (or a mean) as a picture or writes its stacks; with

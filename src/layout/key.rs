@@ -90,7 +90,7 @@ pub(super) fn key_names(names: &[&[u8]], profile: &Profile, opts: &LayoutOptions
                 .map(|(n, set)| set.as_deref().unwrap_or(n))
                 .collect();
             let plain: Vec<&[u8]> = (names.iter())
-                .map(|n| super::apart::unpackaged(crate::select::flame::unnumbered(n)))
+                .map(|n| super::distinct::unpackaged(crate::select::flame::unnumbered(n)))
                 .collect();
             let mut seen = std::collections::HashMap::new();
             for p in &plain {

@@ -13,7 +13,7 @@ pub mod paint;
 pub mod text;
 pub mod ticks;
 
-mod apart;
+mod distinct;
 mod axes;
 mod bands;
 mod key;

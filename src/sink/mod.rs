@@ -8,7 +8,7 @@
 //! kernel's copying of a hundred megabytes of PostScript takes as long as producing
 //! them, and this way the two overlap on two cores.
 
-pub mod apart;
+pub mod collisions;
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
