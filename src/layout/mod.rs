@@ -13,9 +13,9 @@ pub mod paint;
 pub mod text;
 pub mod ticks;
 
-mod distinct;
 mod axes;
 mod bands;
+mod distinct;
 mod key;
 mod labels;
 mod marks;

@@ -20,7 +20,7 @@ fn symbols(scratch: &Scratch) -> PathBuf {
         .arg(fixtures().join("binary/run-ghc-9.6.6.sym.xz"))
         .output()
         .unwrap();
-    assert!(xz.status.success());
+    crate::common::assert_ok(&xz);
     std::fs::write(&out, xz.stdout).unwrap();
     out
 }
@@ -31,11 +31,7 @@ fn bands(dir: &Path, extra: &[&str]) -> (Vec<String>, String) {
     let mut args = vec![log.to_str().unwrap(), "--format", "json", "-o", "-"];
     args.extend_from_slice(extra);
     let out = hpgraph(dir, &args, None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let names = (v["bands"].as_array().unwrap().iter())
         .map(|b| b["name"].as_str().unwrap().to_owned())
@@ -50,7 +46,7 @@ fn info_symbols(program: &Path) -> BTreeMap<u64, Vec<String>> {
         .arg(program)
         .output()
         .unwrap();
-    assert!(nm.status.success());
+    crate::common::assert_ok(&nm);
     let mut by_address: BTreeMap<u64, Vec<String>> = BTreeMap::new();
     for line in String::from_utf8(nm.stdout).unwrap().lines() {
         let f: Vec<&str> = line.split_whitespace().collect();
@@ -72,11 +68,7 @@ fn ghc_decode(texts: &[String]) -> Vec<String> {
         .args(["-package", "ghc", "-e", &expr])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -164,11 +156,7 @@ fn a_stripped_program_gives_a_warning_and_the_addresses() {
         .arg(&program)
         .output()
         .unwrap();
-    assert!(
-        strip.status.success(),
-        "{}",
-        String::from_utf8_lossy(&strip.stderr)
-    );
+    crate::common::assert_ok(&strip);
     let (addresses, _) = bands(&scratch.0, &[]);
     let (named, said) = bands(&scratch.0, &["--binary", stripped.to_str().unwrap()]);
     assert_eq!(named, addresses);
@@ -286,7 +274,7 @@ fn symbols_past_the_limit_are_left_out_and_said() {
         ],
         None,
     );
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let said = String::from_utf8_lossy(&out.stderr);
     assert!(
         said.contains(&format!("more than {MAX_SYMBOLS} symbols")),

@@ -20,7 +20,7 @@ fn a_name_without_hp_reads_name_hp_and_writes_in_the_current_folder() {
     fs::create_dir(dir.path("sub")).unwrap();
     fs::write(dir.path("sub/Leak-hc.hp"), profile("Leak-hc")).unwrap();
     let out = hpgraph(&dir.0, &["sub/Leak-hc"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let ps = fs::read(dir.path("Leak-hc.ps")).unwrap();
     assert_eq!(without_creator(&ps), golden("Leak-hc", "default", "ps"));
     assert_eq!(
@@ -33,7 +33,7 @@ fn a_name_without_hp_reads_name_hp_and_writes_in_the_current_folder() {
 fn filter_mode_reads_stdin_writes_stdout_and_no_aux() {
     let dir = Scratch::new("cli");
     let out = hpgraph(&dir.0, &["-c"], Some(&profile("MapBuild-hy")));
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert_eq!(
         without_creator(&out.stdout),
         golden("MapBuild-hy", "c", "ps")
@@ -59,7 +59,7 @@ fn options_may_follow_the_file_and_output_may_be_named() {
     assert!(stderr(&out).contains("out/graph.ps"), "{}", stderr(&out));
     fs::create_dir(dir.path("out")).unwrap();
     let out = hpgraph(&dir.0, &["p.hp", "-m5", "-o", "out/graph.ps"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let ps = fs::read(dir.path("out/graph.ps")).unwrap();
     assert_eq!(without_creator(&ps), golden("ManyCC-hc", "m5", "ps"));
     assert_eq!(
@@ -97,12 +97,12 @@ fn hp2ps_option_clusters_work() {
     let dir = Scratch::new("cli");
     fs::write(dir.path("p.hp"), profile("Names-hc")).unwrap();
     // -pc is -p -c (p reads on); the first run makes the .aux that -p reads.
-    assert!(hpgraph(&dir.0, &["p.hp"], None).status.success());
+    crate::common::assert_ok(&hpgraph(&dir.0, &["p.hp"], None));
     let out = hpgraph(&dir.0, &["-pc", "p.hp"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let with_p = fs::read(dir.path("p.ps")).unwrap();
     let out = hpgraph(&dir.0, &["-p", "-c", "p.hp"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     assert_eq!(fs::read(dir.path("p.ps")).unwrap(), with_p);
 }
 
@@ -214,7 +214,7 @@ fn an_unfinished_last_sample_is_dropped_with_a_warning() {
     hp.extend_from_slice(b"BEGIN_SAMPLE 99.00\n<main:Main.mk>\t1234\n<main:Main.f0");
     fs::write(dir.path("p.hp"), &hp).unwrap();
     let out = hpgraph(&dir.0, &["p.hp"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert_eq!(
         stderr(&out).trim(),
         format!(
@@ -240,13 +240,13 @@ fn crlf_and_a_missing_final_newline_change_nothing() {
         })
         .collect();
     let out = hpgraph(&dir.0, &[], Some(&crlf));
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert_eq!(
         without_creator(&out.stdout),
         golden("Names-hy", "default", "ps")
     );
     let out = hpgraph(&dir.0, &[], Some(lf.strip_suffix(b"\n").unwrap()));
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert!(out.stderr.is_empty(), "{}", stderr(&out));
     assert_eq!(
         without_creator(&out.stdout),
@@ -259,10 +259,10 @@ fn the_format_comes_from_format_or_the_output_name() {
     let dir = Scratch::new("cli");
     fs::write(dir.path("p.hp"), profile("Leak-hc")).unwrap();
     let out = hpgraph(&dir.0, &["p.hp", "-o", "fig.svg"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert!(fs::read(dir.path("fig.svg")).unwrap().starts_with(b"<svg"));
     let out = hpgraph(&dir.0, &["p.hp", "-o", "fig.PDF"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert!(fs::read(dir.path("fig.PDF")).unwrap().starts_with(b"%PDF-"));
     // --format names the file after the input, as hp2ps names its .ps.
     assert!(
@@ -475,7 +475,7 @@ fn the_rough_edges_a_new_user_meets() {
         .end(2);
     for input in [&empty[..], &log.done()] {
         let out = hpgraph(&dir.0, &["-", "-o", "e.svg"], Some(input));
-        assert!(out.status.success());
+        crate::common::assert_ok(&out);
         assert!(
             stderr(&out).contains("every census is empty"),
             "{}",
@@ -489,7 +489,7 @@ fn the_rough_edges_a_new_user_meets() {
     // One input named twice is drawn once.
     let once = hpgraph(&dir.0, &["--summary", "p.hp"], None);
     let twice = hpgraph(&dir.0, &["--summary", "p.hp", "p.hp", "p"], None);
-    assert!(twice.status.success());
+    crate::common::assert_ok(&twice);
     assert_eq!(once.stdout, twice.stdout);
 }
 
@@ -528,7 +528,7 @@ fn a_reader_that_closes_standard_output_early_ends_the_run_quietly() {
             child.stdout.take().unwrap().read_exact(&mut first).unwrap();
             // stdout is closed here, as `head -c10` closes it.
             let out = child.wait_with_output().unwrap();
-            assert!(out.status.success(), "{format}: {}", stderr(&out));
+            crate::common::assert_ok_as(&out, format_args!("{format}"));
             assert!(out.stderr.is_empty(), "{format}: {}", stderr(&out));
         }
     }

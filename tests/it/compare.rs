@@ -28,11 +28,7 @@ fn run(args: &[&str]) -> std::process::Output {
 
 fn json(args: &[&str]) -> Value {
     let out = run(args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -221,11 +217,7 @@ fn the_picture_has_both_runs_one_colour_per_band_in_every_format() {
             let mut args = vec!["--compare", &before, &after, "-t0", "-o", "all.svg"];
             args.extend_from_slice(palette);
             let out = hpgraph(&dir.0, &args, None);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            crate::common::assert_ok(&out);
             let svg = std::fs::read_to_string(dir.path("all.svg")).unwrap();
             let mut fills: HashMap<String, Vec<String>> = HashMap::new();
             for (name, fill) in titled_fills(&svg) {
@@ -257,7 +249,7 @@ fn the_picture_has_both_runs_one_colour_per_band_in_every_format() {
         ],
         None,
     );
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let svg = std::fs::read_to_string(dir.path("n.svg")).unwrap();
     assert!(
         svg_texts(&svg)
@@ -341,7 +333,7 @@ fn the_pdf_of_a_comparison_is_its_svgs_picture() {
             "-o",
             out,
         ];
-        assert!(hpgraph(&dir.0, &args, None).status.success());
+        crate::common::assert_ok(&hpgraph(&dir.0, &args, None));
     }
     let tool = |cmd: &str, args: &[&str]| {
         let ok = std::process::Command::new(cmd)

@@ -89,7 +89,7 @@ fn compressed_profiles_render_exactly_as_the_plain_ones() {
             let mut args = vec![name.as_str(), "-o", "plain.ps"];
             args.extend(flags);
             let out = hpgraph(&dir.0, &args, None);
-            assert!(out.status.success(), "{profile}");
+            crate::common::assert_ok_as(&out, format_args!("{profile}"));
             let plain = std::fs::read(dir.path("plain.ps")).unwrap();
             for (tool, suffix) in tools() {
                 let packed = compress(tool, &bytes);
@@ -98,7 +98,7 @@ fn compressed_profiles_render_exactly_as_the_plain_ones() {
                 let mut args = vec![file.as_str(), "-o", "packed.ps"];
                 args.extend(flags);
                 let out = hpgraph(&dir.0, &args, None);
-                assert!(out.status.success(), "{file} {flags:?}");
+                crate::common::assert_ok_as(&out, format_args!("{file} {flags:?}"));
                 assert!(
                     out.stderr.is_empty(),
                     "{file}: {}",
@@ -117,7 +117,7 @@ fn compressed_profiles_render_exactly_as_the_plain_ones() {
                 if flags.is_empty() {
                     let _ = std::fs::remove_file(dir.path(&format!("{base}.ps")));
                     let out = hpgraph(&dir.0, &[&file], None);
-                    assert!(out.status.success());
+                    crate::common::assert_ok(&out);
                     assert_eq!(
                         std::fs::read(dir.path(&format!("{base}.ps"))).unwrap(),
                         plain,

@@ -238,7 +238,7 @@ fn every_view_of_an_eventlog_starts_where_its_runs_hp_does() {
         }
         assert!(first > starts, "{name}: the first census {first} s");
         let out = hpgraph(&dir.0, &[path.to_str().unwrap(), "-o", "p.html"], None);
-        assert!(out.status.success(), "{name}");
+        crate::common::assert_ok_as(&out, format_args!("{name}"));
         let page = std::fs::read_to_string(dir.path("p.html")).unwrap();
         let data = &page[page.find("id=\"hpgraph-data\">").unwrap() + 18..];
         let data: serde_json::Value =
@@ -248,7 +248,7 @@ fn every_view_of_an_eventlog_starts_where_its_runs_hp_does() {
         assert!(page.contains("class=\"unobserved\""), "{name}: the shade");
         assert!(page.contains("The whole run"), "{name}: the runtime's line");
         let out = hpgraph(&dir.0, &[path.to_str().unwrap(), "-o", "p.svg"], None);
-        assert!(out.status.success(), "{name}");
+        crate::common::assert_ok_as(&out, format_args!("{name}"));
         let svg = std::fs::read_to_string(dir.path("p.svg")).unwrap();
         assert!(
             svg.contains("fill=\"#f0f0f0\""),
@@ -369,21 +369,17 @@ fn an_eventlog_renders_as_its_name_says_and_from_standard_input() {
     let src = fixtures().join("eventlog/Leak-hc.eventlog");
     std::fs::copy(&src, dir.path("Leak-hc.eventlog")).unwrap();
     let out = hpgraph(&dir.0, &["Leak-hc.eventlog"], None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let ps = std::fs::read(dir.path("Leak-hc.ps")).unwrap();
     assert!(dir.path("Leak-hc.aux").exists());
     let piped = hpgraph(&dir.0, &["-"], Some(&std::fs::read(&src).unwrap()));
-    assert!(piped.status.success());
+    crate::common::assert_ok(&piped);
     assert_eq!(piped.stdout, ps, "a file and standard input draw the same");
     for flags in [&["-c", "-m3"][..], &["-d", "-i-"], &["-t3", "-y", "-g"]] {
         let mut args = flags.to_vec();
         args.extend(["Leak-hc.eventlog", "-o", "x.svg"]);
         let out = hpgraph(&dir.0, &args, None);
-        assert!(out.status.success(), "{args:?}");
+        crate::common::assert_ok_as(&out, format_args!("{args:?}"));
     }
 }
 
@@ -437,10 +433,10 @@ fn converted_to_hp_the_header_is_the_runs_own_and_the_picture_the_same() {
         for flags in [&[][..], &["-c", "-m5", "-d"]] {
             let mut a = flags.to_vec();
             a.extend([log, "--from", first, "--no-marks", "-o", "direct.ps"]);
-            assert!(run_tz(&dir.0, "UTC", &a).status.success());
+            crate::common::assert_ok(&run_tz(&dir.0, "UTC", &a));
             let mut b = flags.to_vec();
             b.extend(["conv.hp", "--no-marks", "-o", "via-hp.ps"]);
-            assert!(run_tz(&dir.0, "UTC", &b).status.success());
+            crate::common::assert_ok(&run_tz(&dir.0, "UTC", &b));
             assert_eq!(
                 std::fs::read(dir.path("direct.ps")).unwrap(),
                 std::fs::read(dir.path("via-hp.ps")).unwrap(),
@@ -460,7 +456,7 @@ fn converted_to_hp_the_header_is_the_runs_own_and_the_picture_the_same() {
             "tz.hp",
         ],
     );
-    assert!(shifted.status.success());
+    crate::common::assert_ok(&shifted);
     let utc = std::fs::read_to_string(fixtures().join("eventlog/Leak-hc.hp")).unwrap();
     let tz = std::fs::read_to_string(dir.path("tz.hp")).unwrap();
     let hour = |s: &str| -> u32 {
@@ -590,7 +586,7 @@ fn a_cut_eventlog_warns_as_a_cut_hp_does() {
         .unwrap();
     std::fs::write(dir.path("cut.eventlog"), &bytes[..cut]).unwrap();
     let out = hpgraph(&dir.0, &["cut.eventlog"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
         "hpgraph: warning: cut.eventlog: incomplete last sample ignored\n"
@@ -626,13 +622,13 @@ fn labels_are_bytes_and_markers_keep_their_text() {
     let dir = Scratch::new("bytes");
     std::fs::write(dir.path("odd.eventlog"), &log).unwrap();
     let out = hpgraph(&dir.0, &["odd.eventlog", "-o", "odd.hp"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let text = std::fs::read(dir.path("odd.hp")).unwrap();
     // The bytes as they are, but the blank, which hp2ps would read as the name's end.
     assert!(text.windows(9).any(|w| w == b"caf\xe9_\xff\xfe\t4"));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be written as .hp"));
     let ps = hpgraph(&dir.0, &["odd.eventlog", "-o", "-"], None);
-    assert!(ps.status.success());
+    crate::common::assert_ok(&ps);
     assert!(
         without_creator(&ps.stdout)
             .windows(4)

@@ -27,7 +27,7 @@ fn every_format_gives_the_same_bytes_twice() {
             &["-c", "-M", "--format", format, "-o", "-", "p.hp"],
             None,
         );
-        assert!(a.status.success(), "{format}");
+        crate::common::assert_ok_as(&a, format_args!("{format}"));
         assert_eq!(
             a.stdout, b.stdout,
             "{format} output changes from run to run"
@@ -56,7 +56,7 @@ fn svg_and_pdf_follow_the_figure_not_the_samples_unless_exact() {
     std::fs::write(dir.path("long.hp"), long_profile(20_000)).unwrap();
     let size = |args: &[&str]| {
         let out = hpgraph(&dir.0, args, None);
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        crate::common::assert_ok_as(&out, format_args!("{args:?}"));
         out.stdout.len()
     };
     let reduced = size(&["long.hp", "--format", "svg", "-o", "-"]);
@@ -97,7 +97,7 @@ fn png_is_the_figure_at_the_asked_resolution_and_the_same_every_time() {
     let hp = fixtures().join("profiles/ManyCC-hc.hp");
     let hp = hp.to_str().unwrap();
     let out = hpgraph(&dir.0, &["-c", hp, "-o", "a.png"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let a = std::fs::read(dir.path("a.png")).unwrap();
     assert_eq!(png_size(&a), (1350, 900), "9 x 6 in at 150 dpi");
     assert!(
@@ -178,7 +178,7 @@ fn stable_colours_give_a_name_one_fill_in_every_figure() {
         let mut args = vec![hp.to_str().unwrap(), "--format", "svg", "-o", "-"];
         args.extend(extra);
         let out = hpgraph(&dir.0, &args, None);
-        assert!(out.status.success(), "{}", stderr(&out));
+        crate::common::assert_ok(&out);
         common::titled_fills(&String::from_utf8(out.stdout).unwrap())
     };
     for palette in ["hp2ps", "okabe-ito", "viridis"] {
@@ -232,7 +232,7 @@ fn same_scale_gives_every_picture_the_largest_ranges_and_limits_can_be_set() {
     }
     let run = |args: &[&str]| {
         let out = hpgraph(&dir.0, args, None);
-        assert!(out.status.success(), "{args:?}: {}", stderr(&out));
+        crate::common::assert_ok_as(&out, format_args!("{args:?}"));
     };
     run(&["Leak-hc.hp", "MapBuild-hc.hp"]);
     let (a, b) = (
@@ -318,7 +318,7 @@ fn size_makes_the_page_exactly_that_size_in_every_format() {
         let mut args = vec![hp, "--size", "8cmx5cm", "-o", "-"];
         args.extend(extra);
         let out = hpgraph(&dir.0, &args, None);
-        assert!(out.status.success(), "{extra:?}: {}", stderr(&out));
+        crate::common::assert_ok_as(&out, format_args!("{extra:?}"));
         out.stdout
     };
     let pdf = String::from_utf8_lossy(&run(&["--format", "pdf"])).to_string();
@@ -348,7 +348,7 @@ fn in_svg_each_band_is_a_path_titled_with_its_full_name() {
         &[log.to_str().unwrap(), "--format", "svg", "-o", "-"],
         None,
     );
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let svg = String::from_utf8(out.stdout).unwrap();
     let bands = hpgraph::input::eventlog::parse(&std::fs::read(&log).unwrap())
         .unwrap()
@@ -393,7 +393,7 @@ fn in_svg_a_markers_caret_carries_its_text() {
         &[log.to_str().unwrap(), "--format", "svg", "-o", "-"],
         None,
     );
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let svg = String::from_utf8(out.stdout).unwrap();
     // The program's traceMarkerIO calls, in GHC's runtime's own eventlog.
     for text in [
@@ -491,7 +491,7 @@ fn modern_style_has_distinct_tick_labels_and_keeps_full_names_in_titles() {
             &["short.hp", "--style", style, "--format", "svg", "-o", "-"],
             None,
         );
-        assert!(out.status.success(), "{}", stderr(&out));
+        crate::common::assert_ok(&out);
         String::from_utf8(out.stdout).unwrap()
     };
     // The x tick labels: the texts on the x axis's label's line (hp2ps's `seconds`

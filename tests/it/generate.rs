@@ -19,7 +19,7 @@ fn generated(what: &str) -> Vec<u8> {
 fn long_options() -> Vec<String> {
     let dir = Scratch::new("generate-help");
     let out = hpgraph(&dir.0, &["--help"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let help = String::from_utf8(out.stdout).unwrap();
     let mut options = Vec::new();
     for line in help.lines() {
@@ -89,7 +89,7 @@ fn the_man_page_renders_and_lists_every_long_option() {
                 child.wait_with_output()
             })
             .unwrap();
-        assert!(out.status.success());
+        crate::common::assert_ok(&out);
         // man may hyphenate and embolden: undo the overstrikes.
         let mut text = String::new();
         for c in String::from_utf8_lossy(&out.stdout).chars() {

@@ -45,11 +45,7 @@ fn dark_share_at_a_column(dir: &Scratch, input: &str, flags: &[&str]) -> f64 {
         .arg(dir.path("f"))
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     dark_share(&std::fs::read(dir.path("f.pgm")).unwrap())
 }
 

@@ -148,7 +148,7 @@ fn the_summary_table_goes_to_standard_output_plain_off_a_terminal() {
     let dir = Scratch::new("inspect");
     let path = fixtures().join("profiles/Leak-hc.hp");
     let out = hpgraph(&dir.0, &["--summary", path.to_str().unwrap()], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains('\x1b'), "no colour into a pipe");
     let header = text.lines().find(|l| l.contains("share")).unwrap();
@@ -193,11 +193,7 @@ fn csv(args: &[&str]) -> Vec<Vec<String>> {
     let mut all = args.to_vec();
     all.extend(["-o", "data.csv"]);
     let out = hpgraph(&dir.0, &all, None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let bytes = fs::read(dir.path("data.csv")).unwrap();
     assert!(bytes.ends_with(b"\r\n"), "lines end in CRLF");
     read_csv(&String::from_utf8(bytes).unwrap())
@@ -241,7 +237,7 @@ fn names_with_commas_and_quotes_are_quoted() {
               BEGIN_SAMPLE 0.5\n(1)a,b\t10\nsay \"hi\"\t20\nEND_SAMPLE 0.5\n";
     fs::write(dir.path("q.hp"), hp).unwrap();
     let out = hpgraph(&dir.0, &["q.hp", "-o", "q.csv"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let text = fs::read_to_string(dir.path("q.csv")).unwrap();
     assert_eq!(text, "time,\"(1)a,b\",\"say \"\"hi\"\"\"\r\n0.5,10,20\r\n");
 }
@@ -328,7 +324,7 @@ fn json_export_holds_the_profile_in_its_documented_layout() {
     let path = fixtures().join("eventlog/Markers-hc.eventlog");
     let dir = Scratch::new("inspect");
     let out = hpgraph(&dir.0, &[path.to_str().unwrap(), "-o", "m.json"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let j: Value = serde_json::from_slice(&fs::read(dir.path("m.json")).unwrap()).unwrap();
     assert_eq!(j["format"], "hpgraph-profile");
     assert_eq!(j["version"], 1);
@@ -395,11 +391,7 @@ fn the_summary_shows_control_bytes_rather_than_sending_them_to_the_terminal() {
     let dir = Scratch::new("summary-controls");
     for args in [&["--summary", "-"][..], &["--summary=json", "-"]] {
         let out = hpgraph(&dir.0, args, Some(HOSTILE_TEXT));
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_ok(&out);
         assert!(
             !out.stdout.iter().any(|&b| b == 0x1b || b == 0x07),
             "{args:?}: raw control bytes in {}",
@@ -422,11 +414,7 @@ fn csv_cells_a_spreadsheet_would_run_as_formulas_are_text() {
         &["-", "-o", "-", "--format", "csv"],
         Some(HOSTILE_TEXT),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let csv = String::from_utf8(out.stdout).unwrap();
     let header = csv.lines().next().unwrap();
     // RFC 4180 fields, split by hand: every cell that starts with = + - @ is quoted and
@@ -472,11 +460,7 @@ fn sort_growth_puts_the_steepest_band_on_top_and_keeps_it_under_m() {
     fs::write(dir.path("g.hp"), hp).unwrap();
     let header = |args: &[&str]| {
         let out = hpgraph(&dir.0, args, None);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_ok(&out);
         let text = fs::read_to_string(dir.path("g.csv")).unwrap();
         text.lines().next().unwrap().to_string()
     };
@@ -511,11 +495,7 @@ fn del_c1_and_bidi_controls_reach_no_terminal_from_any_printer() {
     ];
     for args in runs {
         let out = hpgraph(&dir.0, args, Some(hp.as_bytes()));
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_ok(&out);
         let text = String::from_utf8(out.stdout).unwrap();
         for bad in ['\u{7f}', '\u{9b}', '\u{202e}', '\u{2068}'] {
             assert!(

@@ -186,11 +186,7 @@ fn a_sample_written_inside_a_heap_size_event_leaves_the_runtime_figures_whole() 
         std::fs::write(dir.path("spliced.eventlog"), &spliced).unwrap();
         let stats = |name: &str| {
             let out = crate::common::hpgraph(&dir.0, &["--stats", name], None);
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            crate::common::assert_ok(&out);
             out.stdout
         };
         assert_eq!(
@@ -336,11 +332,7 @@ fn the_interleaved_runs_statistics_are_its_rts_s() {
     let log = fixtures().join("interleaved/ghc-9.0.2/Pandoc-hc.eventlog");
     let s = std::fs::read_to_string(log.with_extension("s")).unwrap();
     let out = crate::common::hpgraph(&fixtures(), &["--stats=json", log.to_str().unwrap()], None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for (key, what) in [
         ("allocated", "bytes allocated in the heap"),

@@ -452,7 +452,7 @@ fn a_json_report_respaced_by_jq_reads_as_ghcs_own() {
                 .arg(&original)
                 .output()
                 .unwrap();
-            assert!(out.status.success(), "jq {flags:?} {run}");
+            crate::common::assert_ok_as(&out, format_args!("jq {flags:?} {run}"));
             let respaced = dir.join(name);
             std::fs::write(&respaced, &out.stdout).unwrap();
             assert!(folded(&respaced) == want, "{run} through jq {flags:?}");

@@ -10,11 +10,7 @@ fn the_html_page_is_one_self_contained_file() {
     let dir = Scratch::new("inspect");
     let path = fixtures().join("eventlog/Markers-hd.eventlog");
     let out = hpgraph(&dir.0, &[path.to_str().unwrap(), "-o", "m.html"], None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let html = fs::read_to_string(dir.path("m.html")).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
     // No address but SVG's namespace name, which is never fetched.
@@ -148,11 +144,7 @@ fn a_reports_table_lists_its_heaviest_stacks_up_to_the_limit() {
 /// Runs hpgraph with `args` (writing `p.html`) and reads the page's data.
 fn page_data(dir: &Scratch, args: &[&str]) -> serde_json::Value {
     let out = hpgraph(&dir.0, args, None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let page = fs::read_to_string(dir.path("p.html")).unwrap();
     let data = &page[page.find("id=\"hpgraph-data\">").unwrap() + 18..];
     serde_json::from_str(&data[..data.find("</script>").unwrap()]).unwrap()

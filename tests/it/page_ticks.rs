@@ -96,11 +96,7 @@ pub(crate) fn node(script: &str, cases: &Value) -> Value {
         .args(["-e", &program])
         .output()
         .expect("node runs (the browser tests need it too)");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     serde_json::from_slice(&out.stdout).unwrap()
 }
 

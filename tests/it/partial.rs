@@ -144,7 +144,7 @@ fn the_page_and_a_modern_figure_say_an_input_was_read_in_part() {
         &["cut.eventlog", "--style", "hp2ps", "-o", "c.ps"],
         None,
     );
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let ps = std::fs::read_to_string(dir.0.join("c.ps")).unwrap();
     assert!(!ps.contains("read in part"));
 }

@@ -211,7 +211,7 @@ fn folded_stacks_are_inferno_collapse_ghcprofs() {
             .arg(dir.join(name))
             .output()
             .unwrap();
-        assert!(theirs.status.success(), "{tool} {flag} {name}");
+        crate::common::assert_ok_as(&theirs, format_args!("{tool} {flag} {name}"));
         let mut ours = Vec::new();
         hpgraph::export::costs::write_folded(&read_of(ghc, name), measure, &mut ours).unwrap();
         let (ours, theirs) = (
@@ -367,7 +367,7 @@ fn the_summary_of_a_report_is_ghcs_own_table() {
             ],
             None,
         );
-        assert!(out.status.success());
+        crate::common::assert_ok(&out);
         let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         for row in &table {
             let want = if column == 1 { row.1 } else { row.2 };
@@ -420,11 +420,7 @@ fn annotated(file: &Path, inclusive: bool) -> (u64, Vec<(String, u64)>) {
         .arg(file)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let number = |w: &str| w.replace(',', "").parse::<u64>().ok();
     let mut totals = None;
@@ -567,7 +563,7 @@ fn pruning_hides_what_ghcs_tree_weighs_under_the_share() {
                 ],
                 None,
             );
-            assert!(out.status.success());
+            crate::common::assert_ok(&out);
             let s: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             assert_eq!(
                 s["total"], total,
@@ -710,11 +706,7 @@ fn the_csv_of_a_report_is_ghcs_tree() {
             &[report.to_str().unwrap(), "--format", "csv", "-o", "-"],
             None,
         );
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_ok(&out);
         let csv = String::from_utf8(out.stdout).unwrap();
         let mut lines = csv.lines();
         assert_eq!(

@@ -176,11 +176,7 @@ fn a_report_with_its_header_reindented_is_read_by_its_content() {
         &["-", "-o", "-", "--format", "folded"],
         Some(&std::fs::read(dir.path("spaced.prof")).unwrap()),
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let mut got: Vec<String> = String::from_utf8(out.stdout)
         .unwrap()
         .lines()
@@ -223,11 +219,7 @@ fn a_report_named_as_ghcs_testsuite_names_it_is_read_itself() {
     )
     .unwrap();
     let out = hpgraph(&dir.0, &["MapFib.prof.sample", "--summary"], None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     assert!(String::from_utf8_lossy(&out.stdout).starts_with("the whole run: "));
     // Where hp2ps's NAME.hp exists, hp2ps's rule still reads it.
     std::fs::copy(
@@ -236,11 +228,7 @@ fn a_report_named_as_ghcs_testsuite_names_it_is_read_itself() {
     )
     .unwrap();
     let out = hpgraph(&dir.0, &["MapFib.prof.sample", "--summary"], None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     assert!(!String::from_utf8_lossy(&out.stdout).starts_with("the whole run: "));
 }
 

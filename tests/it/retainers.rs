@@ -110,7 +110,7 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
             .arg("--summary=json")
             .output()
             .unwrap();
-        assert!(out.status.success());
+        crate::common::assert_ok(&out);
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(
             err.contains("retainer sets named from") && err.contains("Leak-hr.prof"),
@@ -183,7 +183,7 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
             .arg(&svg)
             .output()
             .unwrap();
-        assert!(out.status.success());
+        crate::common::assert_ok(&out);
         let svg = std::fs::read_to_string(&svg).unwrap();
         let texts: Vec<String> = common::svg_texts(&svg)
             .into_iter()
@@ -196,7 +196,7 @@ fn retainer_sets_are_named_in_full_from_the_runs_report() {
             .arg(&page)
             .output()
             .unwrap();
-        assert!(out.status.success());
+        crate::common::assert_ok(&out);
         let page = std::fs::read_to_string(&page).unwrap();
         let mut keyed = 0;
         for (name, set) in &sets {

@@ -180,7 +180,7 @@ fn missing_header_lines_warn_and_draw_empty_strings() {
     let without: Vec<u8> = lines(&hp)[4..].concat();
     let dir = Scratch::new("robust");
     let out = hpgraph(&dir.0, &[], Some(&without));
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let warnings: Vec<String> = stderr(&out).lines().map(str::to_string).collect();
     assert_eq!(
         warnings,
@@ -336,7 +336,7 @@ fn hundreds_of_thousands_of_names_take_linear_time() {
         let mut args = flags.to_vec();
         args.push("p.hp");
         let out = hpgraph(&dir.0, &args, None);
-        assert!(out.status.success(), "{flags:?}: {}", stderr(&out));
+        crate::common::assert_ok_as(&out, format_args!("{flags:?}"));
         assert!(
             start.elapsed() < Duration::from_secs(60),
             "{flags:?} took {:?}",
@@ -345,7 +345,7 @@ fn hundreds_of_thousands_of_names_take_linear_time() {
         // -p reads back the .aux of 200,000 names.
         let mut with_p = vec!["-p"];
         with_p.extend_from_slice(&args);
-        assert!(hpgraph(&dir.0, &with_p, None).status.success());
+        crate::common::assert_ok(&hpgraph(&dir.0, &with_p, None));
     }
 }
 
@@ -374,7 +374,7 @@ fn names_with_spaces_and_special_bytes_are_kept_whole() {
     let dir = Scratch::new("robust");
     // -t0 keeps even the smallest band, -m0 -M puts every name in the key.
     let out = hpgraph(&dir.0, &["-t0", "-m0", "-M"], Some(&damaged));
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let escaped: &[u8] = b"(Map Int \\(Maybe \\\\x\\) <&> \"q\" caf\xc3\xa9 \xff 9lives) show";
     assert!(
         out.stdout.windows(escaped.len()).any(|w| w == escaped),
@@ -604,7 +604,7 @@ fn an_event_written_inside_another_is_read_apart_to_the_end() {
     std::fs::write(dir.path("broken.eventlog"), &broken).unwrap();
     let out = hpgraph(&dir.0, &["broken.eventlog", "-o", "broken.csv"], None);
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    crate::common::assert_ok_as(&out, format_args!("{err}"));
     assert!(
         err.contains("1 event the runtime wrote inside another event")
             && err.contains("was read apart"),

@@ -117,11 +117,7 @@ fn eventlog_bands(dir: &Path, eventlog: &Path) -> BTreeSet<String> {
         &[eventlog.to_str().unwrap(), "-o", "-", "--format", "json"],
         None,
     );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     (v["bands"].as_array().unwrap().iter())
         .map(|b| b["name"].as_str().unwrap().to_owned())
@@ -178,7 +174,7 @@ fn a_plain_build_is_drawn_with_its_own_output_untouched() {
         &["300000"],
         None,
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert_eq!(
         out.stdout,
         alone(&prog, &["300000"], b""),
@@ -236,7 +232,7 @@ fn a_short_run_is_told_how_to_get_more_censuses() {
     };
     let scratch = Scratch::new("run-few");
     let out = run(&scratch.0, &["-o", "r.svg"], &prog, &["1000000"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let said = stderr(&out);
     assert!(said.contains(" -i0.05 "), "{said}");
     let got = hp_censuses(&scratch.path("run-plain.hp"));
@@ -278,7 +274,7 @@ fn a_short_run_is_told_how_to_get_more_censuses() {
         &["1000000"],
         None,
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     let more = hp_censuses(&scratch.path("run-plain.hp"));
     assert!(more > got, "{more} censuses at -i 0.002, {got} at 0.05");
     let said = stderr(&out);
@@ -292,7 +288,7 @@ fn a_profiled_build_records_cost_centres_and_time_samples() {
     };
     let scratch = Scratch::new("run-prof");
     let out = run(&scratch.0, &["-i", "0.01"], &prog, &["300000"], None);
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert!(stderr(&out).contains("-hc -l -p"), "{}", stderr(&out));
     assert!(
         scratch.path("run-profiled.html").exists(),
@@ -358,7 +354,7 @@ fn the_programs_status_and_input_are_its_own() {
         &["1000", "echo"],
         Some(input),
     );
-    assert!(out.status.success(), "{}", stderr(&out));
+    crate::common::assert_ok(&out);
     assert_eq!(out.stdout, alone(&prog, &["1000", "echo"], input));
     assert!(out.stdout.ends_with(input));
 }

@@ -105,7 +105,7 @@ fn an_eventlog_with_a_heap_profile_and_samples_draws_the_heap_unless_asked() {
     let eventlog = dir.join("MapFib-samples-hc.eventlog");
     let e = eventlog.to_str().unwrap();
     let o = hpgraph(&scratch.0, &[e, "-o", "heap.folded"], None);
-    assert!(o.status.success());
+    crate::common::assert_ok(&o);
     let heap = std::fs::read_to_string(scratch.path("heap.folded")).unwrap();
     // The heap's stacks weigh bytes: GHC's .hp names them without modules.
     assert!(!heap.contains("Main.step"), "{heap}");
@@ -147,7 +147,7 @@ fn a_heap_page_carries_the_samples_of_the_same_run_and_window() {
             let mut all = vec![e.to_str().unwrap(), "-o", "p.html"];
             all.extend(args);
             let o = hpgraph(&scratch.0, &all, None);
-            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            crate::common::assert_ok(&o);
             let page = std::fs::read_to_string(scratch.path("p.html")).unwrap();
             assert!(
                 page.contains("<section id=\"samples\""),
@@ -212,7 +212,7 @@ fn a_figure_of_heap_and_samples_has_the_samples_panel_ghc_events_counts() {
         let scratch = Scratch::new("samples-panel");
         let e = dir.join("MapFib-samples-hc.eventlog");
         let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", "s.svg"], None);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        crate::common::assert_ok(&o);
         let svg = std::fs::read_to_string(scratch.path("s.svg")).unwrap();
         let texts: Vec<String> = (crate::common::svg_texts(&svg).into_iter())
             .map(|t| t.text.replace("&#39;", "'"))
@@ -276,7 +276,7 @@ fn the_samples_panel_is_in_the_pdf_and_png_and_never_in_hp2ps_s_picture() {
     let scratch = Scratch::new("samples-panel-pdf");
     for out in ["s.svg", "s.png"] {
         let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", out], None);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        crate::common::assert_ok(&o);
     }
     let svg = std::fs::read_to_string(scratch.path("s.svg")).unwrap();
     let fill = (crate::common::titled_fills(&svg).into_iter())
@@ -297,7 +297,7 @@ fn the_samples_panel_is_in_the_pdf_and_png_and_never_in_hp2ps_s_picture() {
         "the panel's colour only under the graph, in the figure's lower half"
     );
     let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", "s.ps"], None);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    crate::common::assert_ok(&o);
     let ps = std::fs::read_to_string(scratch.path("s.ps")).unwrap();
     assert!(!ps.contains("samples"), "hp2ps's picture has no panel");
     if !crate::common::have("pdftotext", &["-v"]) {
@@ -305,7 +305,7 @@ fn the_samples_panel_is_in_the_pdf_and_png_and_never_in_hp2ps_s_picture() {
         return;
     }
     let o = hpgraph(&scratch.0, &[e.to_str().unwrap(), "-o", "s.pdf"], None);
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    crate::common::assert_ok(&o);
     let text = std::process::Command::new("pdftotext")
         .args([scratch.path("s.pdf").to_str().unwrap(), "-"])
         .output()

@@ -103,7 +103,7 @@ fn serves_the_page_the_data_and_an_event_per_update() {
     assert_eq!(served_json.status, 200);
     assert!(served_json.head.contains("content-type: application/json"));
     let out = common::hpgraph(&dir.0, &["live.hp", "-o", "once.json"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     assert_eq!(
         served_json.body,
         std::fs::read(dir.path("once.json")).unwrap()
@@ -345,7 +345,7 @@ fn follows_a_growing_eventlog_and_a_restarted_program() {
         std::thread::sleep(Duration::from_millis(150));
     }
     let out = common::hpgraph(&dir.0, &["live.eventlog", "-o", "once.json"], None);
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let once = std::fs::read(dir.path("once.json")).unwrap();
     wait_until("the whole eventlog", 5.0, || {
         get(served.addr, "/profile.json").body == once

@@ -260,11 +260,7 @@ fn a_plain_eventlog_gives_its_statistics() {
     let log = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("fixtures/stats/ghc-9.6.6/MapBuild-plain.eventlog");
     let out = hpgraph().arg("--stats").arg(&log).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(
         text.contains("bytes allocated in the heap") && text.contains("Productivity"),
@@ -317,11 +313,7 @@ fn the_allocation_rate_drawn_adds_up_to_the_runs_allocation() {
             let printed = read_s(&log.with_extension("s"));
             let html = dir.join(format!("{ghc}-{run}.html"));
             let out = hpgraph().arg(&log).arg("-o").arg(&html).output().unwrap();
-            assert!(
-                out.status.success(),
-                "{}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            crate::common::assert_ok(&out);
             let page = std::fs::read_to_string(&html).unwrap();
             let json = page
                 .split_once(r#"id="hpgraph-data">"#)
@@ -362,7 +354,7 @@ fn the_allocation_rate_drawn_adds_up_to_the_runs_allocation() {
             for ext in ["svg", "ps", "pdf"] {
                 let file = dir.join(format!("{ghc}-{run}.{ext}"));
                 let out = hpgraph().arg(&log).arg("-o").arg(&file).output().unwrap();
-                assert!(out.status.success());
+                crate::common::assert_ok(&out);
                 let bytes = std::fs::read(&file).unwrap();
                 let text = String::from_utf8_lossy(&bytes);
                 if ext == "svg" {
@@ -390,11 +382,7 @@ fn the_summary_heads_with_the_runtimes_figures() {
     for (log, s) in runs().into_iter().step_by(3) {
         let want = read_s(&s);
         let out = hpgraph().arg("--summary=json").arg(&log).output().unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        crate::common::assert_ok(&out);
         let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let r = &json["runtime"];
         assert_eq!(
@@ -435,7 +423,7 @@ fn the_summary_heads_with_the_runtimes_figures() {
         );
         // The CSV's runtime rows hold the same figures.
         let out = hpgraph().arg("--summary=csv").arg(&log).output().unwrap();
-        assert!(out.status.success());
+        crate::common::assert_ok(&out);
         let csv = String::from_utf8(out.stdout).unwrap();
         let row = |name: &str| -> f64 {
             let prefix = format!("runtime,{name},");
@@ -533,11 +521,7 @@ fn two_runs_side_by_side_are_each_runs_own_figures() {
         .arg(&b)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let both: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(both["before"], stats(&a, &[]));
     assert_eq!(both["after"], stats(&b, &[]));
@@ -574,11 +558,7 @@ fn compare_heads_with_both_runs_runtime_figures() {
         .arg(&b)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for (run, log) in [("before", &a), ("after", &b)] {
         let want = read_s(&log.with_extension("s"));
@@ -597,7 +577,7 @@ fn compare_heads_with_both_runs_runtime_figures() {
         .arg(&b)
         .output()
         .unwrap();
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let csv = String::from_utf8(out.stdout).unwrap();
     let line = csv
         .lines()
@@ -630,7 +610,7 @@ fn compare_heads_with_both_runs_runtime_figures() {
         .arg(&b)
         .output()
         .unwrap();
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     let c: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for (run, log) in [("before", &a), ("after", &b)] {
         let alone = stats(log, &["--from", "0.4", "--to", "1.1"]);

@@ -37,11 +37,7 @@ fn mkfifo(path: &Path) {
 /// The one-shot rendering of `bytes` in `format`, from standard input.
 fn reference(dir: &Path, bytes: &[u8], format: &str) -> Vec<u8> {
     let out = hpgraph(dir, &["--format", format, "-"], Some(bytes));
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     out.stdout
 }
 
@@ -96,11 +92,7 @@ fn a_fifo_named_in_full_is_read_as_a_stream_and_never_extended() {
         None,
     );
     writer.join().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     assert_eq!(
         std::fs::read(dir.path("heap.svg")).unwrap(),
         reference(&dir.0, &hp, "svg")
@@ -304,11 +296,7 @@ fn a_ghc_program_writing_into_a_fifo_is_followed() {
         .args(["-O0", "-rtsopts", "-eventlog", "Leak.hs", "-o", "leak"])
         .output()
         .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    crate::common::assert_ok(&built);
     mkfifo(&dir.path("ev"));
     let mut watcher = crate::common::command(&dir.0)
         .args(["--watch", "ev", "-o", "live.svg", "--interval", "0.1", "-q"])
@@ -322,11 +310,7 @@ fn a_ghc_program_writing_into_a_fifo_is_followed() {
         .args(["+RTS", "-hT", "-i0.02", "-l", "-olev", "-RTS"])
         .output()
         .unwrap();
-    assert!(
-        run.status.success(),
-        "{}",
-        String::from_utf8_lossy(&run.stderr)
-    );
+    crate::common::assert_ok(&run);
     let status = wait_for(&mut watcher, 30.0);
     let stderr = read_all(watcher.stderr.take().unwrap());
     assert_eq!(status, Some(0), "{stderr}");

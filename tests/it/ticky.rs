@@ -50,11 +50,7 @@ fn oracle(path: &Path) -> Oracle {
 
 fn json(dir: &Path, args: &[&str]) -> serde_json::Value {
     let out = hpgraph(dir, args, None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -121,11 +117,7 @@ fn the_picture_names_the_largest_allocator() {
     let want = oracle(&fixtures().join("ticky/Run-lT-ghc-9.6.6.oracle"));
     let largest = (want.totals.iter()).max_by_key(|(_, t)| t[1]).unwrap().0;
     let out = hpgraph(&scratch.0, &[log.to_str().unwrap(), "-o", "t.svg"], None);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    crate::common::assert_ok(&out);
     let svg = std::fs::read_to_string(scratch.path("t.svg")).unwrap();
     let texts: Vec<String> = svg_texts(&svg).into_iter().map(|t| t.text).collect();
     assert!(texts.iter().any(|t| t == largest), "{largest} in {texts:?}");

@@ -63,7 +63,7 @@ fn one_shot(dir: &std::path::Path, name: &str) -> Vec<u8> {
         .args([name, "-o", "-", "--format", "svg"])
         .output()
         .unwrap();
-    assert!(out.status.success());
+    crate::common::assert_ok(&out);
     out.stdout
 }
 
@@ -286,7 +286,7 @@ fn a_watched_or_served_retainer_profile_names_its_sets() {
         .args(["r.hp", "--style", "modern", "-o", "-", "--format", "svg"])
         .output()
         .unwrap();
-    assert!(one.status.success());
+    crate::common::assert_ok(&one);
     let one = String::from_utf8(one.stdout).unwrap();
     let sets = |svg: &str| -> Vec<String> {
         (common::svg_texts(svg).into_iter())

@@ -150,6 +150,15 @@ pub fn assert_ok(out: &Output) {
     );
 }
 
+/// [`assert_ok`] of a command the failure names as `what` (its flags, its input).
+pub fn assert_ok_as(out: &Output, what: std::fmt::Arguments) {
+    assert!(
+        out.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// Every `<text>` of an SVG, in document order.
 pub fn svg_texts(svg: &str) -> Vec<SvgText> {
     svg.split("<text ")
