@@ -219,7 +219,7 @@ impl Settings {
 }
 
 /// Why a run cannot go ahead because one file it writes is another it reads or writes
-/// ([`hpgraph::sink::apart`]): every input, `--retainer-sets`' report, every picture, data
+/// ([`hpgraph::sink::collisions`]): every input, `--retainer-sets`' report, every picture, data
 /// file, `.aux`, key and `--check-report`, before anything is written.
 fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>) -> Option<String> {
     let writes: Vec<_> = match run {
@@ -534,4 +534,126 @@ fn request(args: &Args, kind: OutputKind, live: bool) -> Request {
     r.terminal = std::io::stdout().is_terminal()
         && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
     r
+}
+
+#[cfg(test)]
+mod tests {
+    //! Each flag's resolution, in-process beside where it is resolved (ripgrep's habit):
+    //! a command line read into a request and a run, nothing read or written.
+    use super::*;
+    use clap::Parser;
+    use std::ffi::OsString;
+
+    fn args(argv: &[&str]) -> Args {
+        let normal = super::super::argv::normalise(argv.iter().map(OsString::from))
+            .unwrap_or_else(|bad| panic!("{argv:?}: {}", bad.why));
+        Args::try_parse_from(std::iter::once(OsString::from("hpgraph")).chain(normal))
+            .unwrap_or_else(|e| panic!("{argv:?}: {e}"))
+    }
+
+    fn resolved(argv: &[&str]) -> Settings {
+        Settings::resolve(&args(argv)).unwrap_or_else(|e| panic!("{argv:?}: {}", e.message))
+    }
+
+    fn refused(argv: &[&str]) -> String {
+        match Settings::resolve(&args(argv)) {
+            Err(e) => e.message,
+            Ok(_) => panic!("{argv:?} is not refused"),
+        }
+    }
+
+    #[test]
+    fn the_output_is_the_summary_then_the_format_then_the_files_name_then_postscript() {
+        let kind = |argv: &[&str]| output_kind(&args(argv)).unwrap();
+        let picture = OutputKind::Picture;
+        assert_eq!(kind(&["p.hp"]), picture(Format::Ps));
+        assert_eq!(kind(&["p.hp", "-o", "-"]), picture(Format::Ps));
+        assert_eq!(kind(&["p.hp", "-o", "graph"]), picture(Format::Ps));
+        assert_eq!(kind(&["p.hp", "-o", "x.svg"]), picture(Format::Svg));
+        assert_eq!(kind(&["p.hp", "-o", "x.PDF"]), picture(Format::Pdf));
+        let format = ["p.hp", "-o", "x.svg", "--format", "png"];
+        assert_eq!(kind(&format), picture(Format::Png));
+        assert!(matches!(
+            kind(&["p.hp", "-o", "x.svg", "--summary"]),
+            OutputKind::Data(Export::Summary(_))
+        ));
+        let why = output_kind(&args(&["p.hp", "-o", "x.graph"]))
+            .unwrap_err()
+            .message;
+        assert!(
+            why.contains("`x.graph`") && why.contains(".svg") && why.contains("--format"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn serve_follows_as_watch_does_and_writes_a_file_only_when_one_is_named() {
+        let live = |argv: &[&str]| match resolved(argv).run {
+            Run::Watch { live, .. } => live,
+            other => panic!("{argv:?} does not follow its input: {other:?}"),
+        };
+        let served = live(&["--serve", "p.hp"]);
+        assert!(served.serve.is_some() && !served.to_file, "{served:?}");
+        assert!(live(&["--serve", "p.hp", "-o", "x.svg"]).to_file);
+        let watched = live(&["--watch", "p.hp"]);
+        assert!(watched.serve.is_none() && watched.to_file, "{watched:?}");
+        assert!(matches!(resolved(&["p.hp"]).run, Run::Render { .. }));
+    }
+
+    #[test]
+    fn what_cannot_be_done_is_refused_with_what_to_do() {
+        let cases: [(&[&str], &str); 5] = [
+            (
+                &["p.hp", "--from", "5", "--to", "1"],
+                "give the earlier time to --from",
+            ),
+            (&["-", "--key", "file"], "give the picture a file with -o"),
+            (
+                &["--watch", "run.eventlog", "--stats"],
+                "reads a finished eventlog",
+            ),
+            (&["--same-scale", "-", "q.hp"], "save it to a file first"),
+            (&["p.hp", "-o", "p.hp"], "p.hp"),
+        ];
+        for (argv, says) in cases {
+            let why = refused(argv);
+            assert!(why.contains(says), "{argv:?}: {why}");
+        }
+    }
+
+    #[test]
+    fn each_flag_is_one_field_of_the_request_and_the_rest_is_the_librarys() {
+        let a = args(&[
+            "p.hp",
+            "-o",
+            "x.svg",
+            "--stable-colours",
+            "--binary-units",
+            "-m7",
+            "-t2.5",
+            "--title",
+            "T",
+            "--reverse",
+            "--heap-lines",
+            "-y",
+            "-c",
+        ]);
+        let r = request(&a, output_kind(&a).unwrap(), false);
+        assert!(r.stable_colours && r.binary_units && r.reverse && r.heap_lines);
+        assert!(!r.marks && r.colour && !r.live);
+        assert_eq!((r.max_bands, r.threshold), (Some(7), Some(2.5)));
+        assert_eq!(r.title.as_deref(), Some("T"));
+        // No flag: nothing decided here, so the job is the library's own for the format.
+        for (argv, kind) in [
+            (["p.hp", "-o", "x.svg"], OutputKind::Picture(Format::Svg)),
+            (["p.hp", "-o", "x.ps"], OutputKind::Picture(Format::Ps)),
+            (["p.hp", "-o", "x.html"], OutputKind::Picture(Format::Html)),
+        ] {
+            assert_eq!(
+                format!("{:?}", resolved(&argv).job),
+                format!("{:?}", Request::new(kind).job()),
+                "{argv:?}"
+            );
+        }
+    }
 }
