@@ -157,7 +157,7 @@ pub fn compressed(input: &Source) -> Option<hpgraph::input::compressed::Compress
     }
 }
 
-/// What `plan` writes of its input, for [`hpgraph::sink::apart`]: its picture (or data),
+/// What `plan` writes of its input, for [`hpgraph::sink::collisions`]: its picture (or data),
 /// with `key` (`--key file`) the key beside the picture, and its `.aux`.
 pub fn writes(plan: &Plan, key: bool) -> hpgraph::sink::collisions::Writes<'_> {
     let mut files = Vec::new();
