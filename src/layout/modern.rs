@@ -242,7 +242,7 @@ pub fn shortened_apart(names: &[&[u8]], width: f64) -> Vec<Vec<u8>> {
             }
         })
         .collect();
-    // Any still alike show what differs (`super::apart`).
+    // Any still alike show what differs (`super::distinct`).
     super::distinct::told_apart(names, &mut shown, width);
     shown
 }
