@@ -109,8 +109,7 @@ pub(crate) fn compare(
         sets: Plan::sets_of(&compare.inputs[i], compare.sets.as_deref()),
     };
     let inputs = [input(0, before), input(1, after)];
-    let (compared, verdicts) =
-        engine::run_compare(job, inputs, compare.normalised, checks, &mut say)?;
+    let (compared, verdicts) = engine::run_compare(job, inputs, checks, &mut say)?;
     compare.output.write(|out| compared.write(out))?;
     Ok(verdicts)
 }

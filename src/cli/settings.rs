@@ -61,8 +61,6 @@ pub struct Compare {
     pub inputs: [Source; 2],
     /// The one output.
     pub output: Output,
-    /// Line the runs up on 0-100% of their time.
-    pub normalised: bool,
     /// `--retainer-sets`: the report naming a retainer profile's sets, for both runs.
     pub sets: Option<PathBuf>,
 }
@@ -101,12 +99,14 @@ fn usage(kind: ErrorKind, message: impl Into<String>) -> UsageError {
 }
 
 /// `--key file` draws a second picture beside the first: a static one, in a file.
-fn key_file_rules(args: &Args, view: &View, live: bool) -> Result<(), UsageError> {
-    let why = match view {
-        View::Data(_) => Some("is drawn for a picture, not the numbers"),
-        View::Page(_) => Some("is for pictures: a page has its own key"),
-        View::Flame(..) => Some("is for the graph over time: a flame graph has none"),
-        _ if args.compare => Some("is for one profile's picture: --compare has one key for both"),
+fn key_file_rules(view: &View, live: bool) -> Result<(), UsageError> {
+    let why = match (view.of_each_run(), view) {
+        (View::Data(_), _) => Some("is drawn for a picture, not the numbers"),
+        (View::Page(_), _) => Some("is for pictures: a page has its own key"),
+        (View::Flame(..), _) => Some("is for the graph over time: a flame graph has none"),
+        (_, View::Compare(_)) => {
+            Some("is for one profile's picture: --compare has one key for both")
+        }
         _ if live => Some("is drawn once: not with --watch or --serve"),
         _ => None,
     };
@@ -164,7 +164,7 @@ impl Settings {
         }
         let job = request.job();
         if args.key == Some(KeyChoice::File) {
-            key_file_rules(args, &job.view, live)?;
+            key_file_rules(&job.view, live)?;
         }
         let run = if args.compare {
             Run::Compare(compare(args, kind)?)
@@ -333,7 +333,6 @@ fn compare(args: &Args, kind: OutputKind) -> Result<Compare, UsageError> {
     Ok(Compare {
         inputs: [b.input, a.input],
         output,
-        normalised: args.compare_time == CompareTime::Normalised,
         sets: args.retainer_sets.clone(),
     })
 }
@@ -529,6 +528,7 @@ fn request(args: &Args, kind: OutputKind, live: bool) -> Request {
     r.judge_partial = args.check_partial;
     r.checked = !args.check.is_empty();
     r.compare = args.compare;
+    r.normalised = args.compare_time == CompareTime::Normalised;
     r.live = live;
     r.served = args.serve.is_some();
     r.terminal = std::io::stdout().is_terminal()

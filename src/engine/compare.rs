@@ -83,6 +83,8 @@ fn compared<'a, K: ProfileKind>(
     normalised: bool,
 ) -> Result<Compared<'a>, String> {
     let [(before_name, mut before), (after_name, mut after)] = runs;
+    // Each run is made in the comparison's view of each.
+    let view = view.of_each_run();
     if let View::Data(data) = view
         && let Export::Stats(style) = data.export
     {
@@ -126,7 +128,7 @@ fn compared<'a, K: ProfileKind>(
         View::Graph(picture) | View::Members(picture, _) => {
             K::FLAME.map(|at| (picture, at, Direction::Callers))
         }
-        View::Page(_) | View::Data(_) => None,
+        View::Page(_) | View::Data(_) | View::Compare(_) => None,
     };
     if let Some((picture, when, direction)) = flame {
         let scene = Box::new(differential_flame(
@@ -153,6 +155,11 @@ fn compared<'a, K: ProfileKind>(
         }
         View::Graph(picture) | View::Flame(picture, _) | View::Members(picture, _) => {
             (picture, None)
+        }
+        View::Compare(_) => {
+            return Err(
+                "a comparison's runs are each made in one view, not in another comparison".into(),
+            );
         }
     };
     let (before, after) = (before.into_series(), after.into_series());

@@ -58,7 +58,7 @@ pub fn subject(job: &Job, model: Model) -> Result<Subject, Error> {
 /// [`subject`] of a heap profile.
 fn subject_heap(job: &Job, profile: Profile) -> Result<Subject<Profile>, Error> {
     let mut notes = Vec::new();
-    if let View::Flame(_, FlameOf { at: None, .. }) = &job.view {
+    if let View::Flame(_, FlameOf { at: None, .. }) = job.view.of_each_run() {
         return Err(Error::unfit(
             "--inverted turns a flame graph over: use it with --flame (a heap \
                     profile's picture is its graph over time; a .prof's is its flame graph)",
@@ -93,7 +93,7 @@ fn subject_costs(job: &Job, costs: Costs) -> Result<Subject<Costs>, Error> {
 /// Whether the job reads the runtime's events alone (`--stats`), over its own window:
 /// then the profile is kept whole, once it is known to have them.
 fn runtime_only(job: &Job, profile: &Profile) -> Result<bool, Error> {
-    match &job.view {
+    match job.view.of_each_run() {
         View::Data(data) if !data.export.reads_bands() => {
             if profile.runtime.is_empty() {
                 return Err(Error::unfit(
@@ -128,7 +128,7 @@ pub fn same_scale(
         View::Data(Data {
             select: Some(s), ..
         }) => s,
-        View::Data(_) => return,
+        View::Data(_) | View::Compare(_) => return,
         view => &mut view.picture_mut().expect("a view draws a picture").select,
     };
     for profile in profiles {
@@ -182,20 +182,20 @@ impl Job {
     /// Whether what the job makes of a cost-centre report reads its stacks as bands:
     /// everything does but a figure of the whole report, which is its flame graph, read
     /// from the tree ([`crate::select::flame::shaped`]). A page lists the stacks; a filter
-    /// keeps some of them; an export reads them, and so do `--check` and `--compare`
-    /// (`checked`: the caller judges the run, or compares it with another).
+    /// keeps some of them; an export reads them, and so do `--check` (`checked`) and a
+    /// comparison.
     pub fn reads_bands(&self, checked: bool) -> bool {
         match &self.view {
             View::Graph(_) | View::Flame(..) | View::Members(..) => {
                 checked || !self.filter.is_empty()
             }
-            View::Page(_) | View::Data(_) => true,
+            View::Page(_) | View::Data(_) | View::Compare(_) => true,
         }
     }
 
     /// What the job reads of an eventlog beside the runtime's account
-    /// ([`input::Options::runtime_reading`]): `--stats` (neither judged nor compared:
-    /// `checked`) reads the account alone, and without `--from` or `--to` only the whole
+    /// ([`input::Options::runtime_reading`]): `--stats` (not judged: `checked`, nor
+    /// compared) reads the account alone, and without `--from` or `--to` only the whole
     /// run's figures.
     pub fn runtime_reading(&self, checked: bool) -> input::RuntimeReading {
         use input::RuntimeReading;
@@ -235,6 +235,10 @@ pub enum View {
     Page(Box<PageView>),
     /// A data output, written from the profile (or its selection).
     Data(Data),
+    /// Two runs in one output (`--compare`), each in the view the comparison holds: the
+    /// graphs one over the other, the differential flame graph, a page of both, or the
+    /// change's numbers. Made by [`run_compare`]; [`run`] of one input refuses it.
+    Compare(Box<CompareView>),
 }
 
 impl View {
@@ -244,6 +248,7 @@ impl View {
             View::Graph(p) | View::Flame(p, _) | View::Members(p, _) => Some(p),
             View::Page(page) => Some(&page.graph),
             View::Data(_) => None,
+            View::Compare(c) => c.each.picture(),
         }
     }
 
@@ -253,7 +258,33 @@ impl View {
             View::Graph(p) | View::Flame(p, _) | View::Members(p, _) => Some(p),
             View::Page(page) => Some(&mut page.graph),
             View::Data(_) => None,
+            View::Compare(c) => c.each.picture_mut(),
         }
+    }
+
+    /// The view each run is made in: a comparison's, or this one.
+    pub fn of_each_run(&self) -> &View {
+        match self {
+            View::Compare(c) => &c.each,
+            view => view,
+        }
+    }
+}
+
+/// `--compare`'s view of two runs, before and after.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct CompareView {
+    /// The view both runs are made in.
+    pub each: View,
+    /// `--compare-time normalised`: both on 0–100% of their own time.
+    pub normalised: bool,
+}
+
+impl CompareView {
+    /// Two runs, each made in `each`, on their own times or `normalised`.
+    pub fn new(each: View, normalised: bool) -> CompareView {
+        CompareView { each, normalised }
     }
 }
 

@@ -79,7 +79,8 @@ pub enum Rendered<'a> {
 
 /// Selects and lays out a (filtered) profile as `view` says, or keeps it for a data
 /// output. `aux` is an earlier run's `.aux` (`-p`). Each view is its model's own step
-/// ([`ViewSteps`]).
+/// ([`ViewSteps`]); of a comparison's view, one run is rendered as the comparison makes
+/// each ([`super::run`] refuses a comparison of one input before it gets here).
 pub fn render<'a>(view: &'a View, model: Model, aux: Option<&Aux>) -> Rendered<'a> {
     match view {
         View::Graph(picture) => dispatch!(model, k => k.graph(picture, aux)),
@@ -87,6 +88,7 @@ pub fn render<'a>(view: &'a View, model: Model, aux: Option<&Aux>) -> Rendered<'
         View::Members(picture, count) => dispatch!(model, k => k.members(picture, *count, aux)),
         View::Page(page) => render_page(page, model, aux),
         View::Data(data) => render_data(data, model),
+        View::Compare(compare) => render(&compare.each, model, aux),
     }
 }
 

@@ -98,8 +98,10 @@ pub struct Request {
     pub judge_partial: bool,
     /// `--check`: conditions are judged (they read the runtime's figures).
     pub checked: bool,
-    /// `--compare`: two runs in one output.
+    /// `--compare`: two runs in one output ([`View::Compare`]).
     pub compare: bool,
+    /// `--compare-time normalised`: a comparison's runs each on 0–100% of its time.
+    pub normalised: bool,
     /// `--watch` (or `--serve`): the input is still being written.
     pub live: bool,
     /// `--serve`: the live page is served.
@@ -172,6 +174,7 @@ impl Request {
             judge_partial: false,
             checked: false,
             compare: false,
+            normalised: false,
             live: false,
             served: false,
             terminal: false,
@@ -180,7 +183,12 @@ impl Request {
 
     /// The job the request asks for, every default decided.
     pub fn job(&self) -> Job {
-        let view = self.view();
+        let view = match self.view() {
+            each if self.compare => {
+                View::Compare(Box::new(super::CompareView::new(each, self.normalised)))
+            }
+            view => view,
+        };
         let mut job = Job {
             read: self.read_options(&view),
             filter: self.filter.clone(),
@@ -188,7 +196,7 @@ impl Request {
             binary: None,
             judge_partial: self.judge_partial,
         };
-        job.settle_reading(self.checked || self.compare);
+        job.settle_reading(self.checked);
         job
     }
 

@@ -156,6 +156,12 @@ pub fn run<'a>(
     tell: OnNotice,
 ) -> Result<(Rendered<'a>, Option<Verdicts>), Error> {
     let name = input.name;
+    if let super::View::Compare(_) = job.view {
+        return Err(Error::unfit(
+            "--compare reads two runs: engine::run_compare makes a comparison",
+        )
+        .of(name));
+    }
     let Ready { model, verdicts } = ready(job, input, checks, tell)?;
     let rendered = render(&job.view, model, aux);
     for note in rendered.notes() {
@@ -188,17 +194,25 @@ pub fn ready(job: &Job, input: Input, checks: &[Check], tell: OnNotice) -> Resul
     Ok(Ready { model, verdicts })
 }
 
-/// `--compare`: two runs, each prepared as one run is ([`prepare`]), `checks` judged on
-/// the change from `before` to `after`, and the two drawn or written side by side
-/// (`normalised`: each as shares of its own peak). Two cost profiles are compared as
-/// such (their differential flame graph); otherwise, as two runs' censuses.
+/// A job whose view is a comparison ([`super::View::Compare`]): two runs, each prepared
+/// as one run is ([`prepare`]), `checks` judged on the change from `before` to `after`,
+/// and the two drawn or written side by side in the comparison's view of each (its
+/// `normalised`: each on 0–100% of its own time). Two cost profiles are compared as
+/// such (their differential flame graph); otherwise, as two runs' censuses. A job of
+/// another view is refused: it makes one run's output ([`run`]).
 pub fn run_compare<'a>(
     job: &'a Job,
     [before, after]: [Input; 2],
-    normalised: bool,
     checks: &[Check],
     tell: OnNotice,
 ) -> Result<(Compared<'a>, Option<Verdicts>), Error> {
+    let super::View::Compare(view) = &job.view else {
+        return Err(Error::unfit(
+            "a comparison's job compares two runs: ask for one with --compare \
+             (Request::compare), or make one run's output with engine::run",
+        ));
+    };
+    let normalised = view.normalised;
     let names = [before.name.to_string(), after.name.to_string()];
     let unread = [&before, &after]
         .iter()
@@ -239,6 +253,11 @@ fn compared<'a, K: ProfileKind>(
 ) -> Result<(Compared<'a>, Option<Verdicts>), Error> {
     let verdicts = judge_change(job, checks, (&bn, &b), (&an, &a))?;
     let window = (job.filter.from, job.filter.to);
-    let compared = compare(&job.view, window, [(bn, b), (an, a)], normalised)?;
+    let compared = compare(
+        job.view.of_each_run(),
+        window,
+        [(bn, b), (an, a)],
+        normalised,
+    )?;
     Ok((compared, verdicts))
 }

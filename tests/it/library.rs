@@ -48,3 +48,67 @@ fn the_library_with_no_options_set_draws_the_command_lines_svg() {
         );
     }
 }
+
+/// Two runs read by a program using the library, as `hpgraph --compare` reads them.
+fn compared(job: &hpgraph::engine::Job, runs: [&Path; 2]) -> Result<Vec<u8>, String> {
+    use hpgraph::engine::{self, Input};
+    use hpgraph::input::prof::retainers::Sets;
+    let names = runs.map(|p| p.display().to_string());
+    let read = |k: usize| Input {
+        name: &names[k],
+        parsed: hpgraph::input::read_file(&std::fs::File::open(runs[k]).unwrap(), job.read)
+            .unwrap(),
+        sets: Sets::Beside(runs[k]),
+    };
+    let (made, _) = engine::run_compare(job, [read(0), read(1)], &[], &mut |_, _| {})
+        .map_err(|e| e.to_string())?;
+    let mut out = Vec::new();
+    made.write(&mut out).unwrap();
+    Ok(out)
+}
+
+#[test]
+fn a_comparison_is_a_view_the_library_makes_as_the_command_line_does() {
+    use hpgraph::backend::Format;
+    use hpgraph::engine::{OutputKind, Request, View};
+    let runs = [
+        fixtures().join("eventlog-9.6/Leak-hc.hp"),
+        fixtures().join("eventlog-9.10/Leak-hc.hp"),
+    ];
+    let paths = [runs[0].to_str().unwrap(), runs[1].to_str().unwrap()];
+    for (name, normalised) in [("cmp.svg", false), ("cmp.html", false), ("cmp.svg", true)] {
+        let dir = Scratch::new("library-compare");
+        let mut args = vec!["--compare", paths[0], paths[1], "-o", name];
+        args.extend(normalised.then_some("--compare-time=normalised"));
+        assert_ok(&hpgraph(&dir.0, &args, None));
+        let cli = std::fs::read(dir.path(name)).unwrap();
+        let format = [Format::Svg, Format::Html][usize::from(name.ends_with("html"))];
+        let mut request = Request::new(OutputKind::Picture(format));
+        (request.compare, request.normalised) = (true, normalised);
+        let job = request.job();
+        assert!(matches!(job.view, View::Compare(_)), "{:?}", job.view);
+        let library = compared(&job, [&runs[0], &runs[1]]).unwrap();
+        assert!(
+            library == cli,
+            "{args:?}: the library's comparison is not the command line's"
+        );
+    }
+    // A job of one run's view is refused a comparison, and a comparison's job one run.
+    let one = Request::new(OutputKind::Picture(Format::Svg)).job();
+    let why = compared(&one, [&runs[0], &runs[1]]).unwrap_err();
+    assert!(why.contains("--compare"), "{why}");
+    let mut request = Request::new(OutputKind::Picture(Format::Svg));
+    request.compare = true;
+    let job = request.job();
+    let input = hpgraph::engine::Input {
+        name: "one",
+        parsed: hpgraph::input::read_file(&std::fs::File::open(&runs[0]).unwrap(), one.read)
+            .unwrap(),
+        sets: hpgraph::input::prof::retainers::Sets::Beside(&runs[0]),
+    };
+    let refused = hpgraph::engine::run(&job, input, None, &[], &mut |_, _| {});
+    assert!(
+        refused.is_err_and(|e| e.to_string().contains("run_compare")),
+        "one run of a comparison's job is refused"
+    );
+}
