@@ -97,19 +97,24 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         Err(e) => usage(&e),
     };
     let mut args = drawing_args(&run_args, &keep, &rts.program);
-    if (args.watch || args.serve.is_some()) && rts.version < Version(9, 2) {
-        // Before 9.2 the runtime writes its eventlog in 2 MB blocks, and its .hp file at
-        // every census: a live view follows the .hp file (the eventlog is drawn at the end).
-        let hp = sibling(&rts.program, ".hp");
-        let _ = std::fs::remove_file(&hp);
-        args.files[0] = hp.into_os_string();
+    // Before 9.2 the runtime writes its eventlog in 2 MB blocks, and its .hp file at
+    // every census: a live view follows the .hp file (the eventlog is drawn at the end).
+    let follows_hp = (args.watch || args.serve.is_some()) && rts.version < Version(9, 2);
+    if follows_hp {
+        args.files[0] = sibling(&rts.program, ".hp").into_os_string();
     }
     if run_args.by == Some(Breakdown::InfoTable) && args.binary.is_none() {
         // The program names its own info tables (docs/run.md).
         args.binary = Some(rts.program.clone());
     }
-    let mut settings = Settings::resolve(&args)
+    // No output replaces the program; nothing is touched until the command line holds.
+    let program = [(rts.program.as_path(), "`hpgraph run`'s program")];
+    let mut settings = Settings::resolve_beside(&args, &program)
         .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
+    if follows_hp {
+        // The runtime starts the .hp afresh: an earlier run's is not followed as this one's.
+        let _ = std::fs::remove_file(&args.files[0]);
+    }
     if let Err(e) = read_binary(&mut settings.job, args.binary.as_deref()) {
         return failed(&e);
     }

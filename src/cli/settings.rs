@@ -122,6 +122,12 @@ fn key_file_rules(view: &View, live: bool) -> Result<(), UsageError> {
 impl Settings {
     /// Reads the command line for what it asks.
     pub fn resolve(args: &Args) -> Result<Settings, UsageError> {
+        Settings::resolve_beside(args, &[])
+    }
+
+    /// [`Settings::resolve`] of a run that also reads the files `read` (each with what a
+    /// message calls it: `hpgraph run`'s program), which no output may replace.
+    pub fn resolve_beside(args: &Args, read: &[(&Path, &str)]) -> Result<Settings, UsageError> {
         let kind = output_kind(args)?;
         // `--flame peak` reads `peak` as a profile: its census goes after `=`.
         if args.flame.is_some()
@@ -211,7 +217,7 @@ impl Settings {
             .map_err(|(kind, message)| UsageError { kind, message })?;
         let report = checks.report.as_ref().map(|(r, _)| r.as_path());
         let key = args.key == Some(KeyChoice::File);
-        if let Some(clash) = files_clash(&run, key, args.retainer_sets.as_deref(), report) {
+        if let Some(clash) = files_clash(&run, key, args.retainer_sets.as_deref(), report, read) {
             return Err(usage(ErrorKind::ArgumentConflict, clash));
         }
         Ok(Settings { job, run, checks })
@@ -221,7 +227,13 @@ impl Settings {
 /// Why a run cannot go ahead because one file it writes is another it reads or writes
 /// ([`hpgraph::sink::collisions`]): every input, `--retainer-sets`' report, every picture, data
 /// file, `.aux`, key and `--check-report`, before anything is written.
-fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>) -> Option<String> {
+fn files_clash(
+    run: &Run,
+    key: bool,
+    sets: Option<&Path>,
+    report: Option<&Path>,
+    read: &[(&Path, &str)],
+) -> Option<String> {
     let writes: Vec<_> = match run {
         Run::Render { plans, .. } => plans.iter().map(|p| naming::writes(p, key)).collect(),
         Run::Watch { plan, .. } => vec![naming::writes(plan, key)],
@@ -236,9 +248,8 @@ fn files_clash(run: &Run, key: bool, sets: Option<&Path>, report: Option<&Path>)
             })
             .collect(),
     };
-    let others: Vec<(&Path, &str)> = sets
-        .map(|s| (s, "--retainer-sets' report"))
-        .into_iter()
+    let others: Vec<(&Path, &str)> = (sets.map(|s| (s, "--retainer-sets' report")).into_iter())
+        .chain(read.iter().copied())
         .collect();
     hpgraph::sink::collisions::check(&writes, &others, report).err()
 }

@@ -720,3 +720,40 @@ fn a_program_killed_outright_is_drawn_from_what_its_run_left() {
     );
     assert!(!said.contains("run the program with"), "{said}");
 }
+
+#[test]
+fn no_output_replaces_the_program_and_nothing_is_touched_before_the_command_line_holds() {
+    let Some(plain) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-clobber");
+    let prog = own_copy(&plain, &scratch);
+    let bytes = std::fs::read(&prog).unwrap();
+    // gcc's "input file is the same as output file": -o naming the program is refused.
+    let out = run(
+        &scratch.0,
+        &["-o", prog.to_str().unwrap()],
+        &prog,
+        &["10"],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("`hpgraph run`'s program"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        std::fs::read(&prog).unwrap() == bytes,
+        "the program was replaced"
+    );
+    // A live run follows the .hp before GHC 9.2: a command line refused after the
+    // program is asked what it is keeps an earlier run's .hp.
+    let hp = scratch.path("run-plain.hp");
+    std::fs::write(&hp, "JOB \"earlier\"\n").unwrap();
+    let live = ["--watch", "-o", "live.svg", "--from", "5", "--to", "1"];
+    let out = run(&scratch.0, &live, &prog, &["10"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(hp.exists(), "the earlier .hp was removed by a refused run");
+    assert!(!running(&prog), "a refused run started the program");
+}
