@@ -74,8 +74,9 @@ pub fn write_file(
     let target = match fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => match fs::canonicalize(path) {
             Ok(real) => real,
-            // A dangling link: create the file it names by writing through it.
-            Err(_) => return write_through_thread(File::create(path)?, body),
+            // A dangling link: the file it names is made as any new file is, beside
+            // itself and renamed into place, so that a failed write leaves none.
+            Err(_) => dangling_target(path)?,
         },
         _ => path.to_path_buf(),
     };
@@ -104,6 +105,32 @@ pub fn write_file(
     let file = tmp.file.try_clone()?;
     write_through_thread(file, body)?;
     tmp.persist(&target)
+}
+
+/// The most symbolic links followed to a file that does not exist yet: Linux's own
+/// limit on a path's links (`MAXSYMLINKS`); past it a loop of links is refused, as the
+/// kernel refuses it.
+pub const MAX_LINKS: usize = 40;
+
+/// The path a dangling symbolic link leads to, followed link by link (each relative one
+/// from its own folder).
+fn dangling_target(path: &Path) -> io::Result<PathBuf> {
+    let mut at = path.to_path_buf();
+    for _ in 0..MAX_LINKS {
+        match fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                let next = fs::read_link(&at)?;
+                at = match at.parent() {
+                    Some(dir) if next.is_relative() => dir.join(next),
+                    _ => next,
+                };
+            }
+            _ => return Ok(at),
+        }
+    }
+    Err(io::Error::other(format!(
+        "more than {MAX_LINKS} symbolic links lead on from here (a loop?): name the file itself"
+    )))
 }
 
 /// Writes to standard output.
@@ -348,6 +375,45 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(fs::read(dir.join("real.ps")).unwrap(), b"new");
+        fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_dangling_link_is_written_whole_or_not_at_all_and_a_loop_is_refused() {
+        use std::os::unix::fs::symlink;
+        let dir = std::env::temp_dir().join(format!("hpgraph-dangling-{}", std::process::id()));
+        fs::create_dir_all(dir.join("sub")).unwrap();
+        // dl.svg -> sub/hop.svg -> new.svg (relative to sub/): two links, then nothing.
+        symlink("sub/hop.svg", dir.join("dl.svg")).unwrap();
+        symlink("new.svg", dir.join("sub/hop.svg")).unwrap();
+        let r = write_file(&dir.join("dl.svg"), |w| {
+            w.write_all(&[b'x'; 2048])?;
+            Err(io::Error::other("the disk is full"))
+        });
+        assert!(r.is_err());
+        assert!(
+            !dir.join("sub/new.svg").exists(),
+            "a half-written file left"
+        );
+        assert_eq!(
+            fs::read_dir(dir.join("sub")).unwrap().count(),
+            1,
+            "a temporary left"
+        );
+        write_file(&dir.join("dl.svg"), |w| w.write_all(b"whole")).unwrap();
+        assert_eq!(fs::read(dir.join("sub/new.svg")).unwrap(), b"whole");
+        assert!(
+            fs::symlink_metadata(dir.join("dl.svg"))
+                .unwrap()
+                .file_type()
+                .is_symlink()
+        );
+        // A loop has no file to write: refused, nothing made.
+        symlink("b.svg", dir.join("a.svg")).unwrap();
+        symlink("a.svg", dir.join("b.svg")).unwrap();
+        let why = write_file(&dir.join("a.svg"), |w| w.write_all(b"x")).unwrap_err();
+        assert!(why.to_string().contains("symbolic links"), "{why}");
         fs::remove_dir_all(&dir).unwrap();
     }
 }
