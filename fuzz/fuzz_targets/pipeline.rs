@@ -14,7 +14,7 @@ use hpgraph::backend::{
     ps::PostScript,
     svg::{Svg, TextAs},
 };
-use hpgraph::engine::{View, Picture};
+use hpgraph::engine::{Picture, View};
 use hpgraph::layout::{KeyPlacement, LayoutOptions, TitleSize};
 use hpgraph::scene::{Item, Media, Orientation, Point, Scene};
 use hpgraph::select::{NameOrder, SelectOptions, Shading, aux as auxfile};
