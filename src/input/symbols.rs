@@ -79,8 +79,27 @@ impl InfoNames {
             SymbolSection,
         };
         let shown = path.display();
-        let data = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
-        let file = object::File::parse(&*data).map_err(|e| {
+        // Asked before opening: a FIFO's open waits for a writer, a device never ends.
+        let meta = std::fs::metadata(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        if !meta.is_file() {
+            return Err(format!(
+                "{shown}: not a regular file: --binary reads the program's own file, for its \
+                 symbol table"
+            ));
+        }
+        let opened = std::fs::File::open(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        // Mapped: the symbol table is read where it is, not the whole program (a sparse
+        // gigabyte costs the pages touched); a file too small to map is read.
+        let mapped = super::mapped::map(&opened, u64::MAX);
+        let read;
+        let data: &[u8] = match &mapped {
+            Some(map) => map,
+            None => {
+                read = std::fs::read(path).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+                &read
+            }
+        };
+        let file = object::File::parse(data).map_err(|e| {
             format!("{shown}: not a program --binary can read (an ELF executable): {e}")
         })?;
         // GHC's `_info` labels are data symbols (OBJECT) in the code section, C functions
@@ -92,13 +111,14 @@ impl InfoNames {
                 s.kind() == SectionKind::Text
                     || matches!(s.flags(), SectionFlags::Elf { sh_flags } if sh_flags & SHF_EXECINSTR != 0)
             })
-            .map(|s| s.index())
+            .map(|s| s.index().0)
             .collect();
+        // In index order, as the sections are listed: a symbol's section is looked up.
+        debug_assert!(code.is_sorted());
         let mut symbols = Vec::new();
         let mut cut = false;
         for symbol in file.symbols() {
-            let in_code =
-                matches!(symbol.section(), SymbolSection::Section(i) if code.contains(&i));
+            let in_code = matches!(symbol.section(), SymbolSection::Section(i) if code.binary_search(&i.0).is_ok());
             if !in_code
                 || !matches!(
                     symbol.kind(),
@@ -118,12 +138,24 @@ impl InfoNames {
             }
             symbols.push((symbol.address(), name[..end].into()));
         }
-        symbols.sort_unstable();
-        Ok(InfoNames {
+        Ok(InfoNames::of(path, symbols, cut))
+    }
+
+    /// The names of `symbols`, one per address decided once: its `_info` label where it
+    /// has one (the first in order), else its first name. A band's lookup is then one
+    /// binary search, however many symbols share its address.
+    fn of(path: &Path, mut symbols: Vec<(u64, Box<str>)>, cut: bool) -> InfoNames {
+        symbols.sort_unstable_by(|(a, x), (b, y)| {
+            (a.cmp(b))
+                .then_with(|| (!x.ends_with("_info")).cmp(&!y.ends_with("_info")))
+                .then_with(|| x.cmp(y))
+        });
+        symbols.dedup_by_key(|(address, _)| *address);
+        InfoNames {
             path: path.to_path_buf(),
             symbols,
             cut,
-        })
+        }
     }
 
     /// Whether the program has no symbols (it was stripped).
@@ -131,7 +163,7 @@ impl InfoNames {
         self.symbols.is_empty()
     }
 
-    /// How many symbols were kept.
+    /// How many addresses were kept (each with its one name).
     pub fn len(&self) -> usize {
         self.symbols.len()
     }
@@ -140,8 +172,9 @@ impl InfoNames {
     pub fn name(&self, table: u64) -> Option<Naming> {
         let label = table.checked_add(INFO_TABLE_BYTES)?;
         let from = self.symbols.partition_point(|(a, _)| *a < label);
-        let exact = self.symbols[from..].iter().take_while(|(a, _)| *a == label);
-        if let Some((_, name)) = exact.clone().find(|(_, n)| n.ends_with("_info")) {
+        if let Some((_, name)) =
+            (self.symbols.get(from)).filter(|(a, n)| *a == label && n.ends_with("_info"))
+        {
             return Some(Naming::Exact(decode_symbol(name)));
         }
         let (before, name) = self.symbols[..from].last()?;
@@ -303,6 +336,45 @@ fn numbered(lead: char, rest: &str) -> Option<(String, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_address_of_many_symbols_has_one_name_decided_once() {
+        // 400,000 symbols at one address (a hostile binary), its one _info label among them.
+        let label = 0x40_0010;
+        let mut symbols: Vec<(u64, Box<str>)> = (0..400_000)
+            .map(|k| (label, format!("s{k}").into()))
+            .collect();
+        symbols.insert(123_456, (label, "Main_go_info".into()));
+        symbols.push((label + 0x100, "Main_other_closure".into()));
+        let names = InfoNames::of(Path::new("prog"), symbols, false);
+        assert_eq!(names.len(), 2, "one name per address");
+        let table = label - INFO_TABLE_BYTES;
+        assert_eq!(names.name(table), Some(Naming::Exact("Main.go".into())));
+        // A table after it, past a symbol that is no _info label: none is guessed from it.
+        assert_eq!(names.name(label + 0x200 - INFO_TABLE_BYTES), None);
+        assert_eq!(
+            names.name(label + 0x80 - INFO_TABLE_BYTES),
+            Some(Naming::Near("Main.go".into()))
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_binary_that_is_no_regular_file_is_refused_before_it_is_opened() {
+        let dir = std::env::temp_dir().join(format!("hpgraph-binary-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let fifo = dir.join("fifo");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        let mut refused = vec![Path::new("/dev/zero").to_path_buf(), dir.clone()];
+        if made.is_ok_and(|s| s.success()) {
+            refused.push(fifo); // opening it would wait for a writer for ever
+        }
+        for path in refused {
+            let why = InfoNames::read(&path).unwrap_err();
+            assert!(why.contains("not a regular file"), "{why}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     #[test]
     fn symbols_decode_as_ghc_encodes_them() {
