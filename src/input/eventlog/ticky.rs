@@ -155,9 +155,18 @@ impl Collected {
         for &(sample, slot, allocs) in &self.readings {
             let band = *band_of[slot as usize].get_or_insert_with(|| {
                 let c = &self.counters[slot as usize];
-                let mut name = names[slot as usize].clone();
-                if !taken.insert(name.clone()) {
-                    name = format!("{name} 0x{:x}", c.id);
+                // A name taken is told apart by the counter's number, then by a count:
+                // `x`, `x` and `x 0x2` are three bands, never two alike.
+                let base = &names[slot as usize];
+                let mut name = base.clone();
+                for k in 1.. {
+                    if taken.insert(name.clone()) {
+                        break;
+                    }
+                    name = match k {
+                        1 => format!("{base} 0x{:x}", c.id),
+                        _ => format!("{base} 0x{:x} #{k}", c.id),
+                    };
                 }
                 p.bands.push(name.into_bytes().into(), Series::default())
             });
@@ -178,5 +187,25 @@ impl Collected {
         ticky.sort();
         p.ticky = Some(Box::new(ticky));
         p
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counters_named_alike_are_bands_named_apart() {
+        let mut ticky = Collected::default();
+        for (id, name) in [(1, "x"), (2, "x"), (3, "x 0x2"), (4, "x 0x2"), (5, "x")] {
+            ticky.define(id, name.as_bytes());
+        }
+        ticky.begin(0);
+        for id in 1..=5 {
+            ticky.sample([id, 1, 8, 0]);
+        }
+        let profile = ticky.profile(&mut Vec::new());
+        let names: std::collections::BTreeSet<_> = profile.bands.names().iter().collect();
+        assert_eq!(names.len(), 5, "{names:?}");
     }
 }
