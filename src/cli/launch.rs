@@ -134,7 +134,12 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         rts.program.display(),
         hpgraph::escape::terminal(&rts.ghc),
         if rts.profiled() { ", profiling" } else { "" },
-        rts_flags.join(" ")
+        hpgraph::escape::terminal(
+            &(rts_flags.iter())
+                .map(|f| f.to_string_lossy())
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
     );
     // GHC starts the file afresh: an earlier run's is not drawn as this one's.
     let _ = std::fs::remove_file(&keep);

@@ -92,7 +92,7 @@ pub struct Running {
 
 /// Starts `program` with `rts` between `+RTS` and `-RTS`, then `args`, its standard
 /// streams hpgraph's.
-pub fn start(program: &Path, rts: &[String], args: &[OsString]) -> std::io::Result<Running> {
+pub fn start(program: &Path, rts: &[OsString], args: &[OsString]) -> std::io::Result<Running> {
     let mut signals = SignalsInfo::<WithOrigin>::new([SIGINT, SIGTERM, SIGHUP])?;
     let handle = signals.handle();
     let mut command = Command::new(program);

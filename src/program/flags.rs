@@ -2,6 +2,7 @@
 //! build's best), written with the runtime's own events to the eventlog hpgraph reads,
 //! and for a profiling build the time samples beside it.
 
+use std::ffi::OsString;
 use std::path::Path;
 
 use super::SetUp;
@@ -149,22 +150,26 @@ pub fn breakdown(rts: &Rts, by: Option<Breakdown>) -> Result<Breakdown, SetUp> {
     }
 }
 
-/// The runtime options for `request` on `rts` (between `+RTS` and `-RTS`).
-pub fn rts_flags(rts: &Rts, request: &Request) -> Result<Vec<String>, SetUp> {
+/// The runtime options for `request` on `rts` (between `+RTS` and `-RTS`), the eventlog's
+/// path in its own bytes: a program named in bytes that are not UTF-8 is told its own
+/// name, not a replacement character.
+pub fn rts_flags(rts: &Rts, request: &Request) -> Result<Vec<OsString>, SetUp> {
     if !rts.eventlog() {
         return Err(SetUp::NoEventlog(rts.program.clone(), rts.ghc.clone()));
     }
     let by = breakdown(rts, request.by)?;
-    let mut flags = vec![format!("-{}", by.letters()), "-l".to_owned()];
+    let mut flags: Vec<OsString> = vec![format!("-{}", by.letters()).into(), "-l".into()];
     if rts.profiled() {
         // The time samples, to the eventlog beside the heap (and the .prof report).
         flags.push("-p".into());
     }
-    flags.push(format!("-i{}", census_interval(request.interval)));
+    flags.push(format!("-i{}", census_interval(request.interval)).into());
     if request.live && rts.version >= Version(9, 2) {
         flags.push("--eventlog-flush-interval=1".into());
     }
-    flags.push(format!("-ol{}", request.eventlog.display()));
+    let mut eventlog = OsString::from("-ol");
+    eventlog.push(request.eventlog);
+    flags.push(eventlog);
     Ok(flags)
 }
 

@@ -757,3 +757,31 @@ fn no_output_replaces_the_program_and_nothing_is_touched_before_the_command_line
     assert!(hp.exists(), "the earlier .hp was removed by a refused run");
     assert!(!running(&prog), "a refused run started the program");
 }
+
+#[test]
+fn a_program_named_in_bytes_that_are_not_utf8_is_run_by_its_own_name() {
+    use std::os::unix::ffi::OsStrExt;
+    let Some(plain) = program(Build::Plain) else {
+        return;
+    };
+    let scratch = Scratch::new("run-bytes");
+    let name = std::ffi::OsStr::from_bytes(b"al\xff");
+    let prog = scratch.0.join(name);
+    std::fs::copy(&plain, &prog).unwrap();
+    let out = (crate::common::command(&scratch.0))
+        .args(["run", "--summary", "--"])
+        .arg(&prog)
+        .arg("10")
+        .output()
+        .unwrap();
+    crate::common::assert_ok(&out);
+    // The runtime was told the eventlog's path in the program's own bytes (it once got
+    // U+FFFD in place of 0xff, and the run then found no eventlog).
+    let mut eventlog = name.to_os_string();
+    eventlog.push(".eventlog");
+    assert!(
+        scratch.0.join(&eventlog).exists(),
+        "no {eventlog:?}: {:?}",
+        files(&scratch.0)
+    );
+}
