@@ -20,6 +20,10 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Text only GHC's runtime holds, looked for in the file before it is run.
 const RTS_MARK: &[u8] = b"Most RTS options are disabled";
 
+/// How much of the program is held at once while it is searched for [`RTS_MARK`]: a
+/// program of any size (a sparse gigabyte) costs this, not its size.
+pub const SEARCH_BLOCK: usize = 1 << 20;
+
 /// The most of the program's answer read: `--info` is a few hundred bytes.
 const INFO_MAX: u64 = 64 * 1024;
 
@@ -80,15 +84,35 @@ fn is_executable(path: &Path) -> bool {
     std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
 }
 
+/// Whether the file at `path` holds `mark`, read [`SEARCH_BLOCK`] at a time (the last
+/// bytes of each block kept, so that a mark across two is found).
+fn holds(path: &Path, mark: &[u8]) -> std::io::Result<bool> {
+    let mut file = std::fs::File::open(path)?;
+    let finder = memchr::memmem::Finder::new(mark);
+    let mut buf = vec![0; SEARCH_BLOCK + mark.len()];
+    let mut kept = 0;
+    loop {
+        let n = file.read(&mut buf[kept..])?;
+        if n == 0 {
+            return Ok(false);
+        }
+        let end = kept + n;
+        if finder.find(&buf[..end]).is_some() {
+            return Ok(true);
+        }
+        kept = mark.len().saturating_sub(1).min(end);
+        buf.copy_within(end - kept..end, 0);
+    }
+}
+
 /// Asks the program at `program` what it is (see the module's text).
 pub fn probe(program: &Path) -> Result<Rts, SetUp> {
     let name = program.display().to_string();
-    let bytes =
-        std::fs::read(program).map_err(|e| SetUp::Unstartable(name.clone(), e.to_string()))?;
-    if memchr::memmem::find(&bytes, RTS_MARK).is_none() {
+    let ghcs =
+        holds(program, RTS_MARK).map_err(|e| SetUp::Unstartable(name.clone(), e.to_string()))?;
+    if !ghcs {
         return Err(SetUp::NotGhc(program.to_path_buf()));
     }
-    drop(bytes);
     let (status, out, err) = ask(program).map_err(|e| SetUp::Unstartable(name.clone(), e))?;
     if String::from_utf8_lossy(&err).contains("RTS options are disabled") {
         return Err(SetUp::RtsOptsDisabled(program.to_path_buf()));
@@ -191,6 +215,30 @@ fn version(text: &str) -> Version {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_runtimes_mark_is_found_across_blocks_and_a_sparse_file_held_a_block_at_a_time() {
+        let dir = std::env::temp_dir().join(format!("hpgraph-holds-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        // The mark across the first block's end, and nowhere else.
+        let mut bytes = vec![b'x'; SEARCH_BLOCK - 5];
+        bytes.extend_from_slice(RTS_MARK);
+        bytes.extend_from_slice(&[b'y'; 100]);
+        let across = dir.join("across");
+        std::fs::write(&across, &bytes).unwrap();
+        assert!(holds(&across, RTS_MARK).unwrap());
+        bytes[SEARCH_BLOCK - 1] = b'!';
+        std::fs::write(&across, &bytes).unwrap();
+        assert!(!holds(&across, RTS_MARK).unwrap());
+        // 64 MiB of holes (64 blocks): searched to its end a block at a time.
+        let sparse = dir.join("sparse");
+        std::fs::File::create(&sparse)
+            .unwrap()
+            .set_len(1 << 26)
+            .unwrap();
+        assert!(!holds(&sparse, RTS_MARK).unwrap());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 
     /// GHC 9.0.2's own answer, as a program built with `-eventlog` gives it.
     const INFO: &str = " [(\"GHC RTS\", \"YES\")\n ,(\"GHC version\", \"9.0.2\")\n ,(\"RTS way\", \"rts_l\")\n ,(\"Tables next to code\", \"YES\")\n ]\n";

@@ -674,3 +674,20 @@ fn patterns_over_long_names_match_in_bounded_time() {
     );
     failed_with(&m, 1, "--include \\w{200}", "no band");
 }
+
+/// `hpgraph run` of a program of a sparse gigabyte: it is searched for the runtime's text
+/// a block at a time, not read whole, and refused as no program GHC built.
+#[test]
+fn a_sparse_gigabyte_to_run_is_refused_within_bounds() {
+    use std::os::unix::fs::PermissionsExt;
+    let scratch = Scratch::new("run-sparse");
+    let program = scratch.path("huge");
+    std::fs::File::create(&program)
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let m = measured(&scratch.0, &["run", "--", program.to_str().unwrap()]);
+    let what = "hpgraph run of a sparse gigabyte";
+    failed_with(&m, 2, what, "not a program built by GHC");
+}
