@@ -20,7 +20,7 @@ const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 /// Text only GHC's runtime holds, looked for in the file before it is run.
 const RTS_MARK: &[u8] = b"Most RTS options are disabled";
 
-/// How much of the program is held at once while it is searched for [`RTS_MARK`]: a
+/// How much of the program is held at once while it is searched for the runtime's text: a
 /// program of any size (a sparse gigabyte) costs this, not its size.
 pub const SEARCH_BLOCK: usize = 1 << 20;
 
