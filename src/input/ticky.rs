@@ -27,6 +27,10 @@ pub fn is_report(prefix: &[u8]) -> bool {
 
 /// Reads a ticky report whole.
 pub fn read(bytes: &[u8]) -> Result<Parsed, Error> {
+    super::prof::within_lines(bytes).map_err(|e| Error {
+        line: e.line,
+        what: e.what,
+    })?;
     let text = String::from_utf8_lossy(bytes);
     let lines: Vec<&str> = text.lines().collect();
     let header = (lines

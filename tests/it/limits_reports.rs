@@ -691,3 +691,26 @@ fn a_sparse_gigabyte_to_run_is_refused_within_bounds() {
     let what = "hpgraph run of a sparse gigabyte";
     failed_with(&m, 2, what, "not a program built by GHC");
 }
+
+/// Reports of blank lines: 90 MiB of them gathered from a 92 kB `.gz` held 1.2 GB (a
+/// `.prof`) and 0.9 GB (a ticky report) for their line index. Refused past `MAX_LINES`.
+#[test]
+fn reports_of_blank_lines_are_refused_within_bounds() {
+    let scratch = Scratch::new("blank-lines");
+    for (name, real) in [
+        ("blank.prof.gz", "prof/ghc-9.0.2/MapFib-P.prof"),
+        ("blank.ticky.gz", "ticky/Run-r-ghc-9.6.6.ticky"),
+    ] {
+        let report = std::fs::read(fixture(real)).unwrap();
+        let path = scratch.path(name);
+        crate::common::measure::gzip(&path, |w| {
+            w.write_all(&report).unwrap();
+            let blank = vec![b'\n'; 1 << 20];
+            for _ in 0..90 {
+                w.write_all(&blank).unwrap();
+            }
+        });
+        let m = measured(&scratch.0, &[path.to_str().unwrap(), "--summary"]);
+        failed_with(&m, 1, name, "lines, more than any report GHC writes");
+    }
+}
