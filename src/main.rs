@@ -31,6 +31,14 @@ fn main() -> std::process::ExitCode {
         // SAFETY: sets one of mimalloc's options, which it reads as it runs.
         unsafe { mi_option_set(PURGE_DELAY, PURGE_AFTER_MS) };
     }
+    // A file past the size limit (`ulimit -f`) is a write that fails (EFBIG), said and
+    // cleaned up as any failed write is, not a signal that kills the process and leaves
+    // the output's temporary file behind.
+    #[cfg(unix)]
+    // SAFETY: sets SIGXFSZ's disposition to ignore before any thread is started.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     cli::main()
 }
 

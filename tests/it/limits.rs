@@ -755,3 +755,31 @@ fn a_report_past_the_cost_centre_limit_is_an_error() {
     );
     assert_eq!(size(&dir, "many.svg"), 0);
 }
+
+/// A picture past the file size limit (`ulimit -f`): the kernel's SIGXFSZ killed hpgraph
+/// and left the output's temporary file; now the write fails, is said, and is cleaned up.
+#[test]
+fn a_write_past_the_file_size_limit_is_said_and_leaves_nothing() {
+    use std::os::unix::process::CommandExt;
+    let dir = Scratch::new("xfsz");
+    let mut cmd = crate::common::command(&dir.0);
+    cmd.arg(common::fixtures().join("profiles/ManyCC-hc.hp"))
+        .args(["-o", "big.svg"]);
+    // SAFETY: setrlimit(2) touches only the child's own limits, between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let limit = libc::rlimit {
+                rlim_cur: 8192,
+                rlim_max: 8192,
+            };
+            libc::setrlimit(libc::RLIMIT_FSIZE, &limit);
+            Ok(())
+        });
+    }
+    let out = cmd.output().unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let said = common::stderr(&out);
+    assert!(said.starts_with("hpgraph: big.svg: cannot write"), "{said}");
+    let left: Vec<_> = std::fs::read_dir(&dir.0).unwrap().collect();
+    assert!(left.is_empty(), "{left:?}");
+}
