@@ -624,7 +624,7 @@ mod tests {
                 "reads a finished eventlog",
             ),
             (&["--same-scale", "-", "q.hp"], "save it to a file first"),
-            (&["p.hp", "-o", "p.hp"], "p.hp"),
+            (&["p.hp", "-o", "p.hp"], "would replace the input"),
         ];
         for (argv, says) in cases {
             let why = refused(argv);
