@@ -248,7 +248,8 @@ pub struct RunFigures {
     pub runtime: Option<super::summary::Headline>,
 }
 
-/// The headline change, in percent of the first run's figure (`None` from 0).
+/// The headline change, in percent of the first run's figure (`None` from 0 to more;
+/// 0 to 0 is no change: two reports have no area, one stretch each).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Change {
     /// Peak total.
@@ -290,24 +291,48 @@ fn whole<S: serde::Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
 
 /// Why two runs cannot be compared.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mismatch {
-    /// Which unit: `VALUE_UNIT` or `SAMPLE_UNIT`.
-    pub unit: &'static str,
-    /// The first run's.
-    pub before: String,
-    /// The second run's.
-    pub after: String,
+pub enum Mismatch {
+    /// They count different things: live bytes and allocated bytes share a unit but
+    /// not a meaning (pprof refuses profiles of different sample types alike).
+    Kind {
+        /// The first run's.
+        before: crate::profile::Quantity,
+        /// The second run's.
+        after: crate::profile::Quantity,
+    },
+    /// They count one thing in different units.
+    Unit {
+        /// Which unit: `VALUE_UNIT` or `SAMPLE_UNIT`.
+        unit: &'static str,
+        /// The first run's.
+        before: String,
+        /// The second run's.
+        after: String,
+    },
 }
 
 impl std::fmt::Display for Mismatch {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "the runs are measured in different units ({} `{}` and `{}`): they cannot share a scale",
-            self.unit,
-            crate::escape::terminal(&self.before),
-            crate::escape::terminal(&self.after)
-        )
+        match self {
+            Mismatch::Kind { before, after } => write!(
+                f,
+                "different kinds of profile: the first is {}, the second {}; compare two \
+                 runs of one kind (the same profiling flags)",
+                before.described(),
+                after.described()
+            ),
+            Mismatch::Unit {
+                unit,
+                before,
+                after,
+            } => write!(
+                f,
+                "the runs are measured in different units ({unit} `{}` and `{}`): they \
+                 cannot share a scale",
+                crate::escape::terminal(before),
+                crate::escape::terminal(after)
+            ),
+        }
     }
 }
 
@@ -368,16 +393,22 @@ fn figures(values: &[f64], censuses: usize) -> Option<Figures> {
     })
 }
 
-/// Whether two runs measure the same thing in the same units: bytes over seconds and
-/// ticks over one stretch cannot be set side by side in any output (a picture, numbers
-/// or stacks).
+/// Whether two runs count the same thing in the same units: a census's live bytes and a
+/// ticky interval's allocated bytes, or bytes over seconds and ticks over one stretch,
+/// cannot be set side by side in any output (a picture, numbers, stacks or a verdict).
 pub fn same_units(before: &Profile, after: &Profile) -> Result<(), Mismatch> {
+    if before.quantity != after.quantity {
+        return Err(Mismatch::Kind {
+            before: before.quantity,
+            after: after.quantity,
+        });
+    }
     for (unit, b, a) in [
         ("VALUE_UNIT", &before.value_unit, &after.value_unit),
         ("SAMPLE_UNIT", &before.sample_unit, &after.sample_unit),
     ] {
         if b != a {
-            return Err(Mismatch {
+            return Err(Mismatch::Unit {
                 unit,
                 before: String::from_utf8_lossy(b).into_owned(),
                 after: String::from_utf8_lossy(a).into_owned(),
@@ -449,7 +480,11 @@ pub fn compare(
         })
         .collect();
     bands.sort_by(|x, y| y.mean_change().abs().total_cmp(&x.mean_change().abs()));
-    let percent = |b: f64, a: f64| (b != 0.0).then(|| (a - b) / b * 100.0);
+    let percent = |b: f64, a: f64| match (b, a) {
+        (0.0, 0.0) => Some(0.0),
+        (0.0, _) => None,
+        _ => Some((a - b) / b * 100.0),
+    };
     Ok(Comparison {
         format: "hpgraph-compare",
         version: 1,
@@ -639,6 +674,10 @@ mod tests {
         let sample_unit = b.sample_unit.clone();
         b.set_units(sample_unit, b"words".to_vec());
         let e = compare(&a, &b, ["a", "b"], (None, None)).unwrap_err();
-        assert_eq!(e.unit, "VALUE_UNIT");
+        assert!(matches!(e, Mismatch::Unit { unit: "VALUE_UNIT", .. }), "{e:?}");
+        // Counting another thing is refused first, in the same units.
+        b.quantity = crate::profile::Quantity::Allocated;
+        let e = compare(&a, &b, ["a", "b"], (None, None)).unwrap_err();
+        assert!(matches!(e, Mismatch::Kind { .. }), "{e:?}");
     }
 }

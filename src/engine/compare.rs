@@ -107,9 +107,12 @@ fn compared<'a, K: ProfileKind>(
         let names = [before_name, after_name];
         return Ok(Compared::Stats { style, runs, names });
     }
-    // Refused alike in every output, the stacks' too.
-    cmp::same_units(before.series(), after.series())
-        .map_err(|e| format!("{before_name} and {after_name}: {e}"))?;
+    comparable(
+        view,
+        [&before_name, &after_name],
+        before.series(),
+        after.series(),
+    )?;
     cmp::matched(before.series_mut(), after.series_mut());
     if let View::Data(data) = view
         && data.export == Export::Folded
@@ -182,6 +185,26 @@ fn compared<'a, K: ProfileKind>(
         totals,
         plots,
         flame,
+    })
+}
+
+/// Whether two runs can be compared in `view`: in every output but `--stats` (the
+/// runtime's events, alike in every eventlog) they must count one thing in one unit,
+/// refused alike in a picture, numbers, stacks and a verdict, with the kinds named.
+pub(super) fn comparable(
+    view: &View,
+    names: [&str; 2],
+    before: &Profile,
+    after: &Profile,
+) -> Result<(), String> {
+    if let View::Data(data) = view
+        && let Export::Stats(_) = data.export
+    {
+        return Ok(());
+    }
+    cmp::same_units(before, after).map_err(|e| {
+        let [b, a] = names.map(crate::escape::terminal);
+        format!("{b} and {a}: {e}")
     })
 }
 

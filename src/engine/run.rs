@@ -251,6 +251,9 @@ fn compared<'a, K: ProfileKind>(
     normalised: bool,
     checks: &[Check],
 ) -> Result<(Compared<'a>, Option<Verdicts>), Error> {
+    // Refused before a condition is judged: a verdict over two kinds is no verdict.
+    super::compare::comparable(job.view.of_each_run(), [&bn, &an], b.series(), a.series())
+        .map_err(Error::Compare)?;
     let verdicts = judge_change(job, checks, (&bn, &b), (&an, &a))?;
     let window = (job.filter.from, job.filter.to);
     let compared = compare(

@@ -77,6 +77,7 @@ pub fn read(bytes: &[u8]) -> Result<Parsed, Error> {
     let mut profile = Profile {
         job: lines[0].trim().as_bytes().to_vec(),
         ticky: Some(Box::new(ticky)),
+        quantity: crate::profile::Quantity::Allocated,
         ..Profile::default()
     };
     profile.set_units(b"seconds".to_vec(), b"bytes".to_vec());

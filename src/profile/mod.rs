@@ -158,6 +158,39 @@ pub struct Profile {
     /// Every view starts here ([`Profile::span`]), so the time before the first census
     /// is seen as not observed rather than left out.
     pub origin: Option<f64>,
+    /// What its values count, set by the reader: two runs are compared only where they
+    /// count the same thing (units alone do not tell a census's live bytes from a ticky
+    /// interval's allocated bytes).
+    pub quantity: Quantity,
+}
+
+/// What a profile's values count, as its reader knows it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Quantity {
+    /// Bytes live in the heap at each census: a `.hp` file, an eventlog's heap profile
+    /// or its runtime's heap readings.
+    #[default]
+    Live,
+    /// Bytes allocated over each interval, by counter: a ticky-ticky profile.
+    Allocated,
+    /// What a cost-centre profile (a report, an eventlog's samples) weighs its stacks by.
+    Cost(costs::Measure),
+}
+
+impl Quantity {
+    /// The kind of profile, in words for a message: "a heap profile (bytes live at each
+    /// census)".
+    pub fn described(self) -> &'static str {
+        match self {
+            Quantity::Live => "a heap profile (bytes live at each census)",
+            Quantity::Allocated => "a ticky-ticky profile (bytes allocated in each interval)",
+            Quantity::Cost(costs::Measure::Time) => "a cost-centre profile of time (ticks)",
+            Quantity::Cost(costs::Measure::Alloc) => {
+                "a cost-centre profile of allocation (bytes allocated over the run)"
+            }
+            Quantity::Cost(costs::Measure::Entries) => "a cost-centre profile of entries",
+        }
+    }
 }
 
 /// An input read in part: where and how it stops being read, in the reader's terms.

@@ -374,3 +374,66 @@ fn the_pdf_of_a_comparison_is_its_svgs_picture() {
     );
     assert!(differ * 100 <= w * h, "{differ} of {} pixels differ", w * h);
 }
+
+/// Two runs that count different things are refused in every output, the kinds named,
+/// as pprof refuses profiles of different sample types: a census's live bytes and a
+/// ticky interval's allocated bytes share units (bytes over seconds) but not a meaning,
+/// nor do a report's allocation over the run and a census's live bytes. A condition
+/// over them is not judged: the run fails, as it does when the units differ.
+#[test]
+fn runs_of_different_kinds_are_refused_with_the_kinds_named() {
+    let heap = "compare/Leak-hc.hp";
+    let ticky = fixtures().join("ticky/Run-lT-ghc-9.6.6.eventlog");
+    let ticky = ticky.to_str().unwrap();
+    let report = fixtures().join("prof/ghc-9.6.6/MapFib-P.prof");
+    let report = report.to_str().unwrap();
+    let live = "a heap profile (bytes live at each census)";
+    let allocated = "a ticky-ticky profile (bytes allocated in each interval)";
+    let over_the_run = "a cost-centre profile of allocation";
+    for (pair, kinds, extra) in [
+        ([heap, ticky], [live, allocated], &["--summary"][..]),
+        ([ticky, heap], [allocated, live], &["--summary"][..]),
+        ([heap, ticky], [live, allocated], &["-o", "c.svg"][..]),
+        ([heap, ticky], [live, allocated], &["-o", "c.folded"][..]),
+        ([heap, ticky], [live, allocated], &["-o", "c.html"][..]),
+        (
+            [heap, ticky],
+            [live, allocated],
+            &["--check", "peak <= +5%", "-o", "c.svg"][..],
+        ),
+        (
+            [heap, report],
+            [live, over_the_run],
+            &["--measure", "alloc", "--summary"][..],
+        ),
+    ] {
+        let mut args = vec!["--compare", pair[0], pair[1]];
+        args.extend_from_slice(extra);
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            matches!(out.status.code(), Some(1 | 2)),
+            "{args:?}: exit {:?}: {err}",
+            out.status.code()
+        );
+        assert!(
+            out.stdout.is_empty(),
+            "{args:?}: wrote {} bytes",
+            out.stdout.len()
+        );
+        let first = err.find(kinds[0]);
+        let second = err.find(kinds[1]);
+        assert!(
+            first.is_some() && second.is_some() && first < second,
+            "{args:?}: the kinds are not named in order: {err}"
+        );
+        assert!(
+            err.starts_with("hpgraph: ") && err.contains("different kinds"),
+            "{err}"
+        );
+    }
+    // The runtime's statistics are alike in every eventlog: a ticky run's and a heap
+    // profile's are compared.
+    let stats = run(&["--compare", "compare/Leak-hc.eventlog", ticky, "--stats"]);
+    crate::common::assert_ok(&stats);
+}

@@ -95,6 +95,7 @@ impl Samples {
         let mut p = Costs {
             series: Profile {
                 breakdown: Breakdown::CostCentreStacks,
+                quantity: crate::profile::Quantity::Cost(Measure::Time),
                 ..Profile::default()
             },
             measure: Measure::Time,

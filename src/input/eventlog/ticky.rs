@@ -135,6 +135,7 @@ impl Collected {
         }
         let mut p = Profile {
             breakdown: Breakdown::Other,
+            quantity: crate::profile::Quantity::Allocated,
             ..Profile::default()
         };
         p.set_units(b"seconds".to_vec(), b"bytes".to_vec());

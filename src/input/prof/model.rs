@@ -144,6 +144,7 @@ fn empty_model(costs: &CostProfile, measure: Measure) -> Costs {
         date: costs.date.to_vec(),
         times: vec![costs.seconds],
         breakdown: Breakdown::CostCentreStacks,
+        quantity: crate::profile::Quantity::Cost(measure),
         ..Profile::default()
     };
     let unit: &[u8] = match measure {
