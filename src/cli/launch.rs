@@ -129,17 +129,15 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         Ok(f) => f,
         Err(e) => return set_up_failed(&e),
     };
-    eprintln!(
-        "hpgraph: running {} (GHC {}{}) with +RTS {} -RTS",
+    say!(
+        "running {} (GHC {}{}) with +RTS {} -RTS",
         rts.program.display(),
-        hpgraph::escape::terminal(&rts.ghc),
+        rts.ghc,
         if rts.profiled() { ", profiling" } else { "" },
-        hpgraph::escape::terminal(
-            &(rts_flags.iter())
-                .map(|f| f.to_string_lossy())
-                .collect::<Vec<_>>()
-                .join(" ")
-        )
+        (rts_flags.iter())
+            .map(|f| f.to_string_lossy())
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     // GHC starts the file afresh: an earlier run's is not drawn as this one's.
     let _ = std::fs::remove_file(&keep);
@@ -172,14 +170,14 @@ fn tell_if_few(job: &Job, record: &Path, interval: f64, name: &str) {
     if got == 0 || got >= flags::FEW_CENSUSES {
         return;
     }
-    eprintln!(
-        "hpgraph: the run got {got} heap census{}, one every {interval} s of the program's own \
+    say!(
+        "the run got {got} heap census{}, one every {interval} s of the program's own \
          time: too few to judge a trend ({} are needed after an exit's teardown). A shorter \
          interval gives more: hpgraph run -i {} -- {}",
         if got == 1 { "" } else { "es" },
         hpgraph::analysis::window::MIN_TREND_CENSUSES,
         flags::finer_interval(interval, got),
-        hpgraph::escape::terminal(name)
+        name
     );
 }
 
@@ -205,7 +203,7 @@ fn finish(
         Run::Render { plans, .. } => {
             let (ended, interrupted) = wait(running);
             if let Err(e) = hpgraph::sink::clean_up_on_signals() {
-                eprintln!("hpgraph: warning: cannot watch for signals: {e}");
+                say!("warning: cannot watch for signals: {e}");
             }
             let mut read = keep.to_path_buf();
             for plan in &plans {
@@ -240,8 +238,8 @@ fn finish(
                         record: if fuller.is_some() { hp } else { record },
                         how: format!("the program {ended}"),
                     });
-                    eprintln!(
-                        "hpgraph: {program} {ended}: the page of its whole run is still served (Ctrl-C to stop)"
+                    say!(
+                        "{program} {ended}: the page of its whole run is still served (Ctrl-C to stop)"
                     );
                 }
                 result
@@ -275,12 +273,12 @@ fn finish(
     let ended = match ended {
         Ok(ended) => ended,
         Err(e) => {
-            eprintln!("hpgraph: {name}: cannot wait for it: {e}");
+            say!("{name}: cannot wait for it: {e}");
             return ExitCode::FAILURE;
         }
     };
     if ended.failed() {
-        eprintln!("hpgraph: {name} {ended}");
+        say!("{name} {ended}");
         return ExitCode::from(ended.code());
     }
     if let Some(signal) = interrupted {
@@ -310,8 +308,8 @@ fn recorded(job: &Job, plan: &Plan, keep: &Path, beside: &Beside) -> Plan {
         ),
         false => format!("the program wrote no eventlog ({})", keep.display()),
     };
-    eprintln!(
-        "hpgraph: {short}, {} holds {}: drawn from {0}, which the runtime wrote beside it in \
+    say!(
+        "{short}, {} holds {}: drawn from {0}, which the runtime wrote beside it in \
          the same run",
         beside.hp.display(),
         fuller.hp
@@ -352,8 +350,8 @@ impl Drawing {
             _ => keep,
         };
         if !read.exists() {
-            eprintln!(
-                "hpgraph: {}: the program wrote no eventlog: nothing to draw",
+            say!(
+                "{}: the program wrote no eventlog: nothing to draw",
                 keep.display()
             );
             self.code = ExitCode::FAILURE;
@@ -363,8 +361,8 @@ impl Drawing {
             Ok(v) => {
                 self.verdicts.extend(v);
                 if let Output::File(out) = &plan.output {
-                    eprintln!(
-                        "hpgraph: wrote {} (the run's eventlog is kept in {})",
+                    say!(
+                        "wrote {} (the run's eventlog is kept in {})",
                         out.display(),
                         keep.display()
                     );
@@ -475,15 +473,16 @@ fn drawing_args(run: &RunArgs, keep: &Path, program: &Path) -> Args {
 
 /// A command line `run` cannot take: said with the run's usage line, status 2.
 fn usage(message: &str) -> ! {
+    say!("{message}");
     eprintln!(
-        "hpgraph: {message}\n\nUsage: hpgraph run [OPTIONS] -- PROGRAM [ARGS...]\n\nFor more information, try 'hpgraph run --help'."
+        "\nUsage: hpgraph run [OPTIONS] -- PROGRAM [ARGS...]\n\nFor more information, try 'hpgraph run --help'."
     );
     std::process::exit(2)
 }
 
-/// Says why the program cannot be run; what it wrote when asked may be in it, so the
-/// message goes out through the terminal's escape.
+/// Says why the program cannot be run (what it wrote when asked may be in it: [`say!`]
+/// writes it out as text).
 fn set_up_failed(e: &SetUp) -> ExitCode {
-    eprintln!("hpgraph: {}", hpgraph::escape::terminal(&e.to_string()));
+    say!("{e}");
     ExitCode::from(2)
 }

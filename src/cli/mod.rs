@@ -4,6 +4,18 @@
 //! resolved run description, and `run` and [`watch`] carry it out; [`main`] only ties
 //! them together and turns errors into exit codes.
 
+/// Prints one message on standard error as every message is printed: `hpgraph: `, then
+/// the text with every character a terminal acts on written out
+/// ([`hpgraph::escape::terminal`]), a newline too. The names a message carries (a file's,
+/// a program's, a symbol's, a band's) reach the terminal as text, and a newline in one
+/// cannot forge a line of its own. Escaped text escapes to itself, so a message whose
+/// names the library wrote out already prints alike: the one boundary to the terminal.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("hpgraph: {}", hpgraph::escape::terminal(&format!($($arg)*)))
+    };
+}
+
 pub mod args;
 pub mod argv;
 mod generate;
@@ -52,7 +64,7 @@ pub fn main() -> ExitCode {
     if !matches!(run, Run::Watch { .. })
         && let Err(e) = hpgraph::sink::clean_up_on_signals()
     {
-        eprintln!("hpgraph: warning: cannot watch for signals: {e}");
+        say!("warning: cannot watch for signals: {e}");
     }
     let mut code = ExitCode::SUCCESS;
     let mut verdicts = Vec::new();
@@ -121,7 +133,7 @@ fn failed(e: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     let _ = std::io::stdout().flush();
-    eprintln!("hpgraph: {e:#}");
+    say!("{e:#}");
     ExitCode::FAILURE
 }
 
@@ -136,7 +148,7 @@ fn usage_exit(e: clap::Error) -> ! {
         if let Err(err) = e.print().and_then(|()| std::io::stdout().flush())
             && err.kind() != std::io::ErrorKind::BrokenPipe
         {
-            eprintln!("hpgraph: cannot write the help: {err}");
+            say!("cannot write the help: {err}");
             std::process::exit(1)
         }
         std::process::exit(0)
@@ -146,10 +158,11 @@ fn usage_exit(e: clap::Error) -> ! {
     let usage = Args::command().render_usage().to_string();
     let mut out = String::from("hpgraph: ");
     for line in text.lines() {
+        // clap's lines quote what was typed: each is written out as say! writes a message.
         if line.starts_with("Usage: ") {
             out.push_str(&usage);
         } else {
-            out.push_str(line);
+            out.push_str(&hpgraph::escape::terminal(line));
         }
         out.push('\n');
     }
@@ -164,11 +177,26 @@ fn parse_args(raw: impl Iterator<Item = OsString>) -> Args {
         Ok(a) => a,
         Err(bad) => usage_exit(Args::command().error(
             ErrorKind::UnknownArgument,
-            format!("invalid option '{}': {}", bad.arg, bad.why),
+            format!(
+                "invalid option '{}': {}",
+                hpgraph::escape::terminal(&bad.arg),
+                bad.why
+            ),
         )),
     };
-    Args::try_parse_from(std::iter::once(OsString::from("hpgraph")).chain(normalised))
-        .unwrap_or_else(|e| usage_exit(e))
+    let named = |args: Vec<OsString>| std::iter::once(OsString::from("hpgraph")).chain(args);
+    Args::try_parse_from(named(normalised.clone())).unwrap_or_else(|e| {
+        // clap quotes what was typed, and a newline in it would start a line of its own
+        // (clap strips an escape sequence but keeps the newline): the same words written
+        // out give the same error, every character of them safe to print.
+        let shown = (normalised.iter())
+            .map(|a| OsString::from(hpgraph::escape::terminal(&a.to_string_lossy()).as_ref()))
+            .collect();
+        match Args::try_parse_from(named(shown)) {
+            Err(safe) if safe.kind() == e.kind() => usage_exit(safe),
+            _ => usage_exit(e),
+        }
+    })
 }
 
 /// Prints how long each stage took when `HPGRAPH_TIMINGS` is set (for benchmarks), and
@@ -190,8 +218,8 @@ impl Timings {
     }
     pub(crate) fn lap(&mut self, stage: &str) {
         if let Some(t) = &mut self.0 {
-            eprintln!(
-                "hpgraph: {stage}: {:.1} ms{}",
+            say!(
+                "{stage}: {:.1} ms{}",
                 t.elapsed().as_secs_f64() * 1e3,
                 peak_memory()
             );

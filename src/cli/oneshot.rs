@@ -44,18 +44,18 @@ pub(crate) fn render_one(
 pub(crate) fn say(name: &str, said: Notice) {
     match said {
         Notice::Warning(w) => match w.line {
-            Some(line) => eprintln!("hpgraph: warning: {name}:{line}: {w}"),
-            None => eprintln!("hpgraph: warning: {name}: {w}"),
+            Some(line) => say!("warning: {name}:{line}: {w}"),
+            None => say!("warning: {name}: {w}"),
         },
         Notice::Note(note) | Notice::SetsUnread(note) => {
-            eprintln!("hpgraph: warning: {name}: {note}")
+            say!("warning: {name}: {note}")
         }
         Notice::SetsNamed {
             report,
             count,
             bands,
-        } => eprintln!(
-            "hpgraph: {name}: retainer sets named from {} ({count} of {bands} bands; GHC \
+        } => say!(
+            "{name}: retainer sets named from {} ({count} of {bands} bands; GHC \
              lists the sets it holds when the run ends)",
             report.display()
         ),

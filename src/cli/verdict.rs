@@ -75,17 +75,14 @@ pub fn finish(checks: &Checks, verdicts: Vec<Verdicts>, unjudged: bool) -> ExitC
     }
     for v in &verdicts {
         for line in v.failures() {
-            eprintln!("hpgraph: {line}");
+            say!("{line}");
         }
     }
     let report = Report::of(verdicts);
     if let Some((path, format)) = &checks.report
         && let Err(e) = hpgraph::sink::write_file(path, |w| report::write(&report, *format, w))
     {
-        eprintln!(
-            "hpgraph: {}: cannot write the check report: {e}",
-            path.display()
-        );
+        say!("{}: cannot write the check report: {e}", path.display());
         return ExitCode::from(2);
     }
     if report.inputs.iter().any(|v| v.unjudged.is_some()) {

@@ -109,8 +109,8 @@ impl Viewer for Destinations<'_> {
                     let plural = |n: usize, what: &str| {
                         format!("{n} {what}{}", if n == 1 { "" } else { "s" })
                     };
-                    eprintln!(
-                        "hpgraph: {name}: {}, {}, drawn in {:.1} ms",
+                    say!(
+                        "{name}: {}, {}, drawn in {:.1} ms",
                         plural(drawn.samples, "sample"),
                         plural(drawn.bands, "band"),
                         start.elapsed().as_secs_f64() * 1e3
@@ -120,11 +120,11 @@ impl Viewer for Destinations<'_> {
                     // Not waited for: a slow command must not hold up the next picture.
                     match Command::new("sh").arg("-c").arg(cmd).spawn() {
                         Ok(child) => self.children.push(child),
-                        Err(e) => eprintln!("hpgraph: cannot run --exec command: {e}"),
+                        Err(e) => say!("cannot run --exec command: {e}"),
                     }
                 }
             }
-            Err(e) => eprintln!("hpgraph: {e:#}"),
+            Err(e) => say!("{e:#}"),
         }
         self.children
             .retain_mut(|c| matches!(c.try_wait(), Ok(None)));
@@ -136,23 +136,20 @@ impl Viewer for Destinations<'_> {
         }
         let name = self.name;
         match event {
-            Event::Waiting => eprintln!("hpgraph: waiting for {name}"),
+            Event::Waiting => say!("waiting for {name}"),
             Event::Replaced => {
-                eprintln!("hpgraph: {name} was replaced or cut short: reading it again")
+                say!("{name} was replaced or cut short: reading it again")
             }
             Event::Broken { error, waits } => {
-                eprintln!("hpgraph: {name}{error}");
+                say!("{name}{error}");
                 if waits {
-                    eprintln!("hpgraph: {name}: waiting for the file to be written again");
+                    say!("{name}: waiting for the file to be written again");
                 }
             }
-            Event::Cut(error) => eprintln!("hpgraph: {name}{error}"),
-            Event::Connected => eprintln!("hpgraph: {name}: connected"),
-            Event::Lost(why) => eprintln!("hpgraph: {name}: cannot connect ({why}): trying again"),
-            // What ended may name a file (the program's record): terminal-safe.
-            Event::Ended(what) | Event::Unreadable(what) => {
-                eprintln!("hpgraph: {name}: {}", hpgraph::escape::terminal(what))
-            }
+            Event::Cut(error) => say!("{name}{error}"),
+            Event::Connected => say!("{name}: connected"),
+            Event::Lost(why) => say!("{name}: cannot connect ({why}): trying again"),
+            Event::Ended(what) | Event::Unreadable(what) => say!("{name}: {what}"),
         }
     }
 }
@@ -228,12 +225,12 @@ fn say_verdicts(name: &str, quiet: bool, now: Option<&Verdicts>, before: Option<
     let lines: Vec<String> = now.failures().collect();
     if lines.is_empty() {
         if !quiet {
-            eprintln!("hpgraph: {name}: every check holds so far");
+            say!("{name}: every check holds so far");
         }
         return;
     }
     for line in lines {
-        eprintln!("hpgraph: {line} (so far)");
+        say!("{line} (so far)");
     }
 }
 
@@ -243,12 +240,12 @@ fn serve(serve: &Serve, name: &str) -> anyhow::Result<Server> {
         (serve.start(name)).map_err(|e| anyhow::anyhow!("cannot serve on {}: {e}", serve.addr))?;
     let addr = server.addr();
     if !hpgraph::serve::is_loopback(&addr) {
-        eprintln!(
-            "hpgraph: warning: serving on {addr}, which is not a loopback address: anyone \
+        say!(
+            "warning: serving on {addr}, which is not a loopback address: anyone \
              who can reach this machine on port {} can read the profile",
             addr.port()
         );
     }
-    eprintln!("hpgraph: serving http://{addr}/");
+    say!("serving http://{addr}/");
     Ok(server)
 }

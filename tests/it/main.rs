@@ -27,6 +27,7 @@ mod leak;
 mod library;
 mod limits;
 mod limits_reports;
+mod messages;
 mod page;
 mod page_figures;
 mod page_ticks;
