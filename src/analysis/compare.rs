@@ -674,7 +674,16 @@ mod tests {
         let sample_unit = b.sample_unit.clone();
         b.set_units(sample_unit, b"words".to_vec());
         let e = compare(&a, &b, ["a", "b"], (None, None)).unwrap_err();
-        assert!(matches!(e, Mismatch::Unit { unit: "VALUE_UNIT", .. }), "{e:?}");
+        assert!(
+            matches!(
+                e,
+                Mismatch::Unit {
+                    unit: "VALUE_UNIT",
+                    ..
+                }
+            ),
+            "{e:?}"
+        );
         // Counting another thing is refused first, in the same units.
         b.quantity = crate::profile::Quantity::Allocated;
         let e = compare(&a, &b, ["a", "b"], (None, None)).unwrap_err();

@@ -25,6 +25,7 @@ use hpgraph::program::child::{self, Ended, Running};
 use hpgraph::program::flags::{self, Breakdown, Request};
 use hpgraph::program::info::Version;
 use hpgraph::program::{SetUp, info};
+use hpgraph::sink::collisions::same_file;
 
 /// The run's own help (`hpgraph run --help`).
 const HELP: &str = "\
@@ -107,14 +108,21 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
         // The program names its own info tables (docs/run.md).
         args.binary = Some(rts.program.clone());
     }
-    // No output replaces the program; nothing is touched until the command line holds.
-    let program = [(rts.program.as_path(), "`hpgraph run`'s program")];
-    let mut settings = Settings::resolve_beside(&args, &program)
-        .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
-    if follows_hp {
-        // The runtime starts the .hp afresh: an earlier run's is not followed as this one's.
-        let _ = std::fs::remove_file(&args.files[0]);
+    // No output replaces the program or the .hp its runtime writes; nothing is touched
+    // until the command line holds.
+    let hp = sibling(&rts.program, ".hp");
+    if same_file(&keep, &rts.program) {
+        usage(&format!(
+            "--keep {} names the program: name another .eventlog file",
+            keep.display()
+        ));
     }
+    let protected = [
+        (rts.program.as_path(), "`hpgraph run`'s program"),
+        (hp.as_path(), "the .hp file the program's runtime writes"),
+    ];
+    let mut settings = Settings::resolve_beside(&args, &protected)
+        .unwrap_or_else(|e| usage_exit(Args::command().error(e.kind, e.message)));
     if let Err(e) = read_binary(&mut settings.job, args.binary.as_deref()) {
         return failed(&e);
     }
@@ -139,11 +147,16 @@ pub(super) fn main(raw: Vec<OsString>) -> ExitCode {
             .collect::<Vec<_>>()
             .join(" ")
     );
-    // GHC starts the file afresh: an earlier run's is not drawn as this one's.
+    // GHC starts the eventlog afresh: an earlier run's is not drawn as this one's.
     let _ = std::fs::remove_file(&keep);
+    // The runtime writes its .hp over any there: an earlier one, which may be another
+    // program's of the same name, is moved aside first, and said.
+    if let Err(e) = move_aside(&hp) {
+        return set_up_failed(&SetUp::Unstartable(rts.program.display().to_string(), e));
+    }
     // The .hp the runtime writes beside it, kept to if this run's eventlog is short.
     let beside = Beside {
-        hp: sibling(&rts.program, ".hp"),
+        hp,
         since: std::time::SystemTime::now(),
     };
     let running = match child::start(&rts.program, &rts_flags, &run_args.args) {
@@ -438,6 +451,44 @@ fn eventlog_file(run: &RunArgs, program: &Path) -> Result<PathBuf, String> {
     }
 }
 
+/// At most this many earlier `.hp` files are kept aside (`NAME.hp.~1~` on): past it the
+/// run is refused rather than a kept one replaced.
+const MAX_KEPT_ASIDE: u32 = 1000;
+
+/// Moves an existing `hp` to the first free `hp.~N~` (the numbered backup GNU `cp` and
+/// `mv` make), saying so; nothing when there is none.
+fn move_aside(hp: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(hp).is_err() {
+        return Ok(());
+    }
+    for n in 1..=MAX_KEPT_ASIDE {
+        let mut aside = hp.as_os_str().to_os_string();
+        aside.push(format!(".~{n}~"));
+        let aside = PathBuf::from(aside);
+        if std::fs::symlink_metadata(&aside).is_ok() {
+            continue;
+        }
+        std::fs::rename(hp, &aside).map_err(|e| {
+            format!(
+                "cannot move {} aside to {}: {e}",
+                hp.display(),
+                aside.display()
+            )
+        })?;
+        say!(
+            "{} moved aside to {}: the program's runtime writes its own .hp there",
+            hp.display(),
+            aside.display()
+        );
+        return Ok(());
+    }
+    Err(format!(
+        "{} and {MAX_KEPT_ASIDE} earlier ones kept aside are there: remove some, as the \
+         runtime would write over {0}",
+        hp.display()
+    ))
+}
+
 /// `PROGRAM` + `ext` in the current folder, as GHC names the files a program writes.
 fn sibling(program: &Path, ext: &str) -> PathBuf {
     let mut name = program
@@ -485,4 +536,36 @@ fn usage(message: &str) -> ! {
 fn set_up_failed(e: &SetUp) -> ExitCode {
     say!("{e}");
     ExitCode::from(2)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Past [`MAX_KEPT_ASIDE`] earlier files the run is refused and nothing moves; below
+    /// it the first free number is taken and the earlier ones stay as they were.
+    #[test]
+    fn an_hp_is_moved_aside_to_the_first_free_number_and_never_over_one() {
+        let dir = std::env::temp_dir().join(format!("hpgraph-aside-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let hp = dir.join("p.hp");
+        let aside = |n: u32| dir.join(format!("p.hp.~{n}~"));
+        assert_eq!(move_aside(&hp), Ok(()), "no .hp: nothing to do");
+        std::fs::write(&hp, "one").unwrap();
+        std::fs::write(aside(1), "kept").unwrap();
+        move_aside(&hp).unwrap();
+        assert!(!hp.exists());
+        assert_eq!(std::fs::read_to_string(aside(1)).unwrap(), "kept");
+        assert_eq!(std::fs::read_to_string(aside(2)).unwrap(), "one");
+        for n in 3..=MAX_KEPT_ASIDE {
+            std::fs::write(aside(n), "").unwrap();
+        }
+        std::fs::write(&hp, "last").unwrap();
+        let e = move_aside(&hp).unwrap_err();
+        assert!(e.contains("1000 earlier ones"), "{e}");
+        assert_eq!(std::fs::read_to_string(&hp).unwrap(), "last");
+        assert!(!aside(MAX_KEPT_ASIDE + 1).exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -756,6 +756,49 @@ fn no_output_replaces_the_program_and_nothing_is_touched_before_the_command_line
     assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
     assert!(hp.exists(), "the earlier .hp was removed by a refused run");
     assert!(!running(&prog), "a refused run started the program");
+    // -o naming the .hp the runtime will write is refused, the earlier one kept.
+    let out = run(&scratch.0, &["-o", "run-plain.hp"], &prog, &["10"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("the .hp file the program's runtime writes"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(&hp).unwrap(), b"JOB \"earlier\"\n");
+    // A run that goes ahead moves the earlier .hp aside, says so, and the next run's
+    // goes to the next free name: no .hp is written over.
+    for n in 1..=2 {
+        let out = run(&scratch.0, &["--summary"], &prog, &["10"], None);
+        crate::common::assert_ok(&out);
+        let aside = scratch.path(&format!("run-plain.hp.~{n}~"));
+        assert!(
+            stderr(&out).contains(&format!("run-plain.hp moved aside to run-plain.hp.~{n}~")),
+            "{}",
+            stderr(&out)
+        );
+        if n == 1 {
+            assert_eq!(std::fs::read(&aside).unwrap(), b"JOB \"earlier\"\n");
+        } else {
+            let earlier = std::fs::read_to_string(&aside).unwrap();
+            assert!(earlier.starts_with("JOB \"run-plain"), "{earlier:.80}");
+        }
+        assert!(hp.exists(), "the run's own .hp is there");
+    }
+    // --keep naming the program (a program whose name ends in .eventlog) is refused.
+    let odd = scratch.path("odd.eventlog");
+    std::fs::copy(&prog, &odd).unwrap();
+    let out = run(&scratch.0, &["--keep", "odd.eventlog"], &odd, &["10"], None);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("names the program"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(
+        std::fs::read(&odd).unwrap(),
+        bytes,
+        "the program was replaced"
+    );
 }
 
 #[test]
