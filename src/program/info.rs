@@ -17,6 +17,10 @@ use super::SetUp;
 /// How long a program may take to answer `--info` (it answers before `main`).
 const PROBE_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// Once the program has exited, how long its pipes may stay quiet before what came
+/// through is taken as its whole answer: a process it left behind may hold them open.
+const PIPE_GRACE: Duration = Duration::from_millis(500);
+
 /// Text only GHC's runtime holds, looked for in the file before it is run.
 const RTS_MARK: &[u8] = b"Most RTS options are disabled";
 
@@ -136,42 +140,86 @@ pub fn probe(program: &Path) -> Result<Rts, SetUp> {
 }
 
 /// Runs the program with `+RTS -i1 --info -RTS`, nothing on its standard input, and
-/// gives whether it succeeded, its standard output and its standard error. A program
-/// that does not answer within [`PROBE_TIMEOUT`] is stopped.
+/// gives whether it succeeded, its standard output and its standard error. The probe is
+/// bounded end to end by [`PROBE_TIMEOUT`]: a program that does not exit in time is
+/// stopped with its process group, and a pipe still held once it has exited (a wrapper
+/// script's background child keeps it open) is read until it has been quiet for
+/// [`PIPE_GRACE`], within the deadline: what came through by then is the answer.
 fn ask(program: &Path) -> Result<(bool, Vec<u8>, Vec<u8>), String> {
+    use std::os::unix::process::CommandExt;
+    use std::sync::mpsc;
     let mut child = Command::new(program)
         .args(["+RTS", "-i1", "--info", "-RTS"])
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
+        // Its own group, so that what it started is stopped with it.
+        .process_group(0)
         .spawn()
         .map_err(|e| e.to_string())?;
-    let read = |r: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(r) = r {
-                let _ = r.take(INFO_MAX).read_to_end(&mut buf);
-            }
-            buf
-        })
-    };
-    let out = read(child.stdout.take().map(|o| Box::new(o) as _));
-    let err = read(child.stderr.take().map(|e| Box::new(e) as _));
     let started = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().map_err(|e| e.to_string())? {
-            break status;
-        }
-        if started.elapsed() > PROBE_TIMEOUT {
-            let _ = child.kill();
-            let _ = child.wait();
-            return Err("it did not answer +RTS --info within 10 s".into());
-        }
-        std::thread::sleep(Duration::from_millis(10));
+    let deadline = started + PROBE_TIMEOUT;
+    // Each pipe's bytes as they come, tagged 0 (out) or 1 (err); a reader that ends
+    // drops its sender, so both gone is both pipes closed.
+    let (tx, rx) = mpsc::channel::<(usize, Vec<u8>)>();
+    let read = |which: usize, r: Option<Box<dyn Read + Send>>, tx: mpsc::Sender<_>| {
+        std::thread::spawn(move || {
+            let Some(mut r) = r.map(|r| r.take(INFO_MAX)) else {
+                return;
+            };
+            let mut buf = vec![0u8; 8192];
+            while let Ok(n @ 1..) = r.read(&mut buf) {
+                if tx.send((which, buf[..n].to_vec())).is_err() {
+                    return;
+                }
+            }
+        });
     };
-    let out = out.join().unwrap_or_default();
-    let err = err.join().unwrap_or_default();
-    Ok((status.success(), out, err))
+    read(0, child.stdout.take().map(|o| Box::new(o) as _), tx.clone());
+    read(1, child.stderr.take().map(|e| Box::new(e) as _), tx);
+    let stop = |child: &mut std::process::Child| {
+        // The group first (its children), then the program itself.
+        if let Ok(pid) = i32::try_from(child.id()) {
+            unsafe { libc::kill(-pid, libc::SIGKILL) };
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    };
+    let mut got = [Vec::new(), Vec::new()];
+    let mut status = None;
+    let mut pipes_open = true;
+    while status.is_none() || pipes_open {
+        let now = Instant::now();
+        if now >= deadline {
+            if status.is_none() {
+                stop(&mut child);
+                return Err("it did not answer +RTS --info within 10 s".into());
+            }
+            // It answered and exited; what it left running holds the pipes.
+            break;
+        }
+        if status.is_none() {
+            status = child.try_wait().map_err(|e| e.to_string())?;
+        }
+        let wait = match status {
+            None => Duration::from_millis(10),
+            Some(_) => (deadline - now).min(PIPE_GRACE),
+        };
+        match rx.recv_timeout(wait) {
+            Ok((which, bytes)) => got[which].extend_from_slice(&bytes),
+            // Exited, and nothing more came for a while: what is left holds the pipes.
+            Err(mpsc::RecvTimeoutError::Timeout) if status.is_some() => break,
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => {
+                pipes_open = false;
+                if status.is_none() {
+                    status = Some(child.wait().map_err(|e| e.to_string())?);
+                }
+            }
+        }
+    }
+    let [out, err] = got;
+    Ok((status.is_some_and(|s| s.success()), out, err))
 }
 
 /// The `GHC version` and `RTS way` of `--info`'s list of pairs (`,("RTS way", "rts_l")`).
@@ -277,6 +325,36 @@ mod tests {
         let (_, out, _) = answer.unwrap();
         std::fs::remove_dir_all(&dir).unwrap();
         assert_eq!(out.len() as u64, INFO_MAX);
+    }
+
+    #[test]
+    fn a_child_left_holding_the_pipes_does_not_hold_the_probe() {
+        // A wrapper that answers, then leaves a background child with its pipes open:
+        // the answer is read once the pipes go quiet, not when the child ends.
+        let dir = std::env::temp_dir().join(format!("hpgraph-held-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let program = dir.join("wrapper");
+        let script = format!("#!/bin/sh\nprintf '%s' '{INFO}'\nsleep 30 &\nexit 0\n");
+        std::fs::write(&program, script).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let started = Instant::now();
+        let mut answer = ask(&program);
+        for _ in 0..20 {
+            match &answer {
+                Err(e) if e.contains("busy") => {
+                    std::thread::sleep(Duration::from_millis(50));
+                    answer = ask(&program);
+                }
+                _ => break,
+            }
+        }
+        let (ok, out, _) = answer.unwrap();
+        let took = started.elapsed();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(ok);
+        assert!(parse(&String::from_utf8_lossy(&out)).is_some(), "{out:?}");
+        assert!(took < PROBE_TIMEOUT / 2, "the probe took {took:?}");
     }
 
     #[test]
