@@ -29,6 +29,9 @@ use crate::serve::{Server, Status};
 /// How often the stop flag is looked at while waiting.
 const TICK: Duration = Duration::from_millis(50);
 
+/// The most of a followed file's growth held at once.
+pub const GROWTH_CHUNK: usize = 1 << 20;
+
 /// How a profile is followed.
 pub struct Follow<'a> {
     /// What.
@@ -171,27 +174,33 @@ impl Tail {
         }
     }
 
-    /// Feeds the bytes appended to the file since the last call. Returns whether
-    /// anything was read.
+    /// Feeds the bytes appended to the file since the last call, [`GROWTH_CHUNK`] at a
+    /// time as `tail -f` reads: a file that jumps by a gigabyte costs a chunk and the
+    /// reader's longest record ([`Reader::max_record`]), never its growth. Returns
+    /// whether anything was read.
     fn catch_up(&mut self, path: &Path, view: &mut dyn Viewer) -> bool {
         if self.failed {
             return false;
         }
-        let mut new = Vec::new();
-        let read = File::open(path).and_then(|mut f| {
-            f.seek(SeekFrom::Start(self.offset))?;
-            f.read_to_end(&mut new)
-        });
-        if read.is_err() || new.is_empty() {
+        let Ok(mut file) = File::open(path) else {
+            return false;
+        };
+        if file.seek(SeekFrom::Start(self.offset)).is_err() {
             return false;
         }
-        if let Err(error) = self.take(&new) {
-            view.tell(Event::Broken {
-                error: &error,
-                waits: true,
-            });
+        let mut chunk = vec![0u8; GROWTH_CHUNK];
+        let mut read = false;
+        while let Ok(n @ 1..) = file.read(&mut chunk) {
+            read = true;
+            if let Err(error) = self.take(&chunk[..n]) {
+                view.tell(Event::Broken {
+                    error: &error,
+                    waits: true,
+                });
+                break;
+            }
         }
-        true
+        read
     }
 
     /// The input has ended: its last record needs no newline.

@@ -441,3 +441,61 @@ fn a_watched_runs_checks_are_judged_at_each_redraw_and_its_last_gives_the_exit_s
         assert!(whole_svg(&fs::read(dir.path("x.svg")).unwrap()));
     }
 }
+
+/// A watched file that jumps by a gigabyte (a sparse one: no disk) or grows by a long
+/// line without end is read a chunk at a time, as `tail -f` reads: the watcher says
+/// what is wrong, waits for the file to be written again, and stays within the bounds
+/// the kernel counts (it once read the growth whole, twice over, and aborted at 1 GB).
+#[test]
+fn a_file_that_jumps_by_a_gigabyte_is_read_in_bounded_chunks() {
+    use crate::common::measure::{MAX_RSS_KB, launched};
+    let start = fs::read(fixtures().join("edge/basic.hp")).unwrap();
+    for (what, grow) in [
+        ("a sparse gigabyte", None),
+        ("64 MiB of one line", Some(64usize << 20)),
+    ] {
+        let dir = Scratch::new("watch-jump");
+        let hp = dir.path("w.hp");
+        fs::write(&hp, &start).unwrap();
+        let run = launched(&dir.0, &["--watch", "w.hp", "-o", "out.svg"], None);
+        let out = dir.path("out.svg");
+        wait_for("the first picture", Duration::from_secs(20), || {
+            out.exists()
+        });
+        match grow {
+            None => fs::File::options()
+                .write(true)
+                .open(&hp)
+                .unwrap()
+                .set_len(1 << 30)
+                .unwrap(),
+            Some(n) => fs::OpenOptions::new()
+                .append(true)
+                .open(&hp)
+                .unwrap()
+                .write_all(&vec![b'a'; n])
+                .unwrap(),
+        }
+        wait_for(what, Duration::from_secs(20), || {
+            run.said()
+                .contains("waiting for the file to be written again")
+        });
+        let m = run.stop();
+        eprintln!(
+            "{what}: {} MB peak, {:.1} s of processor time",
+            m.rss_kb / 1024,
+            m.cpu.as_secs_f64()
+        );
+        assert!(m.rss_kb < MAX_RSS_KB, "{what}: {} MB", m.rss_kb / 1024);
+        assert!(m.cpu < Duration::from_secs(20), "{what}: {:?}", m.cpu);
+        assert!(
+            matches!(m.status.code(), Some(0..=2)),
+            "{what}: {:?}: {}",
+            m.status,
+            m.stderr
+        );
+        assert!(m.stderr.contains("hpgraph: w.hp"), "{}", m.stderr);
+        // The picture of what was read before stays whole.
+        assert!(whole_svg(&fs::read(&out).unwrap()), "{what}");
+    }
+}

@@ -44,14 +44,17 @@ pub fn measured(dir: &Path, args: &[&str]) -> Measured {
 /// test process holds every test's data (half a gigabyte in a full run). Forked from
 /// Python's few megabytes instead, the figure is hpgraph's, overstated by at most those.
 /// Its processor time (user and system, every thread's) follows.
+/// The launcher itself ignores SIGTERM, so that a test can stop a long-running hpgraph
+/// (`--watch`) by its process group and still have the figures ([`Launched::stop`]).
 const LAUNCHER: &str = "\
-import os, sys
+import os, signal, sys
 pid = os.fork()
 if pid == 0:
     try:
         os.execv(sys.argv[2], sys.argv[2:])
     finally:
         os._exit(127)
+signal.signal(signal.SIGTERM, signal.SIG_IGN)
 _, status, usage = os.wait4(pid, 0)
 with open(sys.argv[1], 'w') as f:
     f.write(f'{status} {usage.ru_maxrss} {usage.ru_utime + usage.ru_stime}')
@@ -59,6 +62,20 @@ with open(sys.argv[1], 'w') as f:
 
 /// [`measured`], with standard input read from `stdin` when given.
 pub fn measured_from(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Measured {
+    launched(dir, args, stdin).finish()
+}
+
+/// hpgraph started under the launcher, measured once it ends.
+pub struct Launched {
+    child: std::process::Child,
+    started: Instant,
+    usage_path: std::path::PathBuf,
+    err_path: std::path::PathBuf,
+}
+
+/// Starts hpgraph in `dir` under the launcher, in a process group of its own.
+pub fn launched(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Launched {
+    use std::os::unix::process::CommandExt;
     let err_path = dir.join("stderr.txt");
     let usage_path = dir.join("usage.txt");
     let started = Instant::now();
@@ -66,7 +83,7 @@ pub fn measured_from(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Measure
         Some(p) => Stdio::from(File::open(p).unwrap()),
         None => Stdio::null(),
     };
-    let launched = Command::new("python3")
+    let child = Command::new("python3")
         .current_dir(dir)
         .args(["-c", LAUNCHER])
         .arg(&usage_path)
@@ -75,24 +92,50 @@ pub fn measured_from(dir: &Path, args: &[&str], stdin: Option<&Path>) -> Measure
         .stdin(input)
         .stdout(Stdio::null())
         .stderr(File::create(&err_path).unwrap())
-        .status()
+        .process_group(0)
+        .spawn()
         .expect("run python3, which starts hpgraph");
-    let elapsed = started.elapsed();
-    assert!(launched.success(), "the launcher failed: {launched}");
-    let usage = std::fs::read_to_string(&usage_path).unwrap();
-    std::fs::remove_file(&usage_path).unwrap();
-    let [status, rss_kb, cpu] = usage
-        .split(' ')
-        .collect::<Vec<_>>()
-        .try_into()
-        .expect("status, peak and processor time");
-    use std::os::unix::process::ExitStatusExt;
-    Measured {
-        status: std::process::ExitStatus::from_raw(status.parse().unwrap()),
-        stderr: std::fs::read_to_string(&err_path).unwrap(),
-        rss_kb: rss_kb.parse().unwrap(),
-        cpu: Duration::from_secs_f64(cpu.parse().unwrap()),
-        elapsed,
+    Launched {
+        child,
+        started,
+        usage_path,
+        err_path,
+    }
+}
+
+impl Launched {
+    /// What hpgraph has said so far.
+    pub fn said(&self) -> String {
+        std::fs::read_to_string(&self.err_path).unwrap_or_default()
+    }
+
+    /// Sends hpgraph SIGTERM (the launcher ignores it) and measures it.
+    pub fn stop(self) -> Measured {
+        let group = i32::try_from(self.child.id()).unwrap();
+        unsafe { libc::kill(-group, libc::SIGTERM) };
+        self.finish()
+    }
+
+    /// Waits for hpgraph to end and gives what the kernel counted.
+    pub fn finish(mut self) -> Measured {
+        let launched = self.child.wait().unwrap();
+        let elapsed = self.started.elapsed();
+        assert!(launched.success(), "the launcher failed: {launched}");
+        let usage = std::fs::read_to_string(&self.usage_path).unwrap();
+        std::fs::remove_file(&self.usage_path).unwrap();
+        let [status, rss_kb, cpu] = usage
+            .split(' ')
+            .collect::<Vec<_>>()
+            .try_into()
+            .expect("status, peak and processor time");
+        use std::os::unix::process::ExitStatusExt;
+        Measured {
+            status: std::process::ExitStatus::from_raw(status.parse().unwrap()),
+            stderr: std::fs::read_to_string(&self.err_path).unwrap(),
+            rss_kb: rss_kb.parse().unwrap(),
+            cpu: Duration::from_secs_f64(cpu.parse().unwrap()),
+            elapsed,
+        }
     }
 }
 
