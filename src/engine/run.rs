@@ -109,11 +109,18 @@ fn prepared<K: ProfileKind>(
 fn name_info_tables(name: &str, profile: &mut Profile, binary: &InfoNames, tell: OnNotice) {
     let program = binary.path.display();
     if binary.is_empty() {
-        let note = format!(
-            "--binary {program} has no symbol table (it was stripped): its info tables stay \
-             addresses; give the program as built, before strip, or build with \
-             -finfo-table-map (GHC 9.2 on) for names in the eventlog itself"
-        );
+        let note = match binary.in_table {
+            0 => format!(
+                "--binary {program} has no symbol table (it was stripped): its info tables \
+                 stay addresses; give the program as built, before strip, or build with \
+                 -finfo-table-map (GHC 9.2 on) for names in the eventlog itself"
+            ),
+            n => format!(
+                "--binary {program} has {n} symbols, none of them in its code (a section \
+                 marked executable): its info tables stay addresses; give the program the \
+                 profile is of, as built"
+            ),
+        };
         return tell(name, Notice::Note(&note));
     }
     if binary.cut {

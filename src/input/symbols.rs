@@ -44,6 +44,9 @@ pub struct InfoNames {
     symbols: Vec<(u64, Box<str>)>,
     /// Symbols past [`MAX_SYMBOLS`] were left out.
     pub cut: bool,
+    /// How many symbols the program's table holds, in code or not: none is a stripped
+    /// program; some, none of them in code, is not (what to do differs).
+    pub in_table: usize,
 }
 
 /// What a table's address is named.
@@ -117,7 +120,9 @@ impl InfoNames {
         debug_assert!(code.is_sorted());
         let mut symbols = Vec::new();
         let mut cut = false;
+        let mut in_table = 0;
         for symbol in file.symbols() {
+            in_table += 1;
             let in_code = matches!(symbol.section(), SymbolSection::Section(i) if code.binary_search(&i.0).is_ok());
             if !in_code
                 || !matches!(
@@ -138,7 +143,9 @@ impl InfoNames {
             }
             symbols.push((symbol.address(), name[..end].into()));
         }
-        Ok(InfoNames::of(path, symbols, cut))
+        let mut names = InfoNames::of(path, symbols, cut);
+        names.in_table = in_table;
+        Ok(names)
     }
 
     /// The names of `symbols`, one per address decided once: its `_info` label where it
@@ -151,14 +158,17 @@ impl InfoNames {
                 .then_with(|| x.cmp(y))
         });
         symbols.dedup_by_key(|(address, _)| *address);
+        let in_table = symbols.len();
         InfoNames {
             path: path.to_path_buf(),
             symbols,
             cut,
+            in_table,
         }
     }
 
-    /// Whether the program has no symbols (it was stripped).
+    /// Whether no symbol of the program's code was kept (see [`InfoNames::in_table`]
+    /// for whether it has a table at all).
     pub fn is_empty(&self) -> bool {
         self.symbols.is_empty()
     }

@@ -281,3 +281,35 @@ fn symbols_past_the_limit_are_left_out_and_said() {
         "{said}"
     );
 }
+
+/// A program whose symbols all lie outside its code (no section marked executable holds
+/// them) is not called stripped: it has a table, and the message says what it holds.
+#[test]
+fn symbols_none_of_them_in_code_are_not_called_stripped() {
+    let scratch = Scratch::new("binary-no-code");
+    let mut elf = elf_of_symbols(3, "x_info");
+    // The section header table is the file's end: five headers of 64 bytes. The code
+    // section's flags (at 8 in its header) lose SHF_EXECINSTR: ALLOC only.
+    let text_header = elf.len() - 4 * 64;
+    elf[text_header + 8] = 2;
+    let program = scratch.path("data-only");
+    std::fs::write(&program, &elf).unwrap();
+    let log = fixtures().join(EVENTLOG);
+    let out = hpgraph(
+        &scratch.0,
+        &[
+            log.to_str().unwrap(),
+            "--binary",
+            program.to_str().unwrap(),
+            "--summary",
+        ],
+        None,
+    );
+    crate::common::assert_ok(&out);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        said.contains("has 3 symbols, none of them in its code"),
+        "{said}"
+    );
+    assert!(!said.contains("stripped"), "{said}");
+}
