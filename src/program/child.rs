@@ -98,7 +98,9 @@ pub fn start(program: &Path, rts: &[OsString], args: &[OsString]) -> std::io::Re
     let mut command = Command::new(program);
     command.arg("+RTS").args(rts).arg("-RTS").args(args);
     // hpgraph killed outright (SIGKILL: no handler runs) still ends the program: the
-    // system sends it SIGTERM when the thread that started it, this one, ends.
+    // system sends it SIGKILL when the thread that started it, this one, ends. Not
+    // SIGTERM: a program that ignores it outlived hpgraph. Every signal hpgraph is sent
+    // and survives is passed on as it came; this one fires only where hpgraph is gone.
     #[cfg(target_os = "linux")]
     {
         use std::os::unix::process::CommandExt;
@@ -106,7 +108,7 @@ pub fn start(program: &Path, rts: &[OsString], args: &[OsString]) -> std::io::Re
         // between fork and exec.
         unsafe {
             command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
                 Ok(())
             });
         }

@@ -485,15 +485,17 @@ struct Forever {
 }
 
 fn forever(tag: &str) -> Option<Forever> {
+    forever_as(tag, "forever")
+}
+
+/// [`forever`] in `mode`: `forever`, or `stubborn` (which ignores SIGTERM).
+fn forever_as(tag: &str, mode: &str) -> Option<Forever> {
     let prog = program(Build::Plain)?;
     let scratch = Scratch::new(tag);
     let bin = Scratch::new(&format!("{tag}-bin"));
     let prog = own_copy(&prog, &bin);
     let p = prog.to_str().unwrap();
-    let child = started(
-        &scratch.0,
-        &["run", "-i", "0.02", "--", p, "100000", "forever"],
-    );
+    let child = started(&scratch.0, &["run", "-i", "0.02", "--", p, "100000", mode]);
     Some(Forever {
         scratch,
         _bin: bin,
@@ -651,22 +653,27 @@ fn served_after_the_program_ends_the_page_says_so_and_shows_the_whole_run() {
     assert_eq!(status.code(), Some(0), "{}", served.stderr.lock().unwrap());
 }
 
+/// hpgraph killed outright takes its program with it, one that ignores SIGTERM too (the
+/// system's parent-death signal was SIGTERM, and such a program outlived hpgraph).
 #[test]
 fn hpgraph_killed_outright_leaves_no_program_behind() {
-    // Each folder bound: one dropped is removed from under the run.
-    let Some(Forever {
-        scratch: _scratch,
-        _bin,
-        prog,
-        mut child,
-    }) = forever("run-kill")
-    else {
-        return;
-    };
-    wait_until("the program running", 30.0, || running(&prog));
-    child.kill().unwrap(); // SIGKILL: no handler of hpgraph's runs
-    child.wait().unwrap();
-    wait_until("the program ended with hpgraph", 10.0, || !running(&prog));
+    for mode in ["forever", "stubborn"] {
+        // Each folder bound: one dropped is removed from under the run.
+        let Some(Forever {
+            scratch,
+            _bin,
+            prog,
+            mut child,
+        }) = forever_as(&format!("run-kill-{mode}"), mode)
+        else {
+            return;
+        };
+        // Censuses written: its main has run, and ignores SIGTERM if it is to.
+        censuses_written(&scratch, 2);
+        child.kill().unwrap(); // SIGKILL: no handler of hpgraph's runs
+        child.wait().unwrap();
+        wait_until("the program ended with hpgraph", 10.0, || !running(&prog));
+    }
 }
 
 /// The pid of a running process of `program`, as [`running`] finds it.
