@@ -275,6 +275,8 @@ fn no_output_through_a_link_or_a_report_path_replaces_an_input() {
     within_limits(&m, "sets through a link, a picture apart");
 }
 
+/// A report's ticks and a census's bytes: refused in every output, as two kinds of
+/// profile (what they count is told before their units are).
 #[test]
 fn ticks_and_bytes_are_never_compared_in_any_output() {
     let dir = Scratch::new("limits4-mixed");
@@ -291,7 +293,7 @@ fn ticks_and_bytes_are_never_compared_in_any_output() {
         let mut args = vec!["--compare", prof, hp];
         args.extend_from_slice(tail);
         let m = measured(&dir.0, &args);
-        failed_with(&m, 1, &format!("{tail:?}"), "different units");
+        failed_with(&m, 1, &format!("{tail:?}"), "different kinds of profile");
     }
     for never in ["x.folded", "x.svg", "x.json"] {
         assert!(!dir.path(never).exists(), "{never} was written");
