@@ -303,27 +303,8 @@ mod tests {
     fn an_answer_past_info_max_is_read_as_far_as_it() {
         // A program that answers with more than INFO_MAX bytes is read that far, and no
         // further (the rest may meet a closed pipe: whether it then succeeds is a race).
-        let dir = std::env::temp_dir().join(format!("hpgraph-info-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let program = dir.join("long-answer");
         let script = format!("#!/bin/sh\nhead -c {} /dev/zero\n", INFO_MAX + 1000);
-        std::fs::write(&program, script).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
-        // A test beside this one may fork while the script is still open for writing
-        // (ETXTBSY until it execs): try again a few times.
-        let mut answer = ask(&program);
-        for _ in 0..20 {
-            match &answer {
-                Err(e) if e.contains("busy") => {
-                    std::thread::sleep(Duration::from_millis(50));
-                    answer = ask(&program);
-                }
-                _ => break,
-            }
-        }
-        let (_, out, _) = answer.unwrap();
-        std::fs::remove_dir_all(&dir).unwrap();
+        let (_, out, _) = asked("info", &script).unwrap();
         assert_eq!(out.len() as u64, INFO_MAX);
     }
 
@@ -331,14 +312,25 @@ mod tests {
     fn a_child_left_holding_the_pipes_does_not_hold_the_probe() {
         // A wrapper that answers, then leaves a background child with its pipes open:
         // the answer is read once the pipes go quiet, not when the child ends.
-        let dir = std::env::temp_dir().join(format!("hpgraph-held-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let program = dir.join("wrapper");
         let script = format!("#!/bin/sh\nprintf '%s' '{INFO}'\nsleep 30 &\nexit 0\n");
-        std::fs::write(&program, script).unwrap();
-        use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
         let started = Instant::now();
+        let (ok, out, _) = asked("held", &script).unwrap();
+        let took = started.elapsed();
+        assert!(ok);
+        assert!(parse(&String::from_utf8_lossy(&out)).is_some(), "{out:?}");
+        assert!(took < PROBE_TIMEOUT / 2, "the probe took {took:?}");
+    }
+
+    /// [`ask`] of a shell script of `text`, in a folder of its own (`tag`). A test beside
+    /// this one may fork while the script is still open for writing (ETXTBSY until it
+    /// execs): asked again a few times.
+    fn asked(tag: &str, text: &str) -> Result<(bool, Vec<u8>, Vec<u8>), String> {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = std::env::temp_dir().join(format!("hpgraph-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let program = dir.join("script");
+        std::fs::write(&program, text).unwrap();
+        std::fs::set_permissions(&program, std::fs::Permissions::from_mode(0o755)).unwrap();
         let mut answer = ask(&program);
         for _ in 0..20 {
             match &answer {
@@ -349,12 +341,8 @@ mod tests {
                 _ => break,
             }
         }
-        let (ok, out, _) = answer.unwrap();
-        let took = started.elapsed();
         std::fs::remove_dir_all(&dir).unwrap();
-        assert!(ok);
-        assert!(parse(&String::from_utf8_lossy(&out)).is_some(), "{out:?}");
-        assert!(took < PROBE_TIMEOUT / 2, "the probe took {took:?}");
+        answer
     }
 
     #[test]
