@@ -81,8 +81,13 @@ pub struct Reply {
 
 /// Sends `request` as it is and reads the response until the server closes.
 pub fn exchange(addr: SocketAddr, request: &[u8]) -> Reply {
+    exchange_within(addr, request, Duration::from_secs(10))
+}
+
+/// [`exchange`], waiting up to `patience` for each read.
+pub fn exchange_within(addr: SocketAddr, request: &[u8], patience: Duration) -> Reply {
     let mut s = TcpStream::connect(addr).unwrap();
-    s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+    s.set_read_timeout(Some(patience)).unwrap();
     // The server may answer and close before it has read all of a huge request.
     let _ = s.write_all(request);
     let mut raw = Vec::new();
