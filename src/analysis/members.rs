@@ -67,8 +67,10 @@ pub fn numbered(profile: &Profile) -> Option<Numbered> {
     let mut index: std::collections::HashMap<String, usize> = Default::default();
     let mut names: Vec<String> = Vec::new();
     let mut left_out = std::collections::HashSet::new();
-    let bands: Vec<Vec<usize>> = (sets.into_iter())
-        .map(|set| {
+    // The band a member was last added to, so that a set naming it twice holds it once.
+    let mut last_in: Vec<usize> = Vec::new();
+    let bands: Vec<Vec<usize>> = (sets.into_iter().enumerate())
+        .map(|(b, set)| {
             let mut ids: Vec<usize> = Vec::new();
             for m in set.unwrap_or_default() {
                 let next = names.len();
@@ -77,6 +79,7 @@ pub fn numbered(profile: &Profile) -> Option<Numbered> {
                     None if next < MAX_MEMBERS => {
                         index.insert(m.clone(), next);
                         names.push(m);
+                        last_in.push(usize::MAX);
                         next
                     }
                     None => {
@@ -84,7 +87,8 @@ pub fn numbered(profile: &Profile) -> Option<Numbered> {
                         continue;
                     }
                 };
-                if !ids.contains(&id) {
+                if last_in[id] != b {
+                    last_in[id] = b;
                     ids.push(id);
                 }
             }
@@ -108,26 +112,36 @@ pub fn of(profile: &Profile) -> Option<Members> {
         left_out,
         unknown_sets,
     } = numbered(profile)?;
-    let n = profile.samples();
     let (mut alone, mut reach) = (vec![0.0; names.len()], vec![0.0; names.len()]);
-    // Census by census: each band's value to its members' sums there.
-    let mut per_census: Vec<Vec<(u32, f64)>> = vec![Vec::new(); n];
+    // Census by census, each band's value to its members' sums there: the points in
+    // census order (bands in their order within one), and only the members a census
+    // touches weighed at it, so that empty censuses and absent members cost nothing (a
+    // member's peak is at least 0, the sum where it is absent).
+    let mut points: Vec<(u32, u32, f64)> = Vec::new();
     for (b, series) in profile.bands.series().iter().enumerate() {
-        series.for_each(|s, v| per_census[s as usize].push((b as u32, v)));
+        series.for_each(|s, v| points.push((s, b as u32, v)));
     }
+    points.sort_by_key(|p| p.0);
     let (mut a, mut r) = (vec![0.0; names.len()], vec![0.0; names.len()]);
-    for census in per_census {
-        a.iter_mut().chain(r.iter_mut()).for_each(|x| *x = 0.0);
-        for (b, v) in census {
+    let (mut touched, mut marked) = (Vec::new(), vec![false; names.len()]);
+    for census in points.chunk_by(|x, y| x.0 == y.0) {
+        for &(_, b, v) in census {
             let ids = &bands[b as usize];
             if let [only] = ids[..] {
                 a[only] += v;
             }
-            ids.iter().for_each(|&m| r[m] += v);
+            for &m in ids {
+                if !marked[m] {
+                    marked[m] = true;
+                    touched.push(m);
+                }
+                r[m] += v;
+            }
         }
-        for m in 0..names.len() {
+        for m in touched.drain(..) {
             alone[m] = f64::max(alone[m], a[m]);
             reach[m] = f64::max(reach[m], r[m]);
+            (a[m], r[m], marked[m]) = (0.0, 0.0, false);
         }
     }
     let mut holders: Vec<Vec<u32>> = vec![Vec::new(); names.len()];

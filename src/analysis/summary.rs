@@ -208,7 +208,7 @@ pub fn summarise(
     let window = Window::new(times, &totals);
     let mut bands: Vec<BandSummary> = (0..table.columns.len())
         .map(|k| {
-            let f = window.figures(&table.column(k));
+            let f = window.figures_of(&table.columns[k].1.present(profile));
             BandSummary {
                 name: String::from_utf8_lossy(&table.columns[k].0).into_owned(),
                 peak: f.peak,

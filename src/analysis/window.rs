@@ -129,6 +129,8 @@ pub struct Window<'a> {
     heap_peak: f64,
     /// The area under the heap's total (its one value, with one sample).
     whole: f64,
+    /// The trend line's samples, what every band's fit shares.
+    line: crate::select::Line<'a>,
 }
 
 impl<'a> Window<'a> {
@@ -137,10 +139,11 @@ impl<'a> Window<'a> {
         let (trend, teardown) = trend_part(times, totals);
         Window {
             times,
-            trend,
+            trend: trend.clone(),
             teardown,
             heap_peak: peak(totals).1,
             whole: weight(times, totals),
+            line: crate::select::Line::over(times, trend),
         }
     }
 
@@ -173,10 +176,18 @@ impl<'a> Window<'a> {
 
     /// A band's figures from its value at each of the window's samples.
     pub fn figures(&self, values: &[f64]) -> Figures {
+        self.figures_of(&crate::select::present(values))
+    }
+
+    /// A band's figures from its values where they are not 0 (`(sample, value)` in
+    /// order, each sample once: [`crate::select::present`]), in time proportional to
+    /// them: the same bits as [`Window::figures`] of every sample's value.
+    pub fn figures_of(&self, points: &[(usize, f64)]) -> Figures {
         let times = self.times;
-        let (at, peak) = peak(values);
+        let n = times.len();
+        let (at, peak) = peak_of(n, points);
         let part = self.trend.clone();
-        let (growth, r2) = crate::select::slope(&times[part.clone()], &values[part.clone()]);
+        let (growth, r2) = self.line.fit(points);
         let change = growth * (times[part.end - 1] - times[part.start]);
         let least = (TREND_CHANGE * peak).max(TREND_SHARE * self.heap_peak);
         let fits = r2 >= self.needed_r2();
@@ -190,20 +201,64 @@ impl<'a> Window<'a> {
             Trend::Flat
         };
         let whole = self.whole;
+        let weight = if n > 1 {
+            area_of(times, points)
+        } else {
+            points.first().map_or(0.0, |p| p.1)
+        };
         Figures {
             peak,
             peak_time: times[at],
-            mean: values.iter().sum::<f64>() / values.len() as f64,
-            share: if whole > 0.0 {
-                weight(times, values) / whole
-            } else {
-                0.0
-            },
+            mean: points.iter().fold(0.0, |s, p| s + p.1) / n as f64,
+            share: if whole > 0.0 { weight / whole } else { 0.0 },
             growth,
             r2,
             trend,
         }
     }
+}
+
+/// [`peak`] of `n` values that are 0 but at `points`: the first sample with the
+/// largest, a sample without a point being 0.
+fn peak_of(n: usize, points: &[(usize, f64)]) -> (usize, f64) {
+    let (k, m) = points.iter().fold(
+        (0, f64::NEG_INFINITY),
+        |(k, m), &(i, v)| {
+            if v > m { (i, v) } else { (k, m) }
+        },
+    );
+    if points.len() == n {
+        return (k, m);
+    }
+    // The first sample without a point: where the indices stop counting up from 0.
+    let zero = (0..points.len())
+        .find(|&j| points[j].0 != j)
+        .unwrap_or(points.len());
+    if 0.0 > m || (0.0 == m && zero < k) {
+        (zero, 0.0)
+    } else {
+        (k, m)
+    }
+}
+
+/// [`trapezoids`] of values that are 0 but at `points`: the intervals either end of
+/// which has a point, in order, each with the sum [`trapezoids`] makes of it.
+fn area_of(times: &[f64], points: &[(usize, f64)]) -> f64 {
+    let mut area = 0.0;
+    for (j, &(i, v)) in points.iter().enumerate() {
+        // The interval before, unless the point before ended it.
+        if i > 0 && (j == 0 || points[j - 1].0 + 1 != i) {
+            area += (times[i] - times[i - 1]) * (0.0 + v) / 2.0;
+        }
+        if i + 1 < times.len() {
+            let next = points
+                .get(j + 1)
+                .filter(|p| p.0 == i + 1)
+                .map_or(0.0, |p| p.1);
+            area += (times[i + 1] - times[i]) * (v + next) / 2.0;
+        }
+    }
+    area
 }
 
 /// The first index of the largest value, and that value.
@@ -361,5 +416,84 @@ mod tests {
         let w = Window::new(&times, &early);
         assert_eq!(w.teardown_from(), None);
         assert_eq!(w.figures(&early).trend, Trend::Shrinking);
+    }
+
+    /// A band's figures from its points alone are what the definitions give over every
+    /// sample, a sample without a point being 0: peak, when, mean and share to the bit
+    /// (the same sums, the zeros left out), the trend line's slope and R² as the
+    /// textbook's sums over every sample give them, but for rounding.
+    #[test]
+    fn a_bands_points_alone_give_its_figures_over_every_sample() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut unit = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed >> 11) as f64 / (1u64 << 53) as f64
+        };
+        for case in 0..2000 {
+            let n = 1 + (unit() * 60.0) as usize;
+            let mut t = unit() * 10.0;
+            let times: Vec<f64> = (0..n)
+                .map(|_| {
+                    t += if unit() < 0.1 { 0.0 } else { unit() };
+                    t
+                })
+                .collect();
+            let dense = unit();
+            let sign = if case % 7 == 0 { -1.0 } else { 1.0 };
+            let values: Vec<f64> = (0..n)
+                .map(|_| {
+                    if unit() < dense {
+                        (sign * unit() * 1000.0).round()
+                    } else {
+                        0.0
+                    }
+                })
+                .collect();
+            let totals: Vec<f64> = values.iter().map(|v| v.abs() + 5.0).collect();
+            let w = Window::new(&times, &totals);
+            let f = w.figures_of(&crate::select::present(&values));
+            let what = format!("case {case}: {values:?} at {times:?}");
+            let (at, top) = peak(&values);
+            assert_eq!((f.peak, f.peak_time), (top, times[at]), "{what}");
+            assert_eq!(f.mean, values.iter().sum::<f64>() / n as f64, "{what}");
+            let weight = if n > 1 {
+                trapezoids(&times, &values)
+            } else {
+                values[0]
+            };
+            let share = if w.whole > 0.0 { weight / w.whole } else { 0.0 };
+            assert_eq!(f.share, share, "{what}");
+            // The textbook's line through the trend part.
+            let (ts, vs) = (&times[w.trend.clone()], &values[w.trend.clone()]);
+            let m = ts.len() as f64;
+            let (mt, mv) = (ts.iter().sum::<f64>() / m, vs.iter().sum::<f64>() / m);
+            let (mut num, mut den, mut var) = (0.0, 0.0, 0.0);
+            for (x, y) in ts.iter().zip(vs) {
+                num += (x - mt) * (y - mv);
+                den += (x - mt) * (x - mt);
+                var += (y - mv) * (y - mv);
+            }
+            let (growth, r2) = if ts.len() < 2 || den <= 0.0 {
+                (0.0, 0.0)
+            } else {
+                (
+                    num / den,
+                    if var > 0.0 {
+                        (num * num / (den * var)).clamp(0.0, 1.0)
+                    } else {
+                        0.0
+                    },
+                )
+            };
+            let close = |a: f64, b: f64| (a - b).abs() <= 1e-9 * (1.0 + a.abs().max(b.abs()));
+            assert!(
+                close(f.growth, growth),
+                "{what}: growth {} against {growth}",
+                f.growth
+            );
+            assert!(close(f.r2, r2), "{what}: R² {} against {r2}", f.r2);
+        }
     }
 }

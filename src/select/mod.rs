@@ -132,6 +132,24 @@ impl Source {
             Source::Other(v) => Box::new(v.iter().enumerate().map(|(i, &v)| (i as u32, v))),
         }
     }
+
+    /// The band's value at each sample where it is not 0 ([`present`]): the points of a
+    /// sample summed (a name twice in one census), as a column of every sample sums them.
+    pub fn present(&self, profile: &Profile) -> Vec<(usize, f64)> {
+        let mut out: Vec<(usize, f64)> = Vec::new();
+        for (s, v) in self.points(profile) {
+            let s = s as usize;
+            match out.last_mut() {
+                Some((at, sum)) if *at == s => *sum += v,
+                last => {
+                    debug_assert!(last.is_none_or(|(at, _)| *at < s), "points in order");
+                    out.push((s, 0.0 + v))
+                }
+            }
+        }
+        out.retain(|&(_, v)| v != 0.0);
+        out
+    }
 }
 
 /// Widens `opts`'s least ranges to hold `profile`'s picture: the first half of drawing
@@ -353,14 +371,10 @@ fn by_deviation(profile: &Profile, table: &mut [Source]) {
 /// `--sort growth`: ascending by least-squares slope over the whole run (absent samples
 /// count as zero), the fastest-growing band on top and kept by `-m`.
 fn by_growth(profile: &Profile, table: &mut [Source]) {
-    let n = profile.samples();
+    let line = Line::new(&profile.times);
     let mut slopes: Vec<f64> = table
         .iter()
-        .map(|src| {
-            let mut values = vec![0.0; n];
-            profile.bands.series()[ident(src) as usize].for_each(|s, v| values[s as usize] += v);
-            slope(&profile.times, &values).0
-        })
+        .map(|src| line.fit(&src.present(profile)).0)
         .collect();
     selection_sort(table, &mut slopes);
 }
@@ -368,29 +382,88 @@ fn by_growth(profile: &Profile, table: &mut [Source]) {
 /// The least-squares slope of `values` over `times` (value units a sample unit) and its
 /// R² (0 when the values do not vary: a flat band is no trend).
 pub fn slope(times: &[f64], values: &[f64]) -> (f64, f64) {
-    let n = times.len() as f64;
-    if times.len() < 2 {
-        return (0.0, 0.0);
+    Line::new(times).fit(&present(values))
+}
+
+/// A band's values where they are not 0, `(sample, value)` in sample order, each sample
+/// once: what its figures are computed from, so that a band of a few points among many
+/// samples costs its few.
+pub fn present(values: &[f64]) -> Vec<(usize, f64)> {
+    (values.iter().enumerate())
+        .filter(|&(_, &v)| v != 0.0)
+        .map(|(i, &v)| (i, v))
+        .collect()
+}
+
+/// A least-squares line through samples at `times`, what every band's fit over the same
+/// times shares computed once. The sums are arranged so that a sample where a band is 0
+/// costs nothing: over `n` samples, `k` of them the band's, with `d = t − t̄` and `S = Σd`
+/// over all,
+///
+/// * slope numerator `Σₖ d(v − v̄) − v̄(S − Σₖ d)`, denominator `Σ d²`;
+/// * the band's spread `Σₖ (v − v̄)² + (n − k)v̄²`;
+///
+/// in exact arithmetic the sums over every sample, taken in this order so that the
+/// page's script (`figures.js` `slope`) gives the same bits.
+#[derive(Debug, Clone)]
+pub struct Line<'a> {
+    times: &'a [f64],
+    part: std::ops::Range<usize>,
+    mean: f64,
+    spread: f64,
+    den: f64,
+}
+
+impl<'a> Line<'a> {
+    /// The line through every sample.
+    pub fn new(times: &'a [f64]) -> Line<'a> {
+        Line::over(times, 0..times.len())
     }
-    let (mt, mv) = (
-        times.iter().sum::<f64>() / n,
-        values.iter().sum::<f64>() / n,
-    );
-    let (mut num, mut den, mut var) = (0.0, 0.0, 0.0);
-    for (&x, &y) in times.iter().zip(values) {
-        num += (x - mt) * (y - mv);
-        den += (x - mt) * (x - mt);
-        var += (y - mv) * (y - mv);
+
+    /// The line through the samples `part` of `times` (a window's trend part).
+    pub fn over(times: &'a [f64], part: std::ops::Range<usize>) -> Line<'a> {
+        let some = &times[part.clone()];
+        let mean = some.iter().fold(0.0, |s, t| s + t) / some.len().max(1) as f64;
+        let (spread, den) = some.iter().fold((0.0, 0.0), |(s, q), t| {
+            let d = t - mean;
+            (s + d, q + d * d)
+        });
+        Line {
+            times,
+            part,
+            mean,
+            spread,
+            den,
+        }
     }
-    if den > 0.0 {
+
+    /// The slope and R² of the band whose values are `points` ([`present`]: indices
+    /// into the times, in order, each once, none 0) and 0 elsewhere; points outside
+    /// the line's part are left out.
+    pub fn fit(&self, points: &[(usize, f64)]) -> (f64, f64) {
+        let n = self.part.len();
+        if n < 2 || self.den <= 0.0 {
+            return (0.0, 0.0);
+        }
+        let from = points.partition_point(|&(i, _)| i < self.part.start);
+        let to = points.partition_point(|&(i, _)| i < self.part.end);
+        let points = &points[from..to];
+        let mv = points.iter().fold(0.0, |s, &(_, v)| s + v) / n as f64;
+        let (mut num, mut own, mut var) = (0.0, 0.0, 0.0);
+        for &(i, v) in points {
+            let d = self.times[i] - self.mean;
+            num += d * (v - mv);
+            own += d;
+            var += (v - mv) * (v - mv);
+        }
+        let num = num - mv * (self.spread - own);
+        let var = var + (n - points.len()) as f64 * (mv * mv);
         let r2 = if var > 0.0 {
-            (num * num / (den * var)).clamp(0.0, 1.0)
+            (num * num / (self.den * var)).clamp(0.0, 1.0)
         } else {
             0.0
         };
-        (num / den, r2)
-    } else {
-        (0.0, 0.0)
+        (num / self.den, r2)
     }
 }
 

@@ -53,15 +53,15 @@ var hpgraphFigures = (function () {
     for (var s = -0, i = i0; i < i1; i++) s += (T[i + 1] - T[i]) * (v[i] + v[i + 1]) / 2;
     return s;
   }
-  // src/select/mod.rs `slope`: the least-squares slope and its R².
+  // src/select/mod.rs `Line`: slope and R², the samples where the band is 0 in one term.
   function slope(T, v, j0, j1) {
-    var n = j1 - j0 + 1, i, st = -0, sv = -0, num = 0, den = 0, vv = 0;
-    if (n < 2) return [0, 0];
+    var n = j1 - j0 + 1, i, d, st = 0, spread = 0, den = 0, sv = 0, num = 0, own = 0, vv = 0, k = 0, mt, mv;
     for (i = j0; i <= j1; i++) st += T[i];
-    for (i = j0; i <= j1; i++) sv += v[i];
-    var mt = st / n, mv = sv / n;
-    for (i = j0; i <= j1; i++) { num += (T[i] - mt) * (v[i] - mv); den += (T[i] - mt) * (T[i] - mt); vv += (v[i] - mv) * (v[i] - mv); }
-    return den > 0 ? [num / den, vv > 0 ? Math.min(1, Math.max(0, num * num / (den * vv))) : 0] : [0, 0];
+    for (mt = st / n, i = j0; i <= j1; i++) { d = T[i] - mt; spread += d; den += d * d; if (v[i] !== 0) sv += v[i]; }
+    if (n < 2 || den <= 0) return [0, 0];
+    for (mv = sv / n, i = j0; i <= j1; i++) if (v[i] !== 0) { d = T[i] - mt; num += d * (v[i] - mv); own += d; vv += (v[i] - mv) * (v[i] - mv); k++; }
+    num -= mv * (spread - own); vv += (n - k) * (mv * mv);
+    return [num / den, vv > 0 ? Math.min(1, Math.max(0, num * num / (den * vv))) : 0];
   }
   // The window of samples i0..i1, `totals` the whole heap at each, `rule` the trend's
   // thresholds. Its `figures(values)` are a band's, as Window::figures gives them.
