@@ -14,8 +14,8 @@
 //!   limit with `OTHER`) and computes ranges and area.
 //! * [`analysis`] computes the numbers the data outputs and the page show: bands as
 //!   columns, the leak summary, the page's thinned values.
-//! * [`layout`] places everything on the page as a backend-neutral [`scene::Scene`];
-//!   [`scene::reduce`] reduces it to the output's resolution.
+//! * [`layout`] places everything on the page as a backend-neutral [`scene::Scene`],
+//!   its bands at the output's resolution ([`scene::reduce`]) as it stacks them.
 //! * [`backend`] turns a scene into a document (the HTML page also takes its numbers);
 //!   [`export`] writes the data outputs (`.hp`, CSV, JSON, the summary).
 //! * [`sink`] writes a document atomically, or [`serve`] shows it to browsers as it

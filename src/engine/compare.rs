@@ -246,11 +246,7 @@ fn compared_picture(
         },
     ];
     let captions: Vec<Vec<u8>> = captions.into_iter().map(String::into_bytes).collect();
-    let (mut scene, plots) = crate::layout::compare::compared(panels, &captions, &picture.layout);
-    if let Some(column) = picture.column {
-        crate::scene::reduce::reduce(&mut scene, column);
-    }
-    (scene, plots)
+    crate::layout::compare::compared(panels, &captions, &picture.layout)
 }
 
 impl Compared<'_> {

@@ -92,10 +92,7 @@ pub(super) fn figure(
         },
         ..picture.layout.clone()
     };
-    let (mut scene, _) = compared(panels, &[], &layout);
-    if let Some(column) = picture.column {
-        crate::scene::reduce::reduce(&mut scene, column);
-    }
+    let (scene, _) = compared(panels, &[], &layout);
     Figure {
         scene,
         selection: selections[0].clone(),

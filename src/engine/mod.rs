@@ -334,9 +334,6 @@ pub struct Picture {
     pub select: SelectOptions,
     /// Where everything goes on the page.
     pub layout: LayoutOptions,
-    /// The resolution, in points, bands are drawn at ([`crate::scene::reduce`]); `None`
-    /// keeps every point.
-    pub column: Option<f64>,
     /// The backend's options.
     pub backend: backend::Options,
 }
@@ -351,7 +348,6 @@ impl Picture {
             format,
             select,
             layout,
-            column: None,
             backend: backend::Options::default(),
         }
     }

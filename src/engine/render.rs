@@ -302,9 +302,6 @@ fn figure<'a, K: ProfileKind>(
         ))
     });
     let mut scene = crate::layout::layout(model.into_series(), &selection, &picture.layout);
-    if let Some(column) = picture.column {
-        crate::scene::reduce::reduce(&mut scene, column);
-    }
     // What the page draws beyond the picture takes its paints from the layout too.
     if let Some(page) = &page {
         let pool = page.pool.iter().map(|b| b.name.as_bytes());

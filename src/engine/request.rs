@@ -450,13 +450,13 @@ impl Request {
                 },
             },
             paints: None,
+            column: format.column(self.dpi).filter(|_| !self.exact),
         };
         Picture {
             format,
             // A modern figure (and so the page) shows the run's samples under its graph.
             select: self.select_options(band_limit, shading, style == Style::Modern),
             layout,
-            column: format.column(self.dpi).filter(|_| !self.exact),
             backend: backend::Options {
                 dpi: self.dpi,
                 text: if self.outline_text {

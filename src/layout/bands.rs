@@ -24,13 +24,23 @@ impl Frame<'_> {
         }
         let times = &self.profile.times;
         let n = times.len();
-        let xs: Rc<[f64]> = times
+        let xs: Vec<f64> = times
             .iter()
             .map(|&t| ((t - self.sel.first) / self.sel.x_range) * self.graph_width + self.x0)
             .collect();
+        // Drawn at a column's resolution where there are more points than columns: each
+        // band's top is reduced as it is stacked, so that a long run's picture holds one
+        // census's worth of numbers at a time, not one a band.
+        let column = self.opts.column.filter(|&c| {
+            let span = xs.last().zip(xs.first()).map_or(0.0, |(l, f)| l - f);
+            n as f64 > 2.0 * ((span / c).ceil() + 1.0)
+        });
+        let xs: Rc<[f64]> = xs.into();
         let scale = self.graph_height / self.sel.y_range;
         let mut y = vec![0.0f64; n];
         let mut lower: Rc<[f64]> = vec![self.y0; n].into();
+        let base = column.map(|c| reduce_curve(&xs, &lower, c));
+        let mut areas = Vec::new();
         for (k, band) in self.sel.bands.iter().enumerate() {
             match &band.source {
                 Source::Ident(id) => {
@@ -46,7 +56,7 @@ impl Frame<'_> {
                 }
             }
             let upper: Rc<[f64]> = y.iter().map(|&v| v + self.y0).collect();
-            items.push(Item::Band(Band {
+            let band = Band {
                 name: band.name.to_vec(),
                 xs: xs.clone(),
                 lower,
@@ -58,9 +68,16 @@ impl Frame<'_> {
                 } else {
                     Paint::BLACK
                 },
-            }));
+            };
+            match (column, &base) {
+                (Some(c), Some(base)) => areas.push(area(band, base, c)),
+                _ => items.push(Item::Band(band)),
+            }
             lower = upper;
         }
+        // Top band first, so that each paints over the part of the ones above it that it
+        // covers (see [`crate::scene::reduce`]).
+        items.extend(areas.into_iter().rev().map(Item::Area));
     }
 
     /// The stretch from the start of the graph to the first census, where the graph
@@ -145,6 +162,22 @@ impl Frame<'_> {
     }
 }
 
+/// `band` as the region between the stack's reduced baseline `base` and its top
+/// reduced to `column` points of resolution.
+fn area(band: Band, base: &[Point], column: f64) -> Area {
+    let top = reduce_curve(&band.xs, &band.upper, column);
+    let mut outline = Vec::with_capacity(top.len() + base.len());
+    outline.extend(base.iter().copied());
+    outline.extend(top.iter().rev().copied());
+    Area {
+        name: band.name,
+        outline,
+        fill: band.fill,
+        line_width: band.line_width,
+        stroke: band.stroke,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::testing::{samples, scene};
@@ -170,6 +203,37 @@ mod tests {
         let top = &bands[1].upper;
         assert!(top[0] > top[1] && top[2] > top[1], "{top:?}");
         assert_eq!(top[0], top[2]);
+    }
+
+    /// A band over `n` censuses, laid out at a quarter point's resolution.
+    fn at_a_column(n: usize) -> Scene {
+        let times: Vec<f64> = (0..n).map(|i| i as f64).collect();
+        let values: Vec<f64> = (0..n).map(|i| (i % 7) as f64).collect();
+        let opts = LayoutOptions {
+            column: Some(crate::scene::reduce::COLUMN),
+            ..Default::default()
+        };
+        scene(&samples(&times, &[("a", &values)]), &opts)
+    }
+
+    #[test]
+    fn a_band_of_more_censuses_than_columns_is_drawn_at_their_resolution() {
+        let has = |s: &Scene, band: bool| {
+            (s.pages[0].items.iter())
+                .any(|i| matches!((i, band), (Item::Band(_), true) | (Item::Area(_), false)))
+        };
+        let few = at_a_column(100);
+        assert!(has(&few, true) && !has(&few, false));
+        let many = at_a_column(20_000);
+        assert!(has(&many, false) && !has(&many, true));
+        let area = (many.pages[0].items.iter())
+            .find_map(|i| match i {
+                Item::Area(a) => Some(a),
+                _ => None,
+            })
+            .unwrap();
+        // The columns' extremes: a few points a column, not a point a census.
+        assert!(area.outline.len() < 20_000, "{}", area.outline.len());
     }
 
     /// The scene of a profile whose program started at 0, its first census at 1 s.

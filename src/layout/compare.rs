@@ -127,3 +127,57 @@ fn shared_paints(panels: &[Panel], opts: &LayoutOptions) -> HashMap<Vec<u8>, cra
     );
     names.into_iter().map(<[u8]>::to_vec).zip(paints).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Two runs of more censuses than columns stacked: each panel's bands are reduced
+    /// on its own graph. (Reduced after stacking, every panel's bands were drawn down
+    /// to the top panel's baseline, a block of colour over the panels between.)
+    #[test]
+    fn each_panel_s_reduced_bands_stand_on_its_own_graph() {
+        let body = |scale: f64| {
+            let times: Vec<f64> = (0..20_000).map(|i| i as f64).collect();
+            let values: Vec<f64> = (0..20_000).map(|i| scale * (i % 13) as f64).collect();
+            super::super::testing::samples(&times, &[("a", &values), ("b", &values)])
+        };
+        let profile = |scale| {
+            let text = format!(
+                "JOB \"j\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{}",
+                body(scale)
+            );
+            crate::input::hp::parse(text.as_bytes()).unwrap().profile
+        };
+        let (one, two) = (profile(1.0), profile(2.0));
+        let sel = |p: &Profile| crate::select::select(p, None, &Default::default());
+        let (s1, s2) = (sel(&one), sel(&two));
+        let panel = |profile, selection| Panel {
+            profile,
+            selection,
+            title: b"t".to_vec(),
+            weight: 1.0,
+        };
+        let opts = LayoutOptions {
+            column: Some(crate::scene::reduce::COLUMN),
+            ..Default::default()
+        };
+        let (scene, plots) = compared(vec![panel(one, &s1), panel(two, &s2)], &[], &opts);
+        let areas: Vec<&crate::scene::Area> = (scene.pages.iter().flat_map(|p| &p.items))
+            .filter_map(|i| match i {
+                Item::Area(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(areas.len(), 4);
+        for area in areas {
+            let low = area.outline.iter().map(|p| p.y).fold(f64::MAX, f64::min);
+            let high = area.outline.iter().map(|p| p.y).fold(f64::MIN, f64::max);
+            let on = plots
+                .iter()
+                .find(|p| (low - p.y0).abs() < 1e-6)
+                .unwrap_or_else(|| panic!("a band from {low} stands on no panel's axis"));
+            assert!(high <= on.y0 + on.height + 1e-6, "{high} above its panel");
+        }
+    }
+}

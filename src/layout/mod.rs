@@ -31,9 +31,10 @@ use marks::*;
 use std::rc::Rc;
 
 use crate::profile::{Profile, Series};
+use crate::scene::reduce::reduce_curve;
 use crate::scene::{
-    Anchor, Band, FontSize, HEIGHT, Item, Media, Page, Paint, Path, PathRole, Plot, Point, Scene,
-    Text, TextRole, WIDTH,
+    Anchor, Area, Band, FontSize, HEIGHT, Item, Media, Page, Paint, Path, PathRole, Plot, Point,
+    Scene, Text, TextRole, WIDTH,
 };
 use crate::select::{Selection, Source};
 use crate::units::{ByteUnits, Scale};
@@ -161,6 +162,11 @@ pub struct LayoutOptions {
     /// Each band's paint by name, decided for several figures at once (`--compare`'s
     /// panels: one band, one colour in both); `None`: each figure decides its own.
     pub paints: Option<std::sync::Arc<std::collections::HashMap<Vec<u8>, Paint>>>,
+    /// The resolution, in points, bands are drawn at ([`crate::scene::reduce`]): where a
+    /// graph has more censuses than columns, each band is reduced to its extremes in
+    /// each column as it is stacked. `None` keeps every point (PostScript in hp2ps's
+    /// style, `--exact`).
+    pub column: Option<f64>,
 }
 
 impl LayoutOptions {
@@ -191,6 +197,7 @@ impl Default for LayoutOptions {
                 eps_width: None,
             },
             paints: None,
+            column: None,
         }
     }
 }

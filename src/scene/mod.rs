@@ -483,14 +483,27 @@ impl Scene {
     /// Moves everything up by `dy` points.
     pub fn lift(&mut self, dy: f64) {
         let up = |p: &mut Point| p.y += dy;
+        // A band's lower edge is the one below's upper, one array for both: lifted
+        // once, so that the stack's edges stay shared (a band is a census's worth of
+        // numbers, and a long run's picture holds one array a band, not two).
+        // Known by address only, so that an edge no band holds any more is freed as the
+        // pass goes: an edge met later was made before the pass, while every edge known
+        // was alive, so it shares no address with one of them but by being it.
+        let mut lifted: std::collections::HashMap<*const f64, Rc<[f64]>> = Default::default();
+        let mut lift = |edge: &mut Rc<[f64]>| {
+            let new = lifted
+                .entry(edge.as_ptr())
+                .or_insert_with(|| edge.iter().map(|y| y + dy).collect());
+            *edge = new.clone();
+        };
         for page in &mut self.pages {
             for item in &mut page.items {
                 match item {
                     Item::Path(p) => up(&mut p.start),
                     Item::Text(t) => up(&mut t.at),
                     Item::Band(b) => {
-                        b.lower = b.lower.iter().map(|y| y + dy).collect();
-                        b.upper = b.upper.iter().map(|y| y + dy).collect();
+                        lift(&mut b.lower);
+                        lift(&mut b.upper);
                     }
                     Item::Area(a) => a.outline.iter_mut().for_each(up),
                 }

@@ -1,21 +1,21 @@
-//! Output-resolution drawing: a pass over a laid-out scene for the formats that need not
-//! keep hp2ps's every point (SVG, PDF, PNG, …).
+//! Output-resolution drawing, for the formats that need not keep hp2ps's every point
+//! (SVG, PDF, PNG, …).
 //!
 //! A band of a long profile has far more points than a figure has device pixels: 100,000
-//! samples across 600 points of width. This pass keeps, in each column `column` points
+//! samples across 600 points of width. [`reduce_curve`] keeps, in each column `column` points
 //! wide, a curve's lowest and highest point, in their order along the curve (and the
 //! curve's own first and last points), so that no peak or dip is lost at that resolution
 //! and the size of the output follows the figure's, not the sample count.
 //!
-//! Each stacked band becomes an [`Area`]: the region between the baseline and the band's
-//! top curve, drawn top band first, so that each band paints over the part of the ones
-//! above it that it covers. What shows is the same picture as the bands drawn between
+//! Layout reduces each stacked band as it stacks it (`LayoutOptions::column`), one
+//! band's numbers at a time, where there are more points than columns: the band becomes
+//! an [`crate::scene::Area`], the region between the baseline and its top curve, drawn
+//! top band first, so that each band paints over the part of the ones above it that it
+//! covers. What shows is the same picture as the bands drawn between
 //! their two curves, and each curve is written once rather than twice (as the top of one
 //! band and the bottom of the next).
 
-use std::collections::HashMap;
-
-use crate::scene::{Area, Band, Item, Point, Scene};
+use crate::scene::Point;
 
 /// Device pixels of a figure at 300 dpi are 0.24 pt wide; a column of a quarter point
 /// keeps every pixel column's extremes at that resolution and below.
@@ -25,69 +25,6 @@ pub const COLUMN: f64 = 0.25;
 /// screen's resolution; the picture the file carries is what a reader without the
 /// script sees, and a point's columns keep it a fraction of the page's size.
 pub const PAGE_COLUMN: f64 = 1.0;
-
-/// Replaces the bands of every page of `scene` by areas drawn at `column` points of
-/// resolution (see the module's documentation). A page whose bands have no more points
-/// than the columns they span would lose nothing: its bands stay as they are, drawn
-/// exactly as PostScript draws them.
-pub fn reduce(scene: &mut Scene, column: f64) {
-    for page in &mut scene.pages {
-        let Some(first) = page.items.iter().position(|i| matches!(i, Item::Band(_))) else {
-            continue;
-        };
-        let Item::Band(sample) = &page.items[first] else {
-            continue;
-        };
-        let (n, xs) = (sample.xs.len(), &sample.xs);
-        let columns = ((xs[n - 1] - xs[0]) / column).ceil() + 1.0;
-        if (n as f64) <= 2.0 * columns {
-            continue;
-        }
-        let mut bands = Vec::new();
-        let mut rest = Vec::with_capacity(page.items.len());
-        for item in page.items.drain(..) {
-            match item {
-                Item::Band(b) => bands.push(b),
-                other => rest.push(other),
-            }
-        }
-        let areas = areas(&bands, column);
-        let at = first.min(rest.len());
-        rest.splice(at..at, areas.into_iter().map(Item::Area));
-        page.items = rest;
-    }
-}
-
-/// The areas of a stack of bands (bottom band first), top band first.
-fn areas(bands: &[Band], column: f64) -> Vec<Area> {
-    let Some(bottom) = bands.first() else {
-        return Vec::new();
-    };
-    // Curves shared by two bands are reduced once.
-    let mut reduced: HashMap<*const f64, Vec<Point>> = HashMap::new();
-    let mut curve = |xs: &[f64], ys: &std::rc::Rc<[f64]>| -> Vec<Point> {
-        reduced
-            .entry(ys.as_ptr())
-            .or_insert_with(|| reduce_curve(xs, ys, column))
-            .clone()
-    };
-    let base = curve(&bottom.xs, &bottom.lower);
-    let mut out = Vec::with_capacity(bands.len());
-    for band in bands.iter().rev() {
-        let top = curve(&band.xs, &band.upper);
-        let mut outline = Vec::with_capacity(top.len() + base.len());
-        outline.extend(base.iter().copied());
-        outline.extend(top.iter().rev().copied());
-        out.push(Area {
-            name: band.name.clone(),
-            outline,
-            fill: band.fill,
-            line_width: band.line_width,
-            stroke: band.stroke,
-        });
-    }
-    out
-}
 
 /// The points of the curve `(xs[i], ys[i])` (x not decreasing) that keep, in every
 /// column `column` wide, its lowest and highest point, in curve order, and the curve's
@@ -153,50 +90,6 @@ mod tests {
                 (9.0, 5.0)
             ]
         );
-    }
-
-    #[test]
-    fn a_scene_with_few_samples_keeps_its_bands() {
-        use crate::scene::{Media, Orientation, Page, Paint};
-        let band = |n: usize| {
-            let xs: std::rc::Rc<[f64]> =
-                (0..n).map(|i| 45.0 + i as f64 * 500.0 / n as f64).collect();
-            let lower: std::rc::Rc<[f64]> = vec![20.0; n].into();
-            let upper: std::rc::Rc<[f64]> = (0..n).map(|i| 20.0 + (i % 7) as f64).collect();
-            Item::Band(Band {
-                name: b"a".to_vec(),
-                xs,
-                lower,
-                upper,
-                fill: Paint::Gray(0.5),
-                line_width: 0.5,
-                stroke: Paint::BLACK,
-            })
-        };
-        let scene = |n| Scene {
-            title: Vec::new(),
-            date: Vec::new(),
-            width: 648.0,
-            height: 432.0,
-            media: Media {
-                orientation: Orientation::Landscape,
-                eps_width: None,
-            },
-            pages: vec![Page {
-                items: vec![band(n)],
-            }],
-            plot: None,
-            font_size: 10.0,
-            page_paints: None,
-            samples: None,
-            legend: Vec::new(),
-        };
-        let mut few = scene(100);
-        reduce(&mut few, COLUMN);
-        assert!(matches!(few.pages[0].items[0], Item::Band(_)));
-        let mut many = scene(100_000);
-        reduce(&mut many, COLUMN);
-        assert!(matches!(many.pages[0].items[0], Item::Area(_)));
     }
 
     #[test]

@@ -200,6 +200,92 @@ fn many_bands_each_in_one_of_many_samples_stay_sparse() {
     within_limits(&m, "16,000 sparse bands, --compare, the page");
 }
 
+/// A root profile (`-ho`) of 4,095 sets of twelve roots in its first census and 2,000,000
+/// empty ones after (#77, row 12): its summary, members and page took 29–31 s (the
+/// censuses times the members), its members' picture 0.8–1.1 GB (a band's every census
+/// in every panel, reduced only once all were stacked).
+#[test]
+fn a_root_profile_of_millions_of_empty_censuses_is_read_by_what_it_holds() {
+    let dir = Scratch::new("limits-roots");
+    gzip(&dir.path("roots.hp.gz"), |w| {
+        w.write_all(b"JOB \"x +RTS -ho -RTS\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\n")
+            .unwrap();
+        w.write_all(b"VALUE_UNIT \"bytes\"\nBEGIN_SAMPLE 0.00\n")
+            .unwrap();
+        for set in 1u32..4096 {
+            let roots: Vec<String> = (0..12)
+                .filter(|r| set >> r & 1 == 1)
+                .map(|r| format!("r{r}"))
+                .collect();
+            writeln!(w, "{}\t{}", roots.join("-"), 100 + set).unwrap();
+        }
+        w.write_all(b"END_SAMPLE 0.00\n").unwrap();
+        for census in 1..2_000_000u32 {
+            let t = f64::from(census) / 100.0;
+            write!(w, "BEGIN_SAMPLE {t:.2}\nEND_SAMPLE {t:.2}\n").unwrap();
+        }
+    });
+    for args in [
+        &["roots.hp.gz", "--summary"][..],
+        &["roots.hp.gz", "--members", "-o", "m.svg"],
+        &["roots.hp.gz", "--members=8", "-o", "m.pdf"],
+        &["roots.hp.gz", "--members", "-o", "m.html"],
+        &["roots.hp.gz", "-o", "p.html"],
+        &["roots.hp.gz", "--sort", "growth", "-o", "g.svg"],
+    ] {
+        let m = measured(&dir.0, args);
+        within_limits(
+            &m,
+            &format!("4,095 root sets over 2,000,000 censuses, {args:?}"),
+        );
+    }
+    // Twelve roots, each a member, the most reached first: r11 alone is the set of it
+    // only (100 + 2048 bytes); it reaches every set that holds it, the upper half of
+    // 1..4096.
+    let out = common::command(&dir.0)
+        .args(["roots.hp.gz", "--summary"])
+        .output()
+        .unwrap();
+    common::assert_ok(&out);
+    let summary = String::from_utf8_lossy(&out.stdout);
+    let reachable: u64 = (2048..4096u64).map(|set| 100 + set).sum();
+    let line = format!("2.15 kB    {:.2} MB  r11", reachable as f64 / 1e6);
+    let members = summary.split("member\n").nth(1).unwrap_or_default();
+    assert!(members.starts_with(&line), "{line}: {summary}");
+}
+
+/// 40,000 bands, each in one census of 400,000 (#77, row 13): the summary filled every
+/// band in at every census (66–71 s); each band's figures are now made from its points.
+#[test]
+fn a_census_of_many_bands_among_many_empty_ones_is_summed_by_its_points() {
+    let dir = Scratch::new("limits-one-census");
+    gzip(&dir.path("one.hp.gz"), |w| {
+        w.write_all(HP_HEADER.as_bytes()).unwrap();
+        for census in 0..400_000u32 {
+            let t = f64::from(census) / 100.0;
+            writeln!(w, "BEGIN_SAMPLE {t:.2}").unwrap();
+            if census == 200_000 {
+                for band in 0..40_000u32 {
+                    writeln!(w, "b{band}\t{}", 8 + band).unwrap();
+                }
+            }
+            writeln!(w, "END_SAMPLE {t:.2}").unwrap();
+        }
+    });
+    for args in [
+        &["one.hp.gz", "--summary"][..],
+        &["one.hp.gz", "--sort", "growth", "--summary"],
+        &["one.hp.gz", "-o", "one.html"],
+        &["one.hp.gz", "-o", "one.svg"],
+    ] {
+        let m = measured(&dir.0, args);
+        within_limits(
+            &m,
+            &format!("40,000 bands in one of 400,000 censuses, {args:?}"),
+        );
+    }
+}
+
 #[test]
 fn cut_names_of_thousands_of_lengths_match_in_linear_time() {
     let dir = Scratch::new("limits-cuts");
