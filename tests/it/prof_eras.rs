@@ -156,6 +156,44 @@ fn reports_of_ghc_7_and_8_0_read_as_the_same_runs_9x_report() {
     assert_eq!(read, 12);
 }
 
+/// GHC before 8.0.2 could write a module that filled its column against the stack's
+/// number (GHC #8811, `Language.PureScript.Parser.Declarations104457`): every row of an
+/// 8.0-layout report jammed so is read as the report's own stacks. The report was
+/// refused at its first such row.
+#[test]
+fn a_module_jammed_against_its_number_is_read_apart() {
+    let dir = Scratch::new("prof-jammed");
+    for ghc in GHCS {
+        let path = fixtures().join(format!("prof/{ghc}/MapFib-p.prof"));
+        let want = folded(&dir, path.to_str().unwrap());
+        let old = in_era(&std::fs::read_to_string(&path).unwrap(), Era::Eight);
+        let lines: Vec<&str> = old.lines().collect();
+        let tree = lines
+            .iter()
+            .position(|l| l.starts_with("COST CENTRE") && l.contains(" no. "))
+            .unwrap();
+        let mut jammed = 0;
+        let out: Vec<String> = (lines.iter().enumerate())
+            .map(|(k, l)| {
+                let w = words(l);
+                if k < tree + 2 || w.len() < 3 || w[1].ends_with(|c: char| c.is_ascii_digit()) {
+                    return l.to_string();
+                }
+                // The blanks between the module and the number taken out.
+                let label_end = l.find(w[0]).unwrap() + w[0].len();
+                let module_end = label_end + l[label_end..].find(w[1]).unwrap() + w[1].len();
+                let number = module_end + l[module_end..].find(w[2]).unwrap();
+                jammed += 1;
+                format!("{}{}", &l[..module_end], &l[number..])
+            })
+            .collect();
+        assert!(jammed > 10, "{ghc}: {jammed} rows jammed");
+        let name = format!("{ghc}-jammed.prof");
+        std::fs::write(dir.path(&name), out.join("\n") + "\n").unwrap();
+        assert_eq!(folded(&dir, &name), want, "{ghc}");
+    }
+}
+
 #[test]
 fn a_report_with_its_header_reindented_is_read_by_its_content() {
     let dir = Scratch::new("prof-spaces");

@@ -513,12 +513,27 @@ impl Columns {
                 end -= 1;
             }
         }
+        // GHC before 8.0.2 could write a module that fills its column against the
+        // stack's number (GHC #8811: `Language.PureScript.Parser.Declarations104457`).
+        // Its reports have no SRC: there, a row one number short whose module ends in
+        // digits has them as its `no.`, as ghc-prof reads it. (A module whose own name
+        // ends in digits is then cut before them: no column tells the two apart.)
+        let mut jammed = None;
+        if found + 1 == self.numbers && self.src.is_none() {
+            let word = tail[..end].trim();
+            let module = word.trim_end_matches(|c: char| c.is_ascii_digit());
+            if !module.is_empty() && module.len() < word.len() && !module.contains(' ') {
+                numbers[0] = &word[module.len()..];
+                found += 1;
+                jammed = Some(module);
+            }
+        }
         if found < self.numbers {
             return Err(error(number, format!("{FEWER_NUMBERS} {}", self.numbers)));
         }
         let (module, src) = match self.src {
             Some(_) => (text[module_at..src_at].trim(), tail[..end].trim()),
-            None => (tail[..end].trim(), ""),
+            None => (jammed.unwrap_or(tail[..end].trim()), ""),
         };
         Ok(Row {
             depth,
