@@ -252,7 +252,9 @@ try {
   });
   try {
     page = await open(browser, url);
-    await page.waitForFunction(() => window.hpgraph && window.hpgraph.data(), null, { timeout: 10000 });
+    // Connected, the page swaps in the server's current picture: swept before, the chart
+    // can be replaced under the pointer (a locator of a removed element has no box).
+    await page.waitForFunction(() => window.hpgraph && window.hpgraph.data() && window.hpgraph.updates() > 0, null, { timeout: 10000 });
     const csp = (await (await fetch(url)).headers.get("content-security-policy")) || "";
     check(!csp.includes("unsafe-inline'; img") && !/script-src[^;]*unsafe-inline/.test(csp) && csp.includes("frame-ancestors 'none'"),
       `served page: its policy allows no inline script and no framing (${csp})`);
