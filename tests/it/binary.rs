@@ -471,3 +471,40 @@ fn many_symbols_at_one_address_or_many_code_sections_are_read_within_bounds() {
     let header = csv.lines().next().unwrap();
     assert_eq!(header.matches(",x").count(), 90_000, "{}", &header[..200]);
 }
+
+/// `--binary` of what is no program (#77 rows 3 and 4), measured by the kernel: a device
+/// that never ends and a FIFO (out of memory; waiting for ever) are refused before they
+/// are opened, a sparse gigabyte is mapped, not read (1,031 MB), and refused as no ELF.
+#[test]
+fn a_binary_of_a_device_a_fifo_or_a_sparse_gigabyte_is_refused_within_bounds() {
+    use crate::common::measure::{CASE_TIME, bounded, measured};
+    let scratch = Scratch::new("binary-not-a-program");
+    std::fs::File::create(scratch.path("huge"))
+        .unwrap()
+        .set_len(1 << 30)
+        .unwrap();
+    let made = Command::new("mkfifo").arg(scratch.path("fifo")).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let log = fixtures().join(EVENTLOG);
+    for (program, says) in [
+        ("/dev/zero", "not a regular file"),
+        ("fifo", "not a regular file"),
+        ("huge", "not a program --binary can read"),
+    ] {
+        let m = measured(
+            &scratch.0,
+            &[log.to_str().unwrap(), "--binary", program, "--summary"],
+        );
+        bounded(&m, program, CASE_TIME);
+        assert!(
+            matches!(m.status.code(), Some(1 | 2)),
+            "{program}: {}",
+            m.stderr
+        );
+        assert!(
+            m.stderr.contains(&format!("hpgraph: {program}: {says}")),
+            "{program}: {}",
+            m.stderr
+        );
+    }
+}
