@@ -96,8 +96,10 @@ try {
       const got = await flameRoot(page), title = await page.textContent("#flame-title");
       check(got === sum(column) && title.includes(`by ${measure}`), `${label}: weighed by ${measure}, the flame graph spans ${got}, the report's column ${sum(column)} ("${title}")`);
     }
-    // Sorting a stack's callees by entries, and folding the root.
-    await page.click("#costs th:text-is('entries')");
+    // Sorting a stack's callees by entries (from the keyboard: the heading takes the
+    // focus, Space sorts), and folding the root.
+    await page.focus("#costs th:text-is('entries')");
+    await page.keyboard.press(" ");
     // Every row's callees, in the order shown, by entries: largest first.
     const groups = await page.evaluate(() => {
       const open = [], out = [];

@@ -41,9 +41,10 @@ var hpgraphCosts = (function () {
     function head() {
       var tr = el("#tr", {});
       columns.forEach(function (c, k) {
-        var th = el("#th", { class: c.name ? "name" : "", "data-column": k, "aria-sort": sortBy && sortBy.column === k ? (sortBy.down ? "descending" : "ascending") : "none" }, tr, c.head);
-        if (c.measure === measure && c.kind === "inherited" && !sortBy) th.setAttribute("aria-sort", "descending");
-        th.addEventListener("click", function () { sortBy = { column: k, down: sortBy && sortBy.column === k ? !sortBy.down : !c.name }; draw(); });
+        var th = el("#th", { class: c.name ? "name" : "", "data-column": k }, tr, c.head);
+        // At first the callees go by the measure's inherited figure, largest first.
+        hpgraphDom.sorted(th, sortBy ? sortBy.column === k : c.measure === measure && c.kind === "inherited", !sortBy || sortBy.down);
+        hpgraphDom.sorts(th, function () { sortBy = { column: k, down: sortBy && sortBy.column === k ? !sortBy.down : !c.name }; draw(); });
       });
       table.tHead.replaceChildren(tr);
     }

@@ -1,6 +1,7 @@
 // The pages' few ways with the document, shared by every part of every page (the
 // comparison's too): an element whose text is only ever text, its attributes, a place in a
-// sorted list, a table's cells in order, a tooltip kept in its box, a filter's pattern.
+// sorted list, a table's cells in order, a heading that sorts, a tooltip kept in its box, a
+// filter's pattern.
 // Nothing here computes a figure (that is figures.js). Profile text reaches a page only as text.
 var hpgraphDom = (function () {
   "use strict";
@@ -19,6 +20,11 @@ var hpgraphDom = (function () {
   }
   // Two cells of a column: names in order, figures by size.
   function compare(p, q) { return typeof p === "string" ? (p < q ? -1 : p > q ? 1 : 0) : p - q; }
+  // Whether `ev` asks a control to act: a click, or Enter or Space on it (its default then prevented).
+  function activates(ev) { return (ev.type !== "keydown" || ev.key === "Enter" || ev.key === " ") && !ev.preventDefault(); }
+  // A heading `th` that sorts its table by `sort()`, from the keyboard too; `sorted` marks it.
+  function sorts(th, sort) { th.tabIndex = 0; ["click", "keydown"].forEach(function (t) { th.addEventListener(t, function (ev) { if (activates(ev)) sort(); }); }); }
+  function sorted(th, by, down) { th.setAttribute("aria-sort", !by ? "none" : down ? "descending" : "ascending"); }
   // `tip` beside the pointer of `ev`, to its left where the right would leave `box`.
   function place(tip, box, ev) {
     var r = box.getBoundingClientRect(), x = ev.clientX - r.left + 14;
@@ -34,5 +40,5 @@ var hpgraphDom = (function () {
     input.removeAttribute("aria-invalid");
     return re;
   }
-  return { attrs: attrs, el: el, bisect: bisect, compare: compare, place: place, pattern: pattern };
+  return { attrs: attrs, el: el, bisect: bisect, compare: compare, activates: activates, sorts: sorts, sorted: sorted, place: place, pattern: pattern };
 })();

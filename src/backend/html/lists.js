@@ -14,10 +14,7 @@ var hpgraphLists = (function () {
     var sortBy = { k: 1, down: true }, chosen = null, order = rows.map(function (r, k) { return k; });
     var head = el("#tr", {});
     columns.forEach(function (c, i) {
-      var th = el("#th", { "data-sort": c[1], class: i ? "" : "name", tabindex: "0" }, head, c[0]);
-      var sort = function () { sortBy = { k: i, down: sortBy.k === i ? !sortBy.down : i > 0 }; draw(); };
-      th.addEventListener("click", sort);
-      th.addEventListener("keydown", function (ev) { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); sort(); } });
+      hpgraphDom.sorts(el("#th", { "data-sort": c[1], class: i ? "" : "name" }, head, c[0]), function () { sortBy = { k: i, down: sortBy.k === i ? !sortBy.down : i > 0 }; draw(); });
     });
     table.tHead.replaceChildren(head);
     function draw() {
@@ -33,12 +30,11 @@ var hpgraphLists = (function () {
       if (rows.length > limit || more) el("#td", { class: "name", colspan: columns.length }, el("#tr", { class: "total" }, body),
         (rows.length > limit ? rows.length - limit + " more, not listed here (--top sets how many are)" : "") + (rows.length > limit && more ? " · " : "") + (more || ""));
       table.replaceChild(body, table.tBodies[0]);
-      columns.forEach(function (c, i) { table.tHead.rows[0].cells[i].setAttribute("aria-sort", i !== sortBy.k ? "none" : sortBy.down ? "descending" : "ascending"); });
+      columns.forEach(function (c, i) { hpgraphDom.sorted(table.tHead.rows[0].cells[i], i === sortBy.k, sortBy.down); });
     }
     function choose(ev) {
       var tr = ev.target.closest("tr[data-row]");
-      if (!tr || (ev.type === "keydown" && ev.key !== "Enter" && ev.key !== " ")) return;
-      ev.preventDefault();
+      if (!tr || !hpgraphDom.activates(ev)) return;
       var k = +tr.dataset.row;
       chosen = chosen === k ? null : k;
       draw();

@@ -296,7 +296,7 @@
       (view ? "the window " + sec(range[0]) + " to " + sec(range[1]) : "the whole run") + narrowedText() + " · " + r.list.length +
       " bands · " + (!win.judged ? "too few censuses for a trend (" + win.body + " before the exit and teardown, " + D.trend.least + " needed; censuses more often, +RTS -i, give more): none is judged" :
       "trend over its last " + Math.round(D.trend.window * 100) + "%" + (win.teardownFrom === null ? "" : " before the teardown from " + sec(win.teardownFrom)) + ", " + sec(win.trendFrom) + " to " + sec(win.trendTo) + ", where a line explains R² ≥ " + W.r2(win.needed) + " of the movement");
-    table.querySelectorAll("th[data-sort]").forEach(function (th) { th.setAttribute("aria-sort", th.dataset.sort !== k ? "none" : sortBy.down ? "descending" : "ascending"); });
+    table.querySelectorAll("th[data-sort]").forEach(function (th) { H.sorted(th, th.dataset.sort === k, sortBy.down); });
   }
   // ---- the pointer ----
   function svgPoint(ev) { var m = svg && svg.getScreenCTM(); return m && new DOMPoint(ev.clientX, ev.clientY).matrixTransform(m.inverse()); }
@@ -352,7 +352,7 @@
   // ---- the key and the controls: view, filter, sorting ----
   function toggle(ev) {
     var entry = ev.target.closest("[data-band]"), name = entry && entry.getAttribute("data-band");
-    if (entry && (ev.type !== "keydown" || ev.key === "Enter" || ev.key === " ") && !ev.preventDefault()) { if (!hidden.delete(name)) hidden.add(name); draw(); }
+    if (entry && H.activates(ev)) { if (!hidden.delete(name)) hidden.add(name); draw(); }
   }
   key.addEventListener("click", toggle);
   key.addEventListener("keydown", toggle);
@@ -371,7 +371,7 @@
   }
   document.querySelectorAll("#summary th[data-sort]").forEach(function (th) {
     var k = th.dataset.sort;
-    th.addEventListener("click", function () { sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : !(k === "name" || IPE.indexOf(k) >= 0) }; drawTable(); });
+    H.sorts(th, function () { sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : !(k === "name" || IPE.indexOf(k) >= 0) }; drawTable(); });
   });
   // ---- the flame graph of a census or of the window's mean: the library laid out its frames
   // (D.flame); each band's value goes to its leaf, and flame.js sums, places and draws ----
