@@ -160,6 +160,22 @@ pub fn events(bytes: &[u8]) -> Vec<(usize, u16, usize)> {
     out
 }
 
+/// Whether `ty` is declared of variable size in the header of `bytes`.
+pub fn events_variable(bytes: &[u8], ty: u16) -> bool {
+    let u16_at = |i: usize| u16::from_be_bytes([bytes[i], bytes[i + 1]]);
+    let u32_at = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    let mut i = 8;
+    while &bytes[i..i + 4] == b"etb\0" {
+        if u16_at(i + 4) == ty {
+            return u16_at(i + 6) == 0xffff;
+        }
+        i += 8;
+        i += 4 + u32_at(i) as usize;
+        i += 4 + u32_at(i) as usize + 4;
+    }
+    false
+}
+
 /// `bytes` (a real eventlog) with `inner` (a whole event's bytes) written `k` bytes into
 /// the event at `outer`, as GHC 9.0's profiling timer writes its sample from its own
 /// thread into the global buffer: the block that holds it grows by the inner event, its
