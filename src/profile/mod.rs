@@ -322,38 +322,6 @@ impl Runtime {
             && self.last_allocation.is_empty()
     }
 
-    /// The collections' strip: the collections that start in `[first, last]`, each from
-    /// `at(start)` to `at(end)` (at least `hairline` wide), those that start within `join`
-    /// of the mark before sharing it, and whether a major collection is among them. The
-    /// one rule of the strip, in the pictures (points across) and the page's levels
-    /// (seconds) alike: merging bounds the marks by the width they are drawn in.
-    pub fn strip(
-        &self,
-        first: f64,
-        last: f64,
-        at: impl Fn(f64) -> f64,
-        join: f64,
-        hairline: f64,
-    ) -> Vec<(f64, f64, bool)> {
-        let mut marks: Vec<(f64, f64, bool)> = Vec::new();
-        for gc in &self.gcs {
-            if !(first..=last).contains(&gc.start) {
-                continue;
-            }
-            let x0 = at(gc.start);
-            let x1 = at(gc.end.min(last)).max(x0 + hairline);
-            let major = gc.generation > 0;
-            match marks.last_mut() {
-                Some(m) if x0 <= m.1 + join => {
-                    m.1 = m.1.max(x1);
-                    m.2 |= major;
-                }
-                _ => marks.push((x0, x1, major)),
-            }
-        }
-        marks
-    }
-
     /// The GC strip's one rule, in the pictures and the page alike: for each of
     /// `columns` equal stretches of `[first, last]`, the share of its time the runtime
     /// spent collecting (the collections' pauses clipped to it, at most all of it), and

@@ -6,24 +6,11 @@
 //!   the drawn total is lost), in time order. A window of `c` samples drawn `w` pixels
 //!   wide takes the finest level with at most `w` of them in it. Hiding a band does not
 //!   choose other samples: the levels follow the picture's stack.
-//! * **The collections' strip**: level `k` merges the collections that start within
-//!   `span / (STRIP_BASE · 2^k)` of the mark before, by the pictures' own rule
-//!   ([`crate::profile::Runtime::strip`]); the script takes the coarsest level whose
-//!   joins are under half a pixel in its window.
 
 use serde::Serialize;
 
-use crate::profile::Runtime;
-
 /// The series' levels stop once one has at most this many samples.
 pub const COARSEST: usize = 256;
-
-/// The strip's coarsest level joins collections within the run's span over this many.
-pub const STRIP_BASE: f64 = 256.0;
-
-/// The strip's levels stop at this many (a join of 2^-26 of the span is below any
-/// clock's resolution), or earlier, once a level merges nothing.
-pub const MAX_STRIP_LEVELS: usize = 26;
 
 /// One level of the series.
 #[derive(Debug, Clone, Serialize)]
@@ -71,40 +58,6 @@ pub fn series(totals: &[f64]) -> Vec<Level> {
     levels
 }
 
-/// One level of the collections' strip.
-#[derive(Debug, Clone, Serialize)]
-pub struct StripLevel {
-    /// Collections within this many seconds of a mark join it.
-    pub join: f64,
-    /// The marks: start, end (seconds) and whether a major collection is among them.
-    pub marks: Vec<(f64, f64, bool)>,
-}
-
-/// The strip's levels over `[first, last]`, coarsest first; the last one merges nothing
-/// (or is the finest there is room for).
-pub fn strip(runtime: &Runtime, first: f64, last: f64) -> Vec<StripLevel> {
-    let span = last - first;
-    let shown = (runtime.gcs.iter())
-        .filter(|g| (first..=last).contains(&g.start))
-        .count();
-    if shown == 0 || span.is_nan() || span <= 0.0 {
-        return Vec::new();
-    }
-    let mut levels = Vec::new();
-    let mut join = span / STRIP_BASE;
-    for _ in 0..MAX_STRIP_LEVELS {
-        // A hairline is four fifths of a join, as in the pictures (0.4 of 0.5 points).
-        let marks = runtime.strip(first, last, |t| t, join, 0.8 * join);
-        let done = marks.len() == shown;
-        levels.push(StripLevel { join, marks });
-        if done {
-            break;
-        }
-        join /= 2.0;
-    }
-    levels
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,61 +85,6 @@ mod tests {
         assert!(
             series(&totals[..COARSEST]).is_empty(),
             "few samples: level 0 only"
-        );
-    }
-
-    #[test]
-    fn the_strip_merges_less_at_each_level_and_ends_with_every_collection() {
-        let mut rt = Runtime::default();
-        for k in 0..1000 {
-            let start = k as f64 * 0.01 + if k % 2 == 0 { 0.0 } else { 0.004 };
-            rt.gcs.push(crate::profile::Gc {
-                start,
-                end: start + 0.001,
-                generation: u16::from(k % 100 == 0),
-                ..Default::default()
-            });
-        }
-        let levels = strip(&rt, 0.0, 10.0);
-        assert!(levels.len() > 2);
-        assert!(
-            levels
-                .windows(2)
-                .all(|w| w[0].marks.len() <= w[1].marks.len())
-        );
-        assert_eq!(levels.last().unwrap().marks.len(), 1000);
-        // A major collection is never merged away: every level has ten major marks
-        // or more than one collection per mark.
-        for l in &levels {
-            let majors = l.marks.iter().filter(|m| m.2).count();
-            assert!((1..=10).contains(&majors), "{majors}");
-            assert!(l.marks.len() <= (STRIP_BASE as usize) << levels.len());
-        }
-        assert_eq!(
-            levels[levels.len() - 1]
-                .marks
-                .iter()
-                .filter(|m| m.2)
-                .count(),
-            10
-        );
-    }
-
-    #[test]
-    fn collections_closer_than_any_level_stop_the_levels_at_their_limit() {
-        let mut rt = Runtime::default();
-        for start in [0.0, 1e-12, 1.0] {
-            rt.gcs.push(crate::profile::Gc {
-                start,
-                end: start,
-                ..Default::default()
-            });
-        }
-        let levels = strip(&rt, 0.0, 1.0);
-        assert_eq!(levels.len(), MAX_STRIP_LEVELS);
-        assert!(
-            levels.iter().all(|l| l.marks.len() == 2),
-            "the two first share a mark"
         );
     }
 }

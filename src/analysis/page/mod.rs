@@ -314,16 +314,10 @@ pub struct PageRuntime {
     pub heading: &'static str,
     /// Collections past [`MAX_PAGE_GCS`]: then `gcs` is empty.
     pub too_many: bool,
-    /// The collections' strip at each zoom ([`levels::strip`]), coarsest first.
-    pub strip: Vec<levels::StripLevel>,
 }
 
 impl PageRuntime {
-    fn of(
-        rt: &crate::profile::Runtime,
-        (first, last): (f64, f64),
-        read_whole: bool,
-    ) -> Option<PageRuntime> {
+    fn of(rt: &crate::profile::Runtime, read_whole: bool) -> Option<PageRuntime> {
         if rt.is_empty() {
             return None;
         }
@@ -360,11 +354,6 @@ impl PageRuntime {
             heading: match read_whole {
                 true => "The whole run",
                 false => "What was read of the run (it was not read whole)",
-            },
-            strip: if too_many {
-                Vec::new()
-            } else {
-                levels::strip(rt, first, last)
             },
             too_many,
         })
@@ -644,7 +633,7 @@ fn of<'p>(
             let (at, most) = super::window::peak(&heap);
             (profile.times[at], most)
         },
-        runtime: PageRuntime::of(&profile.runtime, (first, last), profile.loss.is_none()),
+        runtime: PageRuntime::of(&profile.runtime, profile.loss.is_none()),
         biography: crate::analysis::biography::of(profile),
         cost_samples: None,
         members: None,

@@ -1,5 +1,5 @@
 // The comparison page: a line through both runs' graphs at the pointer's time, with both
-// runs' totals there and the band under the pointer named, and a filter box for bands. Text only through textContent.
+// runs' totals there and the band under the pointer named, and a filter box for bands.
 (function () {
   "use strict";
   var D = JSON.parse(document.getElementById("hpgraph-data").textContent), W = hpgraphFigures.writer(D.scale), H = hpgraphDom;

@@ -1,10 +1,8 @@
-// A cost-centre profile's table on the page: the tree of stacks the library listed and
-// summed (src/analysis/page/tree.rs), each row's individual and inherited figures in every
-// measure the profile has; and eventlog samples' strip over time (strip.rs). This part
-// folds and unfolds rows, sorts each row's callees by a column, weighs the flame graph by
-// the measure chosen, and adds the samples of the stretch dragged on the strip (sums run
-// from the end, every row after its caller, as the flame graph's do). Profile text
-// reaches the page only as text.
+// A cost-centre profile's table on the page: the tree of stacks the library listed and summed
+// (src/analysis/page/tree.rs), each row's individual and inherited figures in every measure the
+// profile has; and eventlog samples' strip over time (strip.rs). This part folds rows, sorts callees
+// by a column, weighs the flame graph by the measure chosen, and adds the samples of the stretch
+// dragged on the strip (sums run from the end, every row after its caller, as the flame graph's do).
 var hpgraphCosts = (function () {
   "use strict";
   // Rows whose inherited share of the measure chosen is at least this open at first.
@@ -12,14 +10,13 @@ var hpgraphCosts = (function () {
   // Deeper rows are indented no further (their depth is in their tooltip).
   var MAX_INDENT = 40, el = hpgraphDom.el;
 
-  // The table of `T` (the page data's `tree`) over `frames`, drawn into the table `table`;
-  // `shareOf` writes a fraction.
+  // The table of `T` (the page data's `tree`) over `frames`, drawn into `table`; `shareOf` writes a fraction.
   function table(T, frames, shareOf, table) {
     var n = T.rows.length, callees = T.callees, open = new Uint8Array(n), sortBy = null, measure = T.chosen;
     // The figures shown: the whole profile's, or a stretch's samples (measure 0).
     var cur = { own: T.own.slice(), inherited: T.inherited.slice(), totals: T.measures.map(function (m) { return m.total; }) };
-    // The columns: the name, its source, then each measure's individual and inherited
-    // figures as shares (entries: the count, as GHC's report gives it).
+    // The columns: the name, its source, then each measure's individual and inherited figures as
+    // shares (entries: the count, as GHC's report gives it).
     var columns = [{ head: "cost centre", name: true, value: function (r) { return frames[T.rows[r][0]]; } },
       { head: "source", name: true, value: function (r) { return T.sources[r]; } }];
     T.measures.forEach(function (m, k) {
@@ -42,7 +39,6 @@ var hpgraphCosts = (function () {
       var tr = el("#tr", {});
       columns.forEach(function (c, k) {
         var th = el("#th", { class: c.name ? "name" : "", "data-column": k }, tr, c.head);
-        // At first the callees go by the measure's inherited figure, largest first.
         hpgraphDom.sorted(th, sortBy ? sortBy.column === k : c.measure === measure && c.kind === "inherited", !sortBy || sortBy.down);
         hpgraphDom.sorts(th, function () { sortBy = { column: k, down: sortBy && sortBy.column === k ? !sortBy.down : !c.name }; draw(); });
       });
@@ -95,9 +91,8 @@ var hpgraphCosts = (function () {
         }
         reopen(); draw();
       },
-      // Each row's part of the flame graph in the measure chosen, at its leaf (`which`: 0
-      // the tree, 1 the inverted one): its inherited figure less its listed callees',
-      // only for rows whose stack `passes`.
+      // Each row's part of the flame graph in the measure chosen, at its leaf (`which`: 0 the tree,
+      // 1 the inverted one): its inherited figure less its listed callees', for rows whose stack `passes`.
       weigh: function (own, which, passes) {
         var inh = cur.inherited[measure], part = Float64Array.from(inh), r;
         for (r = 0; r < n; r++) if (T.rows[r][1] >= 0) part[T.rows[r][1]] -= inh[r];
@@ -112,11 +107,10 @@ var hpgraphCosts = (function () {
     };
   }
 
-  // The strip of samples over time `S` (the tree's `strip`) in `svg`, `width` wide: a bar per
-  // stretch, stacked from the bottom by the rows the library chose (`S.coloured`), each in its
-  // colour and named on hover (`paint(row)`: [fill, name]), the rest grey on top; its time axis
-  // `axis(t0, t1, n)` ([time, label] pairs, the library's labelling); dragging across it calls
-  // `chosen(b0, b1)` with the stretches covered, a double-click `chosen(null)`.
+  // The strip of samples over time `S` (the tree's `strip`) in `svg`, `width` wide: a bar per stretch,
+  // stacked from the bottom by the rows the library chose (`S.coloured`), each in its colour and named
+  // on hover (`paint(row)`: [fill, name]), the rest grey on top; its time axis `axis(t0, t1, n)` ([time,
+  // label] pairs, the library's labelling); a drag calls `chosen(b0, b1)`, a double-click `chosen(null)`.
   function strip(S, svg, width, axis, chosen, paint) {
     var B = S.totals.length, H = 48, peak = Math.max.apply(null, S.totals) || 1, w = width / B, drag = null, pick = null, parts = S.totals.map(function () { return []; });
     var t0 = S.edges[0], t1 = S.edges[B], X = function (t) { return (t - t0) / (t1 - t0) * width; };

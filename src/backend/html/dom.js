@@ -2,7 +2,8 @@
 // comparison's too): an element whose text is only ever text, its attributes, a place in a
 // sorted list, a table's cells in order, a heading that sorts, a tooltip kept in its box, a
 // filter's pattern.
-// Nothing here computes a figure (that is figures.js). Profile text reaches a page only as text.
+// Nothing here computes a figure (that is figures.js). Profile text reaches a page only as
+// text, through `el` (tests/it/layers.rs holds every script to it).
 var hpgraphDom = (function () {
   "use strict";
   function attrs(e, map) { for (var k in map) e.setAttribute(k, map[k]); return e; }
@@ -12,8 +13,7 @@ var hpgraphDom = (function () {
     if (text !== undefined) e.textContent = text;
     return parent ? parent.appendChild(e) : e;
   }
-  // The first index of the sorted `list` whose key (`keyOf` of an item, else the item) is at
-  // least (`after`: more than) `t`.
+  // The first index of the sorted `list` whose key (`keyOf` of an item, else the item) is at least (`after`: more than) `t`.
   function bisect(list, t, keyOf, after) {
     for (var lo = 0, hi = list.length, m, k; lo < hi;) { m = (lo + hi) >> 1; k = keyOf ? keyOf(list[m]) : list[m]; if (after ? k <= t : k < t) lo = m + 1; else hi = m; }
     return lo;

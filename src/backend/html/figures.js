@@ -1,11 +1,7 @@
 // hpgraph's figures for a view: the one part of a page's script that computes numbers,
 // with the library's rules, handed over in the page's data (the units as parsed, the
-// trend's thresholds). Each repeats a Rust function bit for bit (the same sums in the same
-// order; tests/it/page_figures.rs and page_ticks.rs hold them to it by vectors both ways):
-// `windowFigures` src/analysis/window.rs, `windowKey` src/analysis/summary.rs, `fixed`/`writer` src/units.rs (three significant
-// digits, ties to even), `windowMean` src/select/flame.rs `weights`, `runtimeFigures`
-// src/analysis/stats.rs, the ticks src/layout/ticks.rs and modern.rs (1, 2 or 5 times a
-// power of ten, 2.5 too for time).
+// trend's thresholds). Each function repeats the Rust one its comment names bit for bit (the
+// same sums in the same order), held to it by vectors both ways (tests/it/page_figures.rs, page_ticks.rs).
 var hpgraphFigures = (function () {
   "use strict";
   // `x` with `d` decimals, an exact tie rounded to even as Rust's `{:.d}` rounds it.
@@ -18,7 +14,7 @@ var hpgraphFigures = (function () {
     return +kept.charAt(kept.length - 1) % 2 === 1 ? s : (x < 0 && /[1-9]/.test(kept) ? "-" : "") + kept;
   }
   // A writer of values and times on `scale` ({units: [[size, name], …] largest first,
-  // space, seconds, time}).
+  // space, seconds, time}), as units.rs writes them (three significant digits, ties to even).
   function writer(scale) {
     var units = scale.units, after = scale.time ? " " + scale.time : "";
     function unitFor(v) {
@@ -68,8 +64,7 @@ var hpgraphFigures = (function () {
   function windowFigures(T, totals, i0, i1, rule) {
     var end = i1 + 1, by = i0, top, k;
     while (end - i0 > 3 && totals[end - 1] === 0) end--;
-    // `teardown`: the highest census in the last third of the time (the last of equals),
-    // high enough, and a fall to the last census: left out.
+    // `teardown`: the highest census in the last third of the time (the last of equals), high enough, and a fall to the last census: left out.
     var high = peakOf(totals, i0, end - 1)[1], from = i0, tearSince = T[end - 1] - (T[end - 1] - T[i0]) * rule.span;
     while (from < end && T[from] < tearSince) from++;
     for (top = from, k = from; k < end; k++) if (totals[k] >= totals[top]) top = k;
@@ -102,9 +97,8 @@ var hpgraphFigures = (function () {
     var order = shares.map(function (s, i) { return i; }).sort(function (i, j) { return shares[j] - shares[i] || ids[i] - ids[j]; });
     return { order: order, own: order.length + extra > room ? room - 1 : order.length };
   }
-  // ---- the runtime's figures over a window, as `hpgraph --stats --from a --to b` takes
-  // it: the collections that start in it, GC time up to its end, allocation as the
-  // difference of the counters' running sum across it ----
+  // ---- the runtime's figures over a window, as `hpgraph --stats --from a --to b` takes it: the collections
+  // that start in it, GC time up to its end, allocation as the difference of the counters' running sum across it ----
   function runtimeFigures(R, a, b) {
     b = Math.min(b, R.end);
     var gc = 0, collections = 0, majors = 0, maxPause = 0, A = R.allocated;
@@ -121,9 +115,8 @@ var hpgraphFigures = (function () {
     }
     return { gcShare: b - a > 0 ? gc / (b - a) : 0, collections: collections, majors: majors, maxPause: maxPause, allocated: A.length ? at(b, false) - at(a, true) : null };
   }
-  // The GC strip's columns from a to b, n of them: each one's share of time in the collections
-  // `gcs` ([start, end, generation]), at most 1, and whether a major one falls in it
-  // (profile/mod.rs `Runtime::gc_shares`).
+  // The GC strip's columns from a to b, n of them: each one's share of time in the collections `gcs`
+  // ([start, end, generation]), at most 1, and whether a major one falls in it (profile/mod.rs `Runtime::gc_shares`).
   function gcShares(gcs, a, b, n) {
     var step = (b - a) / n, out = Array.from({ length: step > 0 ? n : 0 }, function () { return [0, false]; });
     var col = function (t) { return Math.min(n - 1, Math.max(0, Math.floor((t - a) / step))); };

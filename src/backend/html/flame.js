@@ -2,20 +2,18 @@
 // each node as [label, parent, end, flags, depth], every node after its parent); the page
 // gives each node what it holds itself, and this part sums from the end, places and draws
 // the frames, zooms into a clicked one and says a hovered one's figures. The heap's flame
-// graph and the cost-centre samples' beside it are two of these. Profile text reaches the
-// page only as text.
+// graph and the cost-centre samples' beside it are two of these.
 var hpgraphFlame = (function () {
   "use strict";
   var ROW = 18, el = hpgraphDom.el, attrs = hpgraphDom.attrs;
 
-  // A flame graph drawn in `parts.svg`, titled in `parts.title`, a hovered frame said in
-  // `parts.info`.
+  // A flame graph drawn in `parts.svg`, titled in `parts.title`, a hovered frame said in `parts.info`.
   function view(parts) {
     var f = null, svg = parts.svg;
-    // Shows `g`: the nodes `N` and each one's own weight `own`; `S` has the frames' labels,
-    // fills and inks (`frames`, `frame_fills`, `frame_inks`, `other_fill`) and the notes
-    // (`flame.notes`); `W` writes figures, `after` follows one (` ticks`), `heading` leads
-    // the title, `inverted` says which tree `N` is. How many frames it drew.
+    // Shows `g`: the nodes `N` and each one's own weight `own`; `S` has the frames' labels, fills and
+    // inks (`frames`, `frame_fills`, `frame_inks`, `other_fill`) and the notes (`flame.notes`); `W` writes
+    // figures, `after` follows one (` ticks`), `heading` leads the title, `inverted` says which tree `N` is.
+    // How many frames it drew.
     function show(g) {
       var N = g.N, bytes = Float64Array.from(g.own);
       for (var i = N.length - 1; i > 0; i--) bytes[N[i][1]] += bytes[i];

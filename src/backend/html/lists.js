@@ -6,10 +6,9 @@ var hpgraphLists = (function () {
   "use strict";
   var el = hpgraphDom.el, attrs = hpgraphDom.attrs;
 
-  // A sortable table in `table` of `rows`: `columns` are [heading, field, write, sort
-  // key], the first the name; `limit` rows at most, `more` said under them when there
-  // are more; `pick(k)` (optional) when a row (its index in `rows`) is chosen, its row
-  // then pressed, or `pick(null)` when chosen again.
+  // A sortable table in `table` of `rows`: `columns` are [heading, field, write], the first the name;
+  // `limit` rows at most, `more` said under them; `pick(k)` (optional) when a row (its index in `rows`)
+  // is chosen, its row then pressed, or `pick(null)` when chosen again.
   function table(table, columns, rows, limit, more, pick) {
     var sortBy = { k: 1, down: true }, chosen = null, order = rows.map(function (r, k) { return k; });
     var head = el("#tr", {});

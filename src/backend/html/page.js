@@ -1,9 +1,8 @@
 // hpgraph's interactive page: hover, hide bands from the key, drag to zoom (the key and table
 // rank that window's bands), a filter, three views, a census's flame graph on a click. The
-// library prepared all it draws (src/analysis/page): series and collections' strip at every
-// resolution, flame frames in order, each line's name, width and colour; this script picks,
-// scales, draws and reacts, computing only a window's figures (figures.js). Profile text
-// reaches the page only as text. A `--serve` page (body[data-live]) swaps in each new page.
+// library prepared all it draws (src/analysis/page): the series at every resolution, flame
+// frames in order, each line's name, width and colour; this script picks, scales, draws and
+// reacts, computing only a window's figures (figures.js). A `--serve` page swaps in each new page.
 (function () {
   "use strict";
   var F = hpgraphFigures, H = hpgraphDom, el = H.el, attrs = H.attrs, bisect = H.bisect, byId = document.getElementById.bind(document);
@@ -21,8 +20,7 @@
     var T = D.times, i0 = bisect(T, a), i1 = bisect(T, b, null, true) - 1, j = Math.max(0, Math.min(i0, T.length - 1));
     return i1 < i0 ? { i0: j, i1: j, empty: true } : { i0: i0, i1: i1, empty: false };
   }
-  // A band is shown when it matches the filter and, with a member chosen in the members' table,
-  // its set holds that member.
+  // A band is shown when it matches the filter and, with a member chosen in the members' table, its set holds it.
   function passes(s) { return (!filter || filter.test(s.name)) && (!member || member.bands.has(s)); }
   function narrowed() { return !!(filter || member); }
   function narrowing() { return [filter && filter.source, member && member.name].join("|"); }
@@ -92,7 +90,7 @@
     geometry = { a: a, b: b, list: list, ymax: ymax, Y: Y };
     drawUnobserved(g, a, b, X);
     stacks.forEach(function (s) { drawBand(g, s, xs, Y, room); });
-    if (mode !== "share") { geometry.rate = drawLines(g, a, b, X, Y); drawStrip(g, a, b, X); }
+    if (mode !== "share") { geometry.rate = drawLines(g, a, b, X, Y); drawStrip(g, a, b); }
     drawAxes(ymax, X, Y, a, b);
     drawMarks(a, b, X);
     drawSampleRow(el("g", { class: "samples-row" }, layer), a, b, X);
@@ -185,22 +183,16 @@
   function rateName(peak) { return "allocation rate (peak " + W.value(peak) + "/s)"; }
   // The collections in their row under the graph, as the picture: each column a bar as tall as
   // the share of its time spent collecting (figures.js gcShares), darker with a major collection;
-  // past the page's limit of collections, the library's merged marks at the zoom's level.
-  function drawStrip(g, a, b, X) {
+  // none past the page's limit of collections (the runtime's line says so).
+  function drawStrip(g, a, b) {
     var R = D.runtime, H = P.strip - 2, base = axis - 1, strip = R && H > 0 && el("g", { class: "gc-strip", "pointer-events": "none" }, g);
     if (!strip) return;
-    if (R.gcs.length) {
-      // Columns alike (the same kind, heights within a twentieth of a unit) are one bar, as in the picture.
-      var n = Math.max(1, Math.floor(width)), w = width / n, C = F.gcShares(R.gcs, a, b, n);
-      for (var k = 0, end, top; k < n; k = end) {
-        for (end = k + 1, top = C[k][0]; end < n && C[end][1] === C[k][1] && Math.abs(C[end][0] - C[k][0]) * H < 0.05; end++) top = Math.max(top, C[end][0]);
-        if (top > 0) el("rect", { class: C[k][1] ? "gc major" : "gc", x: num(left + k * w), y: num(base - top * H), width: num((end - k) * w), height: num(top * H), fill: D.gc_fills[C[k][1] ? 1 : 0], "data-share": top }, strip);
-      }
-      return;
+    // Columns alike (the same kind, heights within a twentieth of a unit) are one bar, as in the picture.
+    var n = Math.max(1, Math.floor(width)), w = width / n, C = F.gcShares(R.gcs, a, b, n);
+    for (var k = 0, end, top; k < n; k = end) {
+      for (end = k + 1, top = C[k][0]; end < n && C[end][1] === C[k][1] && Math.abs(C[end][0] - C[k][0]) * H < 0.05; end++) top = Math.max(top, C[end][0]);
+      if (top > 0) el("rect", { class: C[k][1] ? "gc major" : "gc", x: num(left + k * w), y: num(base - top * H), width: num((end - k) * w), height: num(top * H), fill: D.gc_fills[C[k][1] ? 1 : 0], "data-share": top }, strip);
     }
-    var marks = (R.strip.find(function (l) { return l.join / (b - a) * width <= 0.5; }) || R.strip[R.strip.length - 1] || { marks: [] }).marks;
-    for (var k = Math.max(0, bisect(marks, a, first) - 1), mk, x0, h; k < marks.length && (mk = marks[k])[0] <= b; k++) if (mk[1] >= a && (x0 = X(Math.max(mk[0], a)), h = mk[2] ? H : H / 2))
-      el("rect", { class: mk[2] ? "gc major" : "gc", x: num(x0), y: base - h, width: num(Math.max(X(Math.min(mk[1], b)), x0 + 0.4) - x0), height: h, fill: D.gc_fills[mk[2] ? 1 : 0] }, strip);
   }
   // The run's samples in their panel under the graph as the picture lays it out (D.samples_row): the window's part of each stretch's bar.
   function drawSampleRow(g, a, b, X) {
@@ -232,9 +224,8 @@
         "pointer-events": "none" }, layer, text.length > 24 ? text.slice(0, 23) + "…" : text) && (lastLabel = x);
     });
   }
-  // The runtime's figures for the stretch chosen, else for the run from its start to its
-  // end (not the censuses' span), as --stats --from --to gives them (figures.js); the
-  // run's line is headed as Rust says (the whole run only when it was read whole).
+  // The runtime's figures for the stretch chosen, else for the run from its start to its end (not the censuses'
+  // span), as --stats --from --to gives them (figures.js); the run's line headed as the library says.
   function drawRuntime(a, b) {
     var R = D.runtime;
     if (R && !view) a = 0, b = R.end;
@@ -373,8 +364,8 @@
     var k = th.dataset.sort;
     H.sorts(th, function () { sortBy = { key: k, down: sortBy.key === k ? !sortBy.down : !(k === "name" || IPE.indexOf(k) >= 0) }; drawTable(); });
   });
-  // ---- the flame graph of a census or of the window's mean: the library laid out its frames
-  // (D.flame); each band's value goes to its leaf, and flame.js sums, places and draws ----
+  // ---- the flame graph of a census or of the window's mean: the library laid out its frames (D.flame);
+  // each band's value goes to its leaf, and flame.js sums, places and draws ----
   var heapFlame = hpgraphFlame.view({ svg: flameSvg, title: byId("flame-title"), info: byId("flame-info") });
   function openFlame(index, mean) {
     var inverted = byId("flame-inverted").checked, range = view || fullRange(), w = windowOf(range[0], range[1]);
