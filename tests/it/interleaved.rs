@@ -522,3 +522,49 @@ fn a_time_outside_its_block_is_damage_not_the_runs_clock() {
     }
     assert!(cases >= 3, "{cases} runs");
 }
+
+/// A later GHC's census events, longer than the fields hpgraph knows (#80: learned from
+/// the eventlog, `resync::Trailing`), with a time sample written inside one of them, are
+/// still read apart: the bytes past the fields do not hide the inner event, nor the inner
+/// event teach a longer layout, even where the first event of its kind in the run is the
+/// one written into (nothing learned yet).
+#[test]
+fn a_sample_written_inside_a_later_ghcs_longer_census_event_is_read_apart() {
+    let mut cases = 0;
+    let every = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"]
+        .into_iter()
+        .flat_map(|ghc| [(ghc, "Cache-hT", SAMPLE_STRING), (ghc, "Log-hc", SAMPLE_CC)]);
+    for (ghc, run, ty) in every {
+        let path = fixtures().join(format!("leak/{ghc}/{run}.eventlog"));
+        let plain = std::fs::read(&path).unwrap();
+        let bytes = crate::common::eventlog::grown(&plain, 6, true);
+        let whole = eventlog::heap_events(&bytes).unwrap();
+        assert_eq!(
+            whole,
+            eventlog::heap_events(&plain).unwrap(),
+            "{ghc} {run}: grown"
+        );
+        for (at, len) in global(&bytes, ty, 6) {
+            for k in places(len) {
+                let inner = prof_sample(time_of(&bytes, at), 7, 1);
+                let spliced = splice(&bytes, at, k, &inner);
+                let read = eventlog::heap_events(&spliced).unwrap();
+                let said = warnings(&spliced);
+                let lost = said
+                    .iter()
+                    .any(|w| matches!(w, WarningKind::BytesLost { .. }));
+                assert!(
+                    read == whole,
+                    "{ghc} {run}: {k} into byte {at}: the censuses differ: {said:?}"
+                );
+                assert!(
+                    said.contains(&WarningKind::ReadApart(1)),
+                    "{ghc} {run}: {said:?}"
+                );
+                assert!(!lost, "{ghc} {run}: {k} into {at}: {said:?}");
+                cases += 1;
+            }
+        }
+    }
+    assert!(cases > 50, "{cases} cases");
+}

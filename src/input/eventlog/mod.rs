@@ -178,6 +178,9 @@ struct Sizes {
     /// Per type, for the loop that reads the common events ([`plain_events`]): the
     /// payload's size and [`PLAIN_WANTED`], or [`PLAIN_NOT`].
     plain: Vec<u32>,
+    /// What this eventlog's census events carry past the fields this reader knows
+    /// ([`resync::Trailing`]), learned as its blocks are read.
+    trailing: resync::Trailing,
 }
 
 const UNDECLARED: u32 = u32::MAX;
@@ -230,7 +233,11 @@ impl Sizes {
                     };
             }
         }
-        Sizes { declared, plain }
+        Sizes {
+            declared,
+            plain,
+            trailing: resync::Trailing::default(),
+        }
     }
 
     fn declared(&self, ty: u16) -> bool {
@@ -590,6 +597,10 @@ impl Parser {
                         Some(whole)
                             if let events = &whole[event.len()..]
                                 && !resync::chains(sizes, events, window)
+                                // A later GHC's census events, longer than their
+                                // fields, read as they are once learned.
+                                && !(resync::learns(sizes, events, window)
+                                    && resync::chains(sizes, events, window))
                                 && let repaired = resync::repair(sizes, events, window, block_end)
                                 // Where nothing of it reads, it is read event by event,
                                 // which names the first byte that does not.

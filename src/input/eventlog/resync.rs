@@ -151,42 +151,160 @@ fn step(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> Option<usize> {
     let (start, len) = extent(sizes, b, r)?;
     let ty = u16::from_be_bytes([b[r], b[r + 1]]);
     let time = time_at(b, r)?;
-    (w.holds(time) && well_formed(ty, &b[r + start..r + len])).then_some(r + len)
+    (w.holds(time) && well_formed(sizes, ty, &b[r + start..r + len])).then_some(r + len)
 }
 
 /// Whether the events of `b` (a block's bytes after its marker; `w` its window), read
 /// by their declared lengths, are plausible and end exactly at its end. (Lengths alone
 /// do not tell: a reading gone wrong often falls back into step with the events after a
 /// few of them, as a misread instruction stream does.)
+/// A block that chains fixes what its [`CHECKED`] types carry past their fields, where
+/// not yet known, at nothing ([`Trailing`]).
 pub(super) fn chains(sizes: &Sizes, b: &[u8], w: Window) -> bool {
     let mut r = 0;
+    let mut seen = [false; 4];
     while !ends(sizes, b, r, w) {
+        if let Some(k) = (b.get(r..r + 2)).and_then(|t| {
+            let ty = u16::from_be_bytes([t[0], t[1]]);
+            CHECKED.iter().position(|&c| c == ty)
+        }) {
+            seen[k] = true;
+        }
         match step(sizes, b, r, w) {
             Some(next) => r = next,
             None => return false,
         }
     }
+    for (k, _) in seen.iter().enumerate().filter(|(_, s)| **s) {
+        if sizes.trailing.get(k).is_none() {
+            sizes.trailing.set(k, 0);
+        }
+    }
     true
 }
 
-/// Whether a payload of type `ty` has the fields GHC writes for it, for the types whose
-/// length their fields fix: the census's samples, the profiler's, the cost centres. Any
-/// other type's payload is taken as it is.
-fn well_formed(ty: u16, p: &[u8]) -> bool {
-    match ty {
-        id::HEAP_PROF_SAMPLE_COST_CENTRE => p.len() >= 10 && p.len() == 10 + 4 * usize::from(p[9]),
-        id::PROF_SAMPLE_COST_CENTRE => p.len() >= 13 && p.len() == 13 + 4 * usize::from(p[12]),
-        id::HEAP_PROF_SAMPLE_STRING => {
-            p.len() >= 10 && p.last() == Some(&0) && !p[9..p.len() - 1].contains(&0)
-        }
-        id::HEAP_PROF_COST_CENTRE => {
-            p.len() >= 8
-                && p[p.len() - 2] == 0
-                && p[4..p.len() - 1].iter().filter(|&&c| c == 0).count() == 3
-        }
-        _ => true,
+/// The census event types whose length their fields fix, in [`Trailing`]'s order: the
+/// census's samples (by stack and by name), the profiler's samples, the cost centres.
+const CHECKED: [u16; 4] = [
+    id::HEAP_PROF_SAMPLE_COST_CENTRE,
+    id::PROF_SAMPLE_COST_CENTRE,
+    id::HEAP_PROF_SAMPLE_STRING,
+    id::HEAP_PROF_COST_CENTRE,
+];
+
+/// The bytes past the fields this reader knows of each [`CHECKED`] type that this
+/// eventlog's events carry: none in every GHC to 9.10, but a later GHC may add a field at
+/// the end of one (as ghc-events reads an event by its declared length, whatever it
+/// holds past the fields it knows). Unknown (none) until the eventlog shows it: a block
+/// that chains with the type's events exact fixes it at none ([`chains`]); a block that chains only
+/// with more, every event of the type in it the same number of bytes longer, two of them
+/// at least, teaches that number ([`learns`]). An event written inside another makes
+/// the outer one longer by the inner one's length alone, where its neighbours are not:
+/// it teaches nothing, and is still found and read apart.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Trailing(std::cell::Cell<[Option<u16>; 4]>);
+
+impl Trailing {
+    fn get(&self, k: usize) -> Option<u16> {
+        self.0.get()[k]
+    }
+
+    fn set(&self, k: usize, n: u16) {
+        let mut all = self.0.get();
+        all[k] = Some(n);
+        self.0.set(all);
     }
 }
+
+/// The bytes of a payload `p` of the [`CHECKED`] type `k` past the fields GHC writes for
+/// it, or `None` where the fields do not fit in it.
+fn excess(k: usize, p: &[u8]) -> Option<usize> {
+    let nul_after = |from: usize, n: usize| {
+        let mut at = from;
+        for _ in 0..n {
+            at += p.get(at..)?.iter().position(|&c| c == 0)? + 1;
+        }
+        Some(at)
+    };
+    let end = match CHECKED[k] {
+        id::HEAP_PROF_SAMPLE_COST_CENTRE => 10 + 4 * usize::from(*p.get(9)?),
+        id::PROF_SAMPLE_COST_CENTRE => 13 + 4 * usize::from(*p.get(12)?),
+        id::HEAP_PROF_SAMPLE_STRING => nul_after(9, 1)?,
+        _ => nul_after(4, 3)? + 1, // three names, then the flags' byte
+    };
+    p.len().checked_sub(end)
+}
+
+/// Whether a payload of type `ty` has the fields GHC writes for it, and past them the
+/// bytes this eventlog's events of the type carry ([`Trailing`]), for the types whose
+/// length their fields fix ([`CHECKED`]). Any other type's payload is taken as it is.
+fn well_formed(sizes: &Sizes, ty: u16, p: &[u8]) -> bool {
+    let Some(k) = CHECKED.iter().position(|&c| c == ty) else {
+        return true;
+    };
+    let Some(e) = excess(k, p) else {
+        return false;
+    };
+    e == usize::from(sizes.trailing.get(k).unwrap_or(0))
+}
+
+/// Whether `b` (a block that does not chain; `w` its window) teaches what a [`CHECKED`]
+/// type not yet known carries past its fields ([`Trailing`]): of the events of the type
+/// found anywhere in it (its type, a time in the block's, a declared length within it,
+/// its fields fitting), most, two at least, are as much longer. The block is searched,
+/// not read in order, so that the event written into may be the first of its kind: the
+/// outer event is then longer by the inner one, one vote among many. What it learns
+/// stays for the rest of the eventlog; the block is then checked again, and read apart
+/// if it must be.
+pub(super) fn learns(sizes: &Sizes, b: &[u8], w: Window) -> bool {
+    let unknown: Vec<usize> = (0..CHECKED.len())
+        .filter(|&k| sizes.trailing.get(k).is_none())
+        .collect();
+    if unknown.is_empty() {
+        return false;
+    }
+    // Per type: each length past the fields found, with how many events had it.
+    let mut seen: [Vec<(usize, usize)>; 4] = Default::default();
+    for r in 0..b.len().saturating_sub(EVENT_HEADER) {
+        let ty = u16::from_be_bytes([b[r], b[r + 1]]);
+        let Some(&k) = unknown.iter().find(|&&k| CHECKED[k] == ty) else {
+            continue;
+        };
+        if !time_at(b, r).is_some_and(|t| w.holds(t)) {
+            continue;
+        }
+        let Some(e) =
+            extent(sizes, b, r).and_then(|(start, len)| excess(k, &b[r + start..r + len]))
+        else {
+            continue;
+        };
+        let lengths = &mut seen[k];
+        match lengths.iter().position(|&(x, _)| x == e) {
+            Some(i) => lengths[i].1 += 1,
+            None if lengths.len() < MAX_LENGTHS_SEEN => lengths.push((e, 1)),
+            None => {}
+        }
+    }
+    let mut learned = false;
+    for (k, lengths) in seen.iter().enumerate() {
+        let all: usize = lengths.iter().map(|l| l.1).sum();
+        let most = lengths.iter().max_by_key(|l| l.1);
+        if let Some(&(e, n)) = most
+            && e > 0
+            && n >= 2
+            && 2 * n > all
+            && let Ok(e) = u16::try_from(e)
+        {
+            sizes.trailing.set(k, e);
+            learned = true;
+        }
+    }
+    learned
+}
+
+/// The most distinct lengths past a type's fields [`learns`] counts in one block: the
+/// true one comes among the first; odd finds are not weighed past these.
+const MAX_LENGTHS_SEEN: usize = 16;
 
 /// Per place in `b`, whether the events read from there by their declared lengths are
 /// plausible and end exactly at `b`'s end, and how many read plausibly from there (up
@@ -221,7 +339,7 @@ fn plausible(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> Option<Event> {
     let ty = u16::from_be_bytes([b[r], b[r + 1]]);
     let time = time_at(b, r).filter(|&t| w.holds(t))?;
     let body = &b[r + start..r + len];
-    well_formed(ty, body).then(|| Event {
+    well_formed(sizes, ty, body).then(|| Event {
         at: r,
         len,
         ty,
@@ -302,7 +420,7 @@ fn splice(
             .collect();
         let time = u64::from_be_bytes(bytes[2..EVENT_HEADER].try_into().expect("8 bytes"));
         let body = bytes[start..].to_vec();
-        if !w.holds(time) || !well_formed(ty, &body) {
+        if !w.holds(time) || !well_formed(sizes, ty, &body) {
             continue;
         }
         let end = r + whole + m;

@@ -230,3 +230,66 @@ pub fn block_of(bytes: &[u8], at: usize) -> usize {
         block += len;
     }
 }
+
+/// `bytes` (a real eventlog) as a later GHC could write it: every fixed-size type but the
+/// block marker declared `extra` bytes longer and each of its events carrying them, and
+/// a type this GHC never wrote declared and written at the start of every block; with
+/// `census`, every census event whose fields fix its length (the samples by stack and by
+/// name, the profiler's samples, the cost centres) `extra` bytes longer too, NULs among
+/// them; each block's length grown by what its events gained.
+pub fn grown(bytes: &[u8], extra: u16, census: bool) -> Vec<u8> {
+    const NEW_TYPE: u16 = 250;
+    let u16_at = |i: usize| u16::from_be_bytes([bytes[i], bytes[i + 1]]);
+    let u32_at = |i: usize| u32::from_be_bytes(bytes[i..i + 4].try_into().unwrap());
+    let mut out = b"hdrbhetb".to_vec();
+    let mut i = 8;
+    while &bytes[i..i + 4] == b"etb\0" {
+        let (ty, size) = (u16_at(i + 4), u16_at(i + 6));
+        let end = i + 8 + 4 + u32_at(i + 8) as usize;
+        let end = end + 4 + u32_at(end) as usize + 4;
+        out.extend(&bytes[i..i + 6]);
+        let grows = size != 0xffff && ty != BLOCK_MARKER;
+        out.extend((if grows { size + extra } else { size }).to_be_bytes());
+        out.extend(&bytes[i + 8..end]);
+        i = end;
+    }
+    out.extend(b"etb\0");
+    out.extend(NEW_TYPE.to_be_bytes());
+    out.extend(3u16.to_be_bytes());
+    out.extend(8u32.to_be_bytes());
+    out.extend(b"new type");
+    out.extend(0u32.to_be_bytes());
+    out.extend(b"ete\0");
+    out.extend(b"hetehdredatb");
+    let junk = vec![0xa5; usize::from(extra)];
+    let mut block = None;
+    for (at, ty, len) in events(bytes) {
+        let event = &bytes[at..at + len];
+        let start = out.len();
+        if ty == BLOCK_MARKER {
+            block = Some(start);
+            out.extend(event);
+            out.extend(NEW_TYPE.to_be_bytes());
+            out.extend(time_of(bytes, at).to_be_bytes());
+            out.extend([1, 2, 3]);
+        } else if census && [SAMPLE_CC, SAMPLE_STRING, COST_CENTRE, PROF_SAMPLE].contains(&ty) {
+            let n = u16::from_be_bytes([event[10], event[11]]);
+            out.extend(&event[..10]);
+            out.extend((n + extra).to_be_bytes());
+            out.extend(&event[12..]);
+            out.extend((0..extra).map(|k| if k % 2 == 0 { 0 } else { 0xa5 }));
+        } else if events_variable(bytes, ty) {
+            out.extend(event);
+        } else {
+            out.extend(event);
+            out.extend(&junk);
+        }
+        let gained = (out.len() - start - len) as u32;
+        if let Some(b) = block.filter(|&b| b != start || ty == BLOCK_MARKER) {
+            let size = u32::from_be_bytes(out[b + 10..b + 14].try_into().unwrap());
+            out[b + 10..b + 14].copy_from_slice(&(size + gained).to_be_bytes());
+        }
+    }
+    out.extend(0xffffu16.to_be_bytes());
+    out
+}
