@@ -301,8 +301,15 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
     };
     let slash = helvetica_width(b'/');
     let gap = GAP.iter().map(|&b| helvetica_width(b)).sum::<f64>();
-    let parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
-    if parts.len() > 2 {
+    let mut parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
+    // GHC cuts a stack's name at `-L` characters with `...` (`writeHtml5String/runI...`):
+    // its last frame is not whole, and what came after it is unknown, so the shortening
+    // keeps frames from the start alone and never shows the piece.
+    let cut = parts.len() > 1 && name.ends_with(GAP) && !parts[0].is_empty();
+    if cut {
+        parts.pop();
+    }
+    if parts.len() > 2 || (cut && !parts.is_empty()) || (parts.len() == 2 && !parts[0].is_empty()) {
         let join = |head: usize, tail: usize| {
             let mut v: Vec<u8> = parts[..head].join(&b'/');
             v.push(b'/');
@@ -327,19 +334,22 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
                 + (sizes[n] - sizes[n - tail])
                 + tail as f64 * slash
         };
+        // The innermost frame (a stack's first) whole, where it fits at all: it says
+        // where the memory is.
         let (mut head, mut tail) = (1, 0);
-        let mut best = None;
+        let mut best = (measure.fits(sum(1, 0), || join(1, 0))).then_some((1, 0));
         loop {
-            // In turn from the end and the start; or, head first, labels from the start
-            // alone.
-            let (h, t) = if head_first {
+            // In turn from the end and the start; or, head first (or after GHC's cut),
+            // labels from the start alone.
+            let (h, t) = if head_first || cut {
                 (head + 1, 0)
             } else if tail < head {
                 (head, tail + 1)
             } else {
                 (head + 1, tail)
             };
-            if h + t >= n || !measure.fits(sum(h, t), || join(h, t)) {
+            // After GHC's cut every frame left is known whole: all of them may be kept.
+            if h + t >= n + usize::from(cut) || !measure.fits(sum(h, t), || join(h, t)) {
                 break;
             }
             (head, tail) = (h, t);
@@ -348,6 +358,23 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
         if let Some((h, t)) = best {
             return join(h, t);
         }
+        // The innermost frame and `...`, else as much of it as fits from its start, fewer
+        // characters than the frame: a stack's start says where the memory is (its end
+        // is the program's `main`), a label as long as the frame is the frame whole, and
+        // a shortened label always shows its `...`.
+        let frame = parts[0];
+        let whole = [frame, GAP].concat();
+        if measure.fits(sizes[1] + gap, || whole.clone()) {
+            return whole;
+        }
+        let starts_char = |i: usize| name[i] & 0xc0 != 0x80;
+        return (1..frame.len().saturating_sub(GAP.len()))
+            .rev()
+            .find(|&keep| {
+                starts_char(keep)
+                    && measure.fits(bytes[keep] + gap, || [&name[..keep], GAP].concat())
+            })
+            .map_or_else(|| GAP.to_vec(), |keep| [&name[..keep], GAP].concat());
     }
     // Characters from both ends, the end a little favoured (it says where).
     let n = name.len();
@@ -398,6 +425,44 @@ mod tests {
     use crate::units::ByteUnits;
 
     const DECIMAL: Scale = Scale::Bytes(ByteUnits::Decimal);
+
+    /// GHC's heap profile names a stack innermost first and cuts it at `-L` characters
+    /// (25 by default) with `...` (rts/ProfHeap.c `fprint_ccs`): the shortening keeps the
+    /// innermost frame whole and never shows the frame GHC cut short.
+    #[test]
+    fn a_stack_cut_by_ghc_keeps_its_innermost_frame_whole() {
+        let cut = b"writeHtml5String/runI...";
+        let at = |s: &[u8]| helvetica_size(s) + 0.01;
+        assert_eq!(
+            shortened(cut, at(cut)),
+            cut.to_vec(),
+            "it fits: GHC's own text"
+        );
+        let narrower = at(cut) - 0.1;
+        assert_eq!(shortened(cut, narrower), b"writeHtml5String/...".to_vec());
+        let frame_and_gap = at(b"writeHtml5String...");
+        assert_eq!(
+            shortened(cut, frame_and_gap),
+            b"writeHtml5String...".to_vec()
+        );
+        // Narrower: as much of the frame as fits, fewer characters than it has, and `...`.
+        let short = shortened(cut, frame_and_gap - 0.1);
+        assert!(
+            short.starts_with(b"writeHtml") && short.ends_with(b"..."),
+            "{short:?}"
+        );
+        assert!(short.len() < b"writeHtml5String".len());
+        // A whole stack keeps its innermost frame and then its callers from both ends.
+        let whole = b"guardDisabled/readMarkdown/runIO/main";
+        assert_eq!(
+            shortened(whole, at(b"guardDisabled/.../main")),
+            b"guardDisabled/.../main".to_vec()
+        );
+        assert_eq!(
+            shortened(whole, at(b"guardDisabled/...")),
+            b"guardDisabled/...".to_vec()
+        );
+    }
 
     #[test]
     fn four_time_labels_where_the_ladder_gives_three() {
@@ -543,7 +608,11 @@ mod tests {
         if helvetica_size(name) <= width {
             return name.to_vec();
         }
-        let parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
+        let mut parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
+        let cut = parts.len() > 1 && name.ends_with(b"...") && !parts[0].is_empty();
+        if cut {
+            parts.pop();
+        }
         let join = |head: usize, tail: usize| {
             let mut v: Vec<u8> = parts[..head].join(&b'/');
             v.extend_from_slice(b"/...");
@@ -553,20 +622,40 @@ mod tests {
             }
             v
         };
-        let (mut head, mut tail, mut best) = (1, 0, None);
-        while parts.len() > 2 {
-            let (h, t) = if tail < head {
-                (head, tail + 1)
-            } else {
-                (head + 1, tail)
-            };
-            if h + t >= parts.len() || helvetica_size(&join(h, t)) > width {
-                break;
+        let fits = |v: &[u8]| helvetica_size(v) <= width;
+        let stack = parts.len() > 2
+            || (cut && !parts.is_empty())
+            || (parts.len() == 2 && !parts[0].is_empty());
+        if stack {
+            let (mut head, mut tail) = (1, 0);
+            let mut best = fits(&join(1, 0)).then(|| join(1, 0));
+            loop {
+                let (h, t) = if cut {
+                    (head + 1, 0)
+                } else if tail < head {
+                    (head, tail + 1)
+                } else {
+                    (head + 1, tail)
+                };
+                if h + t >= parts.len() + usize::from(cut) || !fits(&join(h, t)) {
+                    break;
+                }
+                (head, tail, best) = (h, t, Some(join(h, t)));
             }
-            (head, tail, best) = (h, t, Some(join(h, t)));
-        }
-        if let Some(v) = best {
-            return v;
+            if let Some(v) = best {
+                return v;
+            }
+            let frame = parts[0];
+            if fits(&[frame, b"..."].concat()) {
+                return [frame, b"..."].concat();
+            }
+            for keep in (1..frame.len().saturating_sub(3)).rev() {
+                let v = [&name[..keep], b"..."].concat();
+                if name[keep] & 0xc0 != 0x80 && fits(&v) {
+                    return v;
+                }
+            }
+            return b"...".to_vec();
         }
         let n = name.len();
         let starts_char = |i: usize| i == 0 || i == n || name[i] & 0xc0 != 0x80;

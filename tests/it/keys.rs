@@ -135,3 +135,117 @@ fn no_two_key_entries_read_the_same_and_no_package_leads() {
         wrong.join("\n")
     );
 }
+
+/// An SVG text's characters: its five entities read.
+fn text_of(xml: &str) -> String {
+    (xml.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\""))
+    .replace("&#39;", "'")
+    .replace("&amp;", "&")
+}
+
+/// Each key entry with its band's full name: the swatch's fill (drawn just before the
+/// entry) is the fill of the band's path, whose `<title>` names it; entries whose fill
+/// two bands share are left out.
+fn entries_with_names(svg: &str) -> Vec<(String, String)> {
+    let lines: Vec<&str> = svg.lines().collect();
+    let fill = |l: &str| {
+        l.split(" fill=\"")
+            .nth(1)
+            .map(|f| f[..f.find('"').unwrap()].to_string())
+    };
+    let mut bands: std::collections::HashMap<String, Vec<String>> = Default::default();
+    for w in lines.windows(2) {
+        if w[0].starts_with("<path d=\"M") && w[1].starts_with("<title>") {
+            let name = text_of(&common::without_markup(w[1].trim_end_matches("</title>")));
+            bands
+                .entry(fill(w[0]).unwrap_or_default())
+                .or_default()
+                .push(name);
+        }
+    }
+    (lines.windows(2))
+        .filter(|w| {
+            w[0].starts_with("<path d=\"M")
+                && w[0].contains(" z\" fill=\"")
+                && w[1].starts_with("<text ")
+        })
+        .filter_map(|w| {
+            let entry = common::without_markup(&w[1][w[1].find('>').unwrap() + 1..]);
+            let names = bands.get(&fill(w[0])?)?;
+            (names.len() == 1)
+                .then(|| (text_of(entry.trim_end_matches("</text>")), names[0].clone()))
+        })
+        .collect()
+}
+
+/// #79: a `-hc` key at a column's width keeps each stack's innermost frame (its first
+/// label: the cost centre that holds the memory) whole wherever the entry is as long as
+/// that frame: `writeHtml5String/...`, not `writeHtm.../runI...`; and GHC's own cut at
+/// `-L` characters (`writeHtml5String/runI...`: a frame cut short) is never shown cut
+/// again. Real runs: pandoc's library and the leak programs of three GHCs, from their
+/// `.hp` and their eventlogs.
+#[test]
+fn a_stacks_key_entry_keeps_its_innermost_frame_whole() {
+    let mut inputs = vec![fixtures().join("interleaved/ghc-9.0.2/Pandoc-hc.hp")];
+    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
+        for run in ["Log-hc", "Cache-hc", "Records-hc", "Accumulator-hc"] {
+            for ext in ["hp", "eventlog"] {
+                inputs.push(fixtures().join(format!("leak/{ghc}/{run}.{ext}")));
+            }
+        }
+    }
+    let dir = Scratch::new("keys-frames");
+    let (mut checked, mut cut_by_ghc) = (0, 0);
+    let mut wrong = Vec::new();
+    for input in &inputs {
+        for size in ["8.5cmx5.5cm", "8.5cmx9cm", "17cmx6cm"] {
+            for key in ["right", "below"] {
+                let out = hpgraph(
+                    &dir.0,
+                    &[
+                        input.to_str().unwrap(),
+                        "--size",
+                        size,
+                        "--key",
+                        key,
+                        "-o",
+                        "k.svg",
+                    ],
+                    None,
+                );
+                common::assert_ok(&out);
+                let svg = std::fs::read_to_string(dir.path("k.svg")).unwrap();
+                for (entry, name) in entries_with_names(&svg) {
+                    // The stack without GHC's number: `(2889)render/...` is `render/...`.
+                    let stack = name
+                        .split_once(')')
+                        .filter(|_| name.starts_with('('))
+                        .map_or(&name[..], |s| s.1);
+                    let Some((frame, _)) = stack.split_once('/') else {
+                        continue;
+                    };
+                    checked += 1;
+                    cut_by_ghc += usize::from(stack.ends_with("..."));
+                    if entry.chars().count() >= frame.chars().count() && !entry.starts_with(frame) {
+                        wrong.push(format!(
+                            "{} at {size}, key {key}: `{entry}` for `{stack}`",
+                            input.display()
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(
+        checked > 300 && cut_by_ghc > 100,
+        "{checked} stacks, {cut_by_ghc} cut by GHC"
+    );
+    assert!(
+        wrong.is_empty(),
+        "{} entries:\n{}",
+        wrong.len(),
+        wrong.join("\n")
+    );
+}
