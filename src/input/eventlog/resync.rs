@@ -158,16 +158,17 @@ fn step(sizes: &Sizes, b: &[u8], r: usize, w: Window) -> Option<usize> {
 /// by their declared lengths, are plausible and end exactly at its end. (Lengths alone
 /// do not tell: a reading gone wrong often falls back into step with the events after a
 /// few of them, as a misread instruction stream does.)
+///
 /// A block that chains fixes what its [`CHECKED`] types carry past their fields, where
 /// not yet known, at nothing ([`Trailing`]).
 pub(super) fn chains(sizes: &Sizes, b: &[u8], w: Window) -> bool {
     let mut r = 0;
     let mut seen = [false; 4];
     while !ends(sizes, b, r, w) {
-        if let Some(k) = (b.get(r..r + 2)).and_then(|t| {
-            let ty = u16::from_be_bytes([t[0], t[1]]);
-            CHECKED.iter().position(|&c| c == ty)
-        }) {
+        if let Some(k) = b
+            .get(r..r + 2)
+            .and_then(|t| checked(u16::from_be_bytes([t[0], t[1]])))
+        {
             seen[k] = true;
         }
         match step(sizes, b, r, w) {
@@ -192,13 +193,18 @@ const CHECKED: [u16; 4] = [
     id::HEAP_PROF_COST_CENTRE,
 ];
 
+/// Where `ty` is in [`CHECKED`].
+fn checked(ty: u16) -> Option<usize> {
+    CHECKED.iter().position(|&c| c == ty)
+}
+
 /// The bytes past the fields this reader knows of each [`CHECKED`] type that this
 /// eventlog's events carry: none in every GHC to 9.10, but a later GHC may add a field at
 /// the end of one (as ghc-events reads an event by its declared length, whatever it
-/// holds past the fields it knows). Unknown (none) until the eventlog shows it: a block
-/// that chains with the type's events exact fixes it at none ([`chains`]); a block that chains only
-/// with more, every event of the type in it the same number of bytes longer, two of them
-/// at least, teaches that number ([`learns`]). An event written inside another makes
+/// holds past the fields it knows). Taken as none until the eventlog shows otherwise: a
+/// block that chains with the type's events exact fixes it at none ([`chains`]); a block
+/// that does not, where most of the type's events found in it, two at least, are as
+/// much longer, teaches that length ([`learns`]). An event written inside another makes
 /// the outer one longer by the inner one's length alone, where its neighbours are not:
 /// it teaches nothing, and is still found and read apart.
 #[derive(Debug, Default, Clone)]
@@ -239,7 +245,7 @@ fn excess(k: usize, p: &[u8]) -> Option<usize> {
 /// bytes this eventlog's events of the type carry ([`Trailing`]), for the types whose
 /// length their fields fix ([`CHECKED`]). Any other type's payload is taken as it is.
 fn well_formed(sizes: &Sizes, ty: u16, p: &[u8]) -> bool {
-    let Some(k) = CHECKED.iter().position(|&c| c == ty) else {
+    let Some(k) = checked(ty) else {
         return true;
     };
     let Some(e) = excess(k, p) else {
@@ -257,17 +263,15 @@ fn well_formed(sizes: &Sizes, ty: u16, p: &[u8]) -> bool {
 /// stays for the rest of the eventlog; the block is then checked again, and read apart
 /// if it must be.
 pub(super) fn learns(sizes: &Sizes, b: &[u8], w: Window) -> bool {
-    let unknown: Vec<usize> = (0..CHECKED.len())
-        .filter(|&k| sizes.trailing.get(k).is_none())
-        .collect();
-    if unknown.is_empty() {
+    let unknown = |k: &usize| sizes.trailing.get(*k).is_none();
+    if !(0..CHECKED.len()).any(|k| unknown(&k)) {
         return false;
     }
     // Per type: each length past the fields found, with how many events had it.
     let mut seen: [Vec<(usize, usize)>; 4] = Default::default();
     for r in 0..b.len().saturating_sub(EVENT_HEADER) {
         let ty = u16::from_be_bytes([b[r], b[r + 1]]);
-        let Some(&k) = unknown.iter().find(|&&k| CHECKED[k] == ty) else {
+        let Some(k) = checked(ty).filter(unknown) else {
             continue;
         };
         if !time_at(b, r).is_some_and(|t| w.holds(t)) {
