@@ -302,14 +302,16 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
     let slash = helvetica_width(b'/');
     let gap = GAP.iter().map(|&b| helvetica_width(b)).sum::<f64>();
     let mut parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
+    // A stack names its innermost frame first; a path (`/usr/bin/prog`) does not.
+    let framed = !parts[0].is_empty();
     // GHC cuts a stack's name at `-L` characters with `...` (`writeHtml5String/runI...`):
     // its last frame is not whole, and what came after it is unknown, so the shortening
     // keeps frames from the start alone and never shows the piece.
-    let cut = parts.len() > 1 && name.ends_with(GAP) && !parts[0].is_empty();
+    let cut = framed && parts.len() > 1 && name.ends_with(GAP);
     if cut {
         parts.pop();
     }
-    if parts.len() > 2 || (cut && !parts.is_empty()) || (parts.len() == 2 && !parts[0].is_empty()) {
+    if parts.len() > 2 || (framed && parts.len() > 1) || cut {
         let join = |head: usize, tail: usize| {
             let mut v: Vec<u8> = parts[..head].join(&b'/');
             v.push(b'/');
@@ -337,7 +339,7 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
         // The innermost frame (a stack's first) whole, where it fits at all: it says
         // where the memory is.
         let (mut head, mut tail) = (1, 0);
-        let mut best = (measure.fits(sum(1, 0), || join(1, 0))).then_some((1, 0));
+        let mut best = (framed && measure.fits(sum(1, 0), || join(1, 0))).then_some((1, 0));
         loop {
             // In turn from the end and the start; or, head first (or after GHC's cut),
             // labels from the start alone.
@@ -358,13 +360,15 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
         if let Some((h, t)) = best {
             return join(h, t);
         }
+    }
+    if framed && parts.len() > 1 || cut {
         // The innermost frame and `...`, else as much of it as fits from its start, fewer
         // characters than the frame: a stack's start says where the memory is (its end
         // is the program's `main`), a label as long as the frame is the frame whole, and
         // a shortened label always shows its `...`.
         let frame = parts[0];
         let whole = [frame, GAP].concat();
-        if measure.fits(sizes[1] + gap, || whole.clone()) {
+        if measure.fits(bytes[frame.len()] + gap, || whole.clone()) {
             return whole;
         }
         let starts_char = |i: usize| name[i] & 0xc0 != 0x80;
@@ -461,6 +465,13 @@ mod tests {
         assert_eq!(
             shortened(whole, at(b"guardDisabled/...")),
             b"guardDisabled/...".to_vec()
+        );
+        // A path has no innermost frame: it is cut at both ends as any name is.
+        let path = b"/home/someone/bin/a-program-with-a-long-name";
+        let short = shortened(path, at(b"/home/some...long-name"));
+        assert!(
+            short.starts_with(b"/home") && short.ends_with(b"name"),
+            "{short:?}"
         );
     }
 
@@ -609,7 +620,8 @@ mod tests {
             return name.to_vec();
         }
         let mut parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
-        let cut = parts.len() > 1 && name.ends_with(b"...") && !parts[0].is_empty();
+        let framed = !parts[0].is_empty();
+        let cut = framed && parts.len() > 1 && name.ends_with(b"...");
         if cut {
             parts.pop();
         }
@@ -623,12 +635,9 @@ mod tests {
             v
         };
         let fits = |v: &[u8]| helvetica_size(v) <= width;
-        let stack = parts.len() > 2
-            || (cut && !parts.is_empty())
-            || (parts.len() == 2 && !parts[0].is_empty());
-        if stack {
+        if parts.len() > 2 || (framed && parts.len() > 1) || cut {
             let (mut head, mut tail) = (1, 0);
-            let mut best = fits(&join(1, 0)).then(|| join(1, 0));
+            let mut best = (framed && fits(&join(1, 0))).then(|| join(1, 0));
             loop {
                 let (h, t) = if cut {
                     (head + 1, 0)
@@ -645,6 +654,8 @@ mod tests {
             if let Some(v) = best {
                 return v;
             }
+        }
+        if framed && parts.len() > 1 || cut {
             let frame = parts[0];
             if fits(&[frame, b"..."].concat()) {
                 return [frame, b"..."].concat();
