@@ -514,15 +514,7 @@ fn over(names: &[(String, f64)], s: &str) -> f64 {
 fn frame_titles(svg: &str) -> Vec<(String, String, String)> {
     svg.split("<title>")
         .skip(1)
-        .map(|t| {
-            t[..t.find("</title>").unwrap()]
-                .replace("&lt;", "<")
-                .replace("&gt;", ">")
-                .replace("&quot;", "\"")
-                .replace("&apos;", "'")
-                .replace("&#39;", "'")
-                .replace("&amp;", "&")
-        })
+        .map(|t| crate::common::xml_text(&t[..t.find("</title>").unwrap()]))
         .filter(|t| t.contains(": ") && !t.contains(" parts of "))
         .map(|t| {
             let (head, figures) = t.rsplit_once(": ").unwrap();

@@ -55,9 +55,15 @@ fn alike(dir: &Scratch) -> Vec<PathBuf> {
     vec![a, b]
 }
 
+/// The fill attribute of an SVG element's line.
+fn fill_of(line: &str) -> Option<String> {
+    let f = line.split(" fill=\"").nth(1)?;
+    Some(f[..f.find('"')?].to_string())
+}
+
 /// The texts of an SVG that stand beside a swatch (a filled square drawn just before
-/// them): the key's entries, top first.
-fn key_entries(svg: &str) -> Vec<String> {
+/// them), each with the swatch's fill: the key's entries, top first.
+fn swatched(svg: &str) -> Vec<(String, String)> {
     let lines: Vec<&str> = svg.lines().collect();
     (lines.windows(2))
         .filter(|w| {
@@ -66,9 +72,17 @@ fn key_entries(svg: &str) -> Vec<String> {
                 && !w[0].contains("fill=\"white\"")
                 && w[1].starts_with("<text ")
         })
-        .map(|w| common::without_markup(&w[1][w[1].find('>').unwrap() + 1..]))
-        .map(|t| t.trim_end_matches("</text>").to_string())
+        .map(|w| {
+            let text = common::without_markup(&w[1][w[1].find('>').unwrap() + 1..]);
+            let fill = fill_of(w[0]).unwrap_or_default();
+            (fill, text.trim_end_matches("</text>").to_string())
+        })
         .collect()
+}
+
+/// The key's entries, top first, as a reader sees them.
+fn key_entries(svg: &str) -> Vec<String> {
+    swatched(svg).into_iter().map(|(_, text)| text).collect()
 }
 
 #[test]
@@ -136,46 +150,23 @@ fn no_two_key_entries_read_the_same_and_no_package_leads() {
     );
 }
 
-/// An SVG text's characters: its five entities read.
-fn text_of(xml: &str) -> String {
-    (xml.replace("&lt;", "<")
-        .replace("&gt;", ">")
-        .replace("&quot;", "\""))
-    .replace("&#39;", "'")
-    .replace("&amp;", "&")
-}
-
 /// Each key entry with its band's full name: the swatch's fill (drawn just before the
 /// entry) is the fill of the band's path, whose `<title>` names it; entries whose fill
 /// two bands share are left out.
 fn entries_with_names(svg: &str) -> Vec<(String, String)> {
     let lines: Vec<&str> = svg.lines().collect();
-    let fill = |l: &str| {
-        l.split(" fill=\"")
-            .nth(1)
-            .map(|f| f[..f.find('"').unwrap()].to_string())
-    };
     let mut bands: std::collections::HashMap<String, Vec<String>> = Default::default();
     for w in lines.windows(2) {
         if w[0].starts_with("<path d=\"M") && w[1].starts_with("<title>") {
-            let name = text_of(&common::without_markup(w[1].trim_end_matches("</title>")));
-            bands
-                .entry(fill(w[0]).unwrap_or_default())
-                .or_default()
-                .push(name);
+            let name = common::without_markup(w[1].trim_end_matches("</title>"));
+            let fill = fill_of(w[0]).unwrap_or_default();
+            bands.entry(fill).or_default().push(common::xml_text(&name));
         }
     }
-    (lines.windows(2))
-        .filter(|w| {
-            w[0].starts_with("<path d=\"M")
-                && w[0].contains(" z\" fill=\"")
-                && w[1].starts_with("<text ")
-        })
-        .filter_map(|w| {
-            let entry = common::without_markup(&w[1][w[1].find('>').unwrap() + 1..]);
-            let names = bands.get(&fill(w[0])?)?;
-            (names.len() == 1)
-                .then(|| (text_of(entry.trim_end_matches("</text>")), names[0].clone()))
+    (swatched(svg).into_iter())
+        .filter_map(|(fill, entry)| match &bands.get(&fill)?[..] {
+            [name] => Some((common::xml_text(&entry), name.clone())),
+            _ => None,
         })
         .collect()
 }

@@ -127,6 +127,15 @@ impl SvgText {
     }
 }
 
+/// An XML text's characters: its entities read (`&#39;` as `'`, `&amp;` as `&`).
+pub fn xml_text(xml: &str) -> String {
+    (xml.replace("&lt;", "<").replace("&gt;", ">"))
+        .replace("&quot;", "\"")
+        .replace("&apos;", "'")
+        .replace("&#39;", "'")
+        .replace("&amp;", "&")
+}
+
 /// What a reader sees of markup: its text without its tags.
 pub fn without_markup(markup: &str) -> String {
     let (mut text, mut in_tag) = (String::new(), false);
