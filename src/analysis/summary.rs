@@ -123,6 +123,10 @@ pub struct Summary {
     /// with GC events (see [`super::stats`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub runtime: Option<Headline>,
+    /// The non-moving heap's censuses within the window (`+RTS -xn -ln`), a row per
+    /// size class per census, block sizes in bytes as ghc-events prints them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nonmoving: Option<Vec<NonmovingRow>>,
     /// A biographical profile's (`-hb`) waste: DRAG and VOID, never used again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub biography: Option<super::biography::Biography>,
@@ -141,6 +145,36 @@ pub struct Summary {
     /// A ticky-ticky text report's runtime counters (`ALLOC_HEAP_tot`, …), as listed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ticky_totals: Option<Vec<crate::profile::ticky::Total>>,
+}
+
+/// One size class of the non-moving heap at one census.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct NonmovingRow {
+    /// The census's time, in seconds since the run began.
+    pub time: f64,
+    /// The class's figures.
+    #[serde(flatten)]
+    pub class: crate::profile::nonmoving::SizeClass,
+}
+
+/// The non-moving heap's censuses between `from` and `to` (seconds, either open), as
+/// rows; `None` where the run has none.
+fn nonmoving_rows(
+    nonmoving: &crate::profile::nonmoving::Nonmoving,
+    (from, to): (Option<f64>, Option<f64>),
+) -> Option<Vec<NonmovingRow>> {
+    let inside = |t: f64| from.is_none_or(|f| t >= f) && to.is_none_or(|e| t <= e);
+    (!nonmoving.censuses.is_empty()).then(|| {
+        (nonmoving.censuses.iter())
+            .filter(|c| inside(c.time))
+            .flat_map(|c| {
+                (c.classes.iter()).map(|&class| NonmovingRow {
+                    time: c.time,
+                    class,
+                })
+            })
+            .collect()
+    })
 }
 
 /// The runtime's figures a CI job watches: what share of the time went to collecting,
@@ -282,6 +316,7 @@ pub fn summarise(
                 runtime_window.1,
             ))
         }),
+        nonmoving: nonmoving_rows(&profile.runtime.nonmoving, runtime_window),
         biography: super::biography::of(profile),
         restricted_to: super::biography::restriction(profile),
         members: super::members::of(profile),

@@ -82,6 +82,7 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     writeln!(out, "{}", crate::escape::terminal(&s.job))?;
     write_loss(s, &time, out)?;
     write_runtime(s, &value, out)?;
+    write_nonmoving(s, &value, &time, out)?;
     write_lives(s, &time, out)?;
     if s.band_count == 0 && s.ticky.is_some() {
         return write_ticky(s, &value, (bold, reset), out);
@@ -242,6 +243,51 @@ fn write_runtime(
         crate::units::seconds(r.max_pause),
         bytes(r.allocated),
         bytes(r.max_residency),
+    )
+}
+
+/// The non-moving heap on a line, where the run wrote its censuses: how many, and at
+/// the census of most live bytes, those and what the segments held beyond them.
+fn write_nonmoving(
+    s: &Summary,
+    value: &dyn Fn(f64) -> String,
+    time: &dyn Fn(f64) -> String,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let Some(rows) = s.nonmoving.as_deref().filter(|r| !r.is_empty()) else {
+        return Ok(());
+    };
+    // (time, live, segments) per census, rows being a census's classes one after another.
+    let mut censuses: Vec<(f64, u64, u64)> = Vec::new();
+    for r in rows {
+        match censuses.last_mut() {
+            Some(c) if c.0 == r.time => {
+                c.1 += r.class.live_bytes();
+                c.2 += r.class.segment_bytes();
+            }
+            _ => censuses.push((r.time, r.class.live_bytes(), r.class.segment_bytes())),
+        }
+    }
+    let peak = censuses
+        .iter()
+        .fold(censuses[0], |a, &c| if c.1 > a.1 { c } else { a });
+    let beyond: u64 = (rows.iter())
+        .filter(|r| r.time == peak.0)
+        .map(|r| r.class.segment_bytes().saturating_sub(r.class.live_bytes()))
+        .sum();
+    writeln!(
+        out,
+        "non-moving heap: {} censuses; most live {} at {}, its segments holding {} more \
+         (fragmentation: {:.0}% of them)",
+        censuses.len(),
+        value(peak.1 as f64),
+        time(peak.0),
+        value(beyond as f64),
+        if peak.2 > 0 {
+            beyond as f64 * 100.0 / peak.2 as f64
+        } else {
+            0.0
+        },
     )
 }
 

@@ -674,7 +674,7 @@ pub fn read_once(r: impl Read, options: Options) -> Result<Parsed, Error> {
     };
     let mut parsed = read(r, wide)?;
     if parsed.runtime_only {
-        warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
+        warn_no_heap_profile(&mut parsed);
     } else {
         parsed.profile.series_mut().runtime = Default::default();
         (parsed.warnings).retain(|w| !matches!(w.kind, WarningKind::InconsistentCollections(_)));
@@ -686,6 +686,15 @@ pub fn read_once(r: impl Read, options: Options) -> Result<Parsed, Error> {
         }
     }
     Ok(parsed)
+}
+
+/// Says that an eventlog has no heap profile, and what is drawn instead.
+fn warn_no_heap_profile(parsed: &mut Parsed) {
+    let kind = match parsed.profile.series().bands.is_empty() {
+        true => WarningKind::NoHeapProfile,
+        false => WarningKind::NonmovingHeapOnly,
+    };
+    warn_once(&mut parsed.warnings, kind);
 }
 
 /// An eventlog without a heap profile (plain `+RTS -l`, the most common kind) still has
@@ -717,7 +726,7 @@ fn read_for_runtime(
                 }
                 _ => Error::Eventlog(e),
             })?;
-            warn_once(&mut parsed.warnings, WarningKind::NoHeapProfile);
+            warn_no_heap_profile(&mut parsed);
             Ok(parsed)
         }
         other => other,

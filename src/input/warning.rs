@@ -87,6 +87,9 @@ pub enum WarningKind {
     EmptyCensuses,
     /// An eventlog with no heap profile: the picture is the runtime's lines.
     NoHeapProfile,
+    /// An eventlog with no heap profile but the non-moving heap's censuses: they are
+    /// the picture.
+    NonmovingHeapOnly,
     /// More than [`eventlog::MAX_SAMPLES`] cost-centre samples: this many later ones
     /// dropped.
     SamplesDropped(u64),
@@ -221,6 +224,12 @@ impl fmt::Display for Warning {
                 f,
                 "no heap profile in this eventlog: the picture is the runtime's heap size, \
                  live bytes and allocation rate (run the program with +RTS -hT -l for what the heap holds)"
+            ),
+            WarningKind::NonmovingHeapOnly => write!(
+                f,
+                "no heap profile in this eventlog: the picture is the non-moving heap's \
+                 censuses (+RTS -ln), bytes live by block size and what the segments hold \
+                 beyond them (run the program with +RTS -hT -l for what the heap holds)"
             ),
             WarningKind::EmptyCensuses => write!(
                 f,

@@ -11,6 +11,7 @@ pub mod costs;
 pub mod hash;
 mod model;
 pub mod names;
+pub mod nonmoving;
 mod provenance;
 mod series;
 pub mod ticky;
@@ -295,6 +296,8 @@ pub struct Runtime {
     pub allocation: Vec<Allocation>,
     /// The non-moving collector's synchronisations.
     pub syncs: Vec<Phase>,
+    /// The non-moving collector's concurrent collections and heap censuses.
+    pub nonmoving: nonmoving::Nonmoving,
     /// The last event's time: the run's elapsed time.
     pub end: f64,
     /// Collections past [`MAX_GCS`], counted but not kept.
@@ -314,7 +317,8 @@ pub struct Runtime {
 }
 
 impl Runtime {
-    /// Whether the input had GC events at all.
+    /// Whether the input had GC events at all (the non-moving collector's are apart:
+    /// with none of these they make no statistics of the run).
     pub fn is_empty(&self) -> bool {
         self.gcs.is_empty()
             && (self.summed.as_ref()).is_none_or(|s| s.parts.iter().all(Vec::is_empty))

@@ -28,6 +28,7 @@ mod library;
 mod limits;
 mod limits_reports;
 mod messages;
+mod nonmoving;
 mod page;
 mod page_figures;
 mod page_ticks;

@@ -620,7 +620,9 @@ impl Builder {
         // without one.
         let runtime_only = self.profile.times.is_empty()
             && !self.profiling
-            && gathered.as_ref().is_some_and(|r| !r.is_empty());
+            && gathered
+                .as_ref()
+                .is_some_and(|r| !r.is_empty() || !r.nonmoving.censuses.is_empty());
         if self.profile.times.is_empty() && !self.profiling && gathered.is_some() && !runtime_only {
             return Err(super::ErrorKind::NoRuntimeEvents);
         }
@@ -635,9 +637,16 @@ impl Builder {
             self.profile.runtime = runtime;
         }
         if runtime_only {
-            // No heap profile, but the runtime's account was asked for: a profile as
-            // long as the run, with no band.
-            self.profile.times = vec![0.0, seconds(self.clock)];
+            // No heap profile, but the runtime's account was asked for: the non-moving
+            // heap's censuses where the run wrote them, else a profile as long as the
+            // run, with no band.
+            match self.profile.runtime.nonmoving.drawn() {
+                Some((times, bands)) => {
+                    (self.profile.times, self.profile.bands) = (times, bands);
+                    self.profile.breakdown = crate::profile::Breakdown::Other;
+                }
+                None => self.profile.times = vec![0.0, seconds(self.clock)],
+            }
         } else if self.profile.times.is_empty() {
             if !self.profiling {
                 return Err(super::ErrorKind::NoHeapSamples);

@@ -70,6 +70,10 @@ pub mod id {
     pub const CONC_SYNC_END: u16 = 203;
     /// The non-moving collector's sweep ends: the end of a concurrent collection.
     pub const CONC_SWEEP_END: u16 = 205;
+    /// One size class of the non-moving heap at a census (`+RTS -ln`).
+    pub const NONMOVING_HEAP_CENSUS: u16 = 207;
+    /// Segments of the non-moving heap given back after a collection (GHC 9.10).
+    pub const NONMOVING_PRUNED_SEGMENTS: u16 = 208;
     /// Heap profiling began: its break-down and filters.
     pub const HEAP_PROF_BEGIN: u16 = 160;
     /// A cost centre: its number, label and module.
@@ -265,6 +269,31 @@ pub mod payload {
             balanced: u64_at(p, 50),
             ..Default::default()
         })
+    }
+
+    /// A non-moving heap census's size class: `(block size, active segments, filled
+    /// segments, live blocks)`. The block size is a byte, its base-2 logarithm, in the
+    /// 13-byte layout GHC wrote before 9.10; from 9.10 (14 bytes and more) two bytes of
+    /// its size itself, no longer a power of two (ghc-events reads both so).
+    pub fn nonmoving_census(p: &[u8]) -> Option<crate::profile::nonmoving::SizeClass> {
+        const LOG_LAYOUT: usize = 13;
+        let (block_size, at) = match p.len() {
+            // No class is larger than a segment (2^15): a garbled larger logarithm
+            // reads as the largest size a u32 holds rather than refuse the eventlog.
+            LOG_LAYOUT => (1u32 << p.first()?.min(&31), 1),
+            _ => (u32::from(u16_at(p, 0)?), 2),
+        };
+        Some(crate::profile::nonmoving::SizeClass {
+            block_size,
+            active_segments: u32_at(p, at)?,
+            filled_segments: u32_at(p, at + 4)?,
+            live_blocks: u32_at(p, at + 8)?,
+        })
+    }
+
+    /// `(pruned segments, free segments kept)`.
+    pub fn nonmoving_pruned(p: &[u8]) -> Option<(u32, u32)> {
+        Some((u32_at(p, 0)?, u32_at(p, 4)?))
     }
 
     /// `(profile id, sampling period, break-down, filters…)`: heap profile begin.

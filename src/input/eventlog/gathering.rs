@@ -1,10 +1,11 @@
 //! The runtime's account as an eventlog gives it: collections (`GC_START`,
 //! `GC_STATS_GHC`, `GC_END`), heap size and live bytes after each, the allocation
-//! counters, the non-moving collector's synchronisations.
+//! counters, the non-moving collector's synchronisations, collections and censuses.
 
 use std::cmp::Ordering;
 
 use super::format::{id, payload, seconds};
+use super::nonmoving::Step;
 use super::runs::{Runs, order};
 use crate::profile::totals::{Span, Summed, span_order};
 use crate::profile::{Allocation, Gc};
@@ -26,6 +27,8 @@ pub(crate) struct Gathering {
     allocated: Vec<Option<u64>>,
     /// The start of an open synchronisation of the non-moving collector, in nanoseconds.
     sync: Option<u64>,
+    /// The non-moving collector's other events, as met.
+    nonmoving: super::nonmoving::Raw,
     /// Read from a block in the middle of the eventlog (see [`Gathering::part`]): what it
     /// met before it knew the state the part before it left.
     part: Option<Box<Unknown>>,
@@ -305,6 +308,11 @@ impl Gathering {
                 | id::HEAP_SIZE
                 | id::CONC_SYNC_BEGIN
                 | id::CONC_SYNC_END
+                | id::CONC_MARK_BEGIN
+                | id::CONC_MARK_END
+                | id::CONC_SWEEP_END
+                | id::NONMOVING_HEAP_CENSUS
+                | id::NONMOVING_PRUNED_SEGMENTS
         )
     }
 
@@ -352,6 +360,14 @@ impl Gathering {
                 self.sync = Some(ns);
             }
             id::CONC_SYNC_END => self.sync_end(ns),
+            id::CONC_MARK_BEGIN => self.nonmoving.step(ns, Step::MarkBegin),
+            id::CONC_MARK_END => self.nonmoving.step(ns, Step::MarkEnd),
+            id::CONC_SWEEP_END => self.nonmoving.step(ns, Step::SweepEnd),
+            id::NONMOVING_HEAP_CENSUS => self.nonmoving.row(ns, payload::nonmoving_census(p)?),
+            id::NONMOVING_PRUNED_SEGMENTS => {
+                let (pruned, free) = payload::nonmoving_pruned(p)?;
+                self.nonmoving.prune(ns, pruned, free);
+            }
             _ => {}
         }
         Some(())
@@ -429,6 +445,7 @@ impl Gathering {
         use crate::profile::{MAX_ALLOCATION_READINGS, MAX_GCS};
         let Gathering {
             runtime: b,
+            nonmoving,
             allocated,
             part,
             gc_runs,
@@ -488,6 +505,7 @@ impl Gathering {
         }
         let room = MAX_GCS - rt.syncs.len().min(MAX_GCS);
         rt.syncs.extend(b.syncs.iter().take(room));
+        self.nonmoving.absorb(nonmoving);
         for (cap, bytes) in allocated.into_iter().enumerate() {
             if bytes.is_some() {
                 *slot(&mut self.allocated, cap as u16) = bytes;
@@ -507,6 +525,7 @@ impl Gathering {
     pub(super) fn finish(mut self, end_ns: u64, census_in_gc: bool) -> crate::profile::Runtime {
         self.retire_all();
         let mut rt = std::mem::take(&mut self.runtime);
+        rt.nonmoving = std::mem::take(&mut self.nonmoving).finish();
         if let Some(mut adding) = self.adding.take() {
             for (part, runs) in adding.summed.parts.iter_mut().zip(&adding.runs) {
                 order(part, runs, span_order);

@@ -12,6 +12,7 @@ mod build;
 pub mod format;
 mod gathering;
 mod header;
+mod nonmoving;
 mod resync;
 mod runs;
 mod samples;

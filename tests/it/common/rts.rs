@@ -16,6 +16,10 @@ pub struct Printed {
     pub balance: Option<f64>,
     /// The non-moving collector's syncs: count, elapsed, avg, max.
     pub syncs: Option<(u64, f64, f64, f64)>,
+    /// The non-moving collector's concurrent row: CPU, "elapsed", avg, max.
+    pub concurrent: Option<(f64, f64, f64, f64)>,
+    /// A threaded runtime's: it prints `TASKS:`.
+    pub threaded: bool,
     pub init: f64,
     pub mut_: f64,
     pub gc: f64,
@@ -70,6 +74,12 @@ pub fn read_s(path: &Path) -> Printed {
             // Gen  1         5 syncs,                       0.002s     0.0004s    0.0006s
             let f: Vec<&str> = t.split_whitespace().collect();
             p.syncs = Some((number(f[2]), seconds(f[4]), seconds(f[5]), seconds(f[6])));
+        } else if t.starts_with("Gen ") && t.contains(" concurrent,") {
+            // Gen  1      concurrent,              0.165s   0.362s     0.0402s    0.1560s
+            let f: Vec<&str> = t.split_whitespace().collect();
+            p.concurrent = Some((seconds(f[3]), seconds(f[4]), seconds(f[5]), seconds(f[6])));
+        } else if t.starts_with("TASKS:") {
+            p.threaded = true;
         } else if let Some(rest) = t.strip_prefix("Parallel GC work balance: ") {
             p.balance = Some(rest.split('%').next().unwrap().parse().unwrap());
         } else if let Some((label, rest)) = t.split_once(" time ").filter(|(label, _)| {
