@@ -84,7 +84,14 @@ fn shape(
             ops.push(Op::DrawPolygon {
                 polygon: Polygon {
                     rings: vec![PolygonRing { points }],
-                    mode: PaintMode::FillStroke,
+                    // A width of 0 is no outline (as in the SVG and PostScript), not
+                    // PDF's thinnest line a device can draw: the strips' bars had
+                    // black hairlines round them.
+                    mode: if width > 0.0 {
+                        PaintMode::FillStroke
+                    } else {
+                        PaintMode::Fill
+                    },
                     winding_order: WindingOrder::NonZero,
                 },
             });
