@@ -127,6 +127,14 @@ pub struct Summary {
     /// size class per census, block sizes in bytes as ghc-events prints them.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nonmoving: Option<Vec<NonmovingRow>>,
+    /// What each capability was doing over the window, in seconds: running Haskell
+    /// code, collecting, idle (the scheduler's events; `+RTS -l`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub capabilities: Option<Vec<crate::profile::activity::Figures>>,
+    /// The capabilities' stretches were too many to keep one by one: a window's
+    /// figures cannot be told (the whole run's are exact).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub capabilities_unjudged: bool,
     /// A biographical profile's (`-hb`) waste: DRAG and VOID, never used again.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub biography: Option<super::biography::Biography>,
@@ -175,6 +183,24 @@ fn nonmoving_rows(
             })
             .collect()
     })
+}
+
+/// Each capability's figures between `from` and `to` (seconds, either open: the run's
+/// start and end); `None` where the run has no scheduler's events, or the window's
+/// cannot be told.
+fn capabilities(
+    runtime: &crate::profile::Runtime,
+    (from, to): (Option<f64>, Option<f64>),
+) -> Option<Vec<crate::profile::activity::Figures>> {
+    let activity = &runtime.activity;
+    if activity.is_empty() {
+        return None;
+    }
+    let (a, b) = (
+        from.unwrap_or(0.0),
+        to.unwrap_or(runtime.end).min(runtime.end),
+    );
+    activity.figures(a, b, from.is_none() && to.is_none())
 }
 
 /// The runtime's figures a CI job watches: what share of the time went to collecting,
@@ -317,6 +343,9 @@ pub fn summarise(
             ))
         }),
         nonmoving: nonmoving_rows(&profile.runtime.nonmoving, runtime_window),
+        capabilities: capabilities(&profile.runtime, runtime_window),
+        capabilities_unjudged: !profile.runtime.activity.is_empty()
+            && capabilities(&profile.runtime, runtime_window).is_none(),
         biography: super::biography::of(profile),
         restricted_to: super::biography::restriction(profile),
         members: super::members::of(profile),

@@ -94,8 +94,11 @@ struct PlotBox {
     y_legend: f64,
     /// The axis labels' size in points.
     font: f64,
-    /// The collections' strip's row under the graph, above the time axis.
+    /// The strips' row under the graph, above the time axis.
     strip: f64,
+    /// Of it, the capabilities' strips (`cap_row` each), above the collections'.
+    caps: f64,
+    cap_row: f64,
     /// The rate panel's height, between the graph and the strip (0 without one).
     rate: f64,
     /// The row between the graph and the rate panel.
@@ -124,8 +127,11 @@ struct ScriptData<'a> {
     other_fill: String,
     /// The runtime's lines the page has, as the scene styles them.
     lines: Vec<ScriptLine<'a>>,
-    /// A minor and a major collection's mark in the GC strip.
+    /// A minor and a major collection's mark in the GC strip (a capability's time
+    /// collecting in its strip the first).
     gc_fills: [String; 2],
+    /// A capability's time running Haskell code in its strip.
+    running_fill: String,
     /// The shade of the graph before the first census and its names, longest first, as
     /// the picture has them ([`crate::scene::UNOBSERVED_NAMES`]).
     unobserved_fill: String,
@@ -249,6 +255,8 @@ fn script_data<'a>(data: &'a PageData, scene: &'a Scene) -> ScriptData<'a> {
         x_legend: 0.0,
         y_legend: 0.0,
         strip: 0.0,
+        capabilities: 0.0,
+        capability_row: 0.0,
         rate: 0.0,
         rate_gap: 0.0,
     });
@@ -306,6 +314,7 @@ fn script_data<'a>(data: &'a PageData, scene: &'a Scene) -> ScriptData<'a> {
         other_fill,
         lines: script_lines(data, paints),
         gc_fills: paints.gcs.map(colour),
+        running_fill: colour(crate::scene::RUNNING_PAINT),
         unobserved_fill: colour(crate::scene::UNOBSERVED_PAINT),
         unobserved_names: crate::scene::UNOBSERVED_NAMES,
         data,
@@ -322,6 +331,8 @@ fn script_data<'a>(data: &'a PageData, scene: &'a Scene) -> ScriptData<'a> {
             y_legend: plot.y_legend,
             font: scene.font_size,
             strip: plot.strip,
+            caps: plot.capabilities,
+            cap_row: plot.capability_row,
             rate: plot.rate,
             rate_gap: plot.rate_gap,
         },

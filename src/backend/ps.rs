@@ -58,6 +58,7 @@ fn style(role: PathRole) -> PathStyle {
         PathRole::HeapLine
         | PathRole::FlameFrame
         | PathRole::Collection
+        | PathRole::Capability
         | PathRole::SampleBar
         | PathRole::Unobserved => s(true, Num::Fixed, Num::Fixed, true),
         PathRole::Mark => PathStyle {

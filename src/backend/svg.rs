@@ -378,6 +378,7 @@ fn class_of(item: &Item) -> &'static str {
             PathRole::Mark => "mark",
             PathRole::HeapLine => "heap-line",
             PathRole::Collection => "collection",
+            PathRole::Capability => "capability",
             PathRole::FlameFrame => "flame-frame",
             PathRole::SampleBar => "sample",
             PathRole::Unobserved => "unobserved",

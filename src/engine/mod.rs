@@ -72,6 +72,7 @@ fn subject_heap(job: &Job, profile: Profile) -> Result<Subject<Profile>, Error> 
         );
     }
     let profile = match runtime_only(job, &profile)? {
+        true if profile.bands.is_empty() => over_window(job, profile),
         true => profile,
         false => profile.filtered(&job.filter).map_err(filtered)?,
     };
@@ -90,10 +91,20 @@ fn subject_costs(job: &Job, costs: Costs) -> Result<Subject<Costs>, Error> {
     })
 }
 
-/// Whether the job reads the runtime's events alone (`--stats`), over its own window:
-/// then the profile is kept whole, once it is known to have them.
+/// Whether the job reads the runtime's events alone (`--stats`, or the summary of an
+/// eventlog without a heap profile), over its own window: then the profile is kept
+/// whole, once it is known to have them.
 fn runtime_only(job: &Job, profile: &Profile) -> Result<bool, Error> {
     match job.view.of_each_run() {
+        View::Data(data)
+            if matches!(data.export, Export::Summary(_))
+                && profile.bands.is_empty()
+                && !(profile.runtime.is_empty() && profile.runtime.activity.is_empty()) =>
+        {
+            crate::analysis::stats::window_within(&profile.runtime, job.filter.from)
+                .map_err(Error::unfit)?;
+            Ok(true)
+        }
         View::Data(data) if !data.export.reads_bands() => {
             if profile.runtime.is_empty() {
                 return Err(Error::unfit(
@@ -109,6 +120,20 @@ fn runtime_only(job: &Job, profile: &Profile) -> Result<bool, Error> {
         }
         _ => Ok(false),
     }
+}
+
+/// An eventlog without a heap profile, summarised over `--from`/`--to`: its profile (no
+/// band, as long as the run) as long as the window, whose figures are the runtime's.
+fn over_window(job: &Job, mut profile: Profile) -> Profile {
+    let end = profile.runtime.end;
+    let (a, b) = (
+        job.filter.from.unwrap_or(0.0),
+        job.filter.to.unwrap_or(end).min(end),
+    );
+    if job.filter.from.is_some() || job.filter.to.is_some() {
+        profile.times = vec![a, b.max(a)];
+    }
+    profile
 }
 
 /// What the filter left empty, of an input not named yet.

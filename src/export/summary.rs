@@ -83,11 +83,12 @@ pub fn write_text(s: &Summary, opts: TextOptions, out: &mut dyn Write) -> io::Re
     write_loss(s, &time, out)?;
     write_runtime(s, &value, out)?;
     write_nonmoving(s, &value, &time, out)?;
+    write_capabilities(s, out)?;
     write_lives(s, &time, out)?;
     if s.band_count == 0 && s.ticky.is_some() {
         return write_ticky(s, &value, (bold, reset), out);
     }
-    if s.band_count == 0 && s.runtime.is_some() && s.samples <= 2 {
+    if s.band_count == 0 && (s.runtime.is_some() || s.capabilities.is_some()) && s.samples <= 2 {
         return writeln!(
             out,
             "no heap profile in this eventlog: the runtime's figures only (run the \
@@ -288,6 +289,41 @@ fn write_nonmoving(
         } else {
             0.0
         },
+    )
+}
+
+/// What each capability was doing, on a line: its shares of the window running Haskell
+/// code, collecting and idle.
+fn write_capabilities(s: &Summary, out: &mut dyn Write) -> io::Result<()> {
+    if s.capabilities_unjudged {
+        return writeln!(
+            out,
+            "capabilities: too many threads run to keep one by one; the whole run's \
+             figures are exact (give no --from/--to)"
+        );
+    }
+    let Some(caps) = s.capabilities.as_deref().filter(|c| !c.is_empty()) else {
+        return Ok(());
+    };
+    let share = |x: f64, c: &crate::profile::activity::Figures| {
+        let whole = c.running + c.gc + c.idle;
+        if whole > 0.0 { x * 100.0 / whole } else { 0.0 }
+    };
+    let each: Vec<String> = (caps.iter())
+        .map(|c| {
+            format!(
+                "{} {:.0}/{:.0}/{:.0}",
+                c.capability,
+                share(c.running, c),
+                share(c.gc, c),
+                share(c.idle, c)
+            )
+        })
+        .collect();
+    writeln!(
+        out,
+        "capabilities, % of the time running/collecting/idle: {}",
+        each.join(", ")
     )
 }
 

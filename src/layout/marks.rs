@@ -18,6 +18,30 @@ const STRIP_COLUMN: f64 = 1.0;
 /// Columns whose heights differ by less than this share one mark.
 const SAME_HEIGHT: f64 = 0.05;
 
+/// A capability's strip at its fullest (a column it spent wholly running or collecting).
+const CAPABILITY_STRIP: f64 = 4.0;
+
+/// The row each capability's strip takes, above the collections' strip.
+pub(super) const CAPABILITY_ROW: f64 = CAPABILITY_STRIP + STRIP_GAP;
+
+use crate::profile::activity::MAX_CAPABILITY_STRIPS;
+
+/// The rows the strips take under the graph: the collections' (when the run has any)
+/// and a capability's each (when its scheduler's events are read), for a picture that
+/// draws the runtime's account (`heap_lines`, or one without a band).
+pub(super) fn strip_rows(profile: &Profile, runtime_drawn: bool) -> (f64, usize) {
+    if !runtime_drawn {
+        return (0.0, 0);
+    }
+    let gcs = if profile.runtime.gcs.is_empty() {
+        0.0
+    } else {
+        STRIP_ROW
+    };
+    let caps = (profile.runtime.activity.capabilities.len()).min(MAX_CAPABILITY_STRIPS);
+    (gcs + caps as f64 * CAPABILITY_ROW, caps)
+}
+
 impl Frame<'_> {
     /// The time axis's height: under the graph, and under the rate panel and the
     /// collections' strip when there are.
@@ -34,7 +58,8 @@ impl Frame<'_> {
     /// major collection falls in it. More time in GC is never a shorter bar, and a column
     /// with one short pause never looks like one spent collecting.
     pub(super) fn collections(&self, items: &mut Vec<Item>) {
-        if self.strip_row <= 0.0 {
+        self.capabilities(items);
+        if self.strip_row <= 0.0 || self.profile.runtime.gcs.is_empty() {
             return;
         }
         let first = self.sel.first;
@@ -71,6 +96,87 @@ impl Frame<'_> {
                 items.push(Item::Path(p));
             }
             k = end;
+        }
+    }
+
+    /// Each capability's strip, capability 0 the highest, over the collections' strip:
+    /// per column of the graph's width its share of the time running Haskell code
+    /// ([`crate::profile::activity::Activity::shares`]), its share collecting above
+    /// that, idle left blank.
+    fn capabilities(&self, items: &mut Vec<Item>) {
+        let activity = &self.profile.runtime.activity;
+        let first = self.sel.first;
+        let columns = ((self.graph_width / STRIP_COLUMN).floor() as usize).max(1);
+        let width = self.graph_width / columns as f64;
+        let gcs = if self.profile.runtime.gcs.is_empty() {
+            0.0
+        } else {
+            STRIP_ROW
+        };
+        for k in 0..self.capability_strips {
+            let shares = activity.shares(k, first, first + self.sel.x_range, columns);
+            let row = (self.capability_strips - 1 - k) as f64;
+            let base = self.axis_y() + gcs + row * CAPABILITY_ROW + STRIP_GAP;
+            let label = format!("capability {}", activity.capabilities[k].capability);
+            let paints = [crate::scene::RUNNING_PAINT, crate::scene::MINOR_GC_PAINT];
+            for (part, paint) in paints.into_iter().enumerate() {
+                let mut j = 0;
+                while j < shares.len() {
+                    let (lo, h) = match part {
+                        0 => (0.0, shares[j].0),
+                        _ => (shares[j].0, shares[j].1),
+                    };
+                    let mut end = j + 1;
+                    let same = |s: (f64, f64)| match part {
+                        0 => (s.0 - h).abs() * CAPABILITY_STRIP < SAME_HEIGHT,
+                        _ => ((s.0 - lo).abs() + (s.1 - h).abs()) * CAPABILITY_STRIP < SAME_HEIGHT,
+                    };
+                    while end < shares.len() && same(shares[end]) {
+                        end += 1;
+                    }
+                    if h > 0.0 {
+                        let x0 = self.x0 + j as f64 * width;
+                        let w = (end - j) as f64 * width;
+                        let (y, h) = (
+                            base + lo.min(1.0) * CAPABILITY_STRIP,
+                            h.min(1.0 - lo.min(1.0)) * CAPABILITY_STRIP,
+                        );
+                        let mut p = path(
+                            PathRole::Capability,
+                            Point::new(x0, y),
+                            &[(w, 0.0), (0.0, h), (-w, 0.0)],
+                            true,
+                        );
+                        p.fill = Some(paint);
+                        p.line_width = 0.0;
+                        p.label = Some(label.clone().into_bytes());
+                        items.push(Item::Path(p));
+                    }
+                    j = end;
+                }
+            }
+        }
+        // Which capabilities, left of the strips, where they are as tall as two labels
+        // (four or more): a shorter block's label would run into the axis's above it.
+        let tall = self.capability_strips as f64 * CAPABILITY_ROW >= 20.0 * self.em;
+        if let Some(last) = (activity
+            .capabilities
+            .get(self.capability_strips.wrapping_sub(1)))
+        .filter(|_| tall)
+        {
+            let first = activity.capabilities[0].capability;
+            let label = match self.capability_strips {
+                1 => format!("cap {first}"),
+                _ => format!("cap {first}-{}", last.capability),
+            };
+            let middle = self.axis_y() + gcs + self.capability_strips as f64 * CAPABILITY_ROW / 2.0;
+            items.push(text(
+                TextRole::TickLabel,
+                Point::new(self.x0 - BORDER_SPACE, middle - 3.5 * self.em),
+                label.into_bytes(),
+                FontSize::Normal,
+                Anchor::End,
+            ));
         }
     }
 

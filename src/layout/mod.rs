@@ -26,7 +26,6 @@ mod title;
 
 use key::*;
 pub use key::{key_below_holds, key_figure, key_width, selected};
-use marks::*;
 
 use std::rc::Rc;
 
@@ -246,6 +245,8 @@ struct Frame<'a> {
     /// The collections' strip's row between the graph and its time axis
     /// ([`marks::STRIP_ROW`]), or 0 without one.
     strip_row: f64,
+    /// How many capabilities' strips the row holds, above the collections' strip.
+    capability_strips: usize,
     /// The runtime's rate in a panel of its own between the graph and the strip.
     rate: Option<rate::RatePanel>,
     /// The run's samples in a panel of their own between the graph and the rate panel.
@@ -333,12 +334,8 @@ fn frame_with<'a>(
     };
     // The runtime's collections take a row of their own under the graph, where its
     // lines are drawn.
-    let strip_row =
-        if (opts.heap_lines || profile.bands.is_empty()) && !profile.runtime.gcs.is_empty() {
-            STRIP_ROW
-        } else {
-            0.0
-        };
+    let (strip_row, capability_strips) =
+        marks::strip_rows(profile, opts.heap_lines || profile.bands.is_empty());
     // The graphs' height, the heap's and the rate panel's.
     let room = height - title_height - 2.0 * BORDER_SPACE - y0 - strip_row;
     let rate = rate::RatePanel::new(profile, opts, title_width - GRAPH_X0 * em - key_width, room)
@@ -367,6 +364,7 @@ fn frame_with<'a>(
         x0,
         y0: y0 + strip_row + rate_row + samples_row,
         strip_row,
+        capability_strips,
         rate,
         samples,
         key_names,
@@ -455,6 +453,8 @@ impl Frame<'_> {
             x_legend: f.legend(&profile.sample_unit),
             y_legend: f.legend(&profile.value_unit),
             strip: f.strip_row,
+            capabilities: f.capability_strips as f64 * marks::CAPABILITY_ROW,
+            capability_row: marks::CAPABILITY_ROW,
             rate: f.rate.as_ref().map_or(0.0, |r| r.height),
             rate_gap: f.rate.as_ref().map_or(0.0, |r| r.row(f.em) - r.height),
         };

@@ -7,6 +7,7 @@
 /// Index of an identifier in [`Profile::bands`].
 pub type IdentId = u32;
 
+pub mod activity;
 pub mod costs;
 pub mod hash;
 mod model;
@@ -283,6 +284,45 @@ pub struct Allocation {
     pub bytes: u64,
 }
 
+/// The strips' one rule, in the pictures and the page alike (`figures.js` `gcShares`,
+/// held to it by vectors): for each of `columns` equal stretches of `[first, last]`,
+/// the share of its time `stretches` (start, end, and a flag) cover, at most all of it,
+/// and whether a flagged one falls in it. Linear in the stretches and columns.
+pub fn column_shares(
+    stretches: impl Iterator<Item = (f64, f64, bool)>,
+    first: f64,
+    last: f64,
+    columns: usize,
+) -> Vec<(f64, bool)> {
+    let span = last - first;
+    if columns == 0 || span.is_nan() || span <= 0.0 {
+        return Vec::new();
+    }
+    let step = span / columns as f64;
+    let mut out = vec![(0.0, false); columns];
+    let column = |t: f64| (((t - first) / step) as usize).min(columns - 1);
+    for (start, end, flag) in stretches {
+        let (s, e) = (start.max(first), end.min(last));
+        if start > last || end < first {
+            continue;
+        }
+        for (k, c) in out
+            .iter_mut()
+            .enumerate()
+            .take(column(e) + 1)
+            .skip(column(s))
+        {
+            let (c0, c1) = (first + k as f64 * step, first + (k + 1) as f64 * step);
+            c.0 += (e.min(c1) - s.max(c0)).max(0.0) / step;
+            c.1 |= flag;
+        }
+    }
+    for c in &mut out {
+        c.0 = c.0.min(1.0);
+    }
+    out
+}
+
 /// A stretch of a concurrent (non-moving) collection's work: its start and end.
 pub type Phase = (f64, f64);
 
@@ -298,6 +338,8 @@ pub struct Runtime {
     pub syncs: Vec<Phase>,
     /// The non-moving collector's concurrent collections and heap censuses.
     pub nonmoving: nonmoving::Nonmoving,
+    /// What each capability was doing: running, collecting, idle.
+    pub activity: activity::Activity,
     /// The last event's time: the run's elapsed time.
     pub end: f64,
     /// Collections past [`MAX_GCS`], counted but not kept.
@@ -331,33 +373,8 @@ impl Runtime {
     /// spent collecting (the collections' pauses clipped to it, at most all of it), and
     /// whether a major collection falls in it. Linear in the collections and columns.
     pub fn gc_shares(&self, first: f64, last: f64, columns: usize) -> Vec<(f64, bool)> {
-        let span = last - first;
-        if columns == 0 || span.is_nan() || span <= 0.0 {
-            return Vec::new();
-        }
-        let step = span / columns as f64;
-        let mut out = vec![(0.0, false); columns];
-        let column = |t: f64| (((t - first) / step) as usize).min(columns - 1);
-        for gc in &self.gcs {
-            let (s, e) = (gc.start.max(first), gc.end.min(last));
-            if gc.start > last || gc.end < first {
-                continue;
-            }
-            for (k, c) in out
-                .iter_mut()
-                .enumerate()
-                .take(column(e) + 1)
-                .skip(column(s))
-            {
-                let (c0, c1) = (first + k as f64 * step, first + (k + 1) as f64 * step);
-                c.0 += (e.min(c1) - s.max(c0)).max(0.0) / step;
-                c.1 |= gc.generation > 0;
-            }
-        }
-        for c in &mut out {
-            c.0 = c.0.min(1.0);
-        }
-        out
+        let gcs = self.gcs.iter().map(|g| (g.start, g.end, g.generation > 0));
+        column_shares(gcs, first, last, columns)
     }
 
     /// The allocation rate over `[first, last]` in `columns` equal steps: for each step

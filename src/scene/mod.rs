@@ -226,6 +226,9 @@ pub enum PathRole {
     /// A garbage collection (or the collections within a sliver of time) marked along
     /// the bottom of the graph, as wide as its pause.
     Collection,
+    /// A stretch of a capability's strip under the graph: its shares of the time
+    /// running Haskell code and collecting.
+    Capability,
     /// A box of a flame graph: a cost centre and the bytes under its stack.
     FlameFrame,
     /// A bar of the run's samples under the graph: one cost centre's in one stretch.
@@ -624,9 +627,13 @@ pub struct Plot {
     pub x_legend: f64,
     /// The y axis legend's width.
     pub y_legend: f64,
-    /// The collections' strip's row between the graph's bottom and its time axis (0
-    /// without one).
+    /// The strips' row between the graph's bottom and its time axis (0 without one):
+    /// the capabilities' strips' part of it, then the collections'.
     pub strip: f64,
+    /// Of [`Plot::strip`], the capabilities' strips, [`Plot::capability_row`] each.
+    pub capabilities: f64,
+    /// A capability's strip's row.
+    pub capability_row: f64,
     /// The rate panel's plot height between the graph and the strip (0 without one).
     pub rate: f64,
     /// The row between the graph's bottom and the rate panel's top (0 without one).
@@ -646,6 +653,10 @@ pub const BLOCKS_PAINT: Paint = Paint::Gray(0.3);
 pub const MAJOR_GC_PAINT: Paint = Paint::Gray(0.3);
 /// A minor collection's mark.
 pub const MINOR_GC_PAINT: Paint = Paint::Gray(0.65);
+/// A capability's time running Haskell code in its strip: ThreadScope's green, light
+/// (a figure at a column's width stays under its share of dark ink, `tests/it/ink.rs`),
+/// its time collecting in [`MINOR_GC_PAINT`] above it, idle left blank.
+pub const RUNNING_PAINT: Paint = Paint::Rgb(0.45, 0.75, 0.45);
 
 /// A line's envelope: its colour three quarters of the way to white.
 pub fn tint(paint: Paint) -> Paint {

@@ -3,7 +3,12 @@
 // the share of its stretch's time the runtime spent collecting, as the reference's
 // `starting GC`/`finished GC` events give it, dark where a major collection (generation
 // above 0) falls; in the picture at a column's width and on the page, the strip has a row
-// of its own under the graph: no band or line reaches into it.
+// of its own under the graph: no band or line reaches into it. Each capability's strip
+// above it, on runs of a concurrent program on three GHCs against ghc-events' sums of the
+// same runs (`.caps`, `.window.caps`: scripts/capabilities-oracle.hs): its bars' shares,
+// times the columns' time, add up to the capability's time running and collecting over
+// the whole run and, zoomed to the run's middle third, over that; the strips lie in the
+// strip row, capability 0 the highest, on the chart's time axis.
 //
 //   node tests/browser/gcstrip.mjs [HPGRAPH]      (default target/release/hpgraph)
 
@@ -53,7 +58,7 @@ try {
       const lowest = (q) => Math.max(-Infinity, ...[...document.querySelectorAll(q)].map((p) => { const b = p.getBBox(); return b.y + b.height; }));
       return { P, graph, bottom, bars, lowestInk: lowest("#chart path[data-band], #chart path.heap-line:not(.rate)"), lowestRate: lowest("#chart path.heap-line.rate") };
     });
-    const { P, bottom, bars } = seen, H = P.strip - 2;
+    const { P, bottom, bars } = seen, H = P.strip - P.caps - 2;
     check(P.strip > 0 && bars.length > 0, `${name}: the page draws ${bars.length} strip bars in a row of ${P.strip}`);
     check(bars.every((b) => b.y >= bottom && b.y + b.h <= bottom + P.strip + 1e-6) && seen.lowestInk <= seen.graph + 0.5 && seen.lowestRate <= bottom + 0.5,
       `${name}: the strip lies in its own row under the graph and the rate's panel (bands and lines end at ${seen.lowestInk.toFixed(2)}, the graph at ${seen.graph.toFixed(2)}; the rate at ${seen.lowestRate.toFixed(2)}, its panel at ${bottom.toFixed(2)})`);
@@ -76,7 +81,9 @@ try {
     const doc = await browser.newPage();
     await doc.goto(pathToFileURL(svg).href);
     const picture = await doc.evaluate(() => {
-      const grey = new Set(["#4d4d4d", "#a6a6a6"]), paths = [...document.querySelectorAll("path")];
+      // (The capabilities' strips, above the collections', are apart: titled by their capability.)
+      const grey = new Set(["#4d4d4d", "#a6a6a6"]), strip = (p) => /^capability \d+$/.test(p.querySelector("title")?.textContent || "");
+      const paths = [...document.querySelectorAll("path")].filter((p) => !strip(p));
       const bars = paths.filter((p) => grey.has(p.getAttribute("fill"))).map((p) => p.getBBox());
       const inked = paths.filter((p) => !grey.has(p.getAttribute("fill")) && (p.getAttribute("fill") || "none") !== "white" && p.getAttribute("d").length > 40).map((p) => p.getBBox());
       return { bars: bars.map((b) => b.y), lowest: Math.max(-Infinity, ...inked.filter((b) => b.width > 20 && b.height > 0).map((b) => b.y + b.height)) };
@@ -85,7 +92,49 @@ try {
       `${name} at 8.5 cm: the strip's ${picture.bars.length} bars start under every band and line (lowest ink ${picture.lowest.toFixed(2)})`);
     await doc.close();
   }
+
+  // Each capability's strip against ghc-events' sums of its stretches.
+  const caps = (file) => {
+    const o = { window: null, caps: new Map() };
+    for (const f of readFileSync(file, "utf8").split("\n").map((l) => l.split("\t"))) {
+      if (f[0] === "window") o.window = [Number(f[1]) / 1e9, Number(f[2]) / 1e9];
+      if (f[0] === "cap") o.caps.set(Number(f[1]), [Number(f[2]) / 1e9, Number(f[3]) / 1e9]);
+    }
+    return o;
+  };
+  for (const ghc of ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"]) {
+    const log = join(root, "fixtures/capabilities", ghc, "Workers-N4.eventlog"), name = `${ghc}/Workers-N4`;
+    const { page, problems } = await open(browser, render(log, join(work, `${ghc}-caps.html`)));
+    for (const reading of ["caps", "window.caps"]) {
+      const want = caps(log.replace(/eventlog$/, reading));
+      const seen = await page.evaluate((w) => {
+        if (w) window.hpgraph.zoom(w[0], w[1]);
+        // The page's columns: one a unit of the chart's width (page.js drawStrip).
+        const P = window.hpgraph.data().plot, [a, b] = window.hpgraph.window(), axis = P.y + P.h + (P.rate_gap || 0) + (P.rate || 0) + P.strip, n = Math.max(1, Math.floor(P.w));
+        const got = {};
+        for (const r of document.querySelectorAll("#chart rect.capability")) {
+          const c = r.dataset.capability, kind = r.classList.contains("running") ? 0 : 1, x = +r.getAttribute("x"), y = +r.getAttribute("y");
+          got[c] ||= { time: [0, 0], x: [Infinity, -Infinity], y: [Infinity, -Infinity] };
+          got[c].time[kind] += Number(r.dataset.share) * (b - a) / n;
+          got[c].x = [Math.min(got[c].x[0], x), Math.max(got[c].x[1], x + +r.getAttribute("width"))];
+          got[c].y = [Math.min(got[c].y[0], y), Math.max(got[c].y[1], y + +r.getAttribute("height"))];
+        }
+        return { got, a, b, P, axis };
+      }, want.window);
+      const wrong = [...want.caps].filter(([c, [running, gc]]) => {
+        const g = seen.got[c];
+        return !g || Math.abs(g.time[0] - running) > 1e-6 || Math.abs(g.time[1] - gc) > 1e-6;
+      });
+      check(want.caps.size === 4 && wrong.length === 0,
+        `${name} (${reading}): each capability's strip adds up to its time running and collecting as ghc-events sums it (${wrong.slice(0, 2).map(([c, t]) => `${c}: ${JSON.stringify(seen.got[c] && seen.got[c].time)} vs ${t}`).join("; ")})`);
+      const { P } = seen, rows = [...want.caps.keys()].map((c) => seen.got[c]);
+      check(rows.every((r, k) => r.x[0] >= P.x - 1e-6 && r.x[1] <= P.x + P.w + 1e-6 && r.y[0] >= seen.axis - P.strip - 1e-6 && r.y[1] <= seen.axis && (k === 0 || r.y[0] >= rows[k - 1].y[1] - 1e-6)),
+        `${name} (${reading}): the strips lie on the chart's time axis, in the strip row, capability 0 the highest`);
+    }
+    check(problems.length === 0, `${name}: no console error and no request (${problems.join("; ")})`);
+    await page.close();
+  }
 } finally {
   await browser.close();
 }
-finish("the GC strip: shares of time as ghc-events reads them, in a row of its own");
+finish("the GC strip and the capabilities' strips: shares of time as ghc-events reads them, in a row of their own");

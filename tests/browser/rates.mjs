@@ -53,21 +53,23 @@ try {
           return { text: t.textContent, x0: b.x, y0: y - 0.72 * fs, x1: b.x + b.width, y1: y + 0.21 * fs, mid: y - 0.36 * fs, cx: b.x + b.width / 2 };
         });
         const points = (p) => (p.getAttribute("d").match(/-?[\d.]+,-?[\d.]+/g) || []).map((q) => q.split(",").map(Number));
+        // The strips' bars: the collections' greys, and the capabilities' (titled by their capability).
+        const strip = (p) => /^capability \d+$/.test((p.querySelector("title") || {}).textContent || "");
         const paths = [...svg.querySelectorAll("path")];
         const line = paths.find((p) => p.getAttribute("stroke") === RATE && (p.getAttribute("fill") || "none") === "none");
         const grey = new Set(["#4d4d4d", "#a6a6a6"]);
-        const bars = paths.filter((p) => grey.has(p.getAttribute("fill"))).map((p) => { const b = p.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; });
+        const bars = paths.filter((p) => grey.has(p.getAttribute("fill")) || strip(p)).map((p) => { const b = p.getBBox(); return [b.x, b.y, b.x + b.width, b.y + b.height]; });
         // Short horizontal lines: the y axes' ticks.
         const ticks = paths.map(points).filter((q) => q.length === 2 && Math.abs(q[0][1] - q[1][1]) < 0.01 && Math.abs(Math.abs(q[0][0] - q[1][0]) - 4) < 0.01).map((q) => q[0][1]);
         // The heap graph's ink: anything coloured but the rate line and the strip's greys, left of the key.
         const right = line ? Math.max(...points(line).map((q) => q[0])) : 0;
-        const heap = paths.filter((p) => p !== line && !grey.has(p.getAttribute("fill")) && (((p.getAttribute("fill") || "none") !== "none" && p.getAttribute("fill") !== "white")
+        const heap = paths.filter((p) => p !== line && !grey.has(p.getAttribute("fill")) && !strip(p) && (((p.getAttribute("fill") || "none") !== "none" && p.getAttribute("fill") !== "white")
           || !["black", "none", null].includes(p.getAttribute("stroke")))).map((p) => p.getBBox()).filter((b) => b.x < right - 1 && b.width > 20);
         // Each text against the ink, as the browser hit-tests it on a grid of points a
         // half point apart: the runtime's lines' strokes (the rate's too), their envelopes' fills, the strip's bars.
         const title = (p) => (p.querySelector("title") || {}).textContent || "";
         const strokes = paths.filter((p) => /^(heap size|blocks in use|live bytes|allocation rate)/.test(title(p)) && !/lowest and highest/.test(title(p)));
-        const fills = paths.filter((p) => /lowest and highest/.test(title(p)) || grey.has(p.getAttribute("fill")));
+        const fills = paths.filter((p) => /lowest and highest/.test(title(p)) || grey.has(p.getAttribute("fill")) || strip(p));
         const inked = [], box = (p, m) => { const b = p.getBBox(); return [p, b.x - m, b.y - m, b.x + b.width + m, b.y + b.height + m]; };
         const near = (t, list) => list.filter(([, x0, y0, x1, y1]) => x0 < t.x1 && t.x0 < x1 && y0 < t.y1 && t.y0 < y1).map((b) => b[0]);
         const strokeBoxes = strokes.map((p) => box(p, Number(p.getAttribute("stroke-width")) || 1)), fillBoxes = fills.map((p) => box(p, 0));

@@ -120,6 +120,12 @@ try {
         check(table.rows.length === 0, `${what}: no sample there, and the table is empty (${table.rows.length} rows)`);
         continue;
       }
+      // An eventlog without a heap profile: its summary is the runtime's figures over the
+      // window, and neither has a band.
+      if (json.band_count === 0) {
+        check(table.rows.length === 0, `${what}: no band, and the table is empty (${table.rows.length} rows)`);
+        continue;
+      }
       const summaryText = summary(file, table.from, table.to, "text");
       const text = textRows(summaryText);
       // Too few censuses for a trend: the table's heading says so exactly where the

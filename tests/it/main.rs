@@ -6,6 +6,7 @@ mod common;
 
 mod binary;
 mod bounds;
+mod capabilities;
 mod check;
 mod cli;
 mod colours;

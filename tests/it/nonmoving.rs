@@ -25,19 +25,10 @@ fn json(args: &[&str]) -> serde_json::Value {
 
 /// Every run of `fixtures/nonmoving`, with its GHC's version.
 fn runs() -> Vec<(String, PathBuf)> {
-    let mut out = Vec::new();
-    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
-        let dir = root().join("fixtures/nonmoving").join(ghc);
-        let mut logs: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eventlog"))
-            .collect();
-        logs.sort();
-        assert!(logs.len() >= 5, "{ghc}: {} runs", logs.len());
-        out.extend(logs.into_iter().map(|l| (ghc.to_string(), l)));
-    }
-    out
+    let runs = crate::common::runs_of("nonmoving", 5);
+    runs.into_iter()
+        .map(|(ghc, log)| (ghc.to_string(), log))
+        .collect()
 }
 
 fn none_wrong(wrong: &[String]) {

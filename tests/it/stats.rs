@@ -14,20 +14,9 @@ fn hpgraph() -> Command {
 }
 
 fn runs() -> Vec<(PathBuf, PathBuf)> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/stats");
-    let mut out = Vec::new();
-    for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
-        let dir = root.join(ghc);
-        let mut logs: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .filter(|p| p.extension().is_some_and(|x| x == "eventlog"))
-            .collect();
-        logs.sort();
-        assert!(logs.len() >= 12, "{ghc}: {} runs", logs.len());
-        out.extend(logs.into_iter().map(|l| (l.clone(), l.with_extension("s"))));
-    }
-    out
+    let runs = crate::common::runs_of("stats", 12).into_iter();
+    runs.map(|(_, l)| (l.clone(), l.with_extension("s")))
+        .collect()
 }
 
 fn stats(log: &Path, window: &[&str]) -> serde_json::Value {

@@ -314,11 +314,52 @@ pub struct PageRuntime {
     pub heading: &'static str,
     /// Collections past [`MAX_PAGE_GCS`]: then `gcs` is empty.
     pub too_many: bool,
+    /// What each capability was doing, for its strip (the first
+    /// [`crate::profile::activity::MAX_CAPABILITY_STRIPS`]; none past
+    /// [`MAX_PAGE_STRETCHES`] stretches in all).
+    pub capabilities: Vec<PageCapability>,
+}
+
+/// A page carries the capabilities' stretches one by one up to this many in all (about
+/// 30 bytes each): past it, the page draws no capability's strip (`--summary` has their
+/// figures).
+pub const MAX_PAGE_STRETCHES: usize = 200_000;
+
+/// A capability's stretches, as the GC strip's collections are (start, end, 0), for the
+/// strips' one rule (`figures.js` `gcShares`).
+#[derive(Debug, Clone, Serialize)]
+pub struct PageCapability {
+    /// Its number.
+    pub capability: u16,
+    /// Running Haskell code.
+    pub running: Vec<(f64, f64, u16)>,
+    /// Collecting.
+    pub gc: Vec<(f64, f64, u16)>,
+}
+
+impl PageCapability {
+    /// The strips of `activity` a page carries.
+    fn all(activity: &crate::profile::activity::Activity) -> Vec<PageCapability> {
+        use crate::profile::activity::MAX_CAPABILITY_STRIPS;
+        let caps = &activity.capabilities[..activity.capabilities.len().min(MAX_CAPABILITY_STRIPS)];
+        let stretches: usize = caps.iter().map(|c| c.running.len() + c.gc.len()).sum();
+        if stretches > MAX_PAGE_STRETCHES || activity.dropped > 0 {
+            return Vec::new();
+        }
+        let flat = |s: &[(f64, f64)]| s.iter().map(|&(a, b)| (a, b, 0)).collect();
+        (caps.iter())
+            .map(|c| PageCapability {
+                capability: c.capability,
+                running: flat(&c.running),
+                gc: flat(&c.gc),
+            })
+            .collect()
+    }
 }
 
 impl PageRuntime {
     fn of(rt: &crate::profile::Runtime, read_whole: bool) -> Option<PageRuntime> {
-        if rt.is_empty() {
+        if rt.is_empty() && rt.activity.is_empty() {
             return None;
         }
         let too_many = rt.gcs.len() > MAX_PAGE_GCS || rt.allocation.len() > 4 * MAX_PAGE_GCS;
@@ -356,6 +397,7 @@ impl PageRuntime {
                 false => "What was read of the run (it was not read whole)",
             },
             too_many,
+            capabilities: PageCapability::all(&rt.activity),
         })
     }
 }

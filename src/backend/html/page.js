@@ -65,7 +65,7 @@
     var started = performance.now(), range = view || fullRange(), a = range[0], b = range[1], list = series(), m;
     if (!layer) {
       // The script draws from now on: the picture the file carries steps aside.
-      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .panel-label, .collection, .sample, .unobserved").forEach(function (e) { e.remove(); });
+      svg.querySelectorAll(".band, .tick, .tick-label, .mark, .heap-line, .panel-label, .collection, .capability, .sample, .unobserved").forEach(function (e) { e.remove(); });
       layer = el("g", { id: "layer" }, page);
     }
     layer.textContent = "";
@@ -91,15 +91,12 @@
     drawUnobserved(g, a, b, X);
     stacks.forEach(function (s) { drawBand(g, s, xs, Y, room); });
     if (mode !== "share") { geometry.rate = drawLines(g, a, b, X, Y); drawStrip(g, a, b); }
-    drawAxes(ymax, X, Y, a, b);
-    drawMarks(a, b, X);
+    drawAxes(ymax, X, Y, a, b); drawMarks(a, b, X);
     drawSampleRow(el("g", { class: "samples-row" }, layer), a, b, X);
     var legend = svg.querySelector('.axis-legend[transform*="rotate"]') || {}, said = legend.dataset || {};
     said.unit = said.unit || legend.textContent; legend.textContent = mode === "share" ? "share" : said.unit;
     byId("zoom-note").hidden = !view;
-    drawRuntime(a, b);
-    drawKey(list);
-    followWindow();
+    drawRuntime(a, b); drawKey(list); followWindow();
     // The table follows when the browser is idle: the chart answers first.
     if (!tableSoon) tableSoon = requestIdleCallback(flush, { timeout: 300 });
     // The flame graph follows the window (its mean) and the filter.
@@ -183,13 +180,18 @@
   function rateName(peak) { return "allocation rate (peak " + W.value(peak) + "/s)"; }
   // The collections in their row under the graph, as the picture: each column a bar as tall as
   // the share of its time spent collecting (figures.js gcShares), darker with a major collection;
-  // none past the page's limit of collections (the runtime's line says so).
+  // none past the page's limit of collections (the runtime's line says so). Each capability's strip
+  // above it, capability 0 the highest: per column its share running, its share collecting over that.
   function drawStrip(g, a, b) {
-    var R = D.runtime, H = P.strip - 2, base = axis - 1, strip = R && H > 0 && el("g", { class: "gc-strip", "pointer-events": "none" }, g);
+    var R = D.runtime, H = P.strip - P.caps - 2, base = axis - 1, strip = R && P.strip > 0 && el("g", { class: "gc-strip", "pointer-events": "none", stroke: "none" }, g);
     if (!strip) return;
+    var n = Math.max(1, Math.floor(width)), w = width / n, C = F.gcShares(R.gcs, a, b, n), h = P.cap_row - 1;
+    R.capabilities.forEach(function (c, i, all) {
+      for (var y = base - (P.strip - P.caps) - (all.length - 1 - i) * P.cap_row, r = F.gcShares(c.running, a, b, n), q = F.gcShares(c.gc, a, b, n), j = 0; j < n; j++)
+        [[0, r[j][0], "running"], [r[j][0], q[j][0], "collecting"]].forEach(function (s) { if (s[1] > 0) el("rect", { class: "capability " + s[2], x: num(left + j * w), y: num(y - (s[0] + s[1]) * h), width: num(w), height: num(s[1] * h), fill: s[2] === "running" ? D.running_fill : D.gc_fills[0], "data-capability": c.capability, "data-share": s[1] }, strip); });
+    });
     // Columns alike (the same kind, heights within a twentieth of a unit) are one bar, as in the picture.
-    var n = Math.max(1, Math.floor(width)), w = width / n, C = F.gcShares(R.gcs, a, b, n);
-    for (var k = 0, end, top; k < n; k = end) {
+    for (var k = 0, end, top; H > 0 && k < n; k = end) {
       for (end = k + 1, top = C[k][0]; end < n && C[end][1] === C[k][1] && Math.abs(C[end][0] - C[k][0]) * H < 0.05; end++) top = Math.max(top, C[end][0]);
       if (top > 0) el("rect", { class: C[k][1] ? "gc major" : "gc", x: num(left + k * w), y: num(base - top * H), width: num((end - k) * w), height: num(top * H), fill: D.gc_fills[C[k][1] ? 1 : 0], "data-share": top }, strip);
     }

@@ -92,6 +92,7 @@ impl Builder {
             gathering: options.runtime.then(|| {
                 Box::new(Gathering::keeping(
                     options.runtime_reading != RuntimeReading::Totals,
+                    options.runtime_reading == RuntimeReading::All,
                 ))
             }),
             ..Builder::default()
@@ -200,7 +201,7 @@ impl Builder {
     /// the reader takes those and those it applies ([`Builder::applies`]), and steps
     /// over every other by its size.
     pub fn gathers(&self, ty: u16) -> bool {
-        self.gathering.is_some() && Gathering::takes(ty)
+        self.gathering.as_ref().is_some_and(|g| g.takes(ty))
     }
 
     /// Everything of an event but the runtime's account ([`Builder::gather`]).
@@ -620,9 +621,9 @@ impl Builder {
         // without one.
         let runtime_only = self.profile.times.is_empty()
             && !self.profiling
-            && gathered
-                .as_ref()
-                .is_some_and(|r| !r.is_empty() || !r.nonmoving.censuses.is_empty());
+            && gathered.as_ref().is_some_and(|r| {
+                !r.is_empty() || !r.nonmoving.censuses.is_empty() || !r.activity.is_empty()
+            });
         if self.profile.times.is_empty() && !self.profiling && gathered.is_some() && !runtime_only {
             return Err(super::ErrorKind::NoRuntimeEvents);
         }

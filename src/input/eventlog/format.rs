@@ -34,6 +34,10 @@ pub const MAX_HEADER: usize = 4 << 20;
 
 /// Event type numbers hpgraph reads (`EVENT_*` in EventLogFormat.h).
 pub mod id {
+    /// A capability starts running a Haskell thread.
+    pub const RUN_THREAD: u16 = 1;
+    /// A capability stops running a Haskell thread.
+    pub const STOP_THREAD: u16 = 2;
     /// Begins a block of events: its length, capability and end time.
     pub const BLOCK_MARKER: u16 = 18;
     /// A garbage collection starts on a capability.

@@ -4,6 +4,7 @@
 
 use std::cmp::Ordering;
 
+use super::activity::{COLLECTING, RUNNING};
 use super::format::{id, payload, seconds};
 use super::nonmoving::Step;
 use super::runs::{Runs, order};
@@ -29,6 +30,11 @@ pub(crate) struct Gathering {
     sync: Option<u64>,
     /// The non-moving collector's other events, as met.
     nonmoving: super::nonmoving::Raw,
+    /// What each capability was doing.
+    activity: super::activity::Raw,
+    /// Whether it is read: threads run and stopped are most of a scheduler's eventlog,
+    /// and `--stats` has no use for them (stepped over, they cost a quarter of the time).
+    reads_activity: bool,
     /// Read from a block in the middle of the eventlog (see [`Gathering::part`]): what it
     /// met before it knew the state the part before it left.
     part: Option<Box<Unknown>>,
@@ -168,10 +174,12 @@ fn slot<T: Default>(list: &mut Vec<T>, cap: u16) -> &mut T {
 
 impl Gathering {
     /// A gathering that keeps every allocation reading (`readings`), or only each
-    /// capability's last ([`crate::input::RuntimeReading::Totals`]).
-    pub(super) fn keeping(readings: bool) -> Gathering {
+    /// capability's last ([`crate::input::RuntimeReading::Totals`]); what each
+    /// capability was doing when `activity`.
+    pub(super) fn keeping(readings: bool, activity: bool) -> Gathering {
         Gathering {
             adding: (!readings).then(Box::default),
+            reads_activity: activity,
             ..Gathering::default()
         }
     }
@@ -179,6 +187,7 @@ impl Gathering {
     /// This gathering starts at a block in the middle of an eventlog, for the part
     /// before it to take in ([`Gathering::absorb`]).
     pub(super) fn begin_part(&mut self) {
+        self.activity.begin_part();
         self.part = Some(Box::default());
     }
 
@@ -297,7 +306,10 @@ impl Gathering {
     }
 
     /// Whether [`Gathering::event`] takes events of type `ty`.
-    pub(super) fn takes(ty: u16) -> bool {
+    pub(super) fn takes(&self, ty: u16) -> bool {
+        if matches!(ty, id::RUN_THREAD | id::STOP_THREAD) {
+            return self.reads_activity;
+        }
         matches!(
             ty,
             id::GC_START
@@ -322,16 +334,26 @@ impl Gathering {
         // One list of the types taken: the reader's table steps over the others
         // (`Builder::gathers`), so a type handled below but not listed would be read by
         // one path and not the other; this way it is read by neither.
-        if !Self::takes(ty) {
+        if !self.takes(ty) {
             return Some(());
         }
         match ty {
+            id::RUN_THREAD => self.activity.start(cap, RUNNING, ns),
+            id::STOP_THREAD => self.activity.end(cap, RUNNING, ns),
             id::GC_START => {
+                if self.reads_activity {
+                    self.activity.start(cap, COLLECTING, ns);
+                }
                 self.learn(cap, OPEN);
                 *slot(&mut self.open, cap) = Some(ns);
             }
             id::GC_STATS_GHC => self.gc_stats(ns, cap, payload::gc_stats(p)?),
-            id::GC_END => self.gc_end(ns, cap),
+            id::GC_END => {
+                if self.reads_activity {
+                    self.activity.end(cap, COLLECTING, ns);
+                }
+                self.gc_end(ns, cap);
+            }
             id::HEAP_ALLOCATED => {
                 use crate::profile::MAX_ALLOCATION_READINGS;
                 let bytes = payload::capset_bytes(p)?;
@@ -446,6 +468,7 @@ impl Gathering {
         let Gathering {
             runtime: b,
             nonmoving,
+            activity,
             allocated,
             part,
             gc_runs,
@@ -506,6 +529,7 @@ impl Gathering {
         let room = MAX_GCS - rt.syncs.len().min(MAX_GCS);
         rt.syncs.extend(b.syncs.iter().take(room));
         self.nonmoving.absorb(nonmoving);
+        self.activity.absorb(activity);
         for (cap, bytes) in allocated.into_iter().enumerate() {
             if bytes.is_some() {
                 *slot(&mut self.allocated, cap as u16) = bytes;
@@ -526,6 +550,7 @@ impl Gathering {
         self.retire_all();
         let mut rt = std::mem::take(&mut self.runtime);
         rt.nonmoving = std::mem::take(&mut self.nonmoving).finish();
+        rt.activity = std::mem::take(&mut self.activity).finish(end_ns);
         if let Some(mut adding) = self.adding.take() {
             for (part, runs) in adding.summed.parts.iter_mut().zip(&adding.runs) {
                 order(part, runs, span_order);
@@ -565,7 +590,7 @@ mod tests {
 
     /// A gathering adding up, that has read `n` collections.
     fn adding(n: usize) -> Gathering {
-        let mut g = Gathering::keeping(false);
+        let mut g = Gathering::keeping(false, false);
         if let Some(a) = &mut g.adding {
             a.retired = n;
         }
@@ -578,14 +603,14 @@ mod tests {
         assert!(adding(MAX_GCS / 2).can_take(&adding(MAX_GCS / 2)));
         assert!(!adding(MAX_GCS / 2).can_take(&adding(MAX_GCS / 2 + 1)));
         // A list keeps the first MAX_GCS as it takes the second in.
-        let list = Gathering::keeping(true);
-        assert!(list.can_take(&Gathering::keeping(true)));
+        let list = Gathering::keeping(true, false);
+        assert!(list.can_take(&Gathering::keeping(true, false)));
         assert_eq!(adding(7).collections(), 7);
     }
 
     #[test]
     fn a_block_adds_up_all_but_what_a_capability_may_still_change() {
-        let mut g = Gathering::keeping(false);
+        let mut g = Gathering::keeping(false, false);
         let stats = |generation: u16| Gc {
             generation,
             copied: 10,

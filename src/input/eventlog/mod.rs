@@ -8,6 +8,7 @@
 //! decoded events into the profile, naming bands as GHC's `.hp` of the same run names
 //! them.
 
+mod activity;
 mod build;
 pub mod format;
 mod gathering;

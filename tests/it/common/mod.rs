@@ -392,6 +392,27 @@ fn be(b: &[u8]) -> usize {
 
 /// Every eventlog under fixtures/, in order: the runs of three GHCs, the public ones of
 /// GHC 8.2 to 9.x, the hand-made and damaged ones.
+/// The three GHCs the runs of `fixtures/<set>/ghc-<version>` were made with.
+pub const GHCS: [&str; 3] = ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"];
+
+/// The eventlogs of `fixtures/SET/GHC` for each of [`GHCS`], sorted, each with its GHC;
+/// at least `least` a GHC.
+pub fn runs_of(set: &str, least: usize) -> Vec<(&'static str, PathBuf)> {
+    let mut out = Vec::new();
+    for ghc in GHCS {
+        let dir = fixtures().join(set).join(ghc);
+        let mut logs: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "eventlog"))
+            .collect();
+        logs.sort();
+        assert!(logs.len() >= least, "{set}/{ghc}: {} runs", logs.len());
+        out.extend(logs.into_iter().map(|l| (ghc, l)));
+    }
+    out
+}
+
 pub fn fixture_eventlogs() -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut dirs = vec![fixtures()];
