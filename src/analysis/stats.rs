@@ -93,6 +93,9 @@ pub struct Stats {
     /// The non-moving collector's concurrent collections, when it ran: their wall-clock
     /// time and the longest.
     pub nonmoving_concurrent: Option<(f64, f64)>,
+    /// The sparks of the window, when the eventlog has the spark counters (`-l`'s
+    /// default `p` class): `+RTS -s`'s `SPARKS` line.
+    pub sparks: Option<SparkFigures>,
     /// Parallel GC work balance, 0 to 1, when some collection was parallel.
     pub work_balance: Option<f64>,
     /// Elapsed time in collections, in seconds.
@@ -116,6 +119,77 @@ pub struct Stats {
 }
 
 pub use crate::profile::totals::MAX_GENERATIONS;
+
+/// `+RTS -s`'s `SPARKS` line: its total is created, dud and overflowed together, as the
+/// runtime's `Stats.c` adds them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct SparkFigures {
+    /// Sparks in all.
+    pub total: u64,
+    /// Converted: run.
+    pub converted: u64,
+    /// Overflowed: the pool was full.
+    pub overflowed: u64,
+    /// Dud: already evaluated when sparked.
+    pub dud: u64,
+    /// Collected unevaluated.
+    pub gcd: u64,
+    /// Evaluated by another before run.
+    pub fizzled: u64,
+}
+
+/// The window's sparks: each capability's counters at its last reading in the window
+/// less those at its last before it (the whole run: its last).
+fn sparks(runtime: &Runtime, whole: bool, a: f64, b: f64) -> Option<SparkFigures> {
+    if runtime.last_sparks.is_empty() {
+        return None;
+    }
+    let mut sum = [0u64; 6];
+    let mut add = |c: [u64; 6], sign: bool| {
+        for (s, v) in sum.iter_mut().zip(c) {
+            *s = if sign {
+                s.saturating_add(v)
+            } else {
+                s.saturating_sub(v)
+            };
+        }
+    };
+    if whole {
+        runtime.last_sparks.iter().for_each(|&(_, c)| add(c, true));
+    } else {
+        let caps = runtime
+            .last_sparks
+            .iter()
+            .map(|&(c, _)| usize::from(c) + 1)
+            .max()?;
+        let (mut before, mut upto) = (vec![[0u64; 6]; caps], vec![None; caps]);
+        for r in runtime
+            .sparks
+            .iter()
+            .filter(|r| usize::from(r.capability) < caps)
+        {
+            let c = usize::from(r.capability);
+            if r.time < a {
+                before[c] = r.counters;
+            } else if r.time <= b {
+                upto[c] = Some(r.counters);
+            }
+        }
+        for c in 0..caps {
+            add(upto[c].unwrap_or(before[c]), true);
+            add(before[c], false);
+        }
+    }
+    let [created, dud, overflowed, converted, gcd, fizzled] = sum;
+    Some(SparkFigures {
+        total: created.saturating_add(dud).saturating_add(overflowed),
+        converted,
+        overflowed,
+        dud,
+        gcd,
+        fizzled,
+    })
+}
 
 /// Whether a window starting at `from` (seconds) holds any of `runtime`'s run: the one
 /// rule `--stats` shares with the picture and `--summary`, which refuse a window without
@@ -183,6 +257,7 @@ pub fn stats(runtime: &Runtime, from: Option<f64>, to: Option<f64>) -> Stats {
         max_heap_size: totals.heap,
         nonmoving_sync: phases(&runtime.syncs),
         nonmoving_concurrent: phases(&runtime.nonmoving.collections),
+        sparks: sparks(runtime, whole, a, b),
         generations,
         // The runtime prints the balance only when it is above 0.
         work_balance: (parallel && has_balance && totals.parallel_copied > 0 && balanced > 0)
@@ -396,6 +471,13 @@ impl Stats {
                 s,
                 "\n  Parallel GC work balance: {:.2}% (serial 0%, perfect 100%)",
                 b * 100.0
+            );
+        }
+        if let Some(p) = self.sparks {
+            let _ = writeln!(
+                s,
+                "\n  SPARKS: {} ({} converted, {} overflowed, {} dud, {} GC'd, {} fizzled)",
+                p.total, p.converted, p.overflowed, p.dud, p.gcd, p.fizzled
             );
         }
     }

@@ -273,6 +273,18 @@ pub struct Gc {
     pub heap_size: Option<u64>,
 }
 
+/// A reading of one capability's spark counters, each since the run began: created,
+/// dud, overflowed, converted, GC'd, fizzled (the runtime's order).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Sparks {
+    /// When, in seconds since the run began.
+    pub time: f64,
+    /// The capability.
+    pub capability: u16,
+    /// The counters.
+    pub counters: [u64; 6],
+}
+
 /// A reading of one capability's allocation counter: every byte it allocated so far.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub struct Allocation {
@@ -340,6 +352,11 @@ pub struct Runtime {
     pub nonmoving: nonmoving::Nonmoving,
     /// What each capability was doing: running, collecting, idle.
     pub activity: activity::Activity,
+    /// The capabilities' spark counters (`SPARK_COUNTERS`), by time (up to
+    /// [`MAX_ALLOCATION_READINGS`]; none kept for the whole run's figures alone).
+    pub sparks: Vec<Sparks>,
+    /// Each capability's last spark counters: the whole run's, exact.
+    pub last_sparks: Vec<(u16, [u64; 6])>,
     /// The last event's time: the run's elapsed time.
     pub end: f64,
     /// Collections past [`MAX_GCS`], counted but not kept.

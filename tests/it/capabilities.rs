@@ -109,3 +109,75 @@ fn each_capabilitys_time_is_the_one_ghc_events_sums() {
         wrong.join("\n")
     );
 }
+
+/// `--stats`' `SPARKS` line against `+RTS -s`'s of the same run: each capability's last
+/// spark counters added up (the total created, dud and overflowed together), for every
+/// threaded run here, in `fixtures/stats` and `fixtures/nonmoving`; a run of the
+/// scheduler's events alone (`-l-as`) has no statistics.
+#[test]
+fn the_sparks_line_is_the_runtimes_own() {
+    let printed = |s: &Path| -> Option<[u64; 6]> {
+        let text = std::fs::read_to_string(s).unwrap();
+        let line = text
+            .lines()
+            .find_map(|l| l.trim().strip_prefix("SPARKS: "))?;
+        let n: Vec<u64> = (line.split(|c: char| !c.is_ascii_digit()))
+            .filter(|w| !w.is_empty())
+            .map(|w| w.parse().unwrap())
+            .collect();
+        Some([n[0], n[1], n[2], n[3], n[4], n[5]])
+    };
+    let mut compared = 0;
+    let logs = (crate::common::runs_of("capabilities", 3).into_iter())
+        .chain(crate::common::runs_of("stats", 12))
+        .chain(crate::common::runs_of("nonmoving", 5));
+    for (_, log) in logs {
+        let Some(want) = printed(&log.with_extension("s")) else {
+            continue;
+        };
+        let out = crate::common::command(root())
+            .args(["--stats=json", log.to_str().unwrap()])
+            .output()
+            .unwrap();
+        let name = log.display();
+        if log.to_string_lossy().ends_with("-s.eventlog") {
+            // The scheduler's events alone: no collection, so no statistics at all.
+            assert!(!out.status.success(), "{name}: no runtime statistics");
+            continue;
+        }
+        let got: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let g = &got["sparks"];
+        let ours = ["total", "converted", "overflowed", "dud", "gcd", "fizzled"]
+            .map(|k| g[k].as_u64().unwrap_or_else(|| panic!("{name}: no {k}")));
+        assert_eq!(
+            ours, want,
+            "{name}: SPARKS (total, converted, overflowed, dud, GC'd, fizzled)"
+        );
+        compared += 1;
+        // Two windows that meet add up to the run (its counters are cumulative).
+        let end = got["to"].as_f64().unwrap();
+        let half = |a: f64, b: f64| -> u64 {
+            let (a, b) = (format!("{a}"), format!("{b}"));
+            let out = crate::common::command(root())
+                .args([
+                    "--stats=json",
+                    log.to_str().unwrap(),
+                    "--from",
+                    &a,
+                    "--to",
+                    &b,
+                ])
+                .output()
+                .unwrap();
+            let part: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+            part["sparks"]["total"].as_u64().unwrap()
+        };
+        let middle = end * 0.4;
+        assert_eq!(
+            half(0.0, middle) + half(middle + 1e-9, end),
+            want[0],
+            "{name}: halves"
+        );
+    }
+    assert!(compared >= 12, "{compared} runs compared");
+}

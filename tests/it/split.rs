@@ -246,6 +246,7 @@ fn the_whole_runs_figures_read_alone_are_those_of_every_reading() {
                     allocation: Vec::new(),
                     summed: totals.summed.clone(),
                     activity: Default::default(),
+                    sparks: Vec::new(),
                     ..every.clone()
                 };
                 assert!(*totals == rest, "{name}");

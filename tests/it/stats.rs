@@ -194,6 +194,7 @@ fn adjacent_windows_add_up_to_the_whole_run() {
         let mut allocated = 0;
         let mut collections = 0;
         let mut copied = 0;
+        let mut sparks = [0; 2];
         for w in cuts.windows(2) {
             // A window ends where the next begins: a collection starting exactly there is
             // counted once, in the later window.
@@ -201,6 +202,9 @@ fn adjacent_windows_add_up_to_the_whole_run() {
             let part = stats(&log, &["--from", &format!("{}", w[0]), "--to", &to]);
             allocated += part["allocated"].as_u64().unwrap();
             copied += part["copied"].as_u64().unwrap();
+            for (k, field) in ["total", "converted"].iter().enumerate() {
+                sparks[k] += part["sparks"][field].as_u64().unwrap_or(0);
+            }
             collections += part["generations"]
                 .as_array()
                 .unwrap()
@@ -227,6 +231,8 @@ fn adjacent_windows_add_up_to_the_whole_run() {
             log.display()
         );
         assert_eq!(collections, all, "{}", log.display());
+        let whole_sparks = ["total", "converted"].map(|f| whole["sparks"][f].as_u64().unwrap_or(0));
+        assert_eq!(sparks, whole_sparks, "{}: sparks", log.display());
     }
 }
 

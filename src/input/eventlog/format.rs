@@ -50,6 +50,8 @@ pub mod id {
     pub const PROGRAM_ARGS: u16 = 30;
     /// Wall-clock time when the run began.
     pub const WALL_CLOCK_TIME: u16 = 43;
+    /// A capability's spark counters since the run began (`+RTS -lp`, in `-l`'s default).
+    pub const SPARK_COUNTERS: u16 = 34;
     /// A capability's allocation counter: bytes allocated since the run began.
     pub const HEAP_ALLOCATED: u16 = 49;
     /// Heap size after a garbage collection.
@@ -293,6 +295,16 @@ pub mod payload {
             filled_segments: u32_at(p, at + 4)?,
             live_blocks: u32_at(p, at + 8)?,
         })
+    }
+
+    /// `(created, dud, overflowed, converted, GC'd, fizzled, remaining)`: a capability's
+    /// spark counters; the first six are kept.
+    pub fn spark_counters(p: &[u8]) -> Option<[u64; 6]> {
+        let mut c = [0; 6];
+        for (k, v) in c.iter_mut().enumerate() {
+            *v = u64_at(p, 8 * k)?;
+        }
+        Some(c)
     }
 
     /// `(pruned segments, free segments kept)`.

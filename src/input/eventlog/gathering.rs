@@ -32,6 +32,8 @@ pub(crate) struct Gathering {
     nonmoving: super::nonmoving::Raw,
     /// What each capability was doing.
     activity: super::activity::Raw,
+    /// Per capability: its last spark counters.
+    sparks: Vec<Option<[u64; 6]>>,
     /// Whether it is read: threads run and stopped are most of a scheduler's eventlog,
     /// and `--stats` has no use for them (stepped over, they cost a quarter of the time).
     reads_activity: bool,
@@ -313,6 +315,7 @@ impl Gathering {
         matches!(
             ty,
             id::GC_START
+                | id::SPARK_COUNTERS
                 | id::GC_STATS_GHC
                 | id::GC_END
                 | id::HEAP_ALLOCATED
@@ -364,6 +367,19 @@ impl Gathering {
                         time: seconds(ns),
                         capability: cap,
                         bytes,
+                    });
+                }
+            }
+            id::SPARK_COUNTERS => {
+                use crate::profile::MAX_ALLOCATION_READINGS;
+                let counters = payload::spark_counters(p)?;
+                *slot(&mut self.sparks, cap) = Some(counters);
+                let rt = &mut self.runtime;
+                if self.adding.is_none() && rt.sparks.len() < MAX_ALLOCATION_READINGS {
+                    rt.sparks.push(crate::profile::Sparks {
+                        time: seconds(ns),
+                        capability: cap,
+                        counters,
                     });
                 }
             }
@@ -469,6 +485,7 @@ impl Gathering {
             runtime: b,
             nonmoving,
             activity,
+            sparks,
             allocated,
             part,
             gc_runs,
@@ -530,6 +547,13 @@ impl Gathering {
         rt.syncs.extend(b.syncs.iter().take(room));
         self.nonmoving.absorb(nonmoving);
         self.activity.absorb(activity);
+        let room = MAX_ALLOCATION_READINGS - rt.sparks.len().min(MAX_ALLOCATION_READINGS);
+        rt.sparks.extend(b.sparks.iter().take(room));
+        for (cap, counters) in sparks.into_iter().enumerate() {
+            if counters.is_some() {
+                *slot(&mut self.sparks, cap as u16) = counters;
+            }
+        }
         for (cap, bytes) in allocated.into_iter().enumerate() {
             if bytes.is_some() {
                 *slot(&mut self.allocated, cap as u16) = bytes;
@@ -551,6 +575,11 @@ impl Gathering {
         let mut rt = std::mem::take(&mut self.runtime);
         rt.nonmoving = std::mem::take(&mut self.nonmoving).finish();
         rt.activity = std::mem::take(&mut self.activity).finish(end_ns);
+        // Each capability's readings are in order, the capabilities' interleaved.
+        rt.sparks.sort_by(|a, b| a.time.total_cmp(&b.time));
+        rt.last_sparks = (self.sparks.iter().enumerate())
+            .filter_map(|(c, s)| s.map(|s| (c as u16, s)))
+            .collect();
         if let Some(mut adding) = self.adding.take() {
             for (part, runs) in adding.summed.parts.iter_mut().zip(&adding.runs) {
                 order(part, runs, span_order);
