@@ -274,7 +274,9 @@ pub struct Args {
     /// its data go as it finishes). It is growing when the line rises by more than 5%
     /// of the band's peak and 1% of the heap's, and its slope is told from noise (2.5
     /// standard errors from flat); shrinking when it falls so; else flat. A body of
-    /// fewer than 16 censuses is not judged (docs/inspect.md). =json or =csv for scripts (with the runtime's headline figures
+    /// fewer than 16 censuses is not judged (docs/inspect.md). An eventlog's summary adds
+    /// what each capability was doing (running, collecting, idle) and the non-moving
+    /// heap's censuses (+RTS -xn -ln). =json or =csv for scripts (with the runtime's headline figures
     /// as rows when the input is an eventlog).
     #[arg(long, value_parser = super::values::summary_style(), value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", help_heading = "Data and inspection")]
@@ -282,10 +284,10 @@ pub struct Args {
 
     /// Print the runtime's statistics, as +RTS -s does, from an eventlog
     ///
-    /// Bytes allocated and copied, residency, collections and pauses per generation, GC
-    /// and MUT elapsed time, productivity: for the whole run, or for --from/--to's
-    /// window. Any eventlog has them (+RTS -l, no profiling needed). =json or =csv for
-    /// scripts.
+    /// Bytes allocated and copied, residency, collections and pauses per generation (the
+    /// non-moving collector's syncs and concurrent collections too), sparks, GC and MUT
+    /// elapsed time, productivity: for the whole run, or for --from/--to's window. Any
+    /// eventlog has them (+RTS -l, no profiling needed). =json or =csv for scripts.
     #[arg(long, value_parser = super::values::summary_style(), value_name = "FORMAT", num_args = 0..=1, require_equals = true,
           default_missing_value = "text", conflicts_with = "summary",
           help_heading = "Data and inspection")]
