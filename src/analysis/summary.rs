@@ -298,6 +298,7 @@ pub fn summarise(
     let whole = window.figures(&totals);
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
     let (trend_from, trend_to) = window.trend_span();
+    let capabilities = capabilities(&profile.runtime, runtime_window);
     Summary {
         version: 1,
         job: text(&profile.job),
@@ -343,9 +344,8 @@ pub fn summarise(
             ))
         }),
         nonmoving: nonmoving_rows(&profile.runtime.nonmoving, runtime_window),
-        capabilities: capabilities(&profile.runtime, runtime_window),
-        capabilities_unjudged: !profile.runtime.activity.is_empty()
-            && capabilities(&profile.runtime, runtime_window).is_none(),
+        capabilities_unjudged: !profile.runtime.activity.is_empty() && capabilities.is_none(),
+        capabilities,
         biography: super::biography::of(profile),
         restricted_to: super::biography::restriction(profile),
         members: super::members::of(profile),
