@@ -559,10 +559,15 @@ pub fn callouts(c: &Comparison, units: ByteUnits) -> Vec<String> {
             .filter(|b| key(b) != 0.0)
             .max_by(|x, y| key(x).abs().total_cmp(&key(y).abs()))
     };
+    // Named as a key names them: without GHC's `(N)` and a closure's package (its unit
+    // id of 22 characters a Debian-built library has), which a caption has no room for.
+    let name = |b: &BandChange| {
+        String::from_utf8_lossy(crate::select::flame::shown(b.name.as_bytes())).into_owned()
+    };
     if let Some(b) = most(BandChange::mean_change) {
         lines.push(format!(
             "mean changed most: {} {} ({})",
-            b.name,
+            name(b),
             signed(b.mean_change()),
             b.status.word()
         ));
@@ -570,7 +575,7 @@ pub fn callouts(c: &Comparison, units: ByteUnits) -> Vec<String> {
     if let Some(b) = most(BandChange::peak_change) {
         lines.push(format!(
             "peak changed most: {} {}",
-            b.name,
+            name(b),
             signed(b.peak_change())
         ));
     }

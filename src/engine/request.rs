@@ -312,8 +312,13 @@ impl Request {
                 Some(KeyPlacement::Below) => KeyPlacement::Below,
                 _ => KeyPlacement::Beside,
             };
-            self.style(on)
-                .key_entries(key, self.size().1, self.font_size(on))
+            // Compared runs: each panel's key holds what its own height does.
+            let height = if self.compare {
+                crate::layout::compare::panel_height(self.size(), self.font_size(on), 2)
+            } else {
+                self.size().1
+            };
+            self.style(on).key_entries(key, height, self.font_size(on))
         };
         self.max_bands.unwrap_or(BAND_LIMIT.min(fitting))
     }
@@ -425,8 +430,9 @@ impl Request {
                 Style::Modern => Palette::Tableau10,
                 Style::Hp2ps => Palette::Hp2ps,
             }),
-            // Compared runs: a band has one colour in both.
-            stable_colours: self.stable_colours || on == On::Page(html::Mode::Live) || self.compare,
+            // A live page's bands come and go: each keeps its name's colour. (Compared
+            // runs share one paint per name without it: `layout::compare`.)
+            stable_colours: self.stable_colours || on == On::Page(html::Mode::Live),
             size,
             grow: self.size.is_none(),
             font_size: self.font_size(Some(on)),

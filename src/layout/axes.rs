@@ -205,7 +205,8 @@ impl Frame<'_> {
         // The modern style's byte labels say their unit (`20 MB`): the axis needs no
         // legend, and its top is free for labels.
         let units_in_labels = self.opts.style == Style::Modern
-            && self.opts.scale(self.profile.units.value) != crate::units::Scale::Plain;
+            && (self.opts.scale(self.profile.units.value) != crate::units::Scale::Plain
+                || self.shares());
         if !units_in_labels {
             items.push(Item::Text(Text {
                 role: TextRole::AxisLegend,
@@ -257,6 +258,12 @@ impl Frame<'_> {
         }
     }
 
+    /// The picture is of each band's share of its census (`--view share`): its axis
+    /// says per cent in each label.
+    fn shares(&self) -> bool {
+        self.profile.value_unit == crate::select::share::VALUE_UNIT
+    }
+
     /// The modern style's value labels: round values, as many as the axis holds apart.
     fn modern_y_labels(&self, items: &mut Vec<Item>, units_in_labels: bool) {
         let (gh, y_range) = (self.graph_height, self.sel.y_range);
@@ -280,12 +287,23 @@ impl Frame<'_> {
         if ticks.len() < 4 {
             ticks = at_least(1.5);
         }
-        for (v, label) in ticks {
+        // From the top down, a label a line under the one above it or more: an axis a
+        // few points tall (a compared run's panel at a column's width) keeps its top
+        // label, the scale, where `0` would run into it.
+        let mut above = f64::INFINITY;
+        let mut placed = Vec::new();
+        for (v, label) in ticks.into_iter().rev() {
             let y = v * t;
-            if y <= room {
-                // Centred on its tick: the baseline a little under it.
-                self.y_tick_label_at(items, y + self.y0, label.into_bytes(), 3.5 * self.em);
+            if y <= room && above - y >= 10.0 * self.em {
+                above = y;
+                placed.push((y, label));
             }
+        }
+        let percent = if self.shares() { "%" } else { "" };
+        for (y, label) in placed.into_iter().rev() {
+            let label = label + percent;
+            // Centred on its tick: the baseline a little under it.
+            self.y_tick_label_at(items, y + self.y0, label.into_bytes(), 3.5 * self.em);
         }
     }
 }

@@ -4,6 +4,7 @@
 
 use std::collections::HashMap;
 
+use super::text::helvetica_size;
 use super::{KeyPlacement, LayoutOptions, TitleSize, layout, paint};
 use crate::profile::Profile;
 use crate::scene::{Anchor, FontSize, Item, Media, Point, Scene, Text, TextRole};
@@ -26,6 +27,27 @@ const CAPTION_LINE: f64 = 14.0;
 /// Space above and below the captions.
 const CAPTION_MARGIN: f64 = 6.0;
 
+/// Whether a comparison of this size sets its runs side by side: a figure at least
+/// twice as wide as it is tall (a slide, the full width of a page: 17 cm × 6 cm), where
+/// panels one above the other would leave each graph a strip a few points tall.
+pub fn side_by_side(size: (f64, f64)) -> bool {
+    size.0 >= 2.0 * size.1
+}
+
+/// The height each of `runs` compared runs' panels gets in a figure of `size` with text
+/// of `font_size`, before its captions are known (the engine's key limit is decided
+/// from it): the captions' usual three lines, or a fourth where one wraps.
+pub fn panel_height(size: (f64, f64), font_size: f64, runs: usize) -> f64 {
+    let em = font_size / 10.0;
+    let below = 4.0 * CAPTION_LINE * em + 2.0 * CAPTION_MARGIN * em;
+    let room = (size.1 - below).max(0.0);
+    if side_by_side(size) {
+        room
+    } else {
+        room / runs.max(1) as f64
+    }
+}
+
 /// Lays out `panels` one above the other in `opts.size`, each as tall as its weight
 /// says, `captions` under them. The
 /// picture is its own page (as `--size` makes it): PostScript gets a page of exactly
@@ -36,26 +58,38 @@ pub fn compared(
     opts: &LayoutOptions,
 ) -> (Scene, Vec<crate::scene::Plot>) {
     let em = opts.font_size / 10.0;
+    let (width, height) = opts.size;
+    let left = super::BORDER_SPACE + super::GRAPH_X0 * em;
+    let captions = wrapped(captions, (width - left - super::BORDER_SPACE) / em);
     let below = if captions.is_empty() {
         0.0
     } else {
         captions.len() as f64 * CAPTION_LINE * em + 2.0 * CAPTION_MARGIN * em
     };
-    let (width, height) = opts.size;
     let weights: f64 = panels.iter().map(|p| p.weight).sum();
     let room = height - below;
+    let beside = side_by_side(opts.size);
+    let count = panels.len().max(1) as f64;
     // One key width for every panel, so that their graphs have one width: the scale is
     // the same on paper, not only in the numbers.
+    let measured = LayoutOptions {
+        size: (if beside { width / count } else { width }, height),
+        ..opts.clone()
+    };
     let keys = panels
         .iter()
-        .map(|p| super::key_width(p.selection, opts))
+        .map(|p| super::key_width(p.selection, &measured))
         .fold(0.0, f64::max);
     let paints = Some(std::sync::Arc::new(shared_paints(&panels, opts)));
     let scenes = panels
         .into_iter()
         .map(|p| {
             let o = LayoutOptions {
-                size: (width, room * p.weight / weights),
+                size: if beside {
+                    (width / count, room)
+                } else {
+                    (width, room * p.weight / weights)
+                },
                 min_key_width: keys,
                 // The title is the file's name, short: one row unless -b asks for two.
                 title: match opts.title {
@@ -79,16 +113,16 @@ pub fn compared(
         })
         .collect();
     let items = captions
-        .iter()
+        .into_iter()
         .enumerate()
         .map(|(k, line)| {
             Item::Text(Text {
                 role: TextRole::Caption,
                 at: Point::new(
-                    super::BORDER_SPACE + super::GRAPH_X0 * em,
+                    left,
                     below - CAPTION_MARGIN * em - (k as f64 + 0.75) * CAPTION_LINE * em,
                 ),
-                text: line.clone(),
+                text: line,
                 size: FontSize::Normal,
                 anchor: Anchor::Start,
                 vertical: false,
@@ -96,12 +130,52 @@ pub fn compared(
             })
         })
         .collect();
-    let (mut scene, plots) = Scene::stacked(scenes, below, items);
+    let (mut scene, plots) = Scene::stacked(scenes, below, items, beside);
     scene.media = Media {
         orientation: opts.media.orientation,
         eps_width: Some(opts.media.eps_width.unwrap_or(width)),
     };
     (scene, plots)
+}
+
+/// `captions` as lines of at most `room` points at 10 pt: a line that does not fit is
+/// broken after its `; ` clauses, then between words, and a word wider than the room
+/// on its own (a long band name) shortened as a key shortens it.
+fn wrapped(captions: &[Vec<u8>], room: f64) -> Vec<Vec<u8>> {
+    let fits = |s: &[u8]| helvetica_size(s) <= room;
+    let mut lines = Vec::new();
+    for caption in captions {
+        if fits(caption) {
+            lines.push(caption.clone());
+            continue;
+        }
+        let clauses = caption.split_inclusive(|&b| b == b';');
+        for clause in clauses {
+            let clause = clause.trim_ascii();
+            let mut line: Vec<u8> = Vec::new();
+            for word in clause.split(|&b| b == b' ').filter(|w| !w.is_empty()) {
+                let word = if fits(word) {
+                    word.to_vec()
+                } else {
+                    super::modern::shortened(word, room)
+                };
+                let mut longer = line.clone();
+                if !longer.is_empty() {
+                    longer.push(b' ');
+                }
+                longer.extend_from_slice(&word);
+                if line.is_empty() || fits(&longer) {
+                    line = longer;
+                } else {
+                    lines.push(std::mem::replace(&mut line, word));
+                }
+            }
+            if !line.is_empty() {
+                lines.push(line);
+            }
+        }
+    }
+    lines
 }
 
 /// One paint per band name over every panel, each distinct from the others, from the

@@ -5,28 +5,10 @@
 //! is in, which a key has no room for (`Main.Customer` of `main:Main.Customer`).
 
 use super::text::{c_len, helvetica_size};
+#[cfg(test)]
+use crate::select::flame::unpackaged;
 
 const GAP: &[u8] = b"...";
-
-/// A closure name without its package (`GHC.Types.:` of `ghc-prim:GHC.Types.:`): the
-/// part before the first `:` when it reads as a package name (letters, digits, `-`,
-/// `_`, `.`) and a module's capital follows it. Any other name as it is.
-pub fn unpackaged(name: &[u8]) -> &[u8] {
-    let Some(colon) = name.iter().position(|&b| b == b':') else {
-        return name;
-    };
-    let package = &name[..colon];
-    let is_package = !package.is_empty()
-        && package
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
-        && package.iter().any(u8::is_ascii_alphabetic);
-    if is_package && name.get(colon + 1).is_some_and(u8::is_ascii_uppercase) {
-        &name[colon + 1..]
-    } else {
-        name
-    }
-}
 
 /// Gives each group of names whose `shown` forms are the same the part of its name that
 /// differs from the most alike other of the group, in `width` points (at 10 pt): the

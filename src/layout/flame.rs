@@ -601,14 +601,36 @@ fn colour(name: &[u8], opts: &LayoutOptions) -> Paint {
     )
 }
 
-/// The name as it fits in `room` points, shortened in the middle as the modern key
-/// shortens names; `None` when a box has no room for a few characters.
+/// The fewest characters of its name a shortened label keeps: fewer (`g...ed` of
+/// `guardDisabled`) read as noise, and the box is left to its title.
+const READABLE: usize = 5;
+
+/// The name as it fits in `room` points: whole; else a qualified name's last part (what
+/// it is: `...guardDisabled` of `Text.Pandoc.Parsing.guardDisabled`) after `...`; else
+/// as much of its start as fits before `...`, [`READABLE`] characters at least. `None`
+/// when not even that fits: the box's title names it.
 fn fitted(name: &[u8], room: f64, em: f64) -> Option<Vec<u8>> {
+    const GAP: &[u8] = b"...";
     let room = room / em;
-    if helvetica_size(b"mm...") > room {
-        return None;
+    let name = &name[..super::text::c_len(name)];
+    if helvetica_size(name) <= room {
+        return Some(name.to_vec());
     }
-    Some(super::modern::shortened(name, room)).filter(|t| helvetica_size(t) <= room)
+    let fits = |t: &[u8]| helvetica_size(t) <= room;
+    let part = name
+        .iter()
+        .rposition(|&b| b == b'.')
+        .filter(|&dot| dot > 0 && dot + 1 < name.len())
+        .map(|dot| [GAP, &name[dot + 1..]].concat());
+    if let Some(part) = part.filter(|p| fits(p)) {
+        return Some(part);
+    }
+    let starts = |i: usize| i == name.len() || name[i] & 0xc0 != 0x80;
+    let chars = |s: &[u8]| s.iter().filter(|&&b| b & 0xc0 != 0x80).count();
+    let keep = (1..name.len())
+        .rev()
+        .find(|&k| starts(k) && fits(&[&name[..k], GAP].concat()))?;
+    (chars(&name[..keep]) >= READABLE.min(chars(name))).then(|| [&name[..keep], GAP].concat())
 }
 
 #[cfg(test)]
@@ -737,8 +759,24 @@ mod tests {
     #[test]
     fn labels_fit_their_boxes() {
         assert_eq!(fitted(b"main", 100.0, 1.0), Some(b"main".to_vec()));
-        let t = fitted(b"averyveryverylongname", 30.0, 1.0).unwrap();
-        assert!(t.windows(3).any(|w| w == b"...") && helvetica_size(&t) <= 30.0);
+        let t = fitted(b"averyveryverylongname", 40.0, 1.0).unwrap();
+        assert!(t.windows(3).any(|w| w == b"...") && helvetica_size(&t) <= 40.0);
         assert_eq!(fitted(b"averyveryverylongname", 3.0, 1.0), None);
+        // What a frame is, before where: a qualified name keeps its last part whole.
+        let room = helvetica_size(b"...guardDisabled") + 0.1;
+        assert_eq!(
+            fitted(b"Text.Pandoc.Parsing.guardDisabled", room, 1.0).as_deref(),
+            Some(&b"...guardDisabled"[..])
+        );
+        // Two letters either side of `...` are no label: a start of five or none.
+        let room = helvetica_size(b"guard...") + 0.1;
+        assert_eq!(
+            fitted(b"guardDisabled", room, 1.0).as_deref(),
+            Some(&b"guard..."[..])
+        );
+        assert_eq!(
+            fitted(b"guardDisabled", helvetica_size(b"guar...") + 0.1, 1.0),
+            None
+        );
     }
 }

@@ -90,7 +90,7 @@ pub(super) fn key_names(names: &[&[u8]], profile: &Profile, opts: &LayoutOptions
                 .map(|(n, set)| set.as_deref().unwrap_or(n))
                 .collect();
             let plain: Vec<&[u8]> = (names.iter())
-                .map(|n| super::distinct::unpackaged(crate::select::flame::unnumbered(n)))
+                .map(|n| crate::select::flame::shown(n))
                 .collect();
             let mut seen = std::collections::HashMap::new();
             for p in &plain {
@@ -248,8 +248,16 @@ impl Frame<'_> {
             KEY_ENTRIES_PER_PAGE
         };
         // Over the graph and the rows under it (the rate panel, the strip), from `base`.
-        let dc = (self.y0 + self.graph_height - self.axis_y()) / slots as f64;
+        let mut dc = (self.y0 + self.graph_height - self.axis_y()) / slots as f64;
         let mut c = base;
+        // A modern key whose rows the graph's height cannot space apart (a compared
+        // run's panel at a column's width) takes the rows a swatch needs, its top entry
+        // level with the graph's top and the rest going down beside the time axis.
+        let row = KEY_ROW * self.em;
+        if self.opts.style == Style::Modern && dc < row && slots <= n + 1 {
+            dc = row;
+            c = (self.y0 + self.graph_height - n as f64 * dc).min(base);
+        }
         for (k, band) in self.sel.bands.iter().enumerate() {
             if self.opts.key == KeyPlacement::SeparatePages
                 && k > 0

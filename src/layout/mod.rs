@@ -88,7 +88,7 @@ impl Style {
         let em = font_size / 10.0;
         match (self, key) {
             (Style::Hp2ps, _) | (_, KeyPlacement::Below) => 20,
-            (Style::Modern, _) => ((height - 60.0 * em) / (12.0 * em)).max(2.0) as usize,
+            (Style::Modern, _) => ((height - 60.0 * em) / (KEY_ROW * em)).max(2.0) as usize,
         }
     }
 }
@@ -216,6 +216,9 @@ const TITLE_TEXT_SPACE: f64 = 6.0;
 const GRAPH_X0: f64 = 45.0;
 const GRAPH_Y0: f64 = 20.0;
 const KEY_BOX: f64 = 14.0;
+/// The least height a modern key's entry beside the graph takes, at 10 pt text: the
+/// rows [`Style::key_entries`] counts on.
+const KEY_ROW: f64 = 12.0;
 const KEY_ENTRIES_PER_PAGE: usize = 20;
 const TICK_TARGET: f64 = 7.0;
 const LEGEND_FUDGE: f64 = 15.0;
@@ -417,8 +420,15 @@ impl Frame<'_> {
             f.new_page(&mut pages);
         }
         let items = &mut pages.last_mut().expect("a page").items;
-        f.x_axis(items);
-        f.y_axis(items);
+        // hp2ps draws its axes first, the bands over them; the modern style's bands have
+        // white outlines, which over the axes of a graph whose bands are a hair tall
+        // (a fixed run beside its leak on one scale) cut the axis away from the graph:
+        // its axes go over the bands.
+        let modern = opts.style == Style::Modern;
+        if !modern {
+            f.x_axis(items);
+            f.y_axis(items);
+        }
         if opts.key == KeyPlacement::Beside {
             f.key(&mut pages, f.axis_y(), f.x0 + f.graph_width);
         }
@@ -428,6 +438,10 @@ impl Frame<'_> {
         let items = &mut pages.last_mut().expect("a page").items;
         f.unobserved(items);
         f.bands(items, series);
+        if modern {
+            f.x_axis(items);
+            f.y_axis(items);
+        }
         // A profile without a band (an eventlog without a heap profile): the runtime's
         // lines are the picture.
         if opts.heap_lines || profile.bands.is_empty() {

@@ -302,8 +302,9 @@ fn shortened_from(name: &[u8], width: f64, head_first: bool) -> Vec<u8> {
     let slash = helvetica_width(b'/');
     let gap = GAP.iter().map(|&b| helvetica_width(b)).sum::<f64>();
     let mut parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
-    // A stack names its innermost frame first; a path (`/usr/bin/prog`) does not.
-    let framed = !parts[0].is_empty();
+    // A stack names its innermost frame first; a path (`/usr/bin/prog`, or after a
+    // word and a space: a compared run's `before: /work/run.hp`) does not.
+    let framed = !parts[0].is_empty() && !parts[0].ends_with(b" ");
     // GHC cuts a stack's name at `-L` characters with `...` (`writeHtml5String/runI...`):
     // its last frame is not whole, and what came after it is unknown, so the shortening
     // keeps frames from the start alone and never shows the piece.
@@ -620,7 +621,7 @@ mod tests {
             return name.to_vec();
         }
         let mut parts: Vec<&[u8]> = name.split(|&b| b == b'/').collect();
-        let framed = !parts[0].is_empty();
+        let framed = !parts[0].is_empty() && !parts[0].ends_with(b" ");
         let cut = framed && parts.len() > 1 && name.ends_with(b"...");
         if cut {
             parts.pop();

@@ -119,6 +119,13 @@ impl Frame<'_> {
                     said
                 }
             }
+            // A title given in place of the job (`--title`, a compared run's file) is
+            // what the figure is named by: where the date would shorten it, no date.
+            None if self.opts.title_text.is_some()
+                && helvetica_size(&title) > room(&self.profile.date) =>
+            {
+                Vec::new()
+            }
             None => self.profile.date.clone(),
         };
         let room = room(&right);

@@ -483,9 +483,12 @@ impl Default for PagePaints {
 }
 
 impl Scene {
-    /// Moves everything up by `dy` points.
-    pub fn lift(&mut self, dy: f64) {
-        let up = |p: &mut Point| p.y += dy;
+    /// Moves everything right by `dx` and up by `dy` points.
+    pub fn shift(&mut self, dx: f64, dy: f64) {
+        let up = |p: &mut Point| {
+            p.x += dx;
+            p.y += dy;
+        };
         // A band's lower edge is the one below's upper, one array for both: lifted
         // once, so that the stack's edges stay shared (a band is a census's worth of
         // numbers, and a long run's picture holds one array a band, not two).
@@ -499,12 +502,23 @@ impl Scene {
                 .or_insert_with(|| edge.iter().map(|y| y + dy).collect());
             *edge = new.clone();
         };
+        // The bands' times are shared the same way.
+        let mut moved: std::collections::HashMap<*const f64, Rc<[f64]>> = Default::default();
+        let mut slide = |xs: &mut Rc<[f64]>| {
+            if dx != 0.0 {
+                let new = moved
+                    .entry(xs.as_ptr())
+                    .or_insert_with(|| xs.iter().map(|x| x + dx).collect());
+                *xs = new.clone();
+            }
+        };
         for page in &mut self.pages {
             for item in &mut page.items {
                 match item {
                     Item::Path(p) => up(&mut p.start),
                     Item::Text(t) => up(&mut t.at),
                     Item::Band(b) => {
+                        slide(&mut b.xs);
                         lift(&mut b.lower);
                         lift(&mut b.upper);
                     }
@@ -513,15 +527,28 @@ impl Scene {
             }
         }
         if let Some(plot) = &mut self.plot {
+            plot.x0 += dx;
             plot.y0 += dy;
         }
     }
 
-    /// One picture of `panels` (each a one-page scene of the same width) one above the
-    /// other, first on top, over a strip `below` points tall for `captions`. The
-    /// first panel's metadata names the picture. Also where each panel's graph went.
-    pub fn stacked(panels: Vec<Scene>, below: f64, captions: Vec<Item>) -> (Scene, Vec<Plot>) {
-        let height = below + panels.iter().map(|p| p.height).sum::<f64>();
+    /// One picture of `panels` (each a one-page scene of the same size) one above the
+    /// other, first on top, or `beside` one another, first on the left, over a strip
+    /// `below` points tall for `captions`. The first panel's metadata names the picture.
+    /// Also where each panel's graph went.
+    pub fn stacked(
+        panels: Vec<Scene>,
+        below: f64,
+        captions: Vec<Item>,
+        beside: bool,
+    ) -> (Scene, Vec<Plot>) {
+        let height = below
+            + if beside {
+                panels.iter().map(|p| p.height).fold(0.0, f64::max)
+            } else {
+                panels.iter().map(|p| p.height).sum::<f64>()
+            };
+        let mut left = 0.0;
         let mut items = Vec::new();
         let mut plots = Vec::new();
         let mut legend: Vec<LegendEntry> = Vec::new();
@@ -537,13 +564,21 @@ impl Scene {
             },
         );
         for (k, mut panel) in panels.into_iter().enumerate() {
-            top -= panel.height;
-            panel.lift(top);
+            if beside {
+                panel.shift(left, height - panel.height);
+                left += panel.width;
+            } else {
+                top -= panel.height;
+                panel.shift(0.0, top);
+            }
             plots.extend(panel.plot);
             if k == 0 {
                 title = std::mem::take(&mut panel.title);
                 date = std::mem::take(&mut panel.date);
                 (width, font_size, media) = (panel.width, panel.font_size, panel.media);
+            }
+            if beside {
+                width = left;
             }
             for page in panel.pages {
                 items.extend(page.items);

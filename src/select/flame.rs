@@ -15,7 +15,7 @@ use crate::profile::Profile;
 pub(crate) use super::frames::labels;
 pub use super::frames::{
     CUT_NOTE, Census, Direction, ELIDED, Flame, Frame, MAX_DEPTH, MAX_GRAPH_FRAMES, PLACED_NOTE,
-    Stack, WhichCensus, census, cut_stem, unnumbered,
+    Stack, WhichCensus, census, cut_stem, shown, unnumbered, unpackaged,
 };
 pub(super) use super::grow::Tree;
 pub use super::stacked::Stacked;

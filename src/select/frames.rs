@@ -6,6 +6,35 @@
 
 use crate::profile::{Breakdown, Profile};
 
+/// A closure name without its package (`GHC.Types.:` of `ghc-prim:GHC.Types.:`): the
+/// part before the first `:` when it reads as a package name (letters, digits, `-`,
+/// `_`, `.`) and a module's capital follows it. Any other name as it is.
+pub fn unpackaged(name: &[u8]) -> &[u8] {
+    let Some(colon) = name.iter().position(|&b| b == b':') else {
+        return name;
+    };
+    let package = &name[..colon];
+    let is_package = !package.is_empty()
+        && package
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+        && package.iter().any(u8::is_ascii_alphabetic);
+    if is_package && name.get(colon + 1).is_some_and(u8::is_ascii_uppercase) {
+        &name[colon + 1..]
+    } else {
+        name
+    }
+}
+
+/// A band's name as a reader is shown it where room is short (a key, a caption, the
+/// page's key): without GHC's `(N)` stack number and a closure's package
+/// (`Text.Pandoc.Parsing.ParserState` of
+/// `(12)pandoc-2.17.1.1-bBC0rtgHvLLxePeF98Kfh:Text.Pandoc.Parsing.ParserState`). The
+/// whole name stays in each band's title and tooltip.
+pub fn shown(name: &[u8]) -> &[u8] {
+    unpackaged(unnumbered(name))
+}
+
 /// A band's name without a `.hp` file's `(N)` stack number.
 pub fn unnumbered(name: &[u8]) -> &[u8] {
     if name.first() == Some(&b'(')

@@ -25,6 +25,7 @@ const SUITES = [
   ["table", "the page's table is --summary's, figure for figure, for random windows of real profiles"],
   ["flamelabels", "flame graphs of deep reports and stacks named at the default size and at 8.5 cm"],
   ["textboxes", "modern figures at sizes from 6 cm x 4 cm to 30 cm x 20 cm: text, ticks, keys"],
+  ["columns", "real profiles alone and compared at a column's width: text apart and inside, fills ΔE 12 apart, the page's key"],
 ];
 
 const words = (v) => (v || "").split(/\s+/).filter(Boolean);

@@ -103,8 +103,25 @@ fn no_two_bands_share_a_colour_and_twelve_are_told_apart() {
                         checked += 1;
                     }
                 }
-                // Twenty bands (past every palette's size): still no two the same.
+                // Twenty bands (past every palette's size): still no two the same; in
+                // tableau10, the modern style's default, every pair ΔE 12 apart and
+                // apart from OTHER's grey too.
                 let many = band_paints(&file, palette, stable, 20);
+                if palette == Palette::Tableau10 {
+                    let other = hpgraph::scene::OTHER_PAINT;
+                    for (i, (n, a)) in many.iter().enumerate() {
+                        for (m, b) in many[i + 1..].iter().chain([&(b"OTHER".to_vec(), other)]) {
+                            let d = delta_e(*a, *b);
+                            assert!(
+                                d >= 12.0,
+                                "{}: {} and {} are ΔE {d:.1} apart",
+                                file.display(),
+                                String::from_utf8_lossy(n),
+                                String::from_utf8_lossy(m)
+                            );
+                        }
+                    }
+                }
                 for (i, (n, a)) in many.iter().enumerate() {
                     assert!(
                         many[i + 1..].iter().all(|(_, b)| b != a),

@@ -179,7 +179,11 @@ fn entries_with_names(svg: &str) -> Vec<(String, String)> {
 /// `.hp` and their eventlogs.
 #[test]
 fn a_stacks_key_entry_keeps_its_innermost_frame_whole() {
-    let mut inputs = vec![fixtures().join("interleaved/ghc-9.0.2/Pandoc-hc.hp")];
+    let mut inputs = vec![
+        fixtures().join("interleaved/ghc-9.0.2/Pandoc-hc.hp"),
+        fixtures().join("pandoc/ghc-9.0.2/Pandoc-hc.hp"),
+        fixtures().join("pandoc/ghc-9.0.2/Pandoc200-hc.hp"),
+    ];
     for ghc in ["ghc-9.0.2", "ghc-9.6.6", "ghc-9.10.3"] {
         for run in ["Log-hc", "Cache-hc", "Records-hc", "Accumulator-hc"] {
             for ext in ["hp", "eventlog"] {

@@ -45,6 +45,11 @@ pub const MAX_POOL_VALUES: usize = 1_000_000;
 pub struct PageBand {
     /// Its name, as text.
     pub name: String,
+    /// Its name as a picture's key shows it (`select::flame::shown`: no `(N)`, no
+    /// package), where that differs from `name` and tells it from the others: the key
+    /// lists it, the whole name on hover.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shown: Option<String>,
     /// Its value at each of the page's times.
     #[serde(serialize_with = "crate::units::numbers")]
     pub values: Vec<f64>,
@@ -709,7 +714,23 @@ fn tell_apart(bands: &mut [PageBand], pool: &mut [PageBand]) {
         .collect();
     let refs: Vec<&str> = shown.iter().map(String::as_str).collect();
     let marks = crate::escape::look_alikes(&refs);
-    for (b, mark) in bands.iter_mut().chain(pool.iter_mut()).zip(marks) {
+    // As a key shows them, where that leaves each its own (one module in two packages
+    // keeps both packages).
+    let plain: Vec<&[u8]> = refs
+        .iter()
+        .map(|n| crate::select::flame::shown(n.as_bytes()))
+        .collect();
+    let mut seen: std::collections::HashMap<&[u8], usize> = Default::default();
+    for p in &plain {
+        *seen.entry(p).or_default() += 1;
+    }
+    let all = bands.iter_mut().chain(pool.iter_mut());
+    for ((b, mark), p) in all.zip(marks).zip(&plain) {
+        if !b.other && seen[p] == 1 && p.len() < b.name.len() {
+            let mut s = String::from_utf8_lossy(p).into_owned();
+            s.extend(mark);
+            b.shown = Some(s);
+        }
         b.name.extend(mark);
     }
 }
@@ -731,6 +752,7 @@ fn drawn_bands(
             };
             PageBand {
                 name: String::from_utf8_lossy(name).into_owned(),
+                shown: None,
                 values: keep.iter().map(|&i| all[i]).collect(),
                 other,
                 ipe: ipe_of(profile, name),
@@ -858,6 +880,7 @@ fn pool(
             let (stack, cut, placed) = frames.of(k);
             PageBand {
                 name: text(&profile.bands.names()[k]),
+                shown: None,
                 values: at_kept(&[k]),
                 other: false,
                 ipe: ipe_of(profile, &profile.bands.names()[k]),
@@ -878,6 +901,7 @@ fn pool(
     let rest = PageBand {
         stack: vec![frames.label(name.clone())],
         name,
+        shown: None,
         values: at_kept(&left),
         other: true,
         ipe: None,

@@ -243,9 +243,9 @@
   // The key: the drawn bands, top first, and the runtime's lines.
   function drawKey(list) {
     var items = list.slice().reverse().map(function (s) {
-      var off = hidden.has(s.name), li = el("#li", { "data-band": s.name, tabindex: "0", role: "button", "aria-pressed": !off, class: off ? "off" : "" });
+      var off = hidden.has(s.name), li = el("#li", { "data-band": s.name, title: s.name, tabindex: "0", role: "button", "aria-pressed": !off, class: off ? "off" : "" });
       el("#span", { class: "swatch" }, li).style.background = s.fill;
-      el("#span", {}, li, s.count ? "OTHER (" + s.count + " bands)" : s.name);
+      el("#span", { class: "name" }, li, s.count ? "OTHER (" + s.count + " bands)" : s.shown || s.name);
       return li;
     });
     if (mode !== "share") D.lines.forEach(function (l) {
