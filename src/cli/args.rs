@@ -240,6 +240,16 @@ pub struct Args {
     #[arg(long, conflicts_with = "reuse_aux", help_heading = "Figure")]
     pub reverse: bool,
 
+    /// How the bands' heights read: bytes (stacked) or each band's share of its census
+    ///
+    /// `share`: every census 100% tall, each band its part of that census (eventlog2html's
+    /// normalized view): what the heap is made of over the run, whatever its size. The
+    /// bands, their order and the key are those of the bytes; the page has the same as
+    /// its View menu. [default: stacked]
+    #[arg(long, value_name = "VIEW", value_parser = ["stacked", "share"],
+          conflicts_with_all = ["compare", "flame"], help_heading = "Figure")]
+    pub view: Option<String>,
+
     /// With several files: the same ranges for all, the largest [default: both]
     ///
     /// x for the time axis only (runs of different lengths side by side), y for the

@@ -36,6 +36,7 @@ pub(super) const TAKES_VALUE: &[&str] = &[
     "--exclude",
     "--from",
     "--to",
+    "--view",
     "--min-share",
     "--retainer-sets",
     "--binary",

@@ -506,6 +506,7 @@ fn request(args: &Args, kind: OutputKind, live: bool) -> Request {
         SortName::Desc => NameOrder::Descending,
     });
     r.reverse = args.reverse;
+    r.shares = args.view.as_deref() == Some("share");
     r.colour = args.colour;
     r.marks = !args.no_marks;
     r.heap_lines = args.heap_lines;

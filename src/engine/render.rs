@@ -293,7 +293,11 @@ fn figure<'a, K: ProfileKind>(
     let selection = crate::layout::selected(profile, aux, &picture.select, &picture.layout);
     // The HTML page carries the numbers behind its picture; they are taken before the
     // layout consumes the profile.
-    let page = page.map(|page| Box::new(page(&model, &selection)));
+    let page = page.map(|page| {
+        let mut data = page(&model, &selection);
+        data.view = picture.select.shares.then_some("share");
+        Box::new(data)
+    });
     let key = (picture.layout.key == crate::layout::KeyPlacement::Apart).then(|| {
         Box::new(crate::layout::key_figure(
             model.series(),
@@ -301,7 +305,12 @@ fn figure<'a, K: ProfileKind>(
             &picture.layout,
         ))
     });
-    let mut scene = crate::layout::layout(model.into_series(), &selection, &picture.layout);
+    let mut scene = if picture.select.shares {
+        let (shares, drawn) = crate::select::share::shares(model.into_series(), &selection);
+        crate::layout::layout(shares, &drawn, &picture.layout)
+    } else {
+        crate::layout::layout(model.into_series(), &selection, &picture.layout)
+    };
     // What the page draws beyond the picture takes its paints from the layout too.
     if let Some(page) = &page {
         let pool = page.pool.iter().map(|b| b.name.as_bytes());

@@ -54,6 +54,8 @@ pub struct Request {
     pub by_name: Option<NameOrder>,
     /// `--reverse`: the order turned over.
     pub reverse: bool,
+    /// `--view share`: each band as its share of its census.
+    pub shares: bool,
     /// `-c`: colour (a page is always in colour).
     pub colour: bool,
     /// Not `-y`: the census marks along the time axis.
@@ -151,6 +153,7 @@ impl Request {
             by_growth: false,
             by_name: None,
             reverse: false,
+            shares: false,
             colour: false,
             marks: true,
             heap_lines: false,
@@ -371,6 +374,7 @@ impl Request {
             min_y_range: self.y_max.unwrap_or(0.0),
             reverse: self.reverse,
             samples,
+            shares: self.shares,
         }
     }
 

@@ -15,6 +15,7 @@ pub mod order;
 pub mod prune;
 pub mod samples;
 pub mod shade;
+pub mod share;
 mod stacked;
 mod tree;
 
@@ -64,6 +65,9 @@ pub struct SelectOptions {
     /// the graph ([`samples`]), the time axis spanning them too (the modern style's
     /// pictures, which hp2ps's do not have).
     pub samples: bool,
+    /// Each band drawn as its share of its census, every census 100% tall (`--view
+    /// share`, [`share`]); the bands chosen from the bytes.
+    pub shares: bool,
 }
 
 impl Default for SelectOptions {
@@ -80,6 +84,7 @@ impl Default for SelectOptions {
             min_y_range: 0.0,
             reverse: false,
             samples: false,
+            shares: false,
         }
     }
 }

@@ -122,6 +122,18 @@ try {
     check(wrong.length === 0 && problems.length === 0 && r.length >= 3, `the page of ${input}: ${r.length} key entries (${packaged} named with a package)${wrong.length ? ": " + wrong.slice(0, 5).join("; ") : ""}${problems.join("; ")}`);
     await p.close();
   }
+  // `--view share` opens the page in its share view (#78), the percent axis drawn.
+  {
+    const html = join(work, "share.html");
+    execFileSync(hpgraph, [f("pandoc/ghc-9.0.2/Pandoc-hT.hp"), "--view", "share", "-o", html], { stdio: ["ignore", "inherit", "inherit"] });
+    const { page: p, problems } = await open(browser, html);
+    const r = await p.evaluate(() => {
+      const P = window.hpgraph.data().plot;
+      return { view: document.getElementById("view").value, labels: [...document.querySelectorAll("#chart .tick-label")].filter((t) => Number(t.getAttribute("x")) < P.x).map((t) => t.textContent) };
+    });
+    check(r.view === "share" && r.labels.length >= 3 && r.labels.every((t) => t.endsWith("%")) && !problems.length, `--view share: the page opens in ${r.view} (${r.labels.join(" ")})${problems.join("; ")}`);
+    await p.close();
+  }
 } finally {
   await browser.close();
 }

@@ -43,6 +43,7 @@ mod run;
 mod samples;
 mod serve;
 mod shapes;
+mod share;
 mod split;
 mod stats;
 mod stream;

@@ -176,6 +176,9 @@ pub struct PageMark {
 /// What the page shows beside the picture.
 #[derive(Debug, Clone, Serialize)]
 pub struct PageData {
+    /// The view the page opens in, where not the stacked bytes (`--view share`: `share`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub view: Option<&'static str>,
     /// `JOB`.
     pub job: String,
     /// `DATE`.
@@ -627,6 +630,7 @@ fn of<'p>(
         levels::series(&stack)
     };
     PageData {
+        view: None,
         levels,
         flame: PageFlame::default(),
         tree,

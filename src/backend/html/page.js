@@ -486,7 +486,7 @@
     P = D.plot; W = F.writer(D.scale); page = svg.querySelectorAll(":scope > g")[P.page];
     left = P.x; top = P.y; width = P.w; height = P.h; bottom = P.y + P.h;
     samplesBottom = bottom + (D.samples_row ? D.samples_row.gap + D.samples_row.height : 0); rateTop = samplesBottom + (P.rate_gap || 0); rateBottom = rateTop + (P.rate || 0); axis = rateBottom + (P.strip || 0);
-    individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool);
+    individuals = D.bands.filter(function (b) { return !b.other; }).concat(D.pool); if (D.view && readyAt === undefined) mode = byId("view").value = D.view;
     installCosts();
     installSamples();
     installLists();
