@@ -590,7 +590,8 @@ const TABLE_TAIL: &str = "</tr></thead>\n<tbody></tbody>\n</table></div>\n<noscr
 
 const HELP: &str = "<p class=\"help\">Hover over the chart for values · click a key entry to \
     hide or show its band · drag across the chart to zoom (the key and the table then rank \
-    that window's bands), double-click to see it all · click the chart for that census's \
+    that window's bands), double-click to see it all · click a marker under the axis, then \
+    another, for the time between them · click the chart for that census's \
     flame graph <span id=\"zoom-note\" hidden>· <button id=\"reset\" type=\"button\">show the whole \
     run</button></span></p>\n";
 

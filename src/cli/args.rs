@@ -376,13 +376,17 @@ pub struct Args {
     #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
     pub exclude: Vec<regex::bytes::Regex>,
 
-    /// Keep only samples taken at SECS or later
-    #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
-    pub from: Option<f64>,
+    /// Keep only samples taken at SECS or later, or from a marker: mark:TEXT
+    ///
+    /// SECS in seconds; or `mark:TEXT`, the first marker of the run whose text starts
+    /// with TEXT (a `traceMarker` in an eventlog), `mark:TEXT#N` the Nth of them. Each
+    /// run's own markers: a marker that is not there is an error naming the nearest.
+    #[arg(long, value_name = "SECS|mark:TEXT", value_parser = bound, help_heading = "Filters")]
+    pub from: Option<Bound>,
 
-    /// Keep only samples taken at SECS or earlier
-    #[arg(long, value_name = "SECS", value_parser = instant, help_heading = "Filters")]
-    pub to: Option<f64>,
+    /// Keep only samples taken at SECS or earlier, or up to a marker: mark:TEXT
+    #[arg(long, value_name = "SECS|mark:TEXT", value_parser = bound, help_heading = "Filters")]
+    pub to: Option<Bound>,
 
     /// Prune a cost-centre profile: frames under PERCENT of the whole join their caller's
     /// "(other)"

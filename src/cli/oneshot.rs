@@ -25,6 +25,9 @@ pub(crate) fn render_one(
     let mut timings = Timings::start();
     let parsed = plan.input.read(job.read)?;
     timings.lap("parse");
+    // `--from mark:TEXT`: this run's markers make the window.
+    let resolved = job.at_marks(&name, parsed.profile.series())?;
+    let job = resolved.as_ref().unwrap_or(job);
     let aux = reused_aux(job, plan)?;
     let input = engine::Input {
         name: &name,
@@ -99,6 +102,14 @@ pub(crate) fn compare(
     let mut parsed = Vec::with_capacity(2);
     for input in &compare.inputs {
         parsed.push(input.read(job.read)?);
+    }
+    // `--from mark:TEXT`: each run's markers would make a window of its own; one
+    // window of both is what a comparison holds.
+    if job.filter.by_marks() {
+        anyhow::bail!(
+            "--from/--to mark:TEXT bound one run's window by its markers: with --compare \
+             give times (each run's markers: hpgraph RUN --summary lists them)"
+        );
     }
     let after = parsed.pop().expect("two runs");
     let before = parsed.pop().expect("two runs");

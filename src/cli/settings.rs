@@ -15,6 +15,7 @@ use clap::error::ErrorKind;
 
 use super::args::{Args, CompareTime, KeyChoice, SortBy, SortName};
 use super::naming::{self, Output, Plan, Source};
+use super::values::Bound;
 use hpgraph::backend::Format;
 use hpgraph::engine::{FlameOf, Job, OutputKind, Request, Serve, View};
 use hpgraph::export::Export;
@@ -152,8 +153,10 @@ impl Settings {
         if args.flame.is_some() || args.inverted || args.members.is_some() {
             flame_rules(args, kind)?;
         }
-        if let (Some(from), Some(to)) = (args.from, args.to)
-            && from > to
+        if let (Some(from), Some(to)) = (
+            args.from.as_ref().and_then(Bound::time),
+            args.to.as_ref().and_then(Bound::time),
+        ) && from > to
         {
             return Err(usage(
                 ErrorKind::ValueValidation,
@@ -161,6 +164,17 @@ impl Settings {
             ));
         }
         let live = args.watch || args.serve.is_some();
+        let marked = [&args.from, &args.to]
+            .iter()
+            .any(|b| matches!(b, Some(Bound::Mark(_))));
+        if marked && live {
+            return Err(usage(
+                ErrorKind::ArgumentConflict,
+                "--from/--to mark:TEXT find a marker in a run read whole: a live view's \
+                 markers are still to come (give times with --watch and --serve)"
+                    .to_string(),
+            ));
+        }
         let request = request(args, kind, live);
         if kind == OutputKind::Picture(Format::Png) {
             let (w, h) = request.size();
@@ -533,8 +547,10 @@ fn request(args: &Args, kind: OutputKind, live: bool) -> Request {
     r.y_max = args.y_max;
     r.filter.include.clone_from(&args.include);
     r.filter.exclude.clone_from(&args.exclude);
-    r.filter.from = args.from;
-    r.filter.to = args.to;
+    r.filter.from = args.from.as_ref().and_then(Bound::time);
+    r.filter.to = args.to.as_ref().and_then(Bound::time);
+    r.filter.from_mark = args.from.as_ref().and_then(Bound::mark);
+    r.filter.to_mark = args.to.as_ref().and_then(Bound::mark);
     r.filter.min_share = args.min_share;
     r.measure = args.measure.map(Into::into);
     r.judge_partial = args.check_partial;

@@ -166,6 +166,42 @@ pub(crate) fn instant(text: &str) -> Result<f64, String> {
     }
 }
 
+/// A window's bound: a time, or a marker of the run (`mark:TEXT`, `mark:TEXT#N`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Bound {
+    /// Seconds.
+    Time(f64),
+    /// A marker, found in each run once it is read.
+    Mark(hpgraph::select::marker::MarkRef),
+}
+
+impl Bound {
+    /// The time, where the bound is one.
+    pub(crate) fn time(&self) -> Option<f64> {
+        match self {
+            Bound::Time(t) => Some(*t),
+            Bound::Mark(_) => None,
+        }
+    }
+
+    /// The marker, where the bound is one.
+    pub(crate) fn mark(&self) -> Option<hpgraph::select::marker::MarkRef> {
+        match self {
+            Bound::Time(_) => None,
+            Bound::Mark(m) => Some(m.clone()),
+        }
+    }
+}
+
+pub(crate) fn bound(text: &str) -> Result<Bound, String> {
+    match hpgraph::select::marker::MarkRef::parse(text) {
+        Some(mark) => mark.map(Bound::Mark),
+        None => instant(text).map(Bound::Time).map_err(|e| {
+            format!("{e}, or a marker of the run: mark:TEXT (mark:TEXT#N for its Nth)")
+        }),
+    }
+}
+
 pub(crate) fn dpi(text: &str) -> Result<f64, String> {
     match text.parse::<f64>() {
         Ok(d) if d.is_finite() && (1.0..=2400.0).contains(&d) => Ok(d),

@@ -204,6 +204,24 @@ impl Job {
         }
     }
 
+    /// The job with its window's marker bounds (`--from mark:TEXT`) made the times of
+    /// those markers in `profile` (one run's: each run has its own); `None` when it has
+    /// none to resolve. An error names the marker that is not there and the texts
+    /// nearest it.
+    pub fn at_marks(&self, name: &str, profile: &Profile) -> Result<Option<Job>, Error> {
+        if !self.filter.by_marks() {
+            return Ok(None);
+        }
+        let filter =
+            (self.filter.at_marks(&profile.marks)).map_err(|why| Error::unfit(why).of(name))?;
+        let mut job = self.clone();
+        if let View::Data(data) = &mut job.view {
+            data.options.window = (filter.from, filter.to);
+        }
+        job.filter = filter;
+        Ok(Some(job))
+    }
+
     /// Whether what the job makes of a cost-centre report reads its stacks as bands:
     /// everything does but a figure of the whole report, which is its flame graph, read
     /// from the tree ([`crate::select::flame::shaped`]). A page lists the stacks; a filter
@@ -238,6 +256,12 @@ impl Job {
     pub fn settle_reading(&mut self, checked: bool) {
         self.read.bands = self.reads_bands(checked);
         self.read.runtime_reading = self.runtime_reading(checked);
+        // A window bounded by markers is found among the run's markers, which a reading
+        // of the runtime's totals alone passes over.
+        if self.filter.by_marks() {
+            self.read.marks = true;
+            self.read.runtime_reading = input::RuntimeReading::All;
+        }
     }
 }
 

@@ -344,7 +344,8 @@ impl Request {
             // Decided once the job is: [`Job::settle_reading`].
             bands: true,
             runtime_reading: input::RuntimeReading::All,
-            marks: self.marks || data || (self.live && self.served),
+            // A window bounded by markers needs the run's markers to find them.
+            marks: self.marks || data || (self.live && self.served) || self.filter.by_marks(),
             heap: self.heap_lines,
             // The page's runtime panel sums the collections of the window shown.
             // --heap-lines marks each collection along the graph's bottom.

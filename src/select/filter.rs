@@ -22,9 +22,54 @@ pub struct Filter {
     pub from: Option<f64>,
     /// Samples taken after this time are dropped.
     pub to: Option<f64>,
+    /// `--from mark:TEXT`: the window starts at this marker of the run, resolved into
+    /// `from` once the run is read ([`Filter::at_marks`]).
+    pub from_mark: Option<super::marker::MarkRef>,
+    /// `--to mark:TEXT`: the window ends at this marker.
+    pub to_mark: Option<super::marker::MarkRef>,
     /// `--min-share`: a cost-centre profile's frames under this share of the whole, in
     /// percent, join their caller's `(other)` ([`super::prune`]).
     pub min_share: Option<f64>,
+}
+
+impl Filter {
+    /// Whether a bound is a marker, which only the run's own markers resolve.
+    pub fn by_marks(&self) -> bool {
+        self.from_mark.is_some() || self.to_mark.is_some()
+    }
+
+    /// The filter with its marker bounds made the times of those markers among `marks`
+    /// (the run's, read in file order); what is wrong when one is not there or the
+    /// window would end before it starts.
+    pub fn at_marks(&self, marks: &[Mark]) -> Result<Filter, String> {
+        let mut out = self.clone();
+        let which = |bound: &Option<super::marker::MarkRef>, flag: &str| {
+            bound
+                .as_ref()
+                .map(|m| {
+                    m.time(marks)
+                        .map_err(|e| format!("{flag} mark:{}: {e}", m.prefix))
+                })
+                .transpose()
+        };
+        if let Some(t) = which(&self.from_mark, "--from")? {
+            out.from = Some(t);
+        }
+        if let Some(t) = which(&self.to_mark, "--to")? {
+            out.to = Some(t);
+        }
+        if let (Some(a), Some(b)) = (out.from, out.to)
+            && b < a
+        {
+            return Err(format!(
+                "--to's marker (at {b}) comes before --from's (at {a}): give them the other \
+                 way round"
+            ));
+        }
+        out.from_mark = None;
+        out.to_mark = None;
+        Ok(out)
+    }
 }
 
 /// Why a filter leaves nothing to draw.
@@ -69,6 +114,7 @@ impl Filter {
             && self.from.is_none()
             && self.to.is_none()
             && self.min_share.is_none()
+            && !self.by_marks()
     }
 
     /// Whether a band of this name is kept.

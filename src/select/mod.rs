@@ -11,6 +11,7 @@ pub mod filter;
 pub mod flame;
 mod frames;
 mod grow;
+pub mod marker;
 pub mod order;
 pub mod prune;
 pub mod samples;

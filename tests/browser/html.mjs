@@ -140,6 +140,23 @@ try {
     await marks.first().hover();
     const text = await page.textContent("#tooltip");
     check(text === texts[0] && texts[0] === "start" && texts.includes("weighed"), `eventlog: hovering over a mark shows its text (${text} of ${texts})`);
+    // Click a marker, then another: the window between their times (#78), its times the
+    // markers' own, as ghc-events reads them (the .marks beside the eventlog).
+    const oracle = Object.fromEntries(readFileSync(join(root, "fixtures/eventlog/Markers-hd.marks"), "utf8").trim().split("\n")
+      .map((l) => l.split("\t")).map(([ns, t]) => [t, Number(ns) / 1e9]));
+    const clickMark = async (prefix) => {
+      const k = (await marks.evaluateAll((es) => es.map((e) => e.dataset.text))).findIndex((t) => t.startsWith(prefix));
+      check(k >= 0, `eventlog: the marker "${prefix}…" is drawn`);
+      await marks.nth(k).click();
+    };
+    // (The later clicked first: either order makes the window.)
+    const wanted = [oracle["built 20000 Kätzchen"], oracle["weighed"]];
+    await clickMark("weighed");
+    await clickMark("built");
+    const shown = await page.evaluate(() => window.hpgraph.window());
+    check(shown && Math.abs(shown[0] - wanted[0]) < 1e-9 && Math.abs(shown[1] - wanted[1]) < 1e-9,
+      `eventlog: two clicked markers zoom to the time between them (${shown} for ${wanted})`);
+    await page.dblclick("#chart svg");
     check(problems.length === 0, `eventlog: no console error and no request (${problems.join("; ")})`);
     await page.close();
   }

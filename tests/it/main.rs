@@ -28,6 +28,7 @@ mod leak;
 mod library;
 mod limits;
 mod limits_reports;
+mod markers;
 mod messages;
 mod nonmoving;
 mod page;

@@ -9,7 +9,7 @@
   var box = byId("chart"), tip = byId("tooltip"), key = byId("key"), flameBox = byId("flame"), flameSvg = byId("flame-svg");
   var D = null, W = null, P = null, svg = null, page = null, layer = null, individuals = [], left = 0, top = 0, width = 1, height = 1, bottom = 1, axis = 1, rateTop = 1, rateBottom = 1, samplesBottom = 1;
   var hidden = new Set(), view = null, mode = "stacked", filter = null, sortBy = { key: "share", down: true }, IPE = ["closure", "type", "module", "location"];
-  var member = null, lists = null, costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
+  var markFrom = null, member = null, lists = null, costs = null, samples = null, span = null, screen = null, drag = null, geometry = null, pointer = null, flame = null, flameFilter = null, lastDraw = 0, rowsFor = null, rows = null, tableFor = null, tableSoon = null;
 
   function titled(name, map, parent, title) { var e = el(name, map, parent); el("title", {}, e, title); return e; }
   function fullRange() { return [P.t0, P.t0 + P.xr]; }
@@ -221,7 +221,7 @@
     D.marks.filter(function (m) { return m.time >= a && m.time <= b; }).forEach(function (m) {
       var x = X(m.time), text = m.text || "mark", end = x > left + width - 60 * em;
       el("path", { class: "mark-line", d: "M" + x + " " + top + "V" + bottom, stroke: "#333", "stroke-width": 0.6, "stroke-dasharray": "3 2", fill: "none", "pointer-events": "none" }, layer);
-      titled("path", { class: "mark", "data-text": text, d: "M" + (x - 4) + " " + (axis + 5) + "L" + x + " " + axis + "L" + (x + 4) + " " + (axis + 5) + "Z", fill: "black" }, layer, text + " at " + W.time(m.time));
+      titled("path", { class: "mark", "data-text": text, "data-time": m.time, d: "M" + (x - 4) + " " + (axis + 5) + "L" + x + " " + axis + "L" + (x + 4) + " " + (axis + 5) + "Z", fill: "black" }, layer, text + " at " + W.time(m.time));
       if (x - lastLabel > 60 * em) el("text", { class: "mark-label", x: end ? x - 2 : x + 2, y: top + 8 * em, "font-size": 7 * em, fill: "#333", "text-anchor": end ? "end" : "start",
         "pointer-events": "none" }, layer, text.length > 24 ? text.slice(0, 23) + "…" : text) && (lastLabel = x);
     });
@@ -326,8 +326,7 @@
       .concat(band.set ? ["retainer set: " + band.set] : []) : [time, "all shown bands: " + W.value(all)],
       !!band, { band: band ? name : "", time: D.times[i], value: x });
   }
-  box.addEventListener("mousemove", move);
-  box.addEventListener("mouseleave", function () { tip.hidden = true; pointer = null; });
+  box.addEventListener("mousemove", move); box.addEventListener("mouseleave", function () { tip.hidden = true; pointer = null; });
   box.addEventListener("mousedown", function (ev) {
     var p = D && svgPoint(ev);
     if (inside(p) && ev.button === 0 && !ev.preventDefault()) drag = { x0: p.x, x1: p.x, rect: el("rect", { class: "zoom", x: p.x, y: top, width: 0, height: height, fill: "rgba(0,90,200,0.15)", stroke: "none" }, layer) };
@@ -339,8 +338,9 @@
     if (d && Math.abs(d.x1 - d.x0) < 3) openFlame(nearest(timeAt(d.x0)));
     else if (d) zoom(timeAt(Math.min(d.x0, d.x1)), timeAt(Math.max(d.x0, d.x1)));
   });
-  box.addEventListener("dblclick", function () { zoom(null); });
-  window.addEventListener("resize", function () { screen = null; });
+  box.addEventListener("dblclick", function () { zoom(null); }); window.addEventListener("resize", function () { screen = null; });
+  // A click on a marker, then on another: the window between them (the first one red till then).
+  box.addEventListener("click", function (ev) { var t = ev.target, m = t.classList && t.classList.contains("mark") ? Number(t.getAttribute("data-time")) : null; if (m === null) return; if (markFrom === null) { markFrom = m; t.setAttribute("fill", "#c00"); } else { if (m !== markFrom) zoom(Math.min(markFrom, m), Math.max(markFrom, m)); markFrom = null; } });
   function zoom(a, b) { view = a === null ? null : [a, b]; draw(); }
   // ---- the key and the controls: view, filter, sorting ----
   function toggle(ev) {
