@@ -56,17 +56,27 @@ impl Frame<'_> {
                 }
             }
             let upper: Rc<[f64]> = y.iter().map(|&v| v + self.y0).collect();
+            // A modern band never as tall as its white outline (a fixed run's beside its
+            // leak on one scale) is drawn without one: the outline would be all there is
+            // of it, a white line over the bands below and the time axis.
+            let fill = self.fill(k, band);
+            let hair =
+                modern && (upper.iter().zip(lower.iter())).all(|(u, l)| u - l < SEPARATOR_WIDTH);
             let band = Band {
                 name: band.name.to_vec(),
                 xs: xs.clone(),
                 lower,
                 upper: upper.clone(),
-                fill: self.fill(k, band),
-                line_width: if modern { SEPARATOR_WIDTH } else { LINE_WIDTH },
-                stroke: if modern {
-                    Paint::Gray(1.0)
-                } else {
-                    Paint::BLACK
+                fill,
+                line_width: match (modern, hair) {
+                    (true, true) => 0.0,
+                    (true, false) => SEPARATOR_WIDTH,
+                    (false, _) => LINE_WIDTH,
+                },
+                stroke: match (modern, hair) {
+                    (true, true) => fill,
+                    (true, false) => Paint::Gray(1.0),
+                    (false, _) => Paint::BLACK,
                 },
             };
             match (column, &base) {
@@ -182,6 +192,44 @@ fn area(band: Band, base: &[Point], column: f64) -> Area {
 mod tests {
     use super::super::testing::{samples, scene};
     use super::*;
+
+    /// A band a hair tall everywhere has no white outline over the axis and the bands
+    /// below; one as tall as its outline somewhere keeps it.
+    #[test]
+    fn a_band_thinner_than_its_outline_has_none() {
+        let body = samples(
+            &[0.0, 1.0, 2.0],
+            &[("hair", &[1.0, 1.0, 1.0]), ("big", &[1e6, 1e6, 1e6])],
+        );
+        let text = format!(
+            "JOB \"job\"\nDATE \"d\"\nSAMPLE_UNIT \"seconds\"\nVALUE_UNIT \"bytes\"\n{body}"
+        );
+        let profile = crate::input::hp::parse(text.as_bytes()).unwrap().profile;
+        // Every band drawn: no trace element left out.
+        let select = crate::select::SelectOptions {
+            threshold: 0.0,
+            ..Default::default()
+        };
+        let sel = crate::select::select(&profile, None, &select);
+        let s = layout(
+            profile,
+            &sel,
+            &super::super::testing::modern((400.0, 300.0)),
+        );
+        let widths: Vec<(String, f64)> = (s.pages[0].items.iter())
+            .filter_map(|i| match i {
+                Item::Band(b) => {
+                    Some((String::from_utf8_lossy(&b.name).into_owned(), b.line_width))
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(widths.contains(&("hair".to_string(), 0.0)), "{widths:?}");
+        assert!(
+            widths.contains(&("big".to_string(), SEPARATOR_WIDTH)),
+            "{widths:?}"
+        );
+    }
 
     #[test]
     fn the_top_band_s_upper_edge_is_the_total() {
