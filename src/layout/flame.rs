@@ -607,8 +607,9 @@ const READABLE: usize = 5;
 
 /// The name as it fits in `room` points: whole; else a qualified name's last part (what
 /// it is: `...guardDisabled` of `Text.Pandoc.Parsing.guardDisabled`) after `...`; else
-/// as much of its start as fits before `...`, [`READABLE`] characters at least. `None`
-/// when not even that fits: the box's title names it.
+/// as much of the start of that part (of the name, unqualified) as fits before `...`,
+/// [`READABLE`] characters at least (`guard...`). `None` when not even that fits: the
+/// box's title names it.
 fn fitted(name: &[u8], room: f64, em: f64) -> Option<Vec<u8>> {
     const GAP: &[u8] = b"...";
     let room = room / em;
@@ -617,20 +618,23 @@ fn fitted(name: &[u8], room: f64, em: f64) -> Option<Vec<u8>> {
         return Some(name.to_vec());
     }
     let fits = |t: &[u8]| helvetica_size(t) <= room;
-    let part = name
+    // A qualified name's last part: what the frame is (its module's start, `Text.`,
+    // says nothing at a glance).
+    let last = name
         .iter()
         .rposition(|&b| b == b'.')
         .filter(|&dot| dot > 0 && dot + 1 < name.len())
-        .map(|dot| [GAP, &name[dot + 1..]].concat());
-    if let Some(part) = part.filter(|p| fits(p)) {
+        .map(|dot| &name[dot + 1..]);
+    if let Some(part) = last.map(|l| [GAP, l].concat()).filter(|p| fits(p)) {
         return Some(part);
     }
-    let starts = |i: usize| i == name.len() || name[i] & 0xc0 != 0x80;
+    let base = last.unwrap_or(name);
+    let starts = |i: usize| i == base.len() || base[i] & 0xc0 != 0x80;
     let chars = |s: &[u8]| s.iter().filter(|&&b| b & 0xc0 != 0x80).count();
-    let keep = (1..name.len())
+    let keep = (1..base.len())
         .rev()
-        .find(|&k| starts(k) && fits(&[&name[..k], GAP].concat()))?;
-    (chars(&name[..keep]) >= READABLE.min(chars(name))).then(|| [&name[..keep], GAP].concat())
+        .find(|&k| starts(k) && fits(&[&base[..k], GAP].concat()))?;
+    (chars(&base[..keep]) >= READABLE.min(chars(base))).then(|| [&base[..keep], GAP].concat())
 }
 
 #[cfg(test)]
@@ -777,6 +781,12 @@ mod tests {
         assert_eq!(
             fitted(b"guardDisabled", helvetica_size(b"guar...") + 0.1, 1.0),
             None
+        );
+        // A qualified name too long for its last part keeps that part's start, not the
+        // module's (`Text....`).
+        assert_eq!(
+            fitted(b"Text.Pandoc.Parsing.guardDisabled", room, 1.0).as_deref(),
+            Some(&b"guard..."[..])
         );
     }
 }
