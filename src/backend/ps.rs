@@ -389,6 +389,12 @@ fn band_fill_and_stroke(o: &mut PsBuffer<'_>, fill: Paint, stroke: Paint, width:
     }
     o.b(b"gsave\n");
     paint(o, fill, 6);
+    // No outline at all (a band a hair tall): PostScript's `0 setlinewidth` would still
+    // draw the thinnest line a device can, which SVG, PDF and PNG do not.
+    if width <= 0.0 {
+        o.b(b"fill\ngrestore\nnewpath\n");
+        return;
+    }
     o.b(b"fill\ngrestore\ngsave\n");
     paint(o, stroke, 6);
     o.f(width).b(b" setlinewidth\nstroke\ngrestore\nnewpath\n");

@@ -420,15 +420,8 @@ impl Frame<'_> {
             f.new_page(&mut pages);
         }
         let items = &mut pages.last_mut().expect("a page").items;
-        // hp2ps draws its axes first, the bands over them; the modern style's bands have
-        // white outlines, which over the axes of a graph whose bands are a hair tall
-        // (a fixed run beside its leak on one scale) cut the axis away from the graph:
-        // its axes go over the bands.
-        let modern = opts.style == Style::Modern;
-        if !modern {
-            f.x_axis(items);
-            f.y_axis(items);
-        }
+        f.x_axis(items);
+        f.y_axis(items);
         if opts.key == KeyPlacement::Beside {
             f.key(&mut pages, f.axis_y(), f.x0 + f.graph_width);
         }
@@ -438,10 +431,6 @@ impl Frame<'_> {
         let items = &mut pages.last_mut().expect("a page").items;
         f.unobserved(items);
         f.bands(items, series);
-        if modern {
-            f.x_axis(items);
-            f.y_axis(items);
-        }
         // A profile without a band (an eventlog without a heap profile): the runtime's
         // lines are the picture.
         if opts.heap_lines || profile.bands.is_empty() {
