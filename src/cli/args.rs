@@ -384,6 +384,14 @@ pub struct Args {
     #[arg(long, value_name = "SECS|mark:TEXT", value_parser = bound, help_heading = "Filters")]
     pub from: Option<Bound>,
 
+    /// Keep only the markers whose text matches REGEX
+    ///
+    /// For a run that marks every iteration: `--marks '^batch'` draws those alone (in
+    /// every picture, the page and a converted .hp). --from/--to mark:TEXT still find
+    /// any of the run's markers. A .hp file's marks have no text: none matches.
+    #[arg(long, value_name = "REGEX", value_parser = regex, help_heading = "Filters")]
+    pub marks: Option<regex::bytes::Regex>,
+
     /// Keep only samples taken at SECS or earlier, or up to a marker: mark:TEXT
     #[arg(long, value_name = "SECS|mark:TEXT", value_parser = bound, help_heading = "Filters")]
     pub to: Option<Bound>,

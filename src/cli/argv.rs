@@ -37,6 +37,7 @@ pub(super) const TAKES_VALUE: &[&str] = &[
     "--from",
     "--to",
     "--view",
+    "--marks",
     "--min-share",
     "--retainer-sets",
     "--binary",

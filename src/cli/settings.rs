@@ -551,6 +551,7 @@ fn request(args: &Args, kind: OutputKind, live: bool) -> Request {
     r.filter.to = args.to.as_ref().and_then(Bound::time);
     r.filter.from_mark = args.from.as_ref().and_then(Bound::mark);
     r.filter.to_mark = args.to.as_ref().and_then(Bound::mark);
+    r.filter.marks.clone_from(&args.marks);
     r.filter.min_share = args.min_share;
     r.measure = args.measure.map(Into::into);
     r.judge_partial = args.check_partial;

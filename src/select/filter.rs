@@ -27,6 +27,10 @@ pub struct Filter {
     pub from_mark: Option<super::marker::MarkRef>,
     /// `--to mark:TEXT`: the window ends at this marker.
     pub to_mark: Option<super::marker::MarkRef>,
+    /// `--marks REGEX`: only the markers whose text matches are kept (eventlog2html's
+    /// `-i`), for a run that marks every iteration; a mark without text (a `.hp`
+    /// file's) matches nothing.
+    pub marks: Option<Regex>,
     /// `--min-share`: a cost-centre profile's frames under this share of the whole, in
     /// percent, join their caller's `(other)` ([`super::prune`]).
     pub min_share: Option<f64>,
@@ -115,12 +119,20 @@ impl Filter {
             && self.to.is_none()
             && self.min_share.is_none()
             && !self.by_marks()
+            && self.marks.is_none()
     }
 
     /// Whether a band of this name is kept.
     pub fn keeps_name(&self, name: &[u8]) -> bool {
         (self.include.is_empty() || self.include.iter().any(|r| r.is_match(name)))
             && !self.exclude.iter().any(|r| r.is_match(name))
+    }
+
+    /// Whether `--marks` keeps this mark.
+    fn keeps_mark(&self, m: &Mark) -> bool {
+        self.marks
+            .as_ref()
+            .is_none_or(|re| m.text.as_deref().is_some_and(|t| re.is_match(t)))
     }
 
     fn keeps_time(&self, t: f64) -> bool {
@@ -201,7 +213,7 @@ impl Filter {
         let marks: Vec<Mark> = profile
             .marks
             .into_iter()
-            .filter(|m| self.keeps_time(m.time))
+            .filter(|m| self.keeps_time(m.time) && self.keeps_mark(m))
             .collect();
         let within = |points: Vec<(f64, f64)>| -> Vec<(f64, f64)> {
             points

@@ -125,3 +125,39 @@ fn a_marker_that_is_not_there_names_the_nearest() {
     );
     assert!(!out.status.success());
 }
+
+/// `--marks REGEX` (eventlog2html's `-i`): only the markers whose text matches are
+/// drawn and written, while a window's bounds still find any of them.
+#[test]
+fn marks_filtered_by_their_text() {
+    let dir = Scratch::new("markers-filtered");
+    for ghc in ["eventlog", "eventlog-9.6", "eventlog-9.10"] {
+        let input = fixtures().join(format!("{ghc}/Markers-hT.eventlog"));
+        let input = input.to_str().unwrap();
+        let marks = oracle(&fixtures().join(format!("{ghc}/Markers-hT.marks")));
+        let written = |extra: &[&str]| {
+            let out = hpgraph(
+                &dir.0,
+                &[&[input, "--format", "hp", "-o", "-"][..], extra].concat(),
+                None,
+            );
+            common::assert_ok(&out);
+            String::from_utf8_lossy(&out.stdout)
+                .lines()
+                .filter_map(|l| l.strip_prefix("MARK ").map(str::to_string))
+                .collect::<Vec<_>>()
+        };
+        let all = written(&[]);
+        assert_eq!(all.len(), marks.len(), "{ghc}: {all:?}");
+        // Those starting with `w` or `d`: "weighed" and "done (twice the work)".
+        let kept = written(&["--marks", "^(w|d)"]);
+        let want: Vec<String> = (marks.iter())
+            .filter(|(_, t)| t.starts_with('w') || t.starts_with('d'))
+            .map(|(time, _)| format!("{time}"))
+            .collect();
+        assert_eq!(kept, want, "{ghc}");
+        // A bound by a marker the filter leaves out still finds it.
+        let bounded = written(&["--marks", "^w", "--from", "mark:built"]);
+        assert_eq!(bounded.len(), 1, "{ghc}: {bounded:?}");
+    }
+}
