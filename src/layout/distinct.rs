@@ -66,10 +66,23 @@ fn window(name: &[u8], start: usize, end: usize, width: f64) -> Option<Vec<u8>> 
     let starts_char = |i: usize| i == 0 || i >= n || name[i] & 0xc0 != 0x80;
     let build = |a: usize, e: usize| {
         let mut v = Vec::with_capacity(e - a + 2 * GAP.len());
+        // A cut at a module's dot shows the `...` alone (`...Encoding.CAF`, not
+        // `....Encoding.CAF`): four dots read as neither the name nor the cut.
+        let mut shown = &name[a..e];
         if a > 0 {
             v.extend_from_slice(GAP);
+            shown = shown
+                .strip_prefix(b".")
+                .filter(|s| !s.is_empty())
+                .unwrap_or(shown);
         }
-        v.extend_from_slice(&name[a..e]);
+        if e < n {
+            shown = shown
+                .strip_suffix(b".")
+                .filter(|s| !s.is_empty())
+                .unwrap_or(shown);
+        }
+        v.extend_from_slice(shown);
         if e < n {
             v.extend_from_slice(GAP);
         }
@@ -121,6 +134,19 @@ fn window(name: &[u8], start: usize, end: usize, width: f64) -> Option<Vec<u8>> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_cut_at_a_module_s_dot_shows_three_dots_not_four() {
+        let name = b"GHC.IO.Encoding.CAF";
+        let w = window(name, 6, name.len(), helvetica_size(b"....Encoding.CAF")).unwrap();
+        assert_eq!(String::from_utf8_lossy(&w), "...Encoding.CAF");
+        let w = window(name, 3, 7, helvetica_size(b"....IO....")).unwrap();
+        assert!(
+            !w.windows(4).any(|d| d == b"...."),
+            "{}",
+            String::from_utf8_lossy(&w)
+        );
+    }
 
     #[test]
     fn packages_are_dropped_before_modules() {
