@@ -58,6 +58,15 @@ pub type OnNotice<'t> = &'t mut dyn FnMut(&str, Notice);
 /// naming the input or the report at fault.
 pub fn prepare(job: &Job, input: Input, tell: OnNotice) -> Result<Model, Error> {
     let Input { name, parsed, sets } = input;
+    // A window bounded by markers is a window of this run only once its markers make it
+    // times: taken as no bound at all, every path would answer for the whole run.
+    if job.filter.by_marks() {
+        return Err(Error::unfit(
+            "the window is bounded by markers not yet found: make the job of this run \
+             with Job::at_marks (the command line does) before the engine reads it",
+        )
+        .of(name));
+    }
     for w in &parsed.warnings {
         tell(name, Notice::Warning(w));
     }

@@ -112,3 +112,40 @@ fn a_comparison_is_a_view_the_library_makes_as_the_command_line_does() {
         "one run of a comparison's job is refused"
     );
 }
+
+/// A library caller's job with a marker bound (#78) is refused until the run's markers
+/// make it times (`Job::at_marks`, as the command line does), and then answers as the
+/// command line: never the whole run in place of the window.
+#[test]
+fn a_marker_bound_is_resolved_before_the_engine_reads_the_run() {
+    use hpgraph::backend::Format;
+    use hpgraph::engine::{OutputKind, Request};
+    let file = crate::common::fixtures().join("eventlog/Markers-hT.eventlog");
+    let mut request = Request::new(OutputKind::Picture(Format::Svg));
+    request.filter.from_mark = Some(
+        hpgraph::select::marker::MarkRef::parse("mark:weighed")
+            .unwrap()
+            .unwrap(),
+    );
+    let job = request.job();
+    let read =
+        || hpgraph::input::read_file(&std::fs::File::open(&file).unwrap(), job.read).unwrap();
+    let input = |parsed| hpgraph::engine::Input {
+        name: "run",
+        parsed,
+        sets: hpgraph::input::prof::retainers::Sets::Beside(&file),
+    };
+    let refused = hpgraph::engine::run(&job, input(read()), None, &[], &mut |_, _| {});
+    assert!(refused.is_err_and(|e| e.to_string().contains("Job::at_marks")));
+    let parsed = read();
+    let resolved = job
+        .at_marks("run", parsed.profile.series())
+        .unwrap()
+        .unwrap();
+    let marker = (parsed.profile.series().marks.iter())
+        .find(|m| m.text.as_deref() == Some(&b"weighed"[..]))
+        .unwrap()
+        .time;
+    assert_eq!(resolved.filter.from, Some(marker));
+    assert!(hpgraph::engine::run(&resolved, input(parsed), None, &[], &mut |_, _| {}).is_ok());
+}
